@@ -1,0 +1,149 @@
+// Schemas of operations: the shared create request (payment, payout, link), the operation object,
+// get_operation_state, cancel_operation and confirm_payment.
+import { z } from 'zod';
+import { ManualCheckReason, OperationStatus, OperationType, ReceiptEvidenceStatus } from './common.js';
+import { Currency, NonEmpty, OptionalString, RequestAmount, Timestamp, Uuid, WireAmount, WireRate } from './money.js';
+
+const scopeField = (name: string) =>
+  z
+    .never({ error: `${name} must not be sent: the API key fixes the merchant and the shop` })
+    .optional()
+    .meta({ description: `Must not be sent; the API key fixes it.` });
+
+const createFields = {
+  merchant_operation_id: NonEmpty.meta({ description: 'Idempotency key, unique per shop.' }),
+  client_id: NonEmpty.meta({ description: 'End-user identifier.' }),
+  client_ip: OptionalString.meta({ description: 'Client IP address, used for antifraud.' }),
+  method: NonEmpty.meta({ description: 'Logical payment method, e.g. WT_RUB_C2C.', examples: ['WT_RUB_C2C'] }),
+  currency: Currency.meta({ description: 'ISO 4217 code.', examples: ['RUB'] }),
+  number: OptionalString.meta({ description: 'Destination identifier (payouts only).' }),
+  name: OptionalString.meta({ description: 'Holder or recipient name (payouts only; defaults to аноним).' }),
+  bankname: OptionalString.meta({ description: 'Destination bank code (required for WT_RUB_PHONE payouts).' }),
+  merchant_id: scopeField('merchant_id'),
+  shop_id: scopeField('shop_id'),
+};
+
+/** Body of POST /v1/payment, /v1/payment/link and /v1/payout (spec §2.2). */
+export const CreateOperationRequest = z
+  .object({ ...createFields, amount: RequestAmount })
+  .meta({ id: 'CreateOperationRequest' });
+export type CreateOperationRequest = z.input<typeof CreateOperationRequest>;
+export type CreateOperationParams = z.output<typeof CreateOperationRequest>;
+
+export const ExternalConfirmation = z
+  .object({ required: z.boolean(), methods: z.array(z.string()) })
+  .meta({ id: 'ExternalConfirmation' });
+
+/** One completed physical contribution (spec §2.4). */
+export const Receipt = z
+  .object({
+    id: Uuid,
+    amount: z.number().meta({ description: 'Amount of this completed contribution.' }),
+    completed_at: Timestamp,
+    receipt_url: z.string().nullable().meta({ description: 'Short-lived HTTPS download link, or null.' }),
+  })
+  .meta({ id: 'Receipt' });
+export type Receipt = z.infer<typeof Receipt>;
+
+/** The operation object (spec §2.3). */
+export const Operation = z
+  .object({
+    operation_id: Uuid,
+    type: OperationType,
+    status: OperationStatus,
+    method: z.string(),
+    expected_amount: WireAmount,
+    actual_amount: WireAmount,
+    currency: z.string(),
+    fx_source: z.string().optional(),
+    fx_rate: WireRate.optional(),
+    recorded_currency: z.string().optional(),
+    recorded_amount: WireAmount.optional(),
+    settlement_amount: WireAmount,
+    settlement_currency: z.string(),
+    commission_amount: WireAmount,
+    external_confirmation: ExternalConfirmation.optional(),
+    number: z.string().optional(),
+    name: z.string().optional(),
+    bankname: z.string().optional(),
+    bankname_details: z.string().optional(),
+    expires_at: Timestamp.optional(),
+    manual_check_reason: ManualCheckReason.optional(),
+    payment_url: z.string().nullable().optional(),
+    receipts: z.array(Receipt).optional(),
+    receipt_evidence_status: ReceiptEvidenceStatus.optional(),
+  })
+  .meta({ id: 'Operation' });
+export type Operation = z.infer<typeof Operation>;
+
+/** Response of the link endpoints: the operation plus payment_url (string or null). */
+export const LinkOperation = Operation.extend({ payment_url: z.string().nullable() }).meta({ id: 'LinkOperation' });
+export type LinkOperation = z.infer<typeof LinkOperation>;
+
+/** Response of get_operation_state: receipts and their evidence status are always present. */
+export const OperationState = Operation.extend({
+  receipts: z.array(Receipt),
+  receipt_evidence_status: ReceiptEvidenceStatus,
+}).meta({ id: 'OperationState' });
+export type OperationState = z.infer<typeof OperationState>;
+
+const identifierFields = {
+  operation_id: Uuid.optional().meta({ description: 'Server-issued id.' }),
+  merchant_operation_id: z.string({ error: 'must be a string' }).min(1, { message: 'must not be empty' }).optional(),
+};
+
+function exactlyOneIdentifier(v: { operation_id?: string | undefined; merchant_operation_id?: string | undefined }, ctx: z.RefinementCtx) {
+  const n = (v.operation_id !== undefined ? 1 : 0) + (v.merchant_operation_id !== undefined ? 1 : 0);
+  if (n !== 1) {
+    ctx.addIssue({
+      code: 'custom',
+      message: n === 0 ? 'send operation_id or merchant_operation_id' : 'send only one of operation_id and merchant_operation_id',
+      path: [],
+    });
+  }
+}
+
+/** Body of POST /v1/get_operation_state (spec §4.6). */
+export const GetOperationStateRequest = z
+  .object(identifierFields)
+  .superRefine(exactlyOneIdentifier)
+  .meta({ id: 'GetOperationStateRequest', description: 'Exactly one of operation_id and merchant_operation_id.' });
+export type GetOperationStateRequest = z.input<typeof GetOperationStateRequest>;
+
+export const MAX_CANCEL_REASON_BYTES = 2048;
+
+/** Body of POST /v1/cancel_operation (spec §4.7). */
+export const CancelOperationRequest = z
+  .object({
+    ...identifierFields,
+    reason: z
+      .string({ error: 'must be a string' })
+      .refine((s) => Buffer.byteLength(s, 'utf8') <= MAX_CANCEL_REASON_BYTES, {
+        message: `must be at most ${MAX_CANCEL_REASON_BYTES} bytes`,
+      })
+      .optional()
+      .meta({ description: 'Audit-log reason, at most 2048 bytes (UTF-8). Empty means "cancel".' }),
+  })
+  .superRefine(exactlyOneIdentifier)
+  .meta({ id: 'CancelOperationRequest', description: 'Exactly one of operation_id and merchant_operation_id.' });
+export type CancelOperationRequest = z.input<typeof CancelOperationRequest>;
+
+export const CancelOutcome = z.enum(['cancelled', 'already_terminal']);
+export const CancelOperationResponse = z
+  .object({ outcome: CancelOutcome, operation: Operation })
+  .meta({ id: 'CancelOperationResponse' });
+export type CancelOperationResponse = z.infer<typeof CancelOperationResponse>;
+
+/** Text fields of the multipart body of POST /v1/confirm_payment (spec §4.5); the file part is `receipt`. */
+export const ConfirmPaymentFields = z
+  .object({
+    operation_id: Uuid,
+    confirmation_type: z.enum(['receipt'], { error: 'must be "receipt"' }),
+  })
+  .meta({ id: 'ConfirmPaymentFields' });
+export type ConfirmPaymentFields = z.infer<typeof ConfirmPaymentFields>;
+
+/** Multipart body of POST /v1/confirm_payment as documented in OpenAPI. */
+export const ConfirmPaymentRequest = ConfirmPaymentFields.extend({
+  receipt: z.string().meta({ format: 'binary', description: 'The receipt file, a PDF (application/pdf).' }),
+}).meta({ id: 'ConfirmPaymentRequest' });

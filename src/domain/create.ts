@@ -1,0 +1,317 @@
+// Creating payments and payouts (spec §2.1–§2.3, §4.1, §4.2, §4.4): field rules, idempotency, routing through
+// simulated providers, amounts and the payout reserve. Pure: returns the changes to write.
+import type { Decimal } from 'decimal.js';
+import type { Conversion, Destination, OperationKind, OperationRecord } from './operation.js';
+import type { DomainContext, StateChange } from './state.js';
+import type { MethodDef, ProviderDef, RouteDef, ShopDef } from './world.js';
+import { DomainError } from './errors.js';
+import { operationIdFor } from './ids.js';
+import { accounts, posting } from './ledger.js';
+import { MAGIC_EXPIRY_MS, SLOW_ACCEPTANCE_MS, TIMEOUT_ACCEPTANCE_MS, magicTags, type MagicTag } from './magic.js';
+import { money, round2, toScale2 } from './money.js';
+import { commissionOn, tierFor } from './pricing.js';
+import { allocateRequisites } from './requisites.js';
+import { eventFor, move } from './transitions.js';
+import { iso } from './state.js';
+
+/** The gateway waits this long for a provider to accept a create (spec §4.1). */
+export const ACCEPTANCE_WAIT_MS = 15_000;
+
+export const ANONYMOUS_NAME = 'аноним';
+
+export interface CreateParams {
+  merchant_operation_id: string;
+  client_id: string;
+  client_ip?: string | undefined;
+  method: string;
+  amount: string;
+  currency: string;
+  number?: string | undefined;
+  name?: string | undefined;
+  bankname?: string | undefined;
+}
+
+export type CreatePlan =
+  | { kind: 'replay'; op: OperationRecord }
+  | { kind: 'commit'; op: OperationRecord; changes: StateChange[] };
+
+/**
+ * Canonical form of a create body. "Same body" means: the same operation type and the same values of
+ * every field of §2.2 after normalisation — amount compared at scale 2 ("100" = "100.00"), an absent
+ * optional field equal to an empty one; key order, whitespace and unknown fields do not matter.
+ */
+export function fingerprintOf(kind: OperationKind, p: CreateParams): string {
+  return JSON.stringify([
+    kind,
+    p.method,
+    toScale2(p.amount),
+    p.currency,
+    p.client_id,
+    p.client_ip ?? '',
+    p.number ?? '',
+    p.name ?? '',
+    p.bankname ?? '',
+  ]);
+}
+
+function validate(ctx: DomainContext, kind: OperationKind, p: CreateParams): MethodDef {
+  const { world } = ctx;
+  const method = world.methods.get(p.method);
+  if (!method) {
+    throw new DomainError('unknown_method', `method ${p.method} is not supported; use one of ${[...world.methods.keys()].join(', ')}`, 'method');
+  }
+  if (!world.world.currencies.includes(p.currency)) {
+    throw new DomainError('unsupported_currency', `currency ${p.currency} is not supported; use one of ${world.world.currencies.join(', ')}`, 'currency');
+  }
+  if (method.currency !== p.currency) {
+    throw new DomainError('method_currency_mismatch', `method ${p.method} belongs to ${method.currency}, not ${p.currency}`, 'currency');
+  }
+  if (kind === 'payout') {
+    if (method.payout_number === 'required' && !p.number) {
+      throw new DomainError('number_required', `number is required for ${p.method} payouts`, 'number');
+    }
+    if (method.payout_bankname === 'required') {
+      if (!p.bankname) throw new DomainError('bankname_required', `bankname is required for ${p.method} payouts (a bank code such as sber)`, 'bankname');
+      const bank = world.banks.get(p.bankname);
+      if (!bank) throw new DomainError('unknown_bank', `bankname ${p.bankname} is not in the ${method.currency} bank dictionary`, 'bankname');
+      if (bank.currency !== method.currency) {
+        throw new DomainError('bank_currency_mismatch', `bank ${p.bankname} does not belong to ${method.currency}`, 'bankname');
+      }
+    }
+  }
+  return method;
+}
+
+interface Decision {
+  provider: ProviderDef;
+  latencyMs: number;
+}
+
+/** Providers in route order; the first that accepts wins. */
+function decide(route: RouteDef, providers: ReadonlyMap<string, ProviderDef>, magic: MagicTag[]): Decision | undefined {
+  if (magic.includes('reject')) return undefined;
+  for (const id of route.providers) {
+    const provider = providers.get(id);
+    if (!provider || !provider.accepts) continue;
+    // The self-matching pool accepts only against a free payout slot; an empty pool declines.
+    if (provider.kind === 'self_matching') continue;
+    let latencyMs = provider.acceptance_latency_ms;
+    if (magic.includes('slow')) latencyMs = SLOW_ACCEPTANCE_MS;
+    if (magic.includes('timeout')) latencyMs = TIMEOUT_ACCEPTANCE_MS;
+    return { provider, latencyMs };
+  }
+  return undefined;
+}
+
+interface Quote {
+  conversion?: Conversion;
+  settlement_currency: string;
+  gross: Decimal;
+  commission: Decimal;
+  settlement: Decimal;
+}
+
+function quote(ctx: DomainContext, kind: OperationKind, shop: ShopDef, p: CreateParams, provider: ProviderDef | undefined): Quote | undefined {
+  const direction = kind === 'payment' ? 'payin' : 'payout';
+  const amount = money(p.amount);
+  const tier = tierFor(ctx.world.pricingFor(shop.id, p.method, direction), amount);
+  let conversion: Conversion | undefined;
+  let rate = money(1);
+  if (provider?.conversion) {
+    const source = ctx.world.fx.get(provider.conversion.source);
+    const r = source?.rates[`${p.currency}/${provider.conversion.to}`];
+    if (r) {
+      conversion = { source: provider.conversion.source, rate: r, ledger_currency: provider.conversion.to };
+      rate = money(r);
+    }
+  }
+  const settlement_currency = conversion?.ledger_currency ?? p.currency;
+  const gross = round2(amount.times(rate));
+  if (!tier) return undefined;
+  const commission = commissionOn(gross, tier);
+  const settlement = kind === 'payment' ? gross.minus(commission) : gross.plus(commission);
+  return { ...(conversion ? { conversion } : {}), settlement_currency, gross, commission, settlement };
+}
+
+/** Plan a create: replay, conflict (throws), or a new operation (admitting, accepted or rejected). */
+export function planCreate(ctx: DomainContext, shopId: string, kind: OperationKind, p: CreateParams): CreatePlan {
+  const shop = ctx.world.shops.get(shopId);
+  if (!shop) throw new DomainError('operation_not_found', `shop ${shopId} does not exist`);
+  const method = validate(ctx, kind, p);
+  const fingerprint = fingerprintOf(kind, p);
+  const existing = ctx.state.operationByMoid(shopId, p.merchant_operation_id);
+  if (existing) {
+    if (existing.fingerprint === fingerprint) return { kind: 'replay', op: existing };
+    throw new DomainError(
+      'idempotency_conflict',
+      `merchant_operation_id ${p.merchant_operation_id} was already used with a different body; use a new merchant_operation_id`,
+      'merchant_operation_id',
+    );
+  }
+  const now = iso(ctx.now);
+  const id = operationIdFor(shopId, p.merchant_operation_id);
+  const magic = magicTags(p.client_id);
+  const direction = kind === 'payment' ? 'payin' : 'payout';
+  const route = ctx.world.route(shopId, p.method, direction);
+  const decision = route ? decide(route, ctx.world.providers, magic) : undefined;
+  const q = quote(ctx, kind, shop, p, decision?.provider);
+  const amount = toScale2(p.amount);
+
+  const destination: Destination | undefined =
+    kind === 'payout'
+      ? {
+          number: p.number ?? '',
+          name: p.name ? p.name : ANONYMOUS_NAME,
+          ...(method.payout_bankname === 'required' && p.bankname ? { bankname: p.bankname } : {}),
+        }
+      : undefined;
+
+  const base = {
+    id,
+    shop_id: shopId,
+    merchant_operation_id: p.merchant_operation_id,
+    fingerprint,
+    type: kind,
+    method: p.method,
+    currency: p.currency,
+    expected_amount: amount,
+    actual_amount: '0.00',
+    client_id: p.client_id,
+    ...(p.client_ip ? { client_ip: p.client_ip } : {}),
+    ...(destination ? { destination } : {}),
+    ...(route ? { route_id: route.id } : {}),
+    ...(decision ? { provider_id: decision.provider.id } : {}),
+    magic,
+    ...(q?.conversion ? { conversion: q.conversion } : {}),
+    commission_amount: q ? toScale2(q.commission) : '0.00',
+    settlement_amount: q ? toScale2(q.settlement) : '0.00',
+    settlement_currency: q?.settlement_currency ?? p.currency,
+    requires_receipt: false,
+    created_at: now,
+    updated_at: now,
+  };
+
+  const rejectReason = !route
+    ? 'no_route'
+    : !decision
+      ? 'no_provider_accepted'
+      : !q
+        ? 'pricing_not_covered'
+        : money(p.amount).lessThan(route.min_amount) || money(p.amount).greaterThan(route.max_amount)
+          ? 'amount_out_of_route_limits'
+          : kind === 'payment' && !q.settlement.greaterThan(0)
+            ? 'amount_below_commission'
+            : kind === 'payout' && !fundsSuffice(ctx, shop, q)
+              ? 'insufficient_funds'
+              : undefined;
+
+  if (rejectReason || !decision || !q) {
+    const op: OperationRecord = {
+      ...base,
+      status: 'rejected',
+      rejected_at: now,
+      reject_reason: rejectReason ?? 'no_provider_accepted',
+      history: [{ at: now, from: null, to: 'rejected', cause: `create: ${rejectReason}` }],
+    };
+    return { kind: 'commit', op, changes: withEvent(op) };
+  }
+
+  if (decision.latencyMs > 0) {
+    const waitMs = Math.min(decision.latencyMs, ACCEPTANCE_WAIT_MS);
+    const op: OperationRecord = {
+      ...base,
+      status: 'admitting',
+      accept_at: iso(ctx.now + waitMs),
+      history: [{ at: now, from: null, to: 'admitting', cause: 'create: waiting for provider acceptance' }],
+    };
+    return { kind: 'commit', op, changes: [{ kind: 'operation', op }] };
+  }
+
+  const admitted: OperationRecord = { ...base, status: 'admitting', accept_at: now, history: [] };
+  return { kind: 'commit', ...accept(ctx, admitted, decision.provider, 'create') };
+}
+
+function fundsSuffice(ctx: DomainContext, shop: ShopDef, q: Quote): boolean {
+  const balance = ctx.state.accountTotal(accounts.balance(shop.id), q.settlement_currency);
+  const limit = money(shop.overdraft_limits[q.settlement_currency] ?? '0');
+  return balance.minus(q.settlement).greaterThanOrEqualTo(limit.negated());
+}
+
+function withEvent(op: OperationRecord): StateChange[] {
+  const event = eventFor(op);
+  return event ? [{ kind: 'operation', op }, { kind: 'event', event }] : [{ kind: 'operation', op }];
+}
+
+/** The provider accepted: allocate requisites or reserve the payout, and enter pending / awaiting_confirmation. */
+function accept(ctx: DomainContext, op: OperationRecord, provider: ProviderDef, cause: string): { op: OperationRecord; changes: StateChange[] } {
+  const now = iso(ctx.now);
+  const method = ctx.world.methods.get(op.method)!;
+  const requiresReceipt = op.type === 'payment' && (provider.requires_receipt || op.magic.includes('receipt'));
+  const expiryMs = op.type === 'payment' ? (op.magic.includes('expire') ? MAGIC_EXPIRY_MS : provider.expiry_ms) : null;
+  const fields = {
+    requires_receipt: requiresReceipt,
+    ...(op.type === 'payment' ? { destination: allocateRequisites(op.id, method, provider, ctx.world.banks) } : {}),
+    ...(expiryMs ? { expires_at: iso(ctx.now + expiryMs) } : {}),
+  };
+  const opWithFields = { ...op, ...fields } as OperationRecord;
+  const to = requiresReceipt ? 'awaiting_confirmation' : 'pending';
+  const moved = op.history.length === 0 ? enter(opWithFields, to, now, cause) : move(opWithFields, to, now, cause, {});
+  const changes: StateChange[] = [{ kind: 'operation', op: moved.op }];
+  if (moved.event) changes.push({ kind: 'event', event: moved.event });
+  if (op.type === 'payout') {
+    changes.push({
+      kind: 'posting',
+      posting: posting(
+        `${op.id}:reserve`,
+        op.shop_id,
+        op.id,
+        'payout_reserved',
+        accounts.balance(op.shop_id),
+        accounts.reserved(op.shop_id),
+        op.settlement_currency,
+        money(op.settlement_amount),
+        now,
+      ),
+    });
+  }
+  return { op: moved.op, changes };
+}
+
+/** First entry of a fresh operation (no admitting phase recorded). */
+function enter(op: OperationRecord, to: 'pending' | 'awaiting_confirmation', at: string, cause: string) {
+  const { accept_at: _ignored, ...rest } = op as OperationRecord & { accept_at?: string };
+  const next = { ...rest, status: to, updated_at: at, history: [{ at, from: null, to, cause }] } as OperationRecord;
+  return { op: next, event: eventFor(next) };
+}
+
+/**
+ * The acceptance wait of an admitting create is over (sandbox clock reached accept_at): the provider
+ * accepted, or it was slower than the 15 s wait and the create is rejected. No-op when the admission
+ * was already decided (for example cancelled first).
+ */
+export function finishAdmission(ctx: DomainContext, opId: string): { op: OperationRecord; changes: StateChange[] } | undefined {
+  const op = ctx.state.operation(opId);
+  if (!op || op.status !== 'admitting') return undefined;
+  const provider = op.provider_id ? ctx.world.providers.get(op.provider_id) : undefined;
+  const latency = provider ? effectiveLatency(provider, op.magic) : Infinity;
+  const now = iso(ctx.now);
+  if (!provider || latency > ACCEPTANCE_WAIT_MS) {
+    const moved = move(op, 'rejected', now, 'provider did not accept within 15 s', { rejected_at: now, reject_reason: 'provider_timeout' });
+    return { op: moved.op, changes: withEvent(moved.op) };
+  }
+  const shop = ctx.world.shops.get(op.shop_id)!;
+  if (op.type === 'payout') {
+    const q = { settlement: money(op.settlement_amount), settlement_currency: op.settlement_currency } as Quote;
+    if (!fundsSuffice(ctx, shop, q)) {
+      const moved = move(op, 'rejected', now, 'insufficient funds at acceptance', { rejected_at: now, reject_reason: 'insufficient_funds' });
+      return { op: moved.op, changes: withEvent(moved.op) };
+    }
+  }
+  return accept(ctx, op, provider, 'provider accepted');
+}
+
+function effectiveLatency(provider: ProviderDef, magic: readonly MagicTag[]): number {
+  if (magic.includes('timeout')) return TIMEOUT_ACCEPTANCE_MS;
+  if (magic.includes('slow')) return SLOW_ACCEPTANCE_MS;
+  return provider.acceptance_latency_ms;
+}

@@ -1,0 +1,39 @@
+// Deterministic identifiers: the same shop and merchant_operation_id always give the same operation_id,
+// so scenarios and CI runs are reproducible (spec §4.3 rule 2 derives flexible-link ids the same way).
+import { createHash } from 'node:crypto';
+
+const NAMESPACE = 'paygate/operation/v1';
+
+/** A name-based UUID (version 5 layout, SHA-1) from the parts. */
+export function nameUuid(...parts: string[]): string {
+  const h = createHash('sha1').update(NAMESPACE);
+  for (const p of parts) h.update('\u0000').update(p);
+  const b = h.digest();
+  b[6] = (b[6]! & 0x0f) | 0x50;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = b.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+export function operationIdFor(shopId: string, merchantOperationId: string): string {
+  return nameUuid(shopId, merchantOperationId);
+}
+
+/** Deterministic digits derived from a seed: `count` decimal digits. */
+export function digitsFrom(seed: string, count: number): string {
+  let out = '';
+  let i = 0;
+  while (out.length < count) {
+    const h = createHash('sha256').update(`${seed}#${i++}`).digest();
+    for (const byte of h) {
+      if (byte < 250) out += String(byte % 10);
+      if (out.length === count) break;
+    }
+  }
+  return out;
+}
+
+export function pickFrom<T>(seed: string, items: readonly T[]): T {
+  const h = createHash('sha256').update(seed).digest();
+  return items[h.readUInt32BE(0) % items.length]!;
+}

@@ -1,0 +1,90 @@
+// The append-only ledger: postings move an amount of one currency from one account to another.
+// Balances are derived; corrections are new postings, never edits.
+import type { Decimal } from 'decimal.js';
+import { money, toScale2, ZERO } from './money.js';
+
+export type PostingKind =
+  | 'opening_balance'
+  | 'payment_settled'
+  | 'payment_commission'
+  | 'payout_reserved'
+  | 'payout_settled'
+  | 'payout_commission'
+  | 'payout_released';
+
+export interface Posting {
+  /** Deterministic: `<operation_id>:<n>` or `opening:<shop>:<currency>`. */
+  id: string;
+  shop_id: string;
+  operation_id: string | null;
+  kind: PostingKind;
+  source: string;
+  destination: string;
+  currency: string;
+  /** Positive, scale 2. */
+  amount: string;
+  at: string;
+}
+
+export const accounts = {
+  balance: (shopId: string) => `shop:${shopId}:balance`,
+  reserved: (shopId: string) => `shop:${shopId}:reserved`,
+  fees: 'gateway:fees',
+  payins: 'world:payins',
+  payouts: 'world:payouts',
+  opening: 'world:opening',
+} as const;
+
+export interface BalanceFigures {
+  currency: string;
+  balance: Decimal;
+  reserved: Decimal;
+  current_minus: Decimal;
+}
+
+/** current_minus = max(-(balance + reserved), 0) — spec §2.5. */
+export function balanceRow(currency: string, balance: Decimal, reserved: Decimal): BalanceFigures {
+  const minus = balance.plus(reserved).negated();
+  return { currency, balance, reserved, current_minus: minus.greaterThan(0) ? minus : ZERO };
+}
+
+/** Running per-account, per-currency totals; a pure fold over postings. */
+export class AccountTotals {
+  private readonly totals = new Map<string, Decimal>();
+
+  apply(p: Posting): void {
+    const amount = money(p.amount);
+    this.add(p.destination, p.currency, amount);
+    this.add(p.source, p.currency, amount.negated());
+  }
+
+  get(account: string, currency: string): Decimal {
+    return this.totals.get(`${account}|${currency}`) ?? ZERO;
+  }
+
+  /** Sum over every account of one currency; zero for a balanced ledger. */
+  net(currency: string): Decimal {
+    let total = ZERO;
+    for (const [k, v] of this.totals) if (k.endsWith(`|${currency}`)) total = total.plus(v);
+    return total;
+  }
+
+  private add(account: string, currency: string, amount: Decimal): void {
+    const k = `${account}|${currency}`;
+    this.totals.set(k, (this.totals.get(k) ?? ZERO).plus(amount));
+  }
+}
+
+export function posting(
+  id: string,
+  shopId: string,
+  operationId: string | null,
+  kind: PostingKind,
+  source: string,
+  destination: string,
+  currency: string,
+  amount: Decimal,
+  at: string,
+): Posting {
+  return { id, shop_id: shopId, operation_id: operationId, kind, source, destination, currency, amount: toScale2(amount), at };
+}

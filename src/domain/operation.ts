@@ -1,0 +1,111 @@
+// The stored operation: a discriminated union on status, so each status carries only its own fields,
+// plus the transition table that says which moves exist.
+import type { MagicTag } from './magic.js';
+
+export type OperationKind = 'payment' | 'payout';
+
+/** Internal status: the public ones plus `admitting`, a create still waiting for provider acceptance (never shown). */
+export type Status =
+  | 'admitting'
+  | 'pending'
+  | 'awaiting_confirmation'
+  | 'manual_check'
+  | 'completed'
+  | 'cancelled'
+  | 'rejected';
+
+export const TERMINAL: ReadonlySet<Status> = new Set(['completed', 'cancelled', 'rejected']);
+
+export interface Destination {
+  number?: string;
+  name?: string;
+  bankname?: string;
+}
+
+export interface Conversion {
+  source: string;
+  rate: string;
+  ledger_currency: string;
+}
+
+export interface HistoryEntry {
+  at: string;
+  from: Status | null;
+  to: Status;
+  /** What caused the move, e.g. `create`, `provider_rejected`, `cancel: <reason>`. */
+  cause: string;
+}
+
+interface OperationBase {
+  /** operation_id (UUID). */
+  id: string;
+  shop_id: string;
+  merchant_operation_id: string;
+  /** Canonical form of the create body; same key + same fingerprint = same request. */
+  fingerprint: string;
+  type: OperationKind;
+  method: string;
+  currency: string;
+  expected_amount: string;
+  actual_amount: string;
+  client_id: string;
+  client_ip?: string;
+  /** Payout destination from the request, or the inbound requisites allocated to a payment. */
+  destination?: Destination;
+  /** Internal routing: never exposed. */
+  provider_id?: string;
+  route_id?: string;
+  /** Sandbox magic tags taken from client_id (see README). */
+  magic: MagicTag[];
+  conversion?: Conversion;
+  /** In settlement currency, scale 2. */
+  commission_amount: string;
+  settlement_amount: string;
+  settlement_currency: string;
+  requires_receipt: boolean;
+  expires_at?: string;
+  created_at: string;
+  updated_at: string;
+  history: HistoryEntry[];
+}
+
+export type OperationRecord = OperationBase &
+  (
+    | { status: 'admitting'; accept_at: string }
+    | { status: 'pending' }
+    | { status: 'awaiting_confirmation' }
+    | { status: 'manual_check'; manual_check_reason: 'potential_fake' | 'not_terminal' | null }
+    | { status: 'completed'; completed_at: string }
+    | { status: 'cancelled'; cancelled_at: string; cancel_reason: string }
+    | { status: 'rejected'; rejected_at: string; reject_reason: string }
+  );
+
+/** Every move that exists, by kind: from → allowed targets. Anything else is refused. */
+export const MOVES: Record<OperationKind, Record<Status, readonly Status[]>> = {
+  payment: {
+    admitting: ['pending', 'awaiting_confirmation', 'rejected', 'cancelled'],
+    pending: ['completed', 'cancelled', 'rejected'],
+    awaiting_confirmation: ['manual_check', 'completed', 'cancelled', 'rejected'],
+    manual_check: ['completed', 'rejected', 'cancelled'],
+    completed: [],
+    cancelled: [],
+    rejected: [],
+  },
+  payout: {
+    admitting: ['pending', 'rejected'],
+    pending: ['completed', 'rejected'],
+    awaiting_confirmation: [],
+    manual_check: [],
+    completed: [],
+    cancelled: [],
+    rejected: [],
+  },
+};
+
+export function canMove(kind: OperationKind, from: Status, to: Status): boolean {
+  return MOVES[kind][from].includes(to);
+}
+
+export function isTerminal(status: Status): boolean {
+  return TERMINAL.has(status);
+}

@@ -1,0 +1,27 @@
+// What the domain may read of the stored state, and the changes it asks the store to write.
+import type { Decimal } from 'decimal.js';
+import type { OperationRecord } from './operation.js';
+import type { Posting } from './ledger.js';
+import type { OperationEvent } from './transitions.js';
+import type { WorldIndex } from './world.js';
+
+export interface StateView {
+  operation(id: string): OperationRecord | undefined;
+  operationByMoid(shopId: string, merchantOperationId: string): OperationRecord | undefined;
+  /** Running total of an account in a currency (credit-natural: credits positive). */
+  accountTotal(account: string, currency: string): Decimal;
+}
+
+export type StateChange =
+  | { kind: 'operation'; op: OperationRecord }
+  | { kind: 'posting'; posting: Posting }
+  | { kind: 'event'; event: OperationEvent };
+
+export interface DomainContext {
+  world: WorldIndex;
+  state: StateView;
+  /** Sandbox time, epoch milliseconds. */
+  now: number;
+}
+
+export const iso = (ms: number) => new Date(ms).toISOString();

@@ -1,0 +1,64 @@
+// Applying a move to an operation: checks the transition table, stamps history, and emits the event
+// that is written in the same store commit as the move.
+import type { HistoryEntry, OperationRecord, Status } from './operation.js';
+import { canMove } from './operation.js';
+import { DomainError } from './errors.js';
+
+/** A webhook event: written in the same commit as the transition that caused it. */
+export interface OperationEvent {
+  /** Deterministic: `evt_<operation_id>_<history index>`. */
+  id: string;
+  shop_id: string;
+  operation_id: string;
+  type: `operation.${Exclude<Status, 'admitting'>}`;
+  created_at: string;
+  /** Snapshot of the operation at this moment (history omitted). */
+  operation: Omit<OperationRecord, 'history'>;
+}
+
+type StatusFields<S extends Status> = Omit<Extract<OperationRecord, { status: S }>, keyof OperationRecord | 'status'> &
+  Partial<Pick<OperationRecord, 'actual_amount' | 'settlement_amount' | 'commission_amount' | 'destination' | 'expires_at'>>;
+
+export function eventFor(op: OperationRecord): OperationEvent | undefined {
+  if (op.status === 'admitting') return undefined;
+  const { history, ...snapshot } = op;
+  return {
+    id: `evt_${op.id}_${history.length - 1}`,
+    shop_id: op.shop_id,
+    operation_id: op.id,
+    type: `operation.${op.status}`,
+    created_at: op.updated_at,
+    operation: snapshot,
+  };
+}
+
+/** Move `op` to `to`. Throws `invalid_state` if the table has no such move. */
+export function move<S extends Status>(
+  op: OperationRecord,
+  to: S,
+  at: string,
+  cause: string,
+  fields: StatusFields<S>,
+): { op: OperationRecord; event: OperationEvent | undefined } {
+  if (!canMove(op.type, op.status, to)) {
+    throw new DomainError('invalid_state', `a ${op.type} in status ${op.status} cannot move to ${to}`);
+  }
+  const entry: HistoryEntry = { at, from: op.status, to, cause };
+  const base = stripStatusFields(op);
+  const next = { ...base, ...fields, status: to, updated_at: at, history: [...op.history, entry] } as unknown as OperationRecord;
+  return { op: next, event: eventFor(next) };
+}
+
+function stripStatusFields(op: OperationRecord): Record<string, unknown> {
+  const {
+    accept_at: _a,
+    manual_check_reason: _m,
+    completed_at: _c,
+    cancelled_at: _x,
+    cancel_reason: _r,
+    rejected_at: _j,
+    reject_reason: _jr,
+    ...rest
+  } = op as OperationRecord & Record<string, unknown>;
+  return rest;
+}

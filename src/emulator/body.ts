@@ -1,0 +1,70 @@
+// Reading request bodies safely: content type, a size limit, JSON syntax; every failure is a clear 4xx.
+import type { H3Event } from 'h3';
+import type { z } from 'zod';
+import { ApiError, validationError } from './http-errors.js';
+
+/** Largest JSON body accepted (bytes). */
+export const JSON_BODY_LIMIT = 64 * 1024;
+
+export async function readLimited(event: H3Event, limit: number): Promise<Uint8Array> {
+  const declared = event.req.headers.get('content-length');
+  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
+  const body = event.req.body;
+  if (!body) return new Uint8Array(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError(413, 'body_too_large', `request body is larger than ${limit} bytes`);
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Parse a JSON body and validate it with a contract schema. */
+export async function readJson<S extends z.ZodType>(event: H3Event, schema: S): Promise<z.output<S>> {
+  const type = event.req.headers.get('content-type') ?? '';
+  if (!/^application\/([a-z0-9.+-]*\+)?json\b/i.test(type.trim())) {
+    throw new ApiError(415, 'unsupported_media_type', `send the body as JSON with Content-Type: application/json${type ? ` (got ${type})` : ''}`);
+  }
+  const bytes = await readLimited(event, JSON_BODY_LIMIT);
+  let data: unknown;
+  try {
+    data = JSON.parse(decoder.decode(bytes));
+  } catch (e) {
+    const detail = e instanceof RangeError ? 'nested too deeply' : (e as Error).message;
+    throw new ApiError(400, 'invalid_json', `request body is not valid JSON: ${detail}`);
+  }
+  return parseWith(schema, data, 'body');
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, data: unknown, where: string): z.output<S> {
+  let r: ReturnType<S['safeParse']>;
+  try {
+    r = schema.safeParse(data) as ReturnType<S['safeParse']>;
+  } catch (e) {
+    if (e instanceof RangeError) throw new ApiError(400, 'validation_error', `request ${where} is nested too deeply`);
+    throw e;
+  }
+  if (!r.success) throw validationError(r.error, where);
+  return r.data as z.output<S>;
+}

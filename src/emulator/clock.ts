@@ -1,0 +1,116 @@
+// The sandbox clock: every time-based behaviour (acceptance latency, settlement, expiry, review, retries) is a
+// timer on this clock. It follows real time (plus any advance) by default, or stands still when frozen and
+// moves only through advance(), which returns once every timer that fell due has run.
+
+type TimerFn = () => void | Promise<void>;
+
+interface Timer {
+  at: number;
+  seq: number;
+  fn: TimerFn;
+}
+
+export interface ClockOptions {
+  /** Stand still until advanced. Default false (follow real time). */
+  frozen?: boolean;
+  /** Initial sandbox time (epoch ms). Default: now. */
+  start?: number;
+  /** Source of real time; default Date.now. */
+  realNow?: () => number;
+  /** Called with errors thrown by timers. Default: console.error. */
+  onError?: (err: unknown) => void;
+}
+
+export class SandboxClock {
+  readonly frozen: boolean;
+  private readonly realNow: () => number;
+  private offset: number;
+  private frozenAt: number;
+  private timers: Timer[] = [];
+  private seq = 0;
+  private handle: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private closed = false;
+  private readonly onError: (err: unknown) => void;
+
+  constructor(opts: ClockOptions = {}) {
+    this.frozen = opts.frozen ?? false;
+    this.realNow = opts.realNow ?? Date.now;
+    const start = opts.start ?? this.realNow();
+    this.offset = start - this.realNow();
+    this.frozenAt = start;
+    this.onError = opts.onError ?? ((e) => console.error('paygate: timer failed:', e));
+  }
+
+  now(): number {
+    return this.frozen ? this.frozenAt : this.realNow() + this.offset;
+  }
+
+  /** Run `fn` when sandbox time reaches `at` (at once, on the next turn, if it already has). */
+  schedule(at: number, fn: TimerFn): void {
+    if (this.closed) return;
+    const timer = { at, seq: this.seq++, fn };
+    let i = this.timers.length;
+    while (i > 0 && this.timers[i - 1]!.at > at) i--;
+    this.timers.splice(i, 0, timer);
+    this.arm();
+  }
+
+  pendingTimers(): number {
+    return this.timers.length;
+  }
+
+  /** Move sandbox time forward by `ms`, running every timer that falls due, in time order. */
+  async advance(ms: number): Promise<void> {
+    if (ms < 0) throw new RangeError('cannot move the clock backwards');
+    const target = this.now() + ms;
+    await this.running;
+    while (this.timers.length > 0 && this.timers[0]!.at <= target) {
+      const t = this.timers.shift()!;
+      if (this.frozen) this.frozenAt = Math.max(this.frozenAt, t.at);
+      else this.offset = Math.max(this.offset, t.at - this.realNow());
+      await this.run(t);
+    }
+    if (this.frozen) this.frozenAt = Math.max(this.frozenAt, target);
+    else this.offset = Math.max(this.offset, target - this.realNow());
+    this.arm();
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.handle) clearTimeout(this.handle);
+    this.timers = [];
+  }
+
+  private async run(t: Timer): Promise<void> {
+    try {
+      await t.fn();
+    } catch (e) {
+      this.onError(e);
+    }
+  }
+
+  private arm(): void {
+    if (this.closed) return;
+    if (this.handle) clearTimeout(this.handle);
+    this.handle = undefined;
+    const next = this.timers[0];
+    if (!next) return;
+    if (this.frozen && next.at > this.frozenAt) return;
+    const delay = Math.max(0, next.at - this.now());
+    this.handle = setTimeout(() => void this.runDue(), Math.min(delay, 2 ** 31 - 1));
+    this.handle.unref();
+  }
+
+  private async runDue(): Promise<void> {
+    if (this.running) return;
+    this.running = (async () => {
+      while (this.timers.length > 0 && this.timers[0]!.at <= this.now()) {
+        await this.run(this.timers.shift()!);
+      }
+    })();
+    await this.running;
+    this.running = undefined;
+    this.arm();
+  }
+}

@@ -1,0 +1,203 @@
+// createSandbox wires fixtures, store, clock, service and the h3 app into one object; startSandbox also listens.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { World } from '../domain/world.js';
+import { WorldIndex } from '../domain/world.js';
+import { loadWorld, parseWorld } from '../world/load.js';
+import { FilePersistence } from '../store/file-persistence.js';
+import { MemoryPersistence } from '../store/memory-persistence.js';
+import { StoreLockedError } from '../store/errors.js';
+import { Store } from '../store/store.js';
+import { createApp, type AppUrls } from './app.js';
+import { SandboxClock } from './clock.js';
+import { GatewayService } from './service.js';
+
+export interface SandboxOptions {
+  /** Fixture file path. Default: the bundled `fixtures/default.json`. */
+  fixtures?: string;
+  /** An already-built world (takes precedence over `fixtures`); validated like a fixture file. */
+  world?: unknown;
+  /** Store file. Default: none — an in-memory store that keeps nothing. The CLI passes `.paygate/sandbox.json`. */
+  store?: string;
+  /** Delete the store's files before opening (refused while another process owns them). Default false. */
+  reset?: boolean;
+  /** fdatasync after each group write. Default true. */
+  fsync?: boolean;
+  /** Stand the sandbox clock still until advanced. Default false. */
+  frozenClock?: boolean;
+  /** Initial sandbox time (epoch ms or RFC 3339). Default: now. */
+  startTime?: number | string;
+  /** Public base URL used to build payment_url and receipt links. Default: set by listen(), else http://paygate.local. */
+  publicUrl?: string;
+  /** Where internal errors are logged. Default: stderr. */
+  log?: (line: string) => void;
+}
+
+export interface DemoShop {
+  id: string;
+  name: string;
+  merchant_id: string;
+  api_key: string;
+  hosted_page: boolean;
+  flexible_links: boolean;
+  pool_only: boolean;
+}
+
+export interface DemoInfo {
+  shops: DemoShop[];
+  revoked_api_key: string | null;
+}
+
+export interface Sandbox {
+  readonly world: World;
+  readonly index: WorldIndex;
+  readonly service: GatewayService;
+  readonly clock: SandboxClock;
+  readonly store: Store;
+  readonly demo: DemoInfo;
+  readonly urls: { base: string } & AppUrls;
+  /** The in-process handler: a WHATWG Request in, a Response out, no socket. */
+  fetch(request: Request): Promise<Response>;
+  /** Listen on host:port (port 0 picks a free one). */
+  listen(opts?: { port?: number; host?: string }): Promise<{ url: string; server: Server }>;
+  /** Stop listening, flush and compact the store, release its lock. Idempotent. */
+  close(): Promise<void>;
+}
+
+function demoInfo(world: World, index: WorldIndex): DemoInfo {
+  const shops = world.shops.map((s) => {
+    const key = world.api_keys.find((k) => k.shop_id === s.id && !k.revoked);
+    const payin = world.routes.filter((r) => r.shop_id === s.id && r.direction === 'payin');
+    const poolOnly =
+      payin.length > 0 && payin.every((r) => r.providers.every((p) => index.providers.get(p)?.kind === 'self_matching'));
+    return {
+      id: s.id,
+      name: s.name,
+      merchant_id: s.merchant_id,
+      api_key: key?.key ?? '',
+      hosted_page: s.hosted_page,
+      flexible_links: s.flexible_links,
+      pool_only: poolOnly,
+    };
+  });
+  return { shops, revoked_api_key: world.api_keys.find((k) => k.revoked)?.key ?? null };
+}
+
+/** Remove a store's files, unless a live process owns them. */
+function resetStore(path: string): void {
+  const lock = `${path}.lock`;
+  if (existsSync(lock)) {
+    try {
+      const { pid } = JSON.parse(readFileSync(lock, 'utf8')) as { pid: number };
+      if (pid !== process.pid && isAlive(pid)) throw new StoreLockedError(path, lock, pid);
+    } catch (e) {
+      if (e instanceof StoreLockedError) throw e;
+    }
+  }
+  for (const f of [path, `${path}.journal`, lock]) rmSync(f, { force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const world = opts.world !== undefined ? parseWorld(opts.world, 'options.world') : loadWorld(opts.fixtures);
+  const index = new WorldIndex(world);
+  if (opts.store && opts.reset) resetStore(opts.store);
+  const persistence = opts.store ? new FilePersistence({ path: opts.store, fsync: opts.fsync ?? true }) : new MemoryPersistence();
+  const store = new Store(persistence);
+  await store.open();
+  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const start = typeof opts.startTime === 'string' ? Date.parse(opts.startTime) : opts.startTime;
+  const clock = new SandboxClock({ frozen: opts.frozenClock ?? false, ...(start !== undefined ? { start } : {}), onError: (e) => log(`timer failed: ${String((e as Error)?.stack ?? e)}`) });
+  const service = new GatewayService(index, store, clock);
+  let ready = false;
+  let closed = false;
+  const urls = { base: '', paymentPage: '', storage: '' };
+  const setBase = (base: string) => {
+    urls.base = base.replace(/\/$/, '');
+    urls.paymentPage = `${urls.base}/pay`;
+    urls.storage = `${urls.base}/storage`;
+  };
+  setBase(opts.publicUrl ?? 'http://paygate.local');
+  try {
+    await service.init();
+  } catch (e) {
+    clock.close();
+    await store.close();
+    throw e;
+  }
+  const app = createApp({ service, urls, ready: () => ready && !closed, log });
+  ready = true;
+  const servers: Server[] = [];
+
+  const sandbox: Sandbox = {
+    world,
+    index,
+    service,
+    clock,
+    store,
+    demo: demoInfo(world, index),
+    urls,
+    fetch: async (request) => app.fetch(request),
+    async listen({ port = 0, host = '127.0.0.1' } = {}) {
+      const { createServer } = await import('node:http');
+      const { toNodeHandler } = await import('h3/node');
+      const server = createServer(toNodeHandler(app));
+      server.keepAliveTimeout = 65_000;
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      servers.push(server);
+      const addr = server.address();
+      const actual = typeof addr === 'object' && addr ? addr.port : port;
+      const url = `http://${host.includes(':') ? `[${host}]` : host}:${actual}`;
+      if (!opts.publicUrl) setBase(url);
+      return { url, server };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.all(
+        servers.map(
+          (s) =>
+            new Promise<void>((resolve) => {
+              s.close(() => resolve());
+              s.closeAllConnections?.();
+            }),
+        ),
+      );
+      clock.close();
+      await store.close();
+    },
+  };
+  return sandbox;
+}
+
+export interface RunningSandbox {
+  baseUrl: string;
+  sandbox: Sandbox;
+  close(): Promise<void>;
+}
+
+/** Create a sandbox and listen (default 127.0.0.1, port 0). */
+export async function startSandbox(opts: SandboxOptions & { port?: number; host?: string } = {}): Promise<RunningSandbox> {
+  const sandbox = await createSandbox(opts);
+  try {
+    const { url } = await sandbox.listen({ port: opts.port ?? 0, host: opts.host ?? '127.0.0.1' });
+    return { baseUrl: url, sandbox, close: () => sandbox.close() };
+  } catch (e) {
+    await sandbox.close();
+    throw e;
+  }
+}

@@ -1,0 +1,74 @@
+// Mapping stored records to the wire shapes of the contract. Internal routing ids never leave this file.
+import type { BalanceRow, Operation, OperationState, Receipt } from '../contract/index.js';
+import type { BalanceFigures } from '../domain/ledger.js';
+import type { OperationRecord } from '../domain/operation.js';
+import type { WorldIndex } from '../domain/world.js';
+import { isTerminal } from '../domain/operation.js';
+import { money, round2, toScale2 } from '../domain/money.js';
+import { nameUuid } from '../domain/ids.js';
+
+export type PublicOperation = Exclude<OperationRecord, { status: 'admitting' }>;
+
+export function toWireOperation(op: PublicOperation, world: WorldIndex): Operation {
+  const out: Operation = {
+    operation_id: op.id,
+    type: op.type,
+    status: op.status,
+    method: op.method,
+    expected_amount: op.expected_amount,
+    actual_amount: op.actual_amount,
+    currency: op.currency,
+    settlement_amount: op.settlement_amount,
+    settlement_currency: op.settlement_currency,
+    commission_amount: op.commission_amount,
+  };
+  if (op.conversion) {
+    out.fx_source = op.conversion.source;
+    out.fx_rate = op.conversion.rate;
+  }
+  if (!money(op.actual_amount).isZero()) {
+    out.recorded_currency = op.conversion?.ledger_currency ?? op.currency;
+    out.recorded_amount = toScale2(round2(money(op.actual_amount).times(op.conversion?.rate ?? 1)));
+  }
+  if (op.requires_receipt) out.external_confirmation = { required: true, methods: ['receipt'] };
+  const d = op.destination;
+  if (d) {
+    if (d.number !== undefined) out.number = d.number;
+    if (d.name !== undefined) out.name = d.name;
+    if (d.bankname !== undefined) {
+      out.bankname = d.bankname;
+      const bank = world.banks.get(d.bankname);
+      if (bank && world.methods.get(op.method)?.rail === 'phone') out.bankname_details = bank.name;
+    }
+  }
+  if (op.expires_at) out.expires_at = op.expires_at;
+  if (op.status === 'manual_check') out.manual_check_reason = op.manual_check_reason ?? 'potential_fake';
+  return out;
+}
+
+/** get_operation_state: the operation plus receipts and their evidence status (spec §2.4). */
+export function toWireState(op: PublicOperation, world: WorldIndex): OperationState {
+  const base = toWireOperation(op, world);
+  if (!isTerminal(op.status)) return { ...base, receipts: [], receipt_evidence_status: 'not_ready' };
+  if (op.status !== 'completed' || money(op.actual_amount).isZero()) {
+    // No positive leg: nothing to decompose, the (empty) evidence is complete.
+    return { ...base, receipts: [], receipt_evidence_status: 'complete' };
+  }
+  // A leg with no provider file: a synthetic legacy contribution with the leg's authoritative amount.
+  const synthetic: Receipt = {
+    id: nameUuid('receipt', op.id, 'legacy'),
+    amount: Number(op.actual_amount),
+    completed_at: op.completed_at,
+    receipt_url: null,
+  };
+  return { ...base, receipts: [synthetic], receipt_evidence_status: 'partial' };
+}
+
+export function toWireBalance(row: BalanceFigures): BalanceRow {
+  return {
+    currency: row.currency,
+    balance: toScale2(row.balance),
+    current_minus: toScale2(row.current_minus),
+    reserved: toScale2(row.reserved),
+  };
+}

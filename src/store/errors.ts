@@ -1,0 +1,93 @@
+// Errors of the persistence layer, with stable snake_case codes and messages that say what is wrong, which
+// file, and what to do next.
+
+export type StoreErrorCode = 'store_corrupt' | 'store_locked' | 'store_failed' | 'store_closed';
+
+export class StoreError extends Error {
+  constructor(
+    readonly code: StoreErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** A snapshot or journal that cannot be read as a paygate store. Nothing was written to it. */
+export class StoreCorruptError extends StoreError {
+  declare readonly code: 'store_corrupt';
+  /** The offending file (snapshot or journal). */
+  readonly file: string;
+  /** 1-based line of the journal, when the journal is at fault. */
+  readonly line: number | undefined;
+  /** What is wrong, without the advice. */
+  readonly reason: string;
+
+  constructor(file: string, reason: string, opts: { line?: number; kind: 'snapshot' | 'journal'; cause?: unknown }) {
+    const where = opts.line === undefined ? file : `${file} at line ${opts.line}`;
+    const advice =
+      opts.kind === 'journal'
+        ? `The file was left untouched. Repair or delete that line (deleting it drops that transaction and only that one), ` +
+          `or move the store aside to start empty, or pass --store <other path> or --in-memory.`
+        : `The file was left untouched. Restore it from a backup, or move it (and its .journal) aside to start empty, ` +
+          `or pass --store <other path> or --in-memory.`;
+    super('store_corrupt', `paygate store ${opts.kind} ${where} is corrupt: ${reason}. ${advice}`, { cause: opts.cause });
+    this.file = file;
+    this.line = opts.line;
+    this.reason = reason;
+  }
+}
+
+/** Another live process owns the store. */
+export class StoreLockedError extends StoreError {
+  declare readonly code: 'store_locked';
+  constructor(
+    /** The store's snapshot path. */
+    readonly file: string,
+    /** The lock file. */
+    readonly lockFile: string,
+    /** The owner's pid, when the lock file could be read. */
+    readonly pid: number | undefined,
+    detail: { startedAt?: string; hostname?: string; sameProcess?: boolean; unreadable?: boolean } = {},
+  ) {
+    let who: string;
+    if (detail.sameProcess) who = `this process (pid ${pid}) already has it open through another handle`;
+    else if (detail.unreadable || pid === undefined) who = `a paygate sandbox is creating its lock ${lockFile} right now (the lock is still empty)`;
+    else {
+      const since = detail.startedAt ? ` since ${detail.startedAt}` : '';
+      const host = detail.hostname ? ` on ${detail.hostname}` : '';
+      who = `another paygate sandbox (pid ${pid}${host}${since}) owns it`;
+    }
+    super(
+      'store_locked',
+      `paygate store ${file} is locked: ${who}. Stop that sandbox, or pass --store <other path> or --in-memory. ` +
+        `If no such process is running, delete ${lockFile}.`,
+    );
+  }
+}
+
+/** A journal write or fdatasync failed in a way that leaves the file in an unknown state; the store is read-only. */
+export class StoreFailedError extends StoreError {
+  declare readonly code: 'store_failed';
+  constructor(
+    readonly file: string,
+    cause: unknown,
+  ) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    super(
+      'store_failed',
+      `paygate store journal ${file} could not be written (${why}); no further changes are accepted. ` +
+        `Everything acknowledged before is on disk: fix the cause (disk space, permissions) and restart the sandbox.`,
+      { cause },
+    );
+  }
+}
+
+/** The store is not open (never opened, or closed). */
+export class StoreClosedError extends StoreError {
+  declare readonly code: 'store_closed';
+  constructor(readonly file: string, what: string) {
+    super('store_closed', `paygate store ${file} is not open: cannot ${what}. Call open() first (or do not use it after close()).`);
+  }
+}

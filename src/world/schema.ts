@@ -1,0 +1,181 @@
+// zod schema of a fixture file (the sandbox world), with cross-reference checks that name the JSON path at fault.
+import { z } from 'zod';
+import type { World } from '../domain/world.js';
+import { AMOUNT_PATTERN } from '../contract/money.js';
+
+const DURATION = /^(\d+)(ms|s|m|h|d)$/;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** "500ms", "10s", "30m", "2h", "1d" → milliseconds. */
+export function parseDuration(text: string): number | undefined {
+  const m = DURATION.exec(text.trim());
+  return m ? Number(m[1]) * UNIT_MS[m[2]!]! : undefined;
+}
+
+const Duration = z
+  .string()
+  .refine((s) => parseDuration(s) !== undefined, { message: 'must be a duration such as "500ms", "10s", "30m" or "2h"' })
+  .transform((s) => parseDuration(s)!);
+
+const Id = z.string().min(1).regex(/^[A-Za-z0-9_.:-]+$/, { message: 'must be an identifier (letters, digits, _ . : -)' });
+const Amount = z.string().regex(AMOUNT_PATTERN, { message: 'must be a decimal string such as "100.00"' });
+const SignedAmount = z.string().regex(/^-?(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, { message: 'must be a decimal string' });
+const Decimal = z.string().regex(/^[0-9]+(\.[0-9]+)?$/, { message: 'must be a decimal string' });
+const Direction = z.enum(['payin', 'payout']);
+
+const Provider = z
+  .object({
+    id: Id,
+    name: z.string(),
+    kind: z.enum(['simulated', 'self_matching']).default('simulated'),
+    accepts: z.boolean().default(true),
+    acceptance_latency: Duration.default(0),
+    requires_receipt: z.boolean().default(false),
+    expiry: Duration.nullable().default(null),
+    conversion: z.object({ to: z.string(), source: Id }).nullable().default(null),
+    payout_settlement: Duration.default(5000),
+    inbound_banks: z.array(z.string()).default([]),
+  })
+  .strict()
+  .transform(({ acceptance_latency, expiry, payout_settlement, ...rest }) => ({
+    ...rest,
+    acceptance_latency_ms: acceptance_latency,
+    expiry_ms: expiry,
+    payout_settlement_ms: payout_settlement,
+  }));
+
+export const WorldSchema = z
+  .object({
+    $schema: z.string().optional(),
+    name: z.string().default('paygate sandbox'),
+    currencies: z.array(z.string().regex(/^[A-Z]{3,5}$/)).min(1),
+    merchants: z.array(z.object({ id: Id, name: z.string() }).strict()),
+    shops: z.array(
+      z
+        .object({
+          id: Id,
+          merchant_id: Id,
+          name: z.string(),
+          hosted_page: z.boolean().default(true),
+          flexible_links: z.boolean().default(false),
+          currencies: z.array(z.string()).optional(),
+          opening_balances: z.record(z.string(), SignedAmount).default({}),
+          overdraft_limits: z.record(z.string(), Amount).default({}),
+        })
+        .strict(),
+    ),
+    api_keys: z.array(
+      z
+        .object({
+          id: Id,
+          shop_id: Id,
+          key: z.string().min(16, { message: 'must be at least 16 characters' }),
+          revoked: z.boolean().default(false),
+          label: z.string().optional(),
+        })
+        .strict(),
+    ),
+    methods: z.array(
+      z
+        .object({
+          id: Id,
+          currency: z.string(),
+          rail: z.string(),
+          payout_number: z.enum(['required', 'optional']).default('required'),
+          payout_bankname: z.enum(['required', 'ignored']).default('ignored'),
+          title: z.string().optional(),
+        })
+        .strict(),
+    ),
+    banks: z.array(z.object({ code: Id, name: z.string(), currency: z.string() }).strict()),
+    providers: z.array(Provider),
+    routes: z.array(
+      z
+        .object({
+          id: Id,
+          shop_id: Id,
+          method: Id,
+          direction: Direction,
+          providers: z.array(Id).min(1),
+          min_amount: Amount.default('0.01'),
+          max_amount: Amount.default('999999999.99'),
+        })
+        .strict(),
+    ),
+    pricing: z.array(
+      z
+        .object({
+          shop_id: Id,
+          method: Id,
+          direction: Direction,
+          tiers: z.array(z.object({ min_amount: Amount, max_amount: Amount, percent: Decimal, fixed: Amount }).strict()).min(1),
+        })
+        .strict(),
+    ),
+    fx_sources: z.array(z.object({ id: Id, name: z.string(), rates: z.record(z.string(), Decimal) }).strict()).default([]),
+  })
+  .strict()
+  .superRefine((w, ctx) => {
+    const has = (list: { id: string }[], id: string) => list.some((x) => x.id === id);
+    const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+    const unique = (name: string, ids: string[]) => {
+      const seen = new Set<string>();
+      ids.forEach((id, i) => {
+        if (seen.has(id)) issue([name, i, 'id'], `duplicate id ${id}`);
+        seen.add(id);
+      });
+    };
+    unique('merchants', w.merchants.map((m) => m.id));
+    unique('shops', w.shops.map((s) => s.id));
+    unique('api_keys', w.api_keys.map((k) => k.id));
+    unique('methods', w.methods.map((m) => m.id));
+    unique('providers', w.providers.map((p) => p.id));
+    unique('routes', w.routes.map((r) => r.id));
+    const keys = new Set<string>();
+    w.api_keys.forEach((k, i) => {
+      if (keys.has(k.key)) issue(['api_keys', i, 'key'], 'duplicate key');
+      keys.add(k.key);
+      if (!has(w.shops, k.shop_id)) issue(['api_keys', i, 'shop_id'], `unknown shop ${k.shop_id}`);
+    });
+    w.shops.forEach((s, i) => {
+      if (!has(w.merchants, s.merchant_id)) issue(['shops', i, 'merchant_id'], `unknown merchant ${s.merchant_id}`);
+      for (const c of [...(s.currencies ?? []), ...Object.keys(s.opening_balances), ...Object.keys(s.overdraft_limits)]) {
+        if (!w.currencies.includes(c)) issue(['shops', i], `currency ${c} is not in currencies`);
+      }
+    });
+    w.methods.forEach((m, i) => {
+      if (!w.currencies.includes(m.currency)) issue(['methods', i, 'currency'], `currency ${m.currency} is not in currencies`);
+    });
+    w.banks.forEach((b, i) => {
+      if (!w.currencies.includes(b.currency)) issue(['banks', i, 'currency'], `currency ${b.currency} is not in currencies`);
+    });
+    w.providers.forEach((p, i) => {
+      if (p.conversion) {
+        if (!w.currencies.includes(p.conversion.to)) issue(['providers', i, 'conversion', 'to'], `currency ${p.conversion.to} is not in currencies`);
+        if (!w.fx_sources.some((f) => f.id === p.conversion!.source)) issue(['providers', i, 'conversion', 'source'], `unknown fx source ${p.conversion.source}`);
+      }
+      p.inbound_banks.forEach((b, j) => {
+        if (!w.banks.some((x) => x.code === b)) issue(['providers', i, 'inbound_banks', j], `unknown bank ${b}`);
+      });
+    });
+    const routeKeys = new Set<string>();
+    w.routes.forEach((r, i) => {
+      if (!has(w.shops, r.shop_id)) issue(['routes', i, 'shop_id'], `unknown shop ${r.shop_id}`);
+      if (!has(w.methods, r.method)) issue(['routes', i, 'method'], `unknown method ${r.method}`);
+      r.providers.forEach((p, j) => {
+        if (!has(w.providers, p)) issue(['routes', i, 'providers', j], `unknown provider ${p}`);
+      });
+      const k = `${r.shop_id}/${r.method}/${r.direction}`;
+      if (routeKeys.has(k)) issue(['routes', i], `a second route for ${k}`);
+      routeKeys.add(k);
+    });
+    w.pricing.forEach((p, i) => {
+      if (!has(w.shops, p.shop_id)) issue(['pricing', i, 'shop_id'], `unknown shop ${p.shop_id}`);
+      if (!has(w.methods, p.method)) issue(['pricing', i, 'method'], `unknown method ${p.method}`);
+    });
+  });
+
+/** Compile-time check that the parsed fixture is a domain World. */
+export type ParsedWorld = z.output<typeof WorldSchema>;
+const _assertWorld = (w: ParsedWorld): World => w;
+void _assertWorld;

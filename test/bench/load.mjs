@@ -1,0 +1,49 @@
+// A small closed-loop HTTP load generator on undici: N connections, each sending its next request as soon as
+// the previous answer arrives. Reports throughput and latency percentiles.
+import { Pool } from 'undici';
+
+/**
+ * @param {object} o
+ * @param {string} o.url base URL
+ * @param {number} o.connections concurrent connections (default 20)
+ * @param {number} o.durationMs measured duration (default 5000)
+ * @param {number} o.warmupMs warm-up before measuring (default 1000)
+ * @param {(i: number) => {method: string, path: string, headers?: object, body?: string}} o.request
+ */
+export async function load({ url, connections = 20, durationMs = 5000, warmupMs = 1000, request }) {
+  const pool = new Pool(url, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
+  let seq = 0;
+  let measuring = false;
+  let stop = false;
+  const lat = [];
+  let errors = 0;
+  let non2xx = 0;
+  const worker = async () => {
+    while (!stop) {
+      const req = request(seq++);
+      const t0 = process.hrtime.bigint();
+      try {
+        const res = await pool.request({ method: req.method, path: req.path, headers: req.headers, body: req.body });
+        await res.body.dump();
+        if (res.statusCode >= 300) non2xx++;
+      } catch {
+        errors++;
+      }
+      if (measuring) lat.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+  };
+  const workers = Array.from({ length: connections }, worker);
+  await new Promise((r) => setTimeout(r, warmupMs));
+  measuring = true;
+  const t0 = performance.now();
+  await new Promise((r) => setTimeout(r, durationMs));
+  measuring = false;
+  const elapsed = performance.now() - t0;
+  const count = lat.length;
+  stop = true;
+  await Promise.all(workers);
+  await pool.close();
+  lat.sort((a, b) => a - b);
+  const pct = (p) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))] ?? NaN;
+  return { requests: count, rps: count / (elapsed / 1000), p50: pct(50), p99: pct(99), errors, non2xx };
+}

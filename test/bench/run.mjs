@@ -1,0 +1,80 @@
+// npm run bench: create-payment throughput and latency over HTTP (20 connections) with 1,000 and 100,000
+// operations already in the file store, beside a bare h3 route measured the same way in the same run.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { load } from './load.mjs';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(root, 'bin/paygate.js');
+const KEY = 'pg_test_a_7Hq2Lm9XwR4tNc8V';
+const DURATION = Number(process.env.BENCH_DURATION_MS ?? 5000);
+const CONNECTIONS = 20;
+const sizes = (process.env.BENCH_SIZES ?? '1000,100000').split(',').map(Number);
+
+function startChild(args) {
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    const rl = createInterface({ input: child.stdout });
+    rl.once('line', (line) => resolve({ child, info: JSON.parse(line) }));
+    child.once('exit', (code) => reject(new Error(`child exited with ${code} before it was ready`)));
+  });
+}
+
+async function stop(child) {
+  const done = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await done;
+}
+
+function createRequest(tag) {
+  return (i) => ({
+    method: 'POST',
+    path: '/v1/payment',
+    headers: { 'content-type': 'application/json', 'x-api-key': KEY },
+    body: JSON.stringify({
+      merchant_operation_id: `bench-${tag}-${process.pid}-${i}`,
+      client_id: `client-${i % 1000}`,
+      method: 'WT_RUB_C2C',
+      amount: `${100 + (i % 9000)}.00`,
+      currency: 'RUB',
+    }),
+  });
+}
+
+const fmt = (r) =>
+  `${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   (${r.requests} requests, ${r.non2xx} non-2xx, ${r.errors} errors)`;
+
+const results = {};
+const ceiling = await startChild([join(root, 'test/bench/ceiling-server.mjs')]);
+results.ceiling = await load({ url: ceiling.info.base_url, connections: CONNECTIONS, durationMs: DURATION, request: createRequest('ceiling') });
+await stop(ceiling.child);
+console.log(`bare h3 route (ceiling)        ${fmt(results.ceiling)}`);
+
+for (const size of sizes) {
+  const dir = mkdtempSync(join(tmpdir(), 'paygate-bench-'));
+  const store = join(dir, 'sandbox.json');
+  const t0 = performance.now();
+  const pre = spawnSync(process.execPath, [join(root, 'test/bench/prefill.mjs'), store, String(size)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  if (pre.status !== 0) throw new Error('prefill failed');
+  const prefillMs = performance.now() - t0;
+  const t1 = performance.now();
+  const sb = await startChild([bin, 'sandbox', 'start', '--port', '0', '--store', store, '--json']);
+  const startMs = performance.now() - t1;
+  const r = await load({ url: sb.info.base_url, connections: CONNECTIONS, durationMs: DURATION, request: createRequest(`s${size}`) });
+  await stop(sb.child);
+  rmSync(dir, { recursive: true, force: true });
+  results[size] = { ...r, prefillMs, startMs };
+  console.log(`create payment, ${String(size).padStart(6)} stored ${fmt(r)}   [start ${startMs.toFixed(0)} ms]`);
+}
+
+const small = results[sizes[0]];
+const large = results[sizes[sizes.length - 1]];
+if (small && large && sizes.length > 1) {
+  console.log(`\nthroughput at ${sizes.at(-1)} vs ${sizes[0]}: ${((large.rps / small.rps) * 100).toFixed(1)} %   (target ≥ 70 %)`);
+  console.log(`create vs ceiling at ${sizes[0]}: ${((small.rps / results.ceiling.rps) * 100).toFixed(1)} %`);
+  console.log(`targets: ≥ 5000 req/s and p99 < 10 ms at ${sizes[0]}; p99 < 20 ms at ${sizes.at(-1)}`);
+}

@@ -1,0 +1,135 @@
+// Property test: over random sequences of creates, payer transfers and payout settlements, the ledger balances
+// and every balance row follows from the operations (spec §2.5).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { planCreate } from '../../src/domain/create.js';
+import { accounts, balanceRow } from '../../src/domain/ledger.js';
+import { completePayment, openingPostings, settlePayout } from '../../src/domain/lifecycle.js';
+import { money, ZERO } from '../../src/domain/money.js';
+import type { DomainContext } from '../../src/domain/state.js';
+import { WorldIndex } from '../../src/domain/world.js';
+import { SandboxState } from '../../src/store/state.js';
+import { loadWorld } from '../../src/world/load.js';
+
+const world = new WorldIndex(loadWorld());
+const SHOPS = ['shop_a', 'shop_b'] as const;
+
+type Action =
+  | { t: 'payment'; shop: number; method: number; cents: number; tag: string }
+  | { t: 'payout'; shop: number; method: number; cents: number; tag: string }
+  | { t: 'pay'; pick: number; mode: 'full' | 'partial' | 'more' }
+  | { t: 'settle'; pick: number; ok: boolean };
+
+const amountCents = fc.integer({ min: 1, max: 40_000_000 });
+const action: fc.Arbitrary<Action> = fc.oneof(
+  fc.record({ t: fc.constant('payment' as const), shop: fc.nat(1), method: fc.nat(1), cents: amountCents, tag: fc.constantFrom('', '+reject') }),
+  fc.record({ t: fc.constant('payout' as const), shop: fc.nat(1), method: fc.nat(1), cents: amountCents, tag: fc.constantFrom('', '+fail') }),
+  fc.record({ t: fc.constant('pay' as const), pick: fc.nat(), mode: fc.constantFrom('full' as const, 'partial' as const, 'more' as const) }),
+  fc.record({ t: fc.constant('settle' as const), pick: fc.nat(), ok: fc.boolean() }),
+);
+
+function run(actions: Action[]) {
+  const state = new SandboxState();
+  let now = Date.parse('2026-01-01T00:00:00Z');
+  const ctx = (): DomainContext => ({ world, state, now: (now += 1000) });
+  for (const s of world.world.shops) state.apply(openingPostings(s.id, s.opening_balances, new Date(now).toISOString()));
+  let n = 0;
+  for (const a of actions) {
+    if (a.t === 'payment' || a.t === 'payout') {
+      const method = a.method === 0 ? 'WT_RUB_C2C' : 'WT_RUB_PHONE';
+      const amount = (a.cents / 100).toFixed(2);
+      const plan = planCreate(ctx(), SHOPS[a.shop]!, a.t, {
+        merchant_operation_id: `m${n++}`,
+        client_id: `c${a.tag}`,
+        method,
+        amount,
+        currency: 'RUB',
+        number: '2200700000000004',
+        bankname: 'sber',
+      });
+      if (plan.kind === 'commit') state.apply(plan.changes);
+    } else if (a.t === 'pay') {
+      const open = [...state.operations.values()].filter((o) => o.type === 'payment' && (o.status === 'pending' || o.status === 'awaiting_confirmation'));
+      if (open.length === 0) continue;
+      const op = open[a.pick % open.length]!;
+      const expected = money(op.expected_amount);
+      const actual = a.mode === 'full' ? expected : a.mode === 'partial' ? expected.dividedBy(3).toDecimalPlaces(2) : expected.plus('10.01');
+      if (actual.lessThanOrEqualTo(0)) continue;
+      state.apply(completePayment(ctx(), op, actual.toFixed(2), 'payer paid').changes);
+    } else {
+      const open = [...state.operations.values()].filter((o) => o.type === 'payout' && o.status === 'pending');
+      if (open.length === 0) continue;
+      const op = open[a.pick % open.length]!;
+      state.apply(settlePayout(ctx(), op, a.ok ? 'completed' : 'failed', 'provider').changes);
+    }
+    checkInvariants(state);
+  }
+  return state;
+}
+
+function checkInvariants(state: SandboxState) {
+  for (const currency of world.world.currencies) {
+    // Double entry: every posting moves money between two accounts, so the whole ledger nets to zero.
+    expect(state.totals.net(currency).isZero()).toBe(true);
+    let fees = ZERO;
+    for (const shop of world.world.shops) {
+      const opening = money(shop.opening_balances[currency] ?? '0');
+      let expectBalance = opening;
+      let expectReserved = ZERO;
+      for (const op of state.operationsOfShop(shop.id)) {
+        if (op.settlement_currency !== currency) continue;
+        const s = money(op.settlement_amount);
+        if (op.type === 'payment' && op.status === 'completed') {
+          expectBalance = expectBalance.plus(s);
+          fees = fees.plus(op.commission_amount);
+        }
+        if (op.type === 'payout' && op.status === 'pending') {
+          expectBalance = expectBalance.minus(s);
+          expectReserved = expectReserved.plus(s);
+        }
+        if (op.type === 'payout' && op.status === 'completed') {
+          expectBalance = expectBalance.minus(s);
+          fees = fees.plus(op.commission_amount);
+        }
+      }
+      const balance = state.accountTotal(accounts.balance(shop.id), currency);
+      const reserved = state.accountTotal(accounts.reserved(shop.id), currency);
+      expect(balance.toFixed(2)).toBe(expectBalance.toFixed(2));
+      expect(reserved.toFixed(2)).toBe(expectReserved.toFixed(2));
+      expect(reserved.isNegative()).toBe(false);
+      const row = balanceRow(currency, balance, reserved);
+      expect(row.current_minus.isNegative()).toBe(false);
+      expect(row.current_minus.toFixed(2)).toBe(money(0).minus(balance.plus(reserved)).greaterThan(0) ? balance.plus(reserved).negated().toFixed(2) : '0.00');
+      // No shop goes below its overdraft limit through payout reserves.
+      const limit = money(shop.overdraft_limits[currency] ?? '0');
+      expect(balance.greaterThanOrEqualTo(limit.negated())).toBe(true);
+    }
+    expect(state.accountTotal(accounts.fees, currency).toFixed(2)).toBe(fees.toFixed(2));
+  }
+  for (const p of state.postings.values()) {
+    expect(p.amount).toMatch(/^\d+\.\d{2}$/);
+    expect(money(p.amount).greaterThan(0)).toBe(true);
+    if (p.operation_id) {
+      const op = state.operation(p.operation_id)!;
+      expect(['rejected', 'cancelled']).not.toContain(op.type === 'payment' ? op.status : 'x');
+    }
+  }
+}
+
+describe('ledger invariants', () => {
+  it('hold over random operation sequences', () => {
+    fc.assert(
+      fc.property(fc.array(action, { minLength: 1, maxLength: 60 }), (actions) => {
+        run(actions);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('a partial payment settles to the captured amount, re-priced', () => {
+    const state = run([{ t: 'payment', shop: 0, method: 0, cents: 300000, tag: '' }, { t: 'pay', pick: 0, mode: 'partial' }]);
+    const op = [...state.operations.values()][0]!;
+    expect(op).toMatchObject({ status: 'completed', expected_amount: '3000.00', actual_amount: '1000.00', commission_amount: '25.00', settlement_amount: '975.00' });
+    expect(state.accountTotal(accounts.balance('shop_a'), 'RUB').toFixed(2)).toBe('1000975.00');
+  });
+});
