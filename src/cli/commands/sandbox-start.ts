@@ -1,0 +1,101 @@
+// `paygate sandbox start`: create the sandbox from fixtures and a store, listen, print where it is, and run until
+// SIGINT/SIGTERM, then flush and compact the store. Every start-up failure becomes a SandboxStartError (exit 5).
+import type { SandboxStartOptions } from './sandbox-options.js';
+import { SandboxStartError } from '../errors.js';
+
+export const DEFAULT_PORT = 4080;
+export const DEFAULT_STORE = '.paygate/sandbox.json';
+
+function parsePort(value: string | number | undefined): number {
+  const text = String(value ?? process.env.PAYGATE_PORT ?? DEFAULT_PORT);
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n > 65535) throw new SandboxStartError(`invalid port ${text}`, 'use a number from 0 to 65535 (0 picks a free port)');
+  return n;
+}
+
+function explain(e: unknown, port: number, host: string): SandboxStartError {
+  const err = e as NodeJS.ErrnoException & { code?: string };
+  if (err?.code === 'EADDRINUSE') {
+    return new SandboxStartError(`port ${port} on ${host} is already in use`, 'stop what is listening there, or pass --port <other> (--port 0 picks a free one)');
+  }
+  if (err?.code === 'EACCES') return new SandboxStartError(`not allowed to listen on ${host}:${port}`, 'pick a port above 1024');
+  if (err?.code === 'store_locked' || err?.code === 'store_corrupt' || err?.code === 'store_failed' || err?.code === 'fixture_invalid') {
+    return new SandboxStartError(err.message, undefined, { cause: e });
+  }
+  return new SandboxStartError(`the sandbox could not start: ${err?.message ?? String(e)}`, undefined, { cause: e });
+}
+
+export async function runSandboxStart(opts: SandboxStartOptions): Promise<void> {
+  const port = parsePort(opts.port);
+  const host = opts.host ?? '127.0.0.1';
+  const store = opts.inMemory ? undefined : (opts.store ?? process.env.PAYGATE_STORE ?? DEFAULT_STORE);
+  const fixtures = opts.fixtures ?? process.env.PAYGATE_FIXTURES;
+  const { createSandbox } = await import('../../emulator/index.js');
+  let sandbox: Awaited<ReturnType<typeof createSandbox>>;
+  try {
+    sandbox = await createSandbox({
+      ...(fixtures ? { fixtures } : {}),
+      ...(store ? { store } : {}),
+      reset: opts.reset ?? false,
+      frozenClock: opts.frozenClock ?? false,
+    });
+  } catch (e) {
+    throw explain(e, port, host);
+  }
+  let url: string;
+  try {
+    url = (await sandbox.listen({ port, host })).url;
+  } catch (e) {
+    await sandbox.close();
+    throw explain(e, port, host);
+  }
+
+  const info = {
+    base_url: url,
+    payment_page_url: sandbox.urls.paymentPage,
+    storage_url: sandbox.urls.storage,
+    store: store ?? null,
+    clock: { frozen: sandbox.clock.frozen, now: new Date(sandbox.clock.now()).toISOString() },
+    shops: sandbox.demo.shops,
+    revoked_api_key: sandbox.demo.revoked_api_key,
+  };
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify(info)}\n`);
+  } else {
+    const { out } = await import('../colors.js');
+    const lines = [
+      out.bold.green('paygate sandbox is ready'),
+      `  base URL        ${out.cyan(url)}`,
+      `  payment pages   ${sandbox.urls.paymentPage}/<operation_id>`,
+      `  receipt files   ${sandbox.urls.storage}`,
+      `  store           ${store ?? 'in memory (nothing is kept)'}`,
+      `  clock           ${sandbox.clock.frozen ? `frozen at ${info.clock.now}` : 'follows real time'}`,
+      '',
+      out.bold('  demo shops'),
+      ...sandbox.demo.shops.map((s) => {
+        const flags = [s.hosted_page ? 'hosted page' : 'no hosted page', s.flexible_links ? 'flexible links' : null, s.pool_only ? 'pool only' : null]
+          .filter(Boolean)
+          .join(', ');
+        return `  ${s.id.padEnd(10)} ${s.name.padEnd(28)} key ${out.yellow(s.api_key)}  ${out.dim(flags)}`;
+      }),
+      ...(sandbox.demo.revoked_api_key ? [`  ${'revoked'.padEnd(10)} ${''.padEnd(28)} key ${out.dim(sandbox.demo.revoked_api_key)}`] : []),
+      '',
+      out.dim(`  try: PAYGATE_BASE_URL=${url} PAYGATE_API_KEY=${sandbox.demo.shops[0]?.api_key ?? '<key>'} paygate balances`),
+      out.dim('  Ctrl+C stops the sandbox and compacts the store.'),
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
+
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      void sandbox.close().then(resolve, (e) => {
+        process.stderr.write(`paygate: error while stopping: ${(e as Error).message}\n`);
+        resolve();
+      });
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
