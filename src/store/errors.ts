@@ -52,18 +52,18 @@ export class StoreLockedError extends StoreError {
     detail: { startedAt?: string; hostname?: string; sameProcess?: boolean; unreadable?: boolean } = {},
   ) {
     let who: string;
-    if (detail.sameProcess) who = `this process (pid ${pid}) already has it open through another handle`;
-    else if (detail.unreadable || pid === undefined) who = `a paygate sandbox is creating its lock ${lockFile} right now (the lock is still empty)`;
-    else {
+    let next = `Stop that sandbox, or pass --store <other path> or --in-memory. If no such process is running, delete ${lockFile}.`;
+    if (detail.sameProcess) {
+      who = `this process (pid ${pid}) already has it open through another handle`;
+      next = 'Close that handle first, or use another path.';
+    } else if (detail.unreadable || pid === undefined) {
+      who = `its lock ${lockFile} is empty or unreadable and was written moments ago (a sandbox starting up?)`;
+    } else {
       const since = detail.startedAt ? ` since ${detail.startedAt}` : '';
       const host = detail.hostname ? ` on ${detail.hostname}` : '';
       who = `another paygate sandbox (pid ${pid}${host}${since}) owns it`;
     }
-    super(
-      'store_locked',
-      `paygate store ${file} is locked: ${who}. Stop that sandbox, or pass --store <other path> or --in-memory. ` +
-        `If no such process is running, delete ${lockFile}.`,
-    );
+    super('store_locked', `paygate store ${file} is locked: ${who}. ${next}`);
   }
 }
 

@@ -227,12 +227,14 @@ export class FilePersistence implements Persistence {
     this.#state = 'closing';
     const closing = (async () => {
       let error: unknown;
-      try {
-        // Both are queued last (commits are refused from now on), so when they settle the writer is done.
-        if (all !== undefined && !this.#failed) await this.#compact(all);
-        else await this.sync();
-      } catch (e) {
-        if (!(e instanceof StoreFailedError)) error = e; // already reported to every commit it concerned
+      // Both are queued last (commits are refused from now on), so when they settle the writer is done. A failed
+      // journal write was already reported to the commits it concerned; a failed compaction is reported here.
+      if (all !== undefined && !this.#failed) {
+        await this.#compact(all).catch((e: unknown) => {
+          if (!(e instanceof StoreFailedError)) error = e;
+        });
+      } else {
+        await this.sync().catch(() => {});
       }
       try {
         await this.#fh?.close();

@@ -18,6 +18,11 @@ export class MemoryPersistence implements Persistence {
     return { ...this.#stats };
   }
 
+  /** Nothing to compact, ever (mirrors FilePersistence.shouldCompact). */
+  get shouldCompact(): boolean {
+    return false;
+  }
+
   get isOpen(): boolean {
     return this.#open;
   }
