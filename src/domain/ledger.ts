@@ -58,6 +58,10 @@ export class AccountTotals {
     this.add(p.source, p.currency, amount.negated());
   }
 
+  clear(): void {
+    this.totals.clear();
+  }
+
   get(account: string, currency: string): Decimal {
     return this.totals.get(`${account}|${currency}`) ?? ZERO;
   }

@@ -28,6 +28,21 @@ export interface Conversion {
   ledger_currency: string;
 }
 
+/** A receipt file uploaded for a payment, with the automatic review's verdict. */
+export interface ReceiptUpload {
+  id: string;
+  /** Key of the stored file (see the emulator's file store). */
+  file_id: string;
+  filename: string;
+  content_type: string;
+  size: number;
+  uploaded_at: string;
+  /** The automatic check: the rule that decided and where it sent the payment. */
+  review: { rule: string; to: Status; reason?: 'potential_fake' | 'not_terminal' | null };
+  /** Amount the receipt shows, when one was recognised and accepted. */
+  amount?: string;
+}
+
 export interface HistoryEntry {
   at: string;
   from: Status | null;
@@ -64,6 +79,8 @@ interface OperationBase {
   settlement_currency: string;
   requires_receipt: boolean;
   expires_at?: string;
+  /** Receipts uploaded through confirm_payment, oldest first. */
+  uploads?: ReceiptUpload[];
   created_at: string;
   updated_at: string;
   history: HistoryEntry[];
@@ -86,7 +103,7 @@ export const MOVES: Record<OperationKind, Record<Status, readonly Status[]>> = {
     admitting: ['pending', 'awaiting_confirmation', 'rejected', 'cancelled'],
     pending: ['completed', 'cancelled', 'rejected'],
     awaiting_confirmation: ['manual_check', 'completed', 'cancelled', 'rejected'],
-    manual_check: ['completed', 'rejected', 'cancelled'],
+    manual_check: ['completed', 'rejected'],
     completed: [],
     cancelled: [],
     rejected: [],

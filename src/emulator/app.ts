@@ -1,7 +1,10 @@
 // The h3 application: one small handler per endpoint of the contract. Each handler authenticates, validates
 // with the contract, calls the service, and maps the result to the wire shape.
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { H3, type H3Event } from 'h3';
 import {
+  CancelOperationRequest,
+  ConfirmPaymentFields,
   CreateOperationRequest,
   GetOperationStateRequest,
   endpoints,
@@ -9,7 +12,9 @@ import {
 } from '../contract/index.js';
 import type { OperationKind } from '../domain/operation.js';
 import type { GatewayService } from './service.js';
-import { readJson } from './body.js';
+import { parseWith, readJson, readLimited } from './body.js';
+import { registerControls } from './controls.js';
+import { signPath, verifySignedPath } from './signed-url.js';
 import { ApiError, errorResponse, toApiError } from './http-errors.js';
 import { toWireBalance, toWireOperation, toWireState } from './wire.js';
 
@@ -23,12 +28,21 @@ export interface AppUrls {
 export interface AppContext {
   service: GatewayService;
   urls: AppUrls;
+  /** Credential of the cross-shop sandbox controls (x-admin-token). */
+  adminToken: string;
+  /** Secret that signs receipt download links. */
+  urlSecret: Uint8Array;
   /** Readiness: false while starting or closing. */
   ready: () => boolean;
   log?: (line: string) => void;
 }
 
-type Handler = (event: H3Event, shopId: string) => Promise<unknown> | unknown;
+export type Handler = (event: H3Event, shopId: string) => Promise<unknown> | unknown;
+
+/** How long a receipt download link stays valid (sandbox time). */
+export const RECEIPT_URL_TTL_MS = 15 * 60_000;
+/** Largest receipt upload accepted (bytes). */
+export const RECEIPT_LIMIT = 10 * 1024 * 1024;
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
@@ -36,15 +50,27 @@ function json(body: unknown, status = 200, headers: Record<string, string> = {})
   return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
 }
 
+function safeEqual(a: string, b: string): boolean {
+  const x = createHash('sha256').update(a).digest();
+  const y = createHash('sha256').update(b).digest();
+  return timingSafeEqual(x, y);
+}
+
+export type Guard = (fn: Handler, auth?: boolean | 'admin') => (event: H3Event) => Promise<Response>;
+
 export function createApp(ctx: AppContext): H3 {
   const { service } = ctx;
   const app = new H3();
 
   /** Wrap a handler: auth first (spec §5), then the handler; every failure becomes { code, message }. */
-  const guarded = (fn: Handler, auth = true) => async (event: H3Event) => {
+  const guarded = (fn: Handler, auth: boolean | 'admin' = true) => async (event: H3Event) => {
     try {
       let shopId = '';
-      if (auth) {
+      if (auth === 'admin') {
+        const token = event.req.headers.get('x-admin-token');
+        if (!token) throw new ApiError(401, 'missing_admin_token', 'x-admin-token header is required for this sandbox control (printed by paygate sandbox start)');
+        if (!safeEqual(token, ctx.adminToken)) throw new ApiError(401, 'invalid_admin_token', 'invalid admin token');
+      } else if (auth) {
         const a = service.authenticate(event.req.headers.get('x-api-key'));
         if (!a.ok) {
           throw a.reason === 'missing'
@@ -81,21 +107,76 @@ export function createApp(ctx: AppContext): H3 {
   route(endpoints.createPaymentLink, create('payment', true));
   route(endpoints.createPayout, create('payout', false));
 
+  const evidence = () => ({
+    available: service.evidenceAvailable,
+    signFile: (fileId: string) => `${ctx.urls.storage}${signPath(`/receipts/${fileId}`, service.clock.now() + RECEIPT_URL_TTL_MS, ctx.urlSecret)}`,
+  });
+
   route(endpoints.getOperationState, async (event, shopId) => {
     const ref = await readJson(event, GetOperationStateRequest);
-    const op = await service.get(
-      shopId,
-      ref.operation_id !== undefined ? { operation_id: ref.operation_id } : { merchant_operation_id: ref.merchant_operation_id! },
-    );
-    return toWireState(op, service.world);
+    const byId = ref.operation_id !== undefined;
+    const op = await service.get(shopId, byId ? { operation_id: ref.operation_id! } : { merchant_operation_id: ref.merchant_operation_id! });
+    const state = toWireState(op, service.world, evidence());
+    if (state.receipt_evidence_status === 'unavailable' && byId) {
+      // By operation_id the evidence must materialize (spec §4.6): say so instead of answering without it.
+      throw new ApiError(503, 'evidence_unavailable', 'receipt evidence is temporarily unavailable; retry later, or read by merchant_operation_id', { 'retry-after': '5' });
+    }
+    return state;
   });
+
+  route(endpoints.cancelOperation, async (event, shopId) => {
+    const body = await readJson(event, CancelOperationRequest);
+    const ref = body.operation_id !== undefined ? { operation_id: body.operation_id } : { merchant_operation_id: body.merchant_operation_id! };
+    const { outcome, op } = await service.cancel(shopId, ref, body.reason ?? '');
+    return { outcome, operation: toWireOperation(op, service.world) };
+  });
+
+  route(endpoints.confirmPayment, async (event, shopId) => {
+    const type = event.req.headers.get('content-type') ?? '';
+    if (!/^multipart\/form-data\b/i.test(type)) {
+      throw new ApiError(415, 'unsupported_media_type', 'send confirm_payment as multipart/form-data with fields operation_id, confirmation_type and the file part receipt');
+    }
+    const bytes = await readLimited(event, RECEIPT_LIMIT);
+    let form: FormData;
+    try {
+      form = await new Request('http://paygate.local/', { method: 'POST', headers: { 'content-type': type }, body: bytes }).formData();
+    } catch {
+      throw new ApiError(400, 'invalid_multipart', 'the multipart body could not be parsed');
+    }
+    const fields = parseWith(ConfirmPaymentFields, { operation_id: form.get('operation_id') ?? undefined, confirmation_type: form.get('confirmation_type') ?? undefined }, 'form');
+    const receipt = form.get('receipt');
+    if (!receipt || typeof receipt === 'string') throw new ApiError(400, 'validation_error', 'receipt: a file part named receipt is required');
+    if (receipt.size === 0) throw new ApiError(400, 'validation_error', 'receipt: the file is empty');
+    const file = new Uint8Array(await receipt.arrayBuffer());
+    const op = await service.uploadReceipt(shopId, fields.operation_id, { bytes: file, filename: receipt.name || 'receipt', contentType: receipt.type || 'application/octet-stream' }, async (expected) => {
+      // The PDF parser is heavy: load it on the first upload, not at start-up.
+      const [{ inspectReceipt }, { reviewReceipt }] = await Promise.all([import('./receipts/inspect.js'), import('../domain/receipt-review.js')]);
+      const facts = await inspectReceipt(file);
+      const r = reviewReceipt(facts, { amount: expected });
+      return r.to === 'completed' ? { to: 'completed', amount: r.amount, rule: r.rule } : { to: 'manual_check', reason: r.reason, rule: r.rule };
+    });
+    return toWireOperation(op, service.world);
+  });
+
+  app.get('/storage/receipts/:file', async (event) => {
+    const file = event.context.params?.file ?? '';
+    const check = verifySignedPath(`/receipts/${file}`, event.url.searchParams, service.clock.now(), ctx.urlSecret);
+    if (!check.ok) return errorResponse(new ApiError(check.reason === 'expired' ? 410 : 404, check.reason === 'expired' ? 'link_expired' : 'not_found', check.reason === 'expired' ? 'this receipt link has expired; read the operation state again for a fresh one' : 'no such file'));
+    const owner = service.state.fileOwner.get(file);
+    const upload = owner ? service.state.operation(owner)?.uploads?.find((u) => u.file_id === file) : undefined;
+    const bytes = upload ? await service.files.get(file) : undefined;
+    if (!upload || !bytes) return errorResponse(new ApiError(404, 'not_found', 'no such file'));
+    return new Response(bytes, { headers: { 'content-type': upload.content_type, 'content-disposition': `inline; filename="${upload.filename.replace(/"/g, '')}"`, 'cache-control': 'private, no-store' } });
+  });
+
+  registerControls(app, ctx, guarded, evidence);
 
   route(endpoints.getBalances, async (_event, shopId) => {
     await service.store.sync();
     return { balances: service.balances(shopId).map(toWireBalance) };
   });
 
-  for (const e of [endpoints.createFlexibleLink, endpoints.confirmPayment, endpoints.cancelOperation, endpoints.getAvailability, endpoints.getRecommendations]) {
+  for (const e of [endpoints.createFlexibleLink, endpoints.getAvailability, endpoints.getRecommendations]) {
     route(e, () => {
       throw new ApiError(501, 'not_implemented', `${e.method} ${e.path} is not implemented by this sandbox version yet`);
     });

@@ -76,6 +76,12 @@ export class SandboxClock {
     this.arm();
   }
 
+  /** Drop every pending timer (sandbox reset). */
+  clearTimers(): void {
+    this.timers = [];
+    this.arm();
+  }
+
   close(): void {
     this.closed = true;
     if (this.handle) clearTimeout(this.handle);

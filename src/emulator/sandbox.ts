@@ -1,4 +1,5 @@
 // createSandbox wires fixtures, store, clock, service and the h3 app into one object; startSandbox also listens.
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { World } from '../domain/world.js';
@@ -8,6 +9,7 @@ import { FilePersistence } from '../store/file-persistence.js';
 import { MemoryPersistence } from '../store/memory-persistence.js';
 import { StoreLockedError } from '../store/errors.js';
 import { Store } from '../store/store.js';
+import { DirFileStore, MemoryFileStore, filesDirFor } from '../store/files.js';
 import { createApp, type AppUrls } from './app.js';
 import { SandboxClock } from './clock.js';
 import { GatewayService } from './service.js';
@@ -29,6 +31,8 @@ export interface SandboxOptions {
   startTime?: number | string;
   /** Public base URL used to build payment_url and receipt links. Default: set by listen(), else http://paygate.local. */
   publicUrl?: string;
+  /** Credential of the cross-shop controls (X-Admin-Token). Default: a random token, see `sandbox.adminToken`. */
+  adminToken?: string;
   /** Where internal errors are logged. Default: stderr. */
   log?: (line: string) => void;
 }
@@ -56,6 +60,8 @@ export interface Sandbox {
   readonly store: Store;
   readonly demo: DemoInfo;
   readonly urls: { base: string } & AppUrls;
+  /** Credential of the cross-shop sandbox controls (send as X-Admin-Token). */
+  readonly adminToken: string;
   /** The in-process handler: a WHATWG Request in, a Response out, no socket. */
   fetch(request: Request): Promise<Response>;
   /** Listen on host:port (port 0 picks a free one). */
@@ -94,7 +100,7 @@ function resetStore(path: string): void {
       if (e instanceof StoreLockedError) throw e;
     }
   }
-  for (const f of [path, `${path}.journal`, lock]) rmSync(f, { force: true });
+  for (const f of [path, `${path}.journal`, filesDirFor(path), lock]) rmSync(f, { recursive: true, force: true });
 }
 
 function isAlive(pid: number): boolean {
@@ -116,7 +122,8 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const start = typeof opts.startTime === 'string' ? Date.parse(opts.startTime) : opts.startTime;
   const clock = new SandboxClock({ frozen: opts.frozenClock ?? false, ...(start !== undefined ? { start } : {}), onError: (e) => log(`timer failed: ${String((e as Error)?.stack ?? e)}`) });
-  const service = new GatewayService(index, store, clock);
+  const files = opts.store ? new DirFileStore(filesDirFor(opts.store)) : new MemoryFileStore();
+  const service = new GatewayService(index, store, clock, files);
   let ready = false;
   let closed = false;
   const urls = { base: '', paymentPage: '', storage: '' };
@@ -133,7 +140,8 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     await store.close();
     throw e;
   }
-  const app = createApp({ service, urls, ready: () => ready && !closed, log });
+  const adminToken = opts.adminToken ?? `pg_admin_${randomBytes(12).toString('hex')}`;
+  const app = createApp({ service, urls, adminToken, urlSecret: randomBytes(32), ready: () => ready && !closed, log });
   ready = true;
   const servers: Server[] = [];
 
@@ -145,6 +153,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     store,
     demo: demoInfo(world, index),
     urls,
+    adminToken,
     fetch: async (request) => app.fetch(request),
     async listen({ port = 0, host = '127.0.0.1' } = {}) {
       const { createServer } = await import('node:http');

@@ -11,10 +11,16 @@ import type { ApiKeyRecord, StoreChange } from '../store/state.js';
 import type { SandboxClock } from './clock.js';
 import type { PublicOperation } from './wire.js';
 import { finishAdmission, planCreate } from '../domain/create.js';
+import { cancel, expire, payerPays, providerSettles, receiptUploaded, reviewerDecides, type CancelOutcome, type ReviewVerdict } from '../domain/commands.js';
+import type { Moved } from '../domain/lifecycle.js';
+import type { FileStore } from '../store/files.js';
+import { nameUuid } from '../domain/ids.js';
 import { DomainError } from '../domain/errors.js';
 import { accounts, balanceRow } from '../domain/ledger.js';
-import { openingPostings, settlePayout } from '../domain/lifecycle.js';
+import { openingPostings } from '../domain/lifecycle.js';
 import { iso } from '../domain/state.js';
+
+const notFound = () => new DomainError('operation_not_found', 'operation not found');
 
 export function hashApiKey(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
@@ -42,6 +48,7 @@ export class GatewayService {
     readonly world: WorldIndex,
     readonly store: Store,
     readonly clock: SandboxClock,
+    readonly files: FileStore,
   ) {}
 
   get state() {
@@ -100,14 +107,99 @@ export class GatewayService {
     return this.publicOperation(plan.op.id);
   }
 
+  /** Find an operation of this shop, including a create still in flight; never another shop's. */
+  find(shopId: string, ref: OperationRef): OperationRecord | undefined {
+    const op = 'operation_id' in ref ? this.state.operation(ref.operation_id.toLowerCase()) : this.state.operationByMoid(shopId, ref.merchant_operation_id);
+    return op && op.shop_id === shopId ? op : undefined;
+  }
+
   /** Read an operation of this shop; 404 for another shop's, an unknown one, or a create still in flight. */
   async get(shopId: string, ref: OperationRef): Promise<PublicOperation> {
-    const op = 'operation_id' in ref ? this.state.operation(ref.operation_id.toLowerCase()) : this.state.operationByMoid(shopId, ref.merchant_operation_id);
-    if (!op || op.shop_id !== shopId || op.status === 'admitting') {
-      throw new DomainError('operation_not_found', 'operation not found');
-    }
+    const op = this.find(shopId, ref);
+    if (!op || op.status === 'admitting') throw notFound();
     await this.store.sync();
     return op;
+  }
+
+  /** Cancel a payment (spec §4.7); wins against a create in flight when identified by merchant_operation_id. */
+  async cancel(shopId: string, ref: OperationRef, reason: string): Promise<{ outcome: CancelOutcome; op: PublicOperation }> {
+    const op = this.find(shopId, ref);
+    if (!op) throw notFound();
+    const r = cancel(this.ctx(), op, reason, 'merchant_operation_id' in ref);
+    if (r.moved) {
+      await this.apply(r.moved);
+      // An open create that lost the race completes now, as a cancelled payment.
+      this.admissions.get(op.id)?.resolve();
+    } else {
+      await this.store.sync();
+    }
+    return { outcome: r.outcome, op: this.publicOperation(op.id) };
+  }
+
+  /** Sandbox control: the payer transfers to a pending payment's requisites. */
+  async pay(shopId: string, ref: OperationRef, amount?: string): Promise<PublicOperation> {
+    return this.command(shopId, ref, (op) => payerPays(this.ctx(), op, amount));
+  }
+
+  /** Sandbox control: the provider completes or fails a pending payout. */
+  async settle(shopId: string, ref: OperationRef, outcome: 'completed' | 'failed'): Promise<PublicOperation> {
+    return this.command(shopId, ref, (op) => providerSettles(this.ctx(), op, outcome));
+  }
+
+  /** Sandbox control: a reviewer approves or declines a payment under manual check. */
+  async review(shopId: string, ref: OperationRef, decision: 'approve' | 'decline', amount?: string): Promise<PublicOperation> {
+    return this.command(shopId, ref, (op) => reviewerDecides(this.ctx(), op, decision, amount));
+  }
+
+  /** confirm_payment: store the file, then record the upload and the automatic review's verdict. */
+  async uploadReceipt(
+    shopId: string,
+    operationId: string,
+    file: { bytes: Uint8Array; filename: string; contentType: string },
+    check: (expectedAmount: string) => Promise<ReviewVerdict>,
+  ): Promise<PublicOperation> {
+    const op = this.find(shopId, { operation_id: operationId });
+    if (!op || op.status === 'admitting') throw notFound();
+    if (op.type !== 'payment' || op.status !== 'awaiting_confirmation') {
+      throw new DomainError('invalid_state', `only payments awaiting confirmation accept a receipt (this one is ${op.type === 'payment' ? op.status : 'a payout'})`);
+    }
+    const verdict = await check(op.expected_amount);
+    const n = (op.uploads?.length ?? 0) + 1;
+    const id = nameUuid('upload', op.id, String(n));
+    const fileId = id.replace(/-/g, '');
+    await this.files.put(fileId, file.bytes);
+    // Re-read: the operation may have moved while the file was checked and written.
+    const current = this.state.operation(op.id)!;
+    const moved = receiptUploaded(
+      this.ctx(),
+      current,
+      { id, file_id: fileId, filename: file.filename, content_type: file.contentType, size: file.bytes.byteLength, uploaded_at: iso(this.clock.now()) },
+      verdict,
+    );
+    await this.apply(moved);
+    return this.publicOperation(op.id);
+  }
+
+  /** Whether receipt evidence and URL signing are available (a sandbox control turns them off). */
+  get evidenceAvailable(): boolean {
+    return this.state.meta.get('evidence')?.available !== false;
+  }
+
+  async setEvidenceAvailable(available: boolean): Promise<void> {
+    await this.store.commit([{ kind: 'meta', meta: { id: 'evidence', available } }]);
+  }
+
+  private async command(shopId: string, ref: OperationRef, fn: (op: OperationRecord) => Moved): Promise<PublicOperation> {
+    const op = this.find(shopId, ref);
+    if (!op || op.status === 'admitting') throw notFound();
+    await this.apply(fn(op));
+    return this.publicOperation(op.id);
+  }
+
+  private async apply(moved: Moved): Promise<void> {
+    const durable = this.store.commit(moved.changes);
+    this.arm(moved.op);
+    await durable;
   }
 
   balances(shopId: string): BalanceFigures[] {
@@ -117,9 +209,19 @@ export class GatewayService {
   }
 
   private publicOperation(id: string): PublicOperation {
-    const op = this.state.operation(id)!;
-    if (op.status === 'admitting') throw new Error(`operation ${id} is still admitting`);
+    const op = this.state.operation(id);
+    // Gone (a reset raced the request) or still admitting: not an operation anyone can see.
+    if (!op || op.status === 'admitting') throw notFound();
     return op;
+  }
+
+  /** Sandbox reset: forget every operation, posting, event and issued key; re-seed from the fixtures. */
+  async reset(): Promise<void> {
+    this.clock.clearTimers();
+    await this.store.clear();
+    for (const d of this.admissions.values()) d.resolve();
+    this.admissions.clear();
+    await this.init();
   }
 
   /** Wait until an admitting create has been decided and written. */
@@ -156,6 +258,13 @@ export class GatewayService {
       });
       return;
     }
+    if (op.type === 'payment' && op.expires_at && (op.status === 'pending' || op.status === 'awaiting_confirmation')) {
+      this.clock.schedule(Date.parse(op.expires_at), async () => {
+        const current = this.state.operation(op.id);
+        const moved = current && expire(this.ctx(), current);
+        if (moved) await this.store.commit(moved.changes);
+      });
+    }
     if (op.type === 'payout' && op.status === 'pending' && op.provider_id) {
       const provider = this.world.providers.get(op.provider_id);
       if (!provider) return;
@@ -163,8 +272,7 @@ export class GatewayService {
       this.clock.schedule(since + provider.payout_settlement_ms, async () => {
         const current = this.state.operation(op.id);
         if (!current || current.status !== 'pending') return;
-        const outcome = current.magic.includes('fail') ? 'failed' : 'completed';
-        const r = settlePayout(this.ctx(), current, outcome, outcome === 'failed' ? 'provider failed the payout' : 'provider settled the payout');
+        const r = providerSettles(this.ctx(), current, current.magic.includes('fail') ? 'failed' : 'completed');
         await this.store.commit(r.changes);
       });
     }

@@ -46,13 +46,35 @@ export function toWireOperation(op: PublicOperation, world: WorldIndex): Operati
   return out;
 }
 
-/** get_operation_state: the operation plus receipts and their evidence status (spec §2.4). */
-export function toWireState(op: PublicOperation, world: WorldIndex): OperationState {
+export interface EvidenceOptions {
+  /** Whether provider evidence and URL signing are available now. */
+  available: boolean;
+  /** A short-lived download link for a stored file, or null when signing is unavailable. */
+  signFile: (fileId: string) => string;
+}
+
+/**
+ * get_operation_state: the operation plus receipts and their evidence status (spec §2.4). Returns
+ * `unavailable` (empty list) when evidence is switched off and the operation is terminal.
+ */
+export function toWireState(op: PublicOperation, world: WorldIndex, evidence: EvidenceOptions): OperationState {
   const base = toWireOperation(op, world);
   if (!isTerminal(op.status)) return { ...base, receipts: [], receipt_evidence_status: 'not_ready' };
   if (op.status !== 'completed' || money(op.actual_amount).isZero()) {
     // No positive leg: nothing to decompose, the (empty) evidence is complete.
     return { ...base, receipts: [], receipt_evidence_status: 'complete' };
+  }
+  if (!evidence.available) return { ...base, receipts: [], receipt_evidence_status: 'unavailable' };
+  const upload = [...(op.uploads ?? [])].reverse().find((u) => u.review.to === 'completed' || u.review.to === 'manual_check');
+  if (upload) {
+    // The payer's uploaded receipt is the provider evidence of the one leg.
+    const item: Receipt = {
+      id: upload.id,
+      amount: Number(op.actual_amount),
+      completed_at: op.completed_at,
+      receipt_url: evidence.signFile(upload.file_id),
+    };
+    return { ...base, receipts: [item], receipt_evidence_status: 'complete' };
   }
   // A leg with no provider file: a synthetic legacy contribution with the leg's authoritative amount.
   const synthetic: Receipt = {

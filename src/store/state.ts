@@ -33,6 +33,16 @@ export class SandboxState implements StateView {
   private readonly byMoid = new Map<string, string>();
   private readonly byShop = new Map<string, string[]>();
   private readonly keyByHash = new Map<string, string>();
+  /** Uploaded file id → the operation that owns it. */
+  readonly fileOwner = new Map<string, string>();
+
+  /** Forget everything (sandbox reset). */
+  clear(): void {
+    for (const m of [this.operations, this.postings, this.events, this.keys, this.meta, this.byMoid, this.byShop, this.keyByHash, this.fileOwner]) {
+      (m as Map<string, unknown>).clear();
+    }
+    this.totals.clear();
+  }
 
   load(collections: Collections): void {
     for (const v of collections.operations ?? []) this.putOperation(v as unknown as OperationRecord);
@@ -113,6 +123,7 @@ export class SandboxState implements StateView {
       else this.byShop.set(op.shop_id, [op.id]);
     }
     this.operations.set(op.id, op);
+    for (const u of op.uploads ?? []) this.fileOwner.set(u.file_id, op.id);
   }
 
   private putPosting(p: Posting): void {

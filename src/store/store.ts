@@ -26,6 +26,12 @@ export class Store {
     return this.persistence.sync();
   }
 
+  /** Drop every entity (sandbox reset) and write the empty state as the new snapshot. */
+  async clear(): Promise<void> {
+    this.state.clear();
+    await this.persistence.compact(this.state.snapshot());
+  }
+
   async close(): Promise<void> {
     if (!this.opened) return;
     this.opened = false;

@@ -1,0 +1,114 @@
+// The commands that move an operation after creation — cancel (spec §4.7), a payer's transfer, a receipt
+// upload and its review, a reviewer's decision, expiry — each checked against the transition table.
+import type { OperationRecord, ReceiptUpload } from './operation.js';
+import type { DomainContext, StateChange } from './state.js';
+import { DomainError } from './errors.js';
+import { completePayment, settlePayout, type Moved } from './lifecycle.js';
+import { isTerminal } from './operation.js';
+import { money, toScale2 } from './money.js';
+import { move } from './transitions.js';
+import { iso } from './state.js';
+
+export type CancelOutcome = 'cancelled' | 'already_terminal';
+
+function changes(moved: { op: OperationRecord; event: unknown }): StateChange[] {
+  const out: StateChange[] = [{ kind: 'operation', op: moved.op }];
+  if (moved.event) out.push({ kind: 'event', event: moved.event as never });
+  return out;
+}
+
+/**
+ * Cancel a payment (spec §4.7). `byMerchantId` says how it was identified: only then may it win against a
+ * create still waiting for acceptance (rule 5). Repeating a cancel returns the same decision (rule 3).
+ */
+export function cancel(
+  ctx: DomainContext,
+  op: OperationRecord,
+  reason: string,
+  byMerchantId: boolean,
+): { outcome: CancelOutcome; moved?: Moved } {
+  if (op.status === 'admitting' && !byMerchantId) {
+    // The create is still in flight: by operation_id it does not exist yet (rule 5).
+    throw new DomainError('operation_not_found', 'operation not found');
+  }
+  if (op.type === 'payout') {
+    throw new DomainError('payout_not_cancellable', 'payouts cannot be cancelled; only payments can');
+  }
+  if (op.status === 'cancelled') return { outcome: 'cancelled' };
+  if (isTerminal(op.status)) return { outcome: 'already_terminal' };
+  if (op.status === 'manual_check') {
+    throw new DomainError('not_cancellable', 'the payment is under receipt review (manual_check) and cannot be cancelled now; wait for the review');
+  }
+  const now = iso(ctx.now);
+  const text = reason === '' ? 'cancel' : reason;
+  // A create that loses the race never shows requisites (rule 6): there are none yet to strip.
+  const moved = move(op, 'cancelled', now, `cancel: ${text}`, { cancelled_at: now, cancel_reason: text });
+  return { outcome: 'cancelled', moved: { op: moved.op, changes: changes(moved) } };
+}
+
+/** The payer transfers `amount` to the requisites of a pending payment: it completes for that amount. */
+export function payerPays(ctx: DomainContext, op: OperationRecord, amount: string | undefined): Moved {
+  if (op.type !== 'payment') throw new DomainError('invalid_state', 'payers pay payments, not payouts');
+  if (op.status === 'awaiting_confirmation') {
+    throw new DomainError('invalid_state', 'this payment completes through its receipt: upload one with confirm_payment');
+  }
+  if (op.status !== 'pending') throw new DomainError('invalid_state', `a payment in status ${op.status} cannot receive a transfer`);
+  const paid = amount ?? op.expected_amount;
+  if (!money(paid).greaterThan(0)) throw new DomainError('validation_error', 'amount must be greater than 0', 'amount');
+  return completePayment(ctx, op, toScale2(paid), `payer transferred ${toScale2(paid)} ${op.currency}`);
+}
+
+export interface ReviewVerdict {
+  to: 'completed' | 'manual_check';
+  reason?: 'potential_fake' | 'not_terminal' | null;
+  amount?: string;
+  rule: string;
+}
+
+/** A receipt was uploaded for a payment awaiting confirmation; the automatic check's verdict decides the move. */
+export function receiptUploaded(ctx: DomainContext, op: OperationRecord, upload: Omit<ReceiptUpload, 'review'>, verdict: ReviewVerdict): Moved {
+  if (op.type !== 'payment' || op.status !== 'awaiting_confirmation') {
+    throw new DomainError('invalid_state', `only payments awaiting confirmation accept a receipt (this one is ${op.type === 'payment' ? op.status : 'a payout'})`);
+  }
+  const record: ReceiptUpload = {
+    ...upload,
+    review: { rule: verdict.rule, to: verdict.to, ...(verdict.to === 'manual_check' ? { reason: verdict.reason ?? null } : {}) },
+    ...(verdict.amount ? { amount: verdict.amount } : {}),
+  };
+  const withUpload = { ...op, uploads: [...(op.uploads ?? []), record] } as OperationRecord;
+  if (verdict.to === 'completed') {
+    return completePayment(ctx, withUpload, verdict.amount ?? op.expected_amount, `receipt accepted (${verdict.rule})`);
+  }
+  const now = iso(ctx.now);
+  const moved = move(withUpload, 'manual_check', now, `receipt needs review (${verdict.rule})`, { manual_check_reason: verdict.reason ?? null });
+  return { op: moved.op, changes: changes(moved) };
+}
+
+/** A reviewer decides a payment under manual check: approve completes it (for `amount` if given), decline rejects it. */
+export function reviewerDecides(ctx: DomainContext, op: OperationRecord, decision: 'approve' | 'decline', amount?: string): Moved {
+  if (op.status !== 'manual_check') throw new DomainError('invalid_state', `only payments in manual_check can be reviewed (this one is ${op.status})`);
+  if (decision === 'approve') {
+    const last = op.uploads?.at(-1);
+    return completePayment(ctx, op, toScale2(amount ?? last?.amount ?? op.expected_amount), 'reviewer approved the receipt');
+  }
+  const now = iso(ctx.now);
+  const moved = move(op, 'rejected', now, 'reviewer declined the receipt', { rejected_at: now, reject_reason: 'receipt_declined' });
+  return { op: moved.op, changes: changes(moved) };
+}
+
+/** The provider's timing window passed with no money: the payment is rejected as expired. No-op otherwise. */
+export function expire(ctx: DomainContext, op: OperationRecord): Moved | undefined {
+  if (op.type !== 'payment' || !op.expires_at) return undefined;
+  if (op.status !== 'pending' && op.status !== 'awaiting_confirmation') return undefined;
+  if (Date.parse(op.expires_at) > ctx.now) return undefined;
+  const now = iso(ctx.now);
+  const moved = move(op, 'rejected', now, 'expired: the provider window closed with no transfer', { rejected_at: now, reject_reason: 'expired' });
+  return { op: moved.op, changes: changes(moved) };
+}
+
+/** The provider completes or fails a pending payout (sandbox control, or its own settlement delay). */
+export function providerSettles(ctx: DomainContext, op: OperationRecord, outcome: 'completed' | 'failed'): Moved {
+  if (op.type !== 'payout') throw new DomainError('invalid_state', 'only payouts are settled by the provider');
+  if (op.status !== 'pending') throw new DomainError('invalid_state', `a payout in status ${op.status} cannot be settled`);
+  return settlePayout(ctx, op, outcome, outcome === 'failed' ? 'provider failed the payout' : 'provider settled the payout');
+}
