@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { planCreate } from '../../src/domain/create.js';
 import { accounts, balanceRow } from '../../src/domain/ledger.js';
 import { completePayment, openingPostings, settlePayout } from '../../src/domain/lifecycle.js';
+import { cancel, expire, receiptUploaded, reviewerDecides } from '../../src/domain/commands.js';
+import { DomainError } from '../../src/domain/errors.js';
 import { money, ZERO } from '../../src/domain/money.js';
 import type { DomainContext } from '../../src/domain/state.js';
 import { WorldIndex } from '../../src/domain/world.js';
@@ -18,7 +20,11 @@ type Action =
   | { t: 'payment'; shop: number; method: number; cents: number; tag: string }
   | { t: 'payout'; shop: number; method: number; cents: number; tag: string }
   | { t: 'pay'; pick: number; mode: 'full' | 'partial' | 'more' }
-  | { t: 'settle'; pick: number; ok: boolean };
+  | { t: 'settle'; pick: number; ok: boolean }
+  | { t: 'cancel'; pick: number }
+  | { t: 'receipt'; pick: number; verdict: 'ok' | 'doubt' | 'other_amount' }
+  | { t: 'review'; pick: number; approve: boolean }
+  | { t: 'expire'; pick: number };
 
 const amountCents = fc.integer({ min: 1, max: 40_000_000 });
 const action: fc.Arbitrary<Action> = fc.oneof(
@@ -26,6 +32,10 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   fc.record({ t: fc.constant('payout' as const), shop: fc.nat(1), method: fc.nat(1), cents: amountCents, tag: fc.constantFrom('', '+fail') }),
   fc.record({ t: fc.constant('pay' as const), pick: fc.nat(), mode: fc.constantFrom('full' as const, 'partial' as const, 'more' as const) }),
   fc.record({ t: fc.constant('settle' as const), pick: fc.nat(), ok: fc.boolean() }),
+  fc.record({ t: fc.constant('cancel' as const), pick: fc.nat() }),
+  fc.record({ t: fc.constant('receipt' as const), pick: fc.nat(), verdict: fc.constantFrom('ok' as const, 'doubt' as const, 'other_amount' as const) }),
+  fc.record({ t: fc.constant('review' as const), pick: fc.nat(), approve: fc.boolean() }),
+  fc.record({ t: fc.constant('expire' as const), pick: fc.nat() }),
 );
 
 function run(actions: Action[]) {
@@ -40,7 +50,7 @@ function run(actions: Action[]) {
       const amount = (a.cents / 100).toFixed(2);
       const plan = planCreate(ctx(), SHOPS[a.shop]!, a.t, {
         merchant_operation_id: `m${n++}`,
-        client_id: `c${a.tag}`,
+        client_id: `c${a.tag}${a.cents % 3 === 0 ? '+receipt' : ''}`,
         method,
         amount,
         currency: 'RUB',
@@ -56,11 +66,39 @@ function run(actions: Action[]) {
       const actual = a.mode === 'full' ? expected : a.mode === 'partial' ? expected.dividedBy(3).toDecimalPlaces(2) : expected.plus('10.01');
       if (actual.lessThanOrEqualTo(0)) continue;
       state.apply(completePayment(ctx(), op, actual.toFixed(2), 'payer paid').changes);
-    } else {
+    } else if (a.t === 'settle') {
       const open = [...state.operations.values()].filter((o) => o.type === 'payout' && o.status === 'pending');
       if (open.length === 0) continue;
       const op = open[a.pick % open.length]!;
       state.apply(settlePayout(ctx(), op, a.ok ? 'completed' : 'failed', 'provider').changes);
+    } else {
+      const all = [...state.operations.values()];
+      if (all.length === 0) continue;
+      const op = all[a.pick % all.length]!;
+      try {
+        if (a.t === 'cancel') {
+          const r = cancel(ctx(), op, '', true);
+          if (r.moved) state.apply(r.moved.changes);
+        } else if (a.t === 'receipt') {
+          const verdict =
+            a.verdict === 'ok'
+              ? { to: 'completed' as const, amount: op.expected_amount, rule: 't' }
+              : a.verdict === 'doubt'
+                ? { to: 'manual_check' as const, reason: 'potential_fake' as const, rule: 't' }
+                : { to: 'manual_check' as const, reason: null, amount: money(op.expected_amount).times('0.9').toFixed(2), rule: 't' };
+          const upload = { id: `u${n++}`, file_id: `f${n}`, filename: 'r.pdf', content_type: 'application/pdf', size: 1, uploaded_at: new Date(now).toISOString() };
+          state.apply(receiptUploaded(ctx(), op, upload, verdict).changes);
+        } else if (a.t === 'review') {
+          state.apply(reviewerDecides(ctx(), op, a.approve ? 'approve' : 'decline').changes);
+        } else if (op.expires_at) {
+          const c = ctx();
+          const moved = expire({ ...c, now: Math.max(c.now, Date.parse(op.expires_at)) }, op);
+          if (moved) state.apply(moved.changes);
+        }
+      } catch (e) {
+        // A refused command changes nothing; anything but a domain refusal is a bug.
+        if (!(e instanceof DomainError)) throw e;
+      }
     }
     checkInvariants(state);
   }
