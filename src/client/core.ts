@@ -1,0 +1,349 @@
+// The transport core of the client: builds each request from the contract's endpoint table, sends it
+// through an undici Dispatcher with a per-attempt timeout, retries what is safe, maps errors to classes
+// and validates every 2xx body against the endpoint's response schema.
+import { setTimeout as delay } from 'node:timers/promises';
+import { inspect } from 'node:util';
+import { request, type Dispatcher } from 'undici';
+import type { z } from 'zod';
+import { endpoints, type EndpointDef, type EndpointId } from '../contract/index.js';
+import { APIPromise, type WithResponse } from './api-promise.js';
+import { checkResponse, notJson } from './contract-check.js';
+import {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  APIUserAbortError,
+  PaygateError,
+} from './errors.js';
+import type { MultipartBody } from './multipart.js';
+import { isRetryable, retryDelayMs, RETRY_CLASS, type Failure } from './retry.js';
+import { VERSION } from './version.js';
+
+/** Options of `new Paygate(...)`. */
+export interface ClientOptions {
+  /** Base URL of the gateway, e.g. `http://127.0.0.1:4010`. Required. A path prefix is kept (`https://host/gw`). */
+  baseUrl: string;
+  /**
+   * Shop API key, sent as `X-API-Key` on every /v1 call and never logged or shown (inspect/toString mask it).
+   * Default: none — enough for `health.check()`; any /v1 call without a key throws before sending.
+   */
+  apiKey?: string | undefined;
+  /** Timeout of each attempt in milliseconds, up to the last body byte. Default 30_000 (a create may wait 15 s for a provider). */
+  timeout?: number | undefined;
+  /** How many times a failed attempt is retried where that is safe (429, 503, timeouts, connection errors; see retry.ts). Default 2. */
+  maxRetries?: number | undefined;
+  /**
+   * The undici Dispatcher every request goes through: an `Agent`, a `MockAgent`, or
+   * `createInProcessDispatcher(sandbox)` for a sandbox in the same process. Default: undici's global dispatcher.
+   */
+  dispatcher?: Dispatcher | undefined;
+  /** The `User-Agent` header. Default `paygate-client/<version> node/<node version>`. */
+  userAgent?: string | undefined;
+  /** Headers added to every request (a per-call header of the same name wins). Default none. */
+  defaultHeaders?: Record<string, string> | undefined;
+  /**
+   * @internal Waits between retries. Tests inject an instant one so no test waits on a real timer.
+   * Default: a timer that stops early when the call's signal aborts.
+   */
+  sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
+  /** @internal Random source of the backoff jitter, in [0, 1). Default `Math.random`. */
+  random?: (() => number) | undefined;
+}
+
+/** Options of a single call; each overrides the client's own for that call only. */
+export interface RequestOptions {
+  /** Timeout of each attempt in ms. Default: the client's `timeout` (30_000). */
+  timeout?: number | undefined;
+  /** Retries for this call. Default: the client's `maxRetries` (2). */
+  maxRetries?: number | undefined;
+  /** Aborts the call (including a wait between retries) with APIUserAbortError. Default none. */
+  signal?: AbortSignal | undefined;
+  /** Extra request headers for this call. Default none. */
+  headers?: Record<string, string> | undefined;
+}
+
+/** What one call sends, besides method and path (which come from the endpoint table). */
+export interface RequestInput {
+  /** JSON body. */
+  body?: unknown;
+  /** Query parameters; undefined values are left out. */
+  query?: Record<string, string | number | undefined> | undefined;
+  /** A multipart body (confirm_payment). */
+  multipart?: MultipartBody | undefined;
+  /** Added to timeout / connection error messages, e.g. how to find out what happened. */
+  outcomeHint?: string | undefined;
+  /** Return any HTTP status as a response instead of throwing (health probes). */
+  anyStatus?: boolean | undefined;
+}
+
+/** The parsed body type of an endpoint's success response, straight from the contract table. */
+export type ResponseOf<E extends EndpointId> = (typeof endpoints)[E] extends { response: infer S extends z.ZodType }
+  ? z.output<S>
+  : undefined;
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_RETRIES = 2;
+
+class TimeoutSignal extends Error {}
+
+const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  delay(ms, undefined, signal ? { signal } : {}).then(() => undefined);
+
+/** The core every resource is a thin layer over. `Paygate` extends it with the resources. */
+export class PaygateCore {
+  readonly baseUrl: string;
+  readonly timeout: number;
+  readonly maxRetries: number;
+  readonly #apiKey: string | undefined;
+  readonly #dispatcher: Dispatcher | undefined;
+  readonly #userAgent: string;
+  readonly #defaultHeaders: Record<string, string>;
+  readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly #random: () => number;
+
+  constructor(options: ClientOptions) {
+    if (!options || typeof options.baseUrl !== 'string' || !options.baseUrl) {
+      throw new PaygateError('baseUrl is required, e.g. new Paygate({ baseUrl: "http://127.0.0.1:4010", apiKey })');
+    }
+    let parsed: URL;
+    try {
+      parsed = new URL(options.baseUrl);
+    } catch {
+      throw new PaygateError(`baseUrl is not a valid URL: ${JSON.stringify(options.baseUrl)}`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new PaygateError(`baseUrl must be http or https: ${JSON.stringify(options.baseUrl)}`);
+    }
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#apiKey = options.apiKey || undefined;
+    this.timeout = nonNegative(options.timeout, DEFAULT_TIMEOUT_MS, 'timeout');
+    this.maxRetries = nonNegative(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries');
+    this.#dispatcher = options.dispatcher;
+    this.#userAgent = options.userAgent ?? `paygate-client/${VERSION} node/${process.version}`;
+    this.#defaultHeaders = lowerCaseKeys(options.defaultHeaders ?? {});
+    this.#sleep = options.sleep ?? defaultSleep;
+    this.#random = options.random ?? Math.random;
+  }
+
+  /** Whether an API key was configured. */
+  get hasApiKey(): boolean {
+    return this.#apiKey !== undefined;
+  }
+
+  /** The API key masked to its last 4 characters, for display. */
+  get maskedApiKey(): string | undefined {
+    return this.#apiKey === undefined ? undefined : maskKey(this.#apiKey);
+  }
+
+  /**
+   * Low-level call of any endpoint of the contract table. Resources are thin wrappers over this.
+   * Resolves to the body parsed by the endpoint's response schema.
+   */
+  request<E extends EndpointId>(id: E, input: RequestInput = {}, options: RequestOptions = {}): APIPromise<ResponseOf<E>> {
+    return new APIPromise(this.#send(id, input, options));
+  }
+
+  async #send<E extends EndpointId>(id: E, input: RequestInput, options: RequestOptions): Promise<WithResponse<ResponseOf<E>>> {
+    const e: EndpointDef = endpoints[id];
+    const label = `${e.method} ${e.path}`;
+    if (e.auth && this.#apiKey === undefined) {
+      throw new PaygateError(`${label} needs an API key: pass { apiKey } to new Paygate() (only the health probes work without one)`);
+    }
+    const maxRetries = nonNegative(options.maxRetries, this.maxRetries, 'maxRetries');
+    const timeout = nonNegative(options.timeout, this.timeout, 'timeout');
+    const klass = RETRY_CLASS[id];
+    const replayable = input.multipart?.replayable ?? true;
+    const url = this.#url(e.path, input.query);
+    const headers = this.#headers(e, input, options);
+    const signal = options.signal;
+    const hint = input.outcomeHint ? `; ${input.outcomeHint}` : '';
+
+    for (let attempt = 0; ; attempt++) {
+      if (signal?.aborted) throw userAbort(label, signal);
+      const body = input.multipart ? input.multipart.open() : input.body !== undefined ? JSON.stringify(input.body) : undefined;
+      const tries = `attempt ${attempt + 1} of ${maxRetries + 1}`;
+      let res: RawResponse;
+      try {
+        res = await this.#attempt(url, e.method, headers, body, timeout, signal);
+      } catch (err) {
+        if (err instanceof TimeoutSignal) {
+          const failure: Failure = { kind: 'timeout' };
+          if (attempt < maxRetries && isRetryable(klass, failure, replayable)) {
+            await this.#wait(attempt, undefined, label, signal);
+            continue;
+          }
+          throw new APITimeoutError(`${label} timed out after ${timeout} ms (${tries})${hint}`);
+        }
+        if (err instanceof APIUserAbortError) throw err;
+        const failure: Failure = { kind: 'connection' };
+        if (attempt < maxRetries && isRetryable(klass, failure, replayable)) {
+          await this.#wait(attempt, undefined, label, signal);
+          continue;
+        }
+        throw new APIConnectionError(`${label} failed to connect to ${this.baseUrl}: ${describeCause(err)} (${tries})${hint}`, { cause: err });
+      }
+
+      const ok = res.status >= 200 && res.status < 300;
+      const info = { status: res.status, headers: res.headers, requestId: res.headers['x-request-id'], attempts: attempt + 1 };
+      if (ok || input.anyStatus) {
+        if (!e.response || input.anyStatus) {
+          return { data: undefined as unknown as ResponseOf<E>, response: { ...info, body: parseLoose(res.text) } };
+        }
+        let json: unknown;
+        try {
+          json = JSON.parse(res.text);
+        } catch {
+          throw notJson(label, res.status, res.text);
+        }
+        const data = checkResponse(e.response, json, label, res.status) as ResponseOf<E>;
+        return { data, response: { ...info, body: json } };
+      }
+
+      const error = APIError.from({ status: res.status, endpoint: label, headers: res.headers, body: parseLoose(res.text) });
+      if (attempt < maxRetries && isRetryable(klass, { kind: 'status', status: res.status }, replayable)) {
+        const waited = await this.#wait(attempt, error.retryAfter, label, signal);
+        if (waited) continue;
+      }
+      throw error;
+    }
+  }
+
+  /** Sleep before the next attempt; false when Retry-After asks for longer than the client is willing to wait. */
+  async #wait(attempt: number, retryAfter: number | undefined, label: string, signal: AbortSignal | undefined): Promise<boolean> {
+    const ms = retryDelayMs(attempt, retryAfter, this.#random);
+    if (ms === undefined) return false;
+    try {
+      await this.#sleep(ms, signal);
+    } catch (err) {
+      if (signal?.aborted) throw userAbort(label, signal);
+      throw err;
+    }
+    if (signal?.aborted) throw userAbort(label, signal);
+    return true;
+  }
+
+  async #attempt(
+    url: string,
+    method: 'GET' | 'POST',
+    headers: Record<string, string>,
+    body: string | Buffer | import('node:stream').Readable | undefined,
+    timeout: number,
+    signal: AbortSignal | undefined,
+  ): Promise<RawResponse> {
+    const label = `${method} ${new URL(url).pathname}`;
+    const ac = new AbortController();
+    const timer = setTimeout(() => ac.abort(new TimeoutSignal('timeout')), timeout);
+    const onAbort = () => ac.abort(signal?.reason ?? new Error('aborted'));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const res = await request(url, {
+        method,
+        headers,
+        body: body ?? null,
+        signal: ac.signal,
+        ...(this.#dispatcher ? { dispatcher: this.#dispatcher } : {}),
+      });
+      const text = await res.body.text();
+      return { status: res.statusCode, headers: flattenHeaders(res.headers), text };
+    } catch (err) {
+      if (ac.signal.reason instanceof TimeoutSignal) throw ac.signal.reason;
+      if (signal?.aborted) throw userAbort(label, signal);
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  #url(path: string, query: RequestInput['query']): string {
+    let url = `${this.baseUrl}${path}`;
+    if (query) {
+      const qs = new URLSearchParams();
+      for (const [k, v] of Object.entries(query)) if (v !== undefined) qs.append(k, String(v));
+      const s = qs.toString();
+      if (s) url += `?${s}`;
+    }
+    return url;
+  }
+
+  #headers(e: EndpointDef, input: RequestInput, options: RequestOptions): Record<string, string> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.#userAgent,
+      ...this.#defaultHeaders,
+    };
+    if (e.auth && this.#apiKey !== undefined) headers['x-api-key'] = this.#apiKey;
+    if (input.multipart) headers['content-type'] = input.multipart.contentType;
+    else if (input.body !== undefined) headers['content-type'] = 'application/json';
+    Object.assign(headers, lowerCaseKeys(options.headers ?? {}));
+    return headers;
+  }
+
+  /** Never shows the key: `Paygate { baseUrl: '…', apiKey: '****abcd' }`. */
+  toString(): string {
+    return `${this.constructor.name} { baseUrl: '${this.baseUrl}', apiKey: ${this.#apiKey === undefined ? 'none' : `'${maskKey(this.#apiKey)}'`} }`;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { baseUrl: this.baseUrl, apiKey: this.maskedApiKey ?? null, timeout: this.timeout, maxRetries: this.maxRetries };
+  }
+
+  [inspect.custom](): string {
+    return this.toString();
+  }
+}
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
+/** Show the last 4 characters only; a short key is hidden entirely. */
+export function maskKey(key: string): string {
+  return key.length >= 12 ? `****${key.slice(-4)}` : '****';
+}
+
+function userAbort(label: string, signal: AbortSignal): APIUserAbortError {
+  return new APIUserAbortError(`${label} was aborted by the caller`, { cause: signal.reason });
+}
+
+function parseLoose(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return out;
+}
+
+function lowerCaseKeys(h: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) out[k.toLowerCase()] = v;
+  return out;
+}
+
+function nonNegative(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < 0) throw new PaygateError(`${name} must be a non-negative number, got ${String(value)}`);
+  return value;
+}
+
+function describeCause(err: unknown): string {
+  if (err instanceof Error) {
+    const code = (err as { code?: unknown }).code;
+    const message = err.message || err.name;
+    const prefix = typeof code === 'string' && !message.includes(code) ? `${code}: ` : '';
+    const nested = err.cause instanceof Error && err.cause.message ? ` (${err.cause.message})` : '';
+    return `${prefix}${message}${nested}`;
+  }
+  return String(err);
+}

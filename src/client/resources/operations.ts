@@ -1,0 +1,63 @@
+// client.operations: read the state of an operation and cancel a payment (spec §4.6, §4.7).
+import { APIPromise } from '../api-promise.js';
+import type { PaygateCore, RequestOptions, ResponseOf } from '../core.js';
+import { APIConnectionError, APIError, CancelOutcomeUnknownError } from '../errors.js';
+
+/** Exactly one identifier of an operation. */
+export type OperationRef =
+  | { operation_id: string; merchant_operation_id?: undefined }
+  | { merchant_operation_id: string; operation_id?: undefined };
+
+export type CancelOperationInput = OperationRef & {
+  /** Audit-log reason, at most 2048 UTF-8 bytes. Default: none (the gateway records "cancel"). */
+  reason?: string | undefined;
+};
+
+export class Operations {
+  readonly #core: PaygateCore;
+
+  constructor(core: PaygateCore) {
+    this.#core = core;
+  }
+
+  /** POST /v1/get_operation_state by `operation_id` or by `merchant_operation_id` (exactly one). */
+  get(ref: OperationRef, options?: RequestOptions): APIPromise<ResponseOf<'getOperationState'>> {
+    return this.#core.request('getOperationState', { body: pickRef(ref) }, options);
+  }
+
+  /**
+   * POST /v1/cancel_operation (payments only). Idempotent, so transient failures are retried. A timeout,
+   * connection error or 5xx (other than 501) that remains after retries throws CancelOutcomeUnknownError: the cancel may or may
+   * not have been recorded (spec §4.7 rule 4) — never treat it as done; repeat the command or read the state.
+   */
+  cancel(params: CancelOperationInput, options?: RequestOptions): APIPromise<ResponseOf<'cancelOperation'>> {
+    const target = pickRef(params);
+    const body = params.reason !== undefined ? { ...target, reason: params.reason } : target;
+    const result = this.#core
+      .request('cancelOperation', { body }, options)
+      .withResponse()
+      .catch((err: unknown) => {
+        if (err instanceof APIConnectionError || (err instanceof APIError && isUndecided(err.status))) {
+          throw new CancelOutcomeUnknownError(target, err);
+        }
+        throw err;
+      });
+    return new APIPromise(result);
+  }
+}
+
+/**
+ * A 5xx gives no decision (503 per the spec; 500, 502 and 504 from a proxy or a crash alike), except
+ * 501 Not Implemented and 505, which say the command was not run at all.
+ */
+function isUndecided(status: number): boolean {
+  return status >= 500 && status !== 501 && status !== 505;
+}
+
+/** Send only the identifier that was given (both or neither is left to the gateway to refuse with 400). */
+function pickRef(ref: OperationRef): { operation_id: string } | { merchant_operation_id: string } {
+  const out: Record<string, string> = {};
+  if (ref.operation_id !== undefined) out.operation_id = ref.operation_id;
+  if (ref.merchant_operation_id !== undefined) out.merchant_operation_id = ref.merchant_operation_id;
+  return out as { operation_id: string } | { merchant_operation_id: string };
+}
