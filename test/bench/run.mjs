@@ -48,6 +48,21 @@ function createRequest(tag) {
 const fmt = (r) =>
   `${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   (${r.requests} requests, ${r.non2xx} non-2xx, ${r.errors} errors)`;
 
+const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+function timeCommand(args, runs = 15) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'ignore' });
+    if (r.status !== 0) throw new Error(`${args.join(' ')} exited with ${r.status}`);
+    times.push(performance.now() - t0);
+  }
+  return median(times);
+}
+const nodeBare = timeCommand(['-e', '0']);
+const helpCold = timeCommand([bin, '--help']);
+console.log(`cold start: node -e 0 ${nodeBare.toFixed(1)} ms, paygate --help ${helpCold.toFixed(1)} ms = ${(helpCold / nodeBare).toFixed(2)} × (target ≤ 1.5 ×)\n`);
+
 const results = {};
 const ceiling = await startChild([join(root, 'test/bench/ceiling-server.mjs')]);
 results.ceiling = await load({ url: ceiling.info.base_url, connections: CONNECTIONS, durationMs: DURATION, request: createRequest('ceiling') });
@@ -62,7 +77,7 @@ for (const size of sizes) {
   if (pre.status !== 0) throw new Error('prefill failed');
   const prefillMs = performance.now() - t0;
   const t1 = performance.now();
-  const sb = await startChild([bin, 'sandbox', 'start', '--port', '0', '--store', store, '--json']);
+  const sb = await startChild(process.env.BENCH_SERVE ? [process.env.BENCH_SERVE, store] : [bin, 'sandbox', 'start', '--port', '0', '--store', store, '--json']);
   const startMs = performance.now() - t1;
   const r = await load({ url: sb.info.base_url, connections: CONNECTIONS, durationMs: DURATION, request: createRequest(`s${size}`) });
   await stop(sb.child);

@@ -38,6 +38,7 @@ export async function runSandboxStart(opts: SandboxStartOptions): Promise<void> 
       ...(store ? { store } : {}),
       reset: opts.reset ?? false,
       frozenClock: opts.frozenClock ?? false,
+      ...(process.env.PAYGATE_ADMIN_TOKEN ? { adminToken: process.env.PAYGATE_ADMIN_TOKEN } : {}),
     });
   } catch (e) {
     throw explain(e, port, host);
@@ -58,6 +59,7 @@ export async function runSandboxStart(opts: SandboxStartOptions): Promise<void> 
     clock: { frozen: sandbox.clock.frozen, now: new Date(sandbox.clock.now()).toISOString() },
     shops: sandbox.demo.shops,
     revoked_api_key: sandbox.demo.revoked_api_key,
+    admin_token: sandbox.adminToken,
   };
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(info)}\n`);
@@ -79,6 +81,8 @@ export async function runSandboxStart(opts: SandboxStartOptions): Promise<void> 
         return `  ${s.id.padEnd(10)} ${s.name.padEnd(28)} key ${out.yellow(s.api_key)}  ${out.dim(flags)}`;
       }),
       ...(sandbox.demo.revoked_api_key ? [`  ${'revoked'.padEnd(10)} ${''.padEnd(28)} key ${out.dim(sandbox.demo.revoked_api_key)}`] : []),
+      '',
+      `  admin token     ${out.yellow(sandbox.adminToken)}  ${out.dim('(X-Admin-Token for clock, keys, evidence and reset controls)')}`,
       '',
       out.dim(`  try: PAYGATE_BASE_URL=${url} PAYGATE_API_KEY=${sandbox.demo.shops[0]?.api_key ?? '<key>'} paygate balances`),
       out.dim('  Ctrl+C stops the sandbox and compacts the store.'),
