@@ -1,4 +1,5 @@
 // Reading request bodies safely: content type, a size limit, JSON syntax; every failure is a clear 4xx.
+import type { IncomingMessage } from 'node:http';
 import type { H3Event } from 'h3';
 import type { z } from 'zod';
 import { ApiError, validationError } from './http-errors.js';
@@ -9,6 +10,9 @@ export const JSON_BODY_LIMIT = 64 * 1024;
 export async function readLimited(event: H3Event, limit: number): Promise<Uint8Array> {
   const declared = event.req.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
+  // On Node, read the IncomingMessage directly: much cheaper than a web ReadableStream per request.
+  const nodeReq = (event.runtime as { node?: { req?: IncomingMessage } } | undefined)?.node?.req;
+  if (nodeReq && !nodeReq.readableDidRead && !nodeReq.readableEnded) return readNode(nodeReq, limit);
   const body = event.req.body;
   if (!body) return new Uint8Array(0);
   const reader = body.getReader();
@@ -32,6 +36,27 @@ export async function readLimited(event: H3Event, limit: number): Promise<Uint8A
     at += c.byteLength;
   }
   return out;
+}
+
+function readNode(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > limit) {
+        // Stop collecting but keep draining, so the connection survives to carry the 413.
+        req.off('data', onData).off('end', onEnd).off('error', onError);
+        req.resume();
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    const onError = (e: Error) => reject(new ApiError(400, 'body_unreadable', `the request body could not be read: ${e.message}`));
+    req.on('data', onData).once('end', onEnd).once('error', onError);
+  });
 }
 
 function tooLarge(limit: number): ApiError {
