@@ -188,6 +188,9 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
       );
       clock.close();
       await store.close();
+      // The PDF worker is only loaded by a receipt upload; close it if this sandbox started it.
+      const reader = await import('./receipts/pdf-reader.js').catch(() => undefined);
+      await reader?.closePdfReader?.();
     },
   };
   return sandbox;

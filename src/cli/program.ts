@@ -1,0 +1,278 @@
+// The commander program: every command, option and help text. Actions only `await import()` their command
+// module, so `paygate --help` loads commander and nothing else.
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { redact } from './mask.js';
+
+const example = (lines: string): string => `\nExamples:\n${lines.replace(/^\n/, '')}`;
+
+function parsePort(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('must be an integer from 0 to 65535 (0 picks a free port)');
+  return n;
+}
+
+function parseLimit(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 10) throw new InvalidArgumentError('must be an integer from 1 to 10');
+  return n;
+}
+
+/** The flags of a create request (spec §2.2), named after the fields in kebab case. */
+function addCreateFlags(cmd: Command): Command {
+  return cmd
+    .option('--method <method>', 'payment method, e.g. WT_RUB_C2C or WT_RUB_PHONE')
+    .option('--amount <amount>', 'decimal amount with at most 2 decimals, e.g. 1500.00')
+    .option('--currency <code>', 'ISO 4217 currency code, e.g. RUB')
+    .option('--client-id <id>', 'end-user identifier')
+    .option('--client-ip <ip>', 'end-user IP address (antifraud)')
+    .option('--merchant-operation-id <id>', 'idempotency key (default: a new UUID, printed)')
+    .option('--number <number>', 'destination card or phone number (payouts)')
+    .option('--name <name>', 'holder or recipient name (payouts)')
+    .option('--bankname <code>', 'destination bank code, e.g. sber (WT_RUB_PHONE payouts)')
+    .option('--json', 'print exactly the response body as JSON');
+}
+
+/** A command function: positional arguments, then the merged options. */
+type Action = (...args: never[]) => Promise<void>;
+
+/**
+ * A commander action that imports its command module only when it runs, then calls the command with the
+ * positional arguments and the options merged with the global ones (`--base-url`, `--api-key`, `--profile`).
+ */
+function run(load: () => Promise<Action>) {
+  return async (...args: unknown[]): Promise<void> => {
+    const cmd = args[args.length - 1] as Command;
+    const action = (await load()) as (...a: unknown[]) => Promise<void>;
+    await action(...args.slice(0, -2), cmd.optsWithGlobals());
+  };
+}
+
+const payment = () => import('./commands/payment.js');
+const config = () => import('./commands/config.js');
+const amounts = () => import('./commands/amounts.js');
+
+export function buildProgram(version: string): Command {
+  const program = new Command('paygate');
+  program
+    .description('Offline sandbox of the payment gateway API, and a CLI to call it.')
+    .version(version, '-V, --version', 'print the paygate version')
+    .option('--base-url <url>', 'API base URL (env: PAYGATE_BASE_URL; else the profile; else http://127.0.0.1:4080)')
+    .option('--api-key <key>', 'API key sent as X-API-Key (env: PAYGATE_API_KEY; else the profile)')
+    .option('--profile <name>', 'config profile to use (env: PAYGATE_PROFILE; else the current one, else "default")')
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(redact(s)) })
+    .showHelpAfterError('(add --help for usage)')
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .addHelpText(
+      'after',
+      example(`
+  $ paygate sandbox start                      # run the sandbox on http://127.0.0.1:4080
+  $ paygate config set api-key pg_test_xxxxxxxxxxxx
+  $ paygate payment create --method WT_RUB_C2C --amount 1500.00 --currency RUB --client-id user-42
+  $ paygate state 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c --json
+
+Exit codes: 0 ok, 1 API error, 2 usage, 3 connection or timeout, 4 response not matching the contract,
+5 sandbox could not start.`),
+    );
+
+  // payment
+  const paymentCmd = program.command('payment').description('inbound payments: create, hosted link, confirm, cancel');
+  paymentCmd.addHelpText('after', example(`
+  $ paygate payment create --method WT_RUB_C2C --amount 1500.00 --currency RUB --client-id user-42
+  $ paygate payment link --method WT_RUB_C2C --amount 1500.00 --currency RUB --client-id user-42`));
+
+  addCreateFlags(paymentCmd.command('create').description('create an inbound payment (POST /v1/payment)'))
+    .addHelpText('after', example(`
+  $ paygate payment create --method WT_RUB_C2C --amount 1500.00 --currency RUB --client-id user-42
+  $ paygate payment create --method WT_RUB_PHONE --amount 990.00 --currency RUB --client-id user-42 \\
+      --merchant-operation-id order-1001 --json`))
+    .action(run(async () => (await payment()).createPayment));
+
+  addCreateFlags(paymentCmd.command('link').description('create a payment with a hosted page URL (POST /v1/payment/link)'))
+    .option('--flexible', 'let the payer choose the amount (POST /v1/payment/link/flexible)')
+    .option('--recommended-amount <amount>', 'with --flexible: the amount to suggest (default: --amount)')
+    .option('--min-amount <amount>', 'with --flexible: lowest amount the payer may be offered')
+    .option('--max-amount <amount>', 'with --flexible: highest amount the payer may be offered')
+    .addHelpText('after', example(`
+  $ paygate payment link --method WT_RUB_C2C --amount 1500.00 --currency RUB --client-id user-42
+  $ paygate payment link --flexible --method WT_RUB_C2C --currency RUB --client-id user-42 \\
+      --recommended-amount 1500.00 --min-amount 1000.00 --max-amount 2000.00`))
+    .action(run(async () => (await payment()).createLink));
+
+  paymentCmd
+    .command('confirm')
+    .description('upload a PDF receipt for a payment awaiting confirmation (POST /v1/confirm_payment)')
+    .argument('<operation_id>', 'the payment\'s operation_id')
+    .option('--receipt <file>', 'path of the receipt PDF')
+    .option('--json', 'print exactly the response body as JSON')
+    .addHelpText('after', example(`
+  $ paygate payment confirm 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c --receipt ./receipt.pdf`))
+    .action(run(async () => (await payment()).confirmPayment));
+
+  paymentCmd
+    .command('cancel')
+    .description('cancel a payment (POST /v1/cancel_operation); idempotent, safe to repeat')
+    .argument('[operation_id]', 'the payment\'s operation_id (or use --merchant-operation-id)')
+    .option('--merchant-operation-id <id>', 'the idempotency key the payment was created with')
+    .option('--reason <text>', 'audit-log reason, at most 2048 bytes')
+    .option('--json', 'print exactly the response body as JSON')
+    .addHelpText('after', example(`
+  $ paygate payment cancel 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c --reason "customer left"
+  $ paygate payment cancel --merchant-operation-id order-1001`))
+    .action(run(async () => (await payment()).cancelPayment));
+
+  // payout
+  const payoutCmd = program.command('payout').description('outbound payouts');
+  payoutCmd.addHelpText('after', example(`
+  $ paygate payout create --method WT_RUB_C2C --amount 500.00 --currency RUB --client-id user-42 --number 4111111111111111`));
+  addCreateFlags(payoutCmd.command('create').description('create an outbound payout (POST /v1/payout)'))
+    .addHelpText('after', example(`
+  $ paygate payout create --method WT_RUB_C2C --amount 500.00 --currency RUB --client-id user-42 \\
+      --number 4111111111111111 --name "IVAN PETROV"
+  $ paygate payout create --method WT_RUB_PHONE --amount 500.00 --currency RUB --client-id user-42 \\
+      --number 79001234567 --bankname sber --json`))
+    .action(run(async () => (await import('./commands/payout.js')).createPayout));
+
+  // amounts
+  program
+    .command('availability')
+    .description('available payment amount intervals (GET /v1/payment/availability)')
+    .option('--method <method>', 'payment method, e.g. WT_RUB_C2C')
+    .option('--currency <code>', 'ISO 4217 currency code, e.g. RUB')
+    .option('--min-amount <amount>', 'lower end of the range to check')
+    .option('--max-amount <amount>', 'upper end of the range to check')
+    .option('--json', 'print exactly the response body as JSON')
+    .addHelpText('after', example(`
+  $ paygate availability --method WT_RUB_C2C --currency RUB --min-amount 100.00 --max-amount 5000.00`))
+    .action(run(async () => (await amounts()).availability));
+
+  program
+    .command('recommend')
+    .description('nearby payable amounts (POST /v1/payment/recommendations)')
+    .option('--method <method>', 'payment method, e.g. WT_RUB_C2C')
+    .option('--currency <code>', 'ISO 4217 currency code, e.g. RUB')
+    .option('--amount <amount>', 'the amount the payer wants to pay')
+    .option('--min-amount <amount>', 'lowest amount the payer accepts')
+    .option('--max-amount <amount>', 'highest amount the payer accepts')
+    .option('--limit <n>', 'how many suggestions, 1 to 10 (server default 3)', parseLimit)
+    .option('--json', 'print exactly the response body as JSON')
+    .addHelpText('after', example(`
+  $ paygate recommend --method WT_RUB_C2C --currency RUB --amount 1500.00 --min-amount 1000.00 --max-amount 2000.00 --limit 5`))
+    .action(run(async () => (await amounts()).recommend));
+
+  // state, balances, health
+  program
+    .command('state')
+    .description('read the state of an operation (POST /v1/get_operation_state)')
+    .argument('[operation_id]', 'the operation_id (or use --merchant-operation-id)')
+    .option('--merchant-operation-id <id>', 'the idempotency key the operation was created with')
+    .option('--json', 'print exactly the response body as JSON')
+    .addHelpText('after', example(`
+  $ paygate state 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c
+  $ paygate state --merchant-operation-id order-1001 --json`))
+    .action(run(async () => (await import('./commands/state.js')).state));
+
+  program
+    .command('balances')
+    .description('balances of the shop bound to the API key (GET /v1/balances)')
+    .option('--json', 'print exactly the response body as JSON')
+    .addHelpText('after', example(`
+  $ paygate balances
+  $ paygate balances --profile staging --json`))
+    .action(run(async () => (await import('./commands/balances.js')).balances));
+
+  program
+    .command('health')
+    .description('check the livez, healthz and readyz probes (exit 1 when any is unhealthy)')
+    .option('--json', 'print the probe results as JSON: {"livez":{"ok":true,"status":204},...}')
+    .addHelpText('after', example(`
+  $ paygate health
+  $ paygate health --base-url http://127.0.0.1:4080 --json`))
+    .action(run(async () => (await import('./commands/health.js')).health));
+
+  program
+    .command('openapi')
+    .description('print the OpenAPI 3.1 document of the gateway')
+    .addHelpText('after', example(`
+  $ paygate openapi > openapi.json`))
+    .action(async () => {
+      const m = await import('./commands/openapi.js');
+      await m.openapi(version);
+    });
+
+  // config
+  const configCmd = program.command('config').description('profiles of base URL and API key, stored in the config file');
+  configCmd.addHelpText('after', `
+The config file is $PAYGATE_CONFIG, else $XDG_CONFIG_HOME/paygate/config.json, else ~/.config/paygate/config.json
+(mode 0600). Keys: base-url, api-key. API keys are always shown masked.
+Precedence: --base-url/--api-key > PAYGATE_BASE_URL/PAYGATE_API_KEY > profile > default.
+${example(`
+  $ paygate config set api-key pg_test_xxxxxxxxxxxx
+  $ paygate config set base-url http://127.0.0.1:4080 --profile staging
+  $ paygate config use staging
+  $ paygate config list`)}`);
+
+  configCmd
+    .command('set')
+    .description('set a key of a profile (the --profile one, else the current one)')
+    .argument('<key>', 'base-url or api-key')
+    .argument('<value>', 'the value')
+    .addHelpText('after', example(`
+  $ paygate config set api-key pg_test_xxxxxxxxxxxx
+  $ paygate config set base-url http://127.0.0.1:4080 --profile staging`))
+    .action(run(async () => (await config()).configSet));
+
+  configCmd
+    .command('get')
+    .description('print a key of a profile (api-key masked)')
+    .argument('<key>', 'base-url or api-key')
+    .option('--json', 'print {"profile","key","value"} as JSON')
+    .addHelpText('after', example(`
+  $ paygate config get base-url
+  $ paygate config get api-key --profile staging`))
+    .action(run(async () => (await config()).configGet));
+
+  configCmd
+    .command('list')
+    .description('list every profile and its keys (api-key masked)')
+    .option('--json', 'print the profiles as JSON (api-key masked)')
+    .addHelpText('after', example(`
+  $ paygate config list`))
+    .action(run(async () => (await config()).configList));
+
+  configCmd
+    .command('use')
+    .description('make a profile the current one (used when neither --profile nor PAYGATE_PROFILE is set)')
+    .argument('<profile>', 'profile name')
+    .addHelpText('after', example(`
+  $ paygate config use staging`))
+    .action(run(async () => (await config()).configUse));
+
+  // sandbox
+  const sandboxCmd = program.command('sandbox').description('run the offline sandbox of the gateway');
+  sandboxCmd.addHelpText('after', example(`
+  $ paygate sandbox start
+  $ paygate sandbox start --port 0 --in-memory --json`));
+  sandboxCmd
+    .command('start')
+    .description('start the sandbox HTTP server (Ctrl+C stops it)')
+    .addOption(new Option('--port <n>', 'port to listen on; 0 picks a free one').env('PAYGATE_PORT').default(4080).argParser(parsePort))
+    .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
+    .addOption(new Option('--store <path>', 'state file (persists between runs)').env('PAYGATE_STORE').default('.paygate/sandbox.json'))
+    .addOption(
+      new Option('--fixtures <path>', 'world fixture file: shops, keys, providers, routes (default: the bundled fixtures/default.json)').env(
+        'PAYGATE_FIXTURES',
+      ),
+    )
+    .option('--in-memory', 'keep state in memory only (nothing written, --store ignored)')
+    .option('--reset', 'delete the stored state before starting')
+    .option('--frozen-clock', 'stand the sandbox clock still until advanced')
+    .option('--json', 'print the startup information (URL, demo keys) as JSON')
+    .addHelpText('after', example(`
+  $ paygate sandbox start
+  $ paygate sandbox start --port 0 --in-memory --frozen-clock
+  $ PAYGATE_STORE=/tmp/pg.json paygate sandbox start --reset --json`))
+    .action(run(async () => (await import('./commands/sandbox.js')).sandboxStart));
+
+  return program;
+}

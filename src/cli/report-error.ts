@@ -1,0 +1,119 @@
+// Turns any error a command threw into a message and a hint on stderr, and the exit code. Loaded only on failure.
+import {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  AuthenticationError,
+  CancelOutcomeUnknownError,
+  ContractMismatchError,
+  IdempotencyConflictError,
+  PaygateError,
+} from '../client/errors.js';
+import { err } from './colors.js';
+import { describeKey, lastConnection } from './config.js';
+import { CliError } from './errors.js';
+import { EXIT, type ExitCode } from './exit-codes.js';
+import { redact, registerSecretsFromProcess } from './mask.js';
+
+export interface Report {
+  message: string;
+  hint?: string | undefined;
+  exitCode: ExitCode;
+}
+
+/** Hints for API error codes (the emulator's `{ code, message }` body) where the status alone says too little. */
+const CODE_HINTS: Record<string, string> = {
+  idempotency_conflict: 'use a new --merchant-operation-id (this one was already used with a different body)',
+  operation_not_found: 'no such operation for the shop of this key: check the id and --profile / --api-key',
+  not_cancellable: 'the payment can no longer be cancelled; see its state with `paygate state <operation_id>`',
+  payout_not_cancellable: 'payouts cannot be cancelled',
+  no_route: 'the shop has no route for this method and currency',
+  pricing_not_covered: 'the shop has no pricing for this amount range',
+  not_pool_only: 'flexible links need a shop whose payin route is only the self-matching pool',
+  unknown_method: 'known methods: WT_RUB_C2C, WT_RUB_PHONE',
+  bankname_required: 'WT_RUB_PHONE payouts need --bankname (e.g. sber, tcs)',
+  number_required: 'payouts need --number (card or phone number)',
+  invalid_state: 'the operation is not in a state that accepts this; see `paygate state <operation_id>`',
+  evidence_unavailable: 'receipt evidence is not ready; retry, or read the state with --merchant-operation-id',
+};
+
+function apiErrorHint(e: APIError): string | undefined {
+  if (e instanceof IdempotencyConflictError) return CODE_HINTS.idempotency_conflict;
+  if (e instanceof AuthenticationError) {
+    const conn = lastConnection();
+    return `check --api-key / PAYGATE_API_KEY / profile${conn ? ` (sent ${describeKey(conn)})` : ''}`;
+  }
+  const byCode = CODE_HINTS[e.code];
+  if (byCode) return byCode;
+  switch (e.status) {
+    case 400:
+      return 'check the flags (see --help)';
+    case 403:
+      return 'this key is not allowed to use this endpoint; check --api-key / PAYGATE_API_KEY / profile';
+    case 404:
+      return CODE_HINTS.operation_not_found;
+    case 429:
+      return `rate limited; retry${e.retryAfter !== undefined ? ` in ${Math.ceil(e.retryAfter)} s` : ' shortly'}`;
+    case 500:
+    case 502:
+    case 503:
+    case 504:
+      return 'the gateway is temporarily unavailable; retry shortly';
+    default:
+      return undefined;
+  }
+}
+
+/** What to tell the user about an unknown outcome of a create. */
+function unknownOutcome(e: PaygateError): string {
+  return e.merchantOperationId
+    ? `the operation may or may not exist: read it with \`paygate state --merchant-operation-id ${e.merchantOperationId}\`, or retry with the same --merchant-operation-id`
+    : '';
+}
+
+export function describeError(e: unknown): Report {
+  if (e instanceof CliError) return { message: e.message, hint: e.hint, exitCode: e.exitCode };
+  if (e instanceof APIError) {
+    return { message: `${e.code}: ${e.detail} (HTTP ${e.status}, ${e.endpoint})`, hint: apiErrorHint(e), exitCode: EXIT.API_ERROR };
+  }
+  if (e instanceof CancelOutcomeUnknownError) {
+    return { message: e.message, exitCode: e.cause instanceof APIConnectionError ? EXIT.CONNECTION : EXIT.API_ERROR };
+  }
+  if (e instanceof APITimeoutError) {
+    const more = unknownOutcome(e);
+    return { message: e.message, hint: more || 'the gateway did not answer in time; retry', exitCode: EXIT.CONNECTION };
+  }
+  if (e instanceof APIConnectionError) {
+    const base = lastConnection()?.baseUrl;
+    const more = unknownOutcome(e);
+    return {
+      message: `${e.message}${base && !e.message.includes(base) ? ` (${base})` : ''}`,
+      hint: `is the sandbox running? start it with \`paygate sandbox start\`, or check --base-url / PAYGATE_BASE_URL${more ? `; ${more}` : ''}`,
+      exitCode: EXIT.CONNECTION,
+    };
+  }
+  if (e instanceof ContractMismatchError) {
+    return {
+      message: `response does not match the contract: ${e.message}`,
+      hint: 'the server and this CLI disagree on the API; check that both are the same version (PAYGATE_DEBUG=1 shows the body)',
+      exitCode: EXIT.CONTRACT,
+    };
+  }
+  if (e instanceof PaygateError) return { message: e.message, exitCode: EXIT.API_ERROR };
+  const message = e instanceof Error ? e.message : String(e);
+  return { message: `internal error: ${message}`, hint: process.env.PAYGATE_DEBUG ? undefined : 'set PAYGATE_DEBUG=1 for the stack trace', exitCode: EXIT.API_ERROR };
+}
+
+/** Print the error (keys redacted) and return the exit code. */
+export function reportError(e: unknown): ExitCode {
+  registerSecretsFromProcess();
+  const r = describeError(e);
+  const lines = [`${err.red.bold('error:')} ${r.message}`];
+  if (r.hint) lines.push(`${err.dim('hint:')} ${r.hint}`);
+  if (process.env.PAYGATE_DEBUG) {
+    if (e instanceof ContractMismatchError) lines.push(err.dim(`body: ${JSON.stringify(e.body)}`));
+    if (e instanceof Error && e.stack) lines.push(err.dim(e.stack));
+  }
+  process.stderr.write(`${redact(lines.join('\n'))}\n`);
+  return r.exitCode;
+}

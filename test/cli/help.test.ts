@@ -1,0 +1,99 @@
+// `--help` of every command (with an Example), `--version`, and usage errors from commander (exit 2).
+import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { runCli, tempConfig } from './run-cli.js';
+
+// Each test runs the CLI as a subprocess; on a loaded machine that takes seconds, not milliseconds.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+
+const COMMANDS = [
+  [],
+  ['payment'],
+  ['payment', 'create'],
+  ['payment', 'link'],
+  ['payment', 'confirm'],
+  ['payment', 'cancel'],
+  ['payout'],
+  ['payout', 'create'],
+  ['availability'],
+  ['recommend'],
+  ['state'],
+  ['balances'],
+  ['health'],
+  ['openapi'],
+  ['config'],
+  ['config', 'set'],
+  ['config', 'get'],
+  ['config', 'list'],
+  ['config', 'use'],
+  ['sandbox'],
+  ['sandbox', 'start'],
+];
+
+const cfg = tempConfig();
+const env = { PAYGATE_CONFIG: cfg.path };
+afterAll(() => cfg.cleanup());
+
+describe('paygate --help', () => {
+  it.concurrent.each(COMMANDS.map((c) => [c.join(' ') || '(root)', c] as const))('%s --help has an Example', async (_, cmd) => {
+    const r = await runCli([...cmd, '--help'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Example');
+    expect(r.stdout).toMatch(/^Usage: paygate/);
+  });
+
+  it('lists the flags named after the request fields', async () => {
+    const r = await runCli(['payment', 'create', '--help'], { env });
+    for (const flag of ['--method', '--amount', '--currency', '--client-id', '--client-ip', '--merchant-operation-id', '--number', '--name', '--bankname', '--json']) {
+      expect(r.stdout).toContain(flag);
+    }
+  });
+
+  it('documents the sandbox options and their env variables', async () => {
+    const r = await runCli(['sandbox', 'start', '--help'], { env });
+    for (const s of ['--port', 'PAYGATE_PORT', '--host', '--store', 'PAYGATE_STORE', '--fixtures', 'PAYGATE_FIXTURES', '--in-memory', '--reset', '--frozen-clock', '--json']) {
+      expect(r.stdout).toContain(s);
+    }
+  });
+});
+
+describe('paygate --version', () => {
+  it('prints the package.json version', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const r = await runCli(['--version'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(pkg.version);
+  });
+});
+
+describe('usage errors exit 2', () => {
+  it('unknown command', async () => {
+    const r = await runCli(['bogus'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown command 'bogus'");
+  });
+
+  it('unknown option, with a suggestion', async () => {
+    const r = await runCli(['balances', '--api-kye', 'x'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--api-key');
+  });
+
+  it('a group command without its subcommand', async () => {
+    const r = await runCli(['payment'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Usage: paygate payment');
+  });
+
+  it('an invalid --port', async () => {
+    const r = await runCli(['sandbox', 'start', '--port', '70000'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('0 to 65535');
+  });
+
+  it('an invalid --limit', async () => {
+    const r = await runCli(['recommend', '--limit', '11'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('1 to 10');
+  });
+});

@@ -1,0 +1,56 @@
+// Fast start: `paygate --help` loads commander and nothing heavy; `paygate balances` loads the client but never
+// the emulator, h3, lowdb or @inquirer/prompts. Measured by a resolve hook that logs every module URL.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BALANCES, fakeServer, runCli, tempConfig, type FakeServer } from './run-cli.js';
+
+// Each test runs the CLI as a subprocess; on a loaded machine that takes seconds, not milliseconds.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+
+const HOOK = fileURLToPath(new URL('./load-log-hook.mjs', import.meta.url));
+const cfg = tempConfig();
+let server: FakeServer;
+beforeAll(async () => {
+  server = await fakeServer(() => ({ status: 200, body: BALANCES }));
+});
+afterAll(async () => {
+  await server.close();
+  cfg.cleanup();
+});
+
+async function loaded(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; modules: string[] }> {
+  const log = join(cfg.dir, `load-${Math.random().toString(36).slice(2)}.log`);
+  const r = await runCli(args, { nodeArgs: ['--import', HOOK], env: { PAYGATE_CONFIG: cfg.path, PAYGATE_TEST_LOAD_LOG: log, ...env } });
+  return { code: r.code, modules: readFileSync(log, 'utf8').trim().split('\n') };
+}
+
+const HEAVY = [/\/emulator\//, /node_modules\/h3\//, /node_modules\/lowdb\//, /node_modules\/@inquirer\//];
+const DEFERRED = [/node_modules\/undici\//, /node_modules\/zod\//, /node_modules\/ora\//, /node_modules\/chalk\//, /\/client\//, /\/contract\//];
+
+describe('lazy loading', () => {
+  it('--help loads commander and the small CLI modules only', async () => {
+    const { code, modules } = await loaded(['--help']);
+    expect(code).toBe(0);
+    expect(modules.some((m) => m.includes('node_modules/commander/'))).toBe(true);
+    for (const re of [...HEAVY, ...DEFERRED]) expect(modules.filter((m) => re.test(m))).toEqual([]);
+    expect(modules.filter((m) => m.includes('/dist/cli/commands/'))).toEqual([]);
+  });
+
+  it('a subcommand --help loads no command module either', async () => {
+    const { modules } = await loaded(['payment', 'create', '--help']);
+    for (const re of [...HEAVY, ...DEFERRED]) expect(modules.filter((m) => re.test(m))).toEqual([]);
+    expect(modules.filter((m) => m.includes('/dist/cli/commands/'))).toEqual([]);
+  });
+
+  it('balances loads the client but not the emulator, h3, lowdb or @inquirer/prompts (and no spinner without a TTY)', async () => {
+    const { code, modules } = await loaded(['balances'], { PAYGATE_BASE_URL: server.baseUrl, PAYGATE_API_KEY: 'pg_lazy_key_0000' });
+    expect(code).toBe(0);
+    expect(modules.some((m) => m.includes('/dist/cli/commands/balances.js'))).toBe(true);
+    expect(modules.some((m) => m.includes('/dist/client/'))).toBe(true);
+    for (const re of HEAVY) expect(modules.filter((m) => re.test(m))).toEqual([]);
+    expect(modules.filter((m) => m.includes('node_modules/ora/'))).toEqual([]);
+    expect(modules.filter((m) => /\/dist\/cli\/commands\/(?!balances)/.test(m))).toEqual([]);
+  });
+});
