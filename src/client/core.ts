@@ -1,6 +1,6 @@
-// The transport core of the client: builds each request from the contract's endpoint table, sends it
-// through an undici Dispatcher with a per-attempt timeout, retries what is safe, maps errors to classes
-// and validates every 2xx body against the endpoint's response schema.
+// The transport core of the client: builds each request from the contract's endpoint table (or the sandbox's
+// control-route table), sends it through an undici Dispatcher with a per-attempt timeout, retries what is safe,
+// maps errors to classes and validates every 2xx body against the endpoint's response schema.
 import { setTimeout as delay } from 'node:timers/promises';
 import { inspect } from 'node:util';
 import { request, type Dispatcher } from 'undici';
@@ -16,7 +16,8 @@ import {
   PaygateError,
 } from './errors.js';
 import type { MultipartBody } from './multipart.js';
-import { isRetryable, retryDelayMs, RETRY_CLASS, type Failure } from './retry.js';
+import { isRetryable, retryClassOf, retryDelayMs, type Failure } from './retry.js';
+import { sandboxEndpoints, type SandboxEndpointDef, type SandboxEndpointId } from './sandbox-endpoints.js';
 import { VERSION } from './version.js';
 
 /** Options of `new Paygate(...)`. */
@@ -24,13 +25,23 @@ export interface ClientOptions {
   /** Base URL of the gateway, e.g. `http://127.0.0.1:4010`. Required. A path prefix is kept (`https://host/gw`). */
   baseUrl: string;
   /**
-   * Shop API key, sent as `X-API-Key` on every /v1 call and never logged or shown (inspect/toString mask it).
+   * Shop API key, sent as `X-API-Key` on every /v1 call and on the shop-scoped sandbox controls
+   * (`client.sandbox.operations`), and never logged or shown (inspect/toString mask it).
    * Default: none — enough for `health.check()`; any /v1 call without a key throws before sending.
    */
   apiKey?: string | undefined;
+  /**
+   * Admin token of the sandbox, sent as `X-Admin-Token` on the cross-shop sandbox controls only (`client.sandbox.clock`,
+   * `.evidence`, `.keys`, `.reset()`); masked like the key. `paygate sandbox start` prints it (the CLI reads
+   * `PAYGATE_ADMIN_TOKEN`). Default: none — an admin control without it throws before sending.
+   */
+  adminToken?: string | undefined;
   /** Timeout of each attempt in milliseconds, up to the last body byte. Default 30_000 (a create may wait 15 s for a provider). */
   timeout?: number | undefined;
-  /** How many times a failed attempt is retried where that is safe (429, 503, timeouts, connection errors; see retry.ts). Default 2. */
+  /**
+   * How many times a failed attempt is retried where that is safe (429, 503, timeouts, connection errors; a sandbox
+   * control action only on 429/503; see retry.ts). Default 2.
+   */
   maxRetries?: number | undefined;
   /**
    * The undici Dispatcher every request goes through: an `Agent`, a `MockAgent`, or
@@ -66,6 +77,8 @@ export interface RequestOptions {
 export interface RequestInput {
   /** JSON body. */
   body?: unknown;
+  /** Path parameters of a templated path (`/sandbox/operations/:id`), URL-encoded; each must be non-empty. */
+  params?: Record<string, string> | undefined;
   /** Query parameters; undefined values are left out. */
   query?: Record<string, string | number | undefined> | undefined;
   /** A multipart body (confirm_payment). */
@@ -76,10 +89,26 @@ export interface RequestInput {
   anyStatus?: boolean | undefined;
 }
 
-/** The parsed body type of an endpoint's success response, straight from the contract table. */
-export type ResponseOf<E extends EndpointId> = (typeof endpoints)[E] extends { response: infer S extends z.ZodType }
-  ? z.output<S>
-  : undefined;
+/** Any row of the gateway's endpoint table or of the sandbox's control-route table. */
+export type AnyEndpointId = EndpointId | SandboxEndpointId;
+
+/** The parsed body type of an endpoint's success response, straight from the contract (or control-route) table. */
+export type ResponseOf<E extends AnyEndpointId> = E extends EndpointId
+  ? (typeof endpoints)[E] extends { response: infer S extends z.ZodType }
+    ? z.output<S>
+    : undefined
+  : E extends SandboxEndpointId
+    ? z.output<(typeof sandboxEndpoints)[E]['response']>
+    : never;
+
+/** One row of either table, in one shape. */
+interface Route {
+  method: 'GET' | 'POST' | 'PUT';
+  path: string;
+  /** `none`: no credential (health probes); `key`: X-API-Key; `admin`: X-Admin-Token. */
+  auth: 'none' | 'key' | 'admin';
+  response: z.ZodType | undefined;
+}
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRIES = 2;
@@ -95,6 +124,7 @@ export class PaygateCore {
   readonly timeout: number;
   readonly maxRetries: number;
   readonly #apiKey: string | undefined;
+  readonly #adminToken: string | undefined;
   readonly #dispatcher: Dispatcher | undefined;
   readonly #userAgent: string;
   readonly #defaultHeaders: Record<string, string>;
@@ -116,6 +146,7 @@ export class PaygateCore {
     }
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.#apiKey = options.apiKey || undefined;
+    this.#adminToken = options.adminToken || undefined;
     this.timeout = nonNegative(options.timeout, DEFAULT_TIMEOUT_MS, 'timeout');
     this.maxRetries = nonNegative(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries');
     this.#dispatcher = options.dispatcher;
@@ -135,25 +166,41 @@ export class PaygateCore {
     return this.#apiKey === undefined ? undefined : maskKey(this.#apiKey);
   }
 
+  /** Whether a sandbox admin token was configured. */
+  get hasAdminToken(): boolean {
+    return this.#adminToken !== undefined;
+  }
+
+  /** The admin token masked to its last 4 characters, for display. */
+  get maskedAdminToken(): string | undefined {
+    return this.#adminToken === undefined ? undefined : maskKey(this.#adminToken);
+  }
+
   /**
-   * Low-level call of any endpoint of the contract table. Resources are thin wrappers over this.
+   * Low-level call of any endpoint of the contract table, or of a sandbox control route
+   * (src/client/sandbox-endpoints.ts). Resources are thin wrappers over this.
    * Resolves to the body parsed by the endpoint's response schema.
    */
-  request<E extends EndpointId>(id: E, input: RequestInput = {}, options: RequestOptions = {}): APIPromise<ResponseOf<E>> {
+  request<E extends AnyEndpointId>(id: E, input: RequestInput = {}, options: RequestOptions = {}): APIPromise<ResponseOf<E>> {
     return new APIPromise(this.#send(id, input, options));
   }
 
-  async #send<E extends EndpointId>(id: E, input: RequestInput, options: RequestOptions): Promise<WithResponse<ResponseOf<E>>> {
-    const e: EndpointDef = endpoints[id];
+  async #send<E extends AnyEndpointId>(id: E, input: RequestInput, options: RequestOptions): Promise<WithResponse<ResponseOf<E>>> {
+    const e = routeOf(id);
     const label = `${e.method} ${e.path}`;
-    if (e.auth && this.#apiKey === undefined) {
-      throw new PaygateError(`${label} needs an API key: pass { apiKey } to new Paygate() (only the health probes work without one)`);
+    if (e.auth === 'key' && this.#apiKey === undefined) {
+      throw new PaygateError(`${label} needs an API key: pass { apiKey } to new Paygate() (only the health probes and the sandbox's admin controls work without one)`);
+    }
+    if (e.auth === 'admin' && this.#adminToken === undefined) {
+      throw new PaygateError(
+        `${label} needs the sandbox admin token: pass { adminToken } to new Paygate() (the CLI reads PAYGATE_ADMIN_TOKEN; paygate sandbox start prints the token)`,
+      );
     }
     const maxRetries = nonNegative(options.maxRetries, this.maxRetries, 'maxRetries');
     const timeout = nonNegative(options.timeout, this.timeout, 'timeout');
-    const klass = RETRY_CLASS[id];
+    const klass = retryClassOf(id);
     const replayable = input.multipart?.replayable ?? true;
-    const url = this.#url(e.path, input.query);
+    const url = this.#url(fillPath(e.path, input.params, label), input.query);
     const headers = this.#headers(e, input, options);
     const signal = options.signal;
     const hint = input.outcomeHint ? `; ${input.outcomeHint}` : '';
@@ -224,7 +271,7 @@ export class PaygateCore {
 
   async #attempt(
     url: string,
-    method: 'GET' | 'POST',
+    method: Route['method'],
     headers: Record<string, string>,
     body: string | Buffer | import('node:stream').Readable | undefined,
     timeout: number,
@@ -266,26 +313,38 @@ export class PaygateCore {
     return url;
   }
 
-  #headers(e: EndpointDef, input: RequestInput, options: RequestOptions): Record<string, string> {
+  #headers(e: Route, input: RequestInput, options: RequestOptions): Record<string, string> {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.#userAgent,
       ...this.#defaultHeaders,
     };
-    if (e.auth && this.#apiKey !== undefined) headers['x-api-key'] = this.#apiKey;
+    if (e.auth === 'key' && this.#apiKey !== undefined) headers['x-api-key'] = this.#apiKey;
+    if (e.auth === 'admin' && this.#adminToken !== undefined) headers['x-admin-token'] = this.#adminToken;
     if (input.multipart) headers['content-type'] = input.multipart.contentType;
     else if (input.body !== undefined) headers['content-type'] = 'application/json';
     Object.assign(headers, lowerCaseKeys(options.headers ?? {}));
     return headers;
   }
 
-  /** Never shows the key: `Paygate { baseUrl: '…', apiKey: '****abcd' }`. */
+  /**
+   * Never shows the key nor the admin token: `Paygate { baseUrl: '…', apiKey: '****abcd' }`, plus
+   * `adminToken: '****wxyz'` when one is set.
+   */
   toString(): string {
-    return `${this.constructor.name} { baseUrl: '${this.baseUrl}', apiKey: ${this.#apiKey === undefined ? 'none' : `'${maskKey(this.#apiKey)}'`} }`;
+    const admin = this.#adminToken === undefined ? '' : `, adminToken: '${maskKey(this.#adminToken)}'`;
+    return `${this.constructor.name} { baseUrl: '${this.baseUrl}', apiKey: ${this.#apiKey === undefined ? 'none' : `'${maskKey(this.#apiKey)}'`}${admin} }`;
   }
 
+  /** Masked like toString; `adminToken` appears only when one is set. */
   toJSON(): Record<string, unknown> {
-    return { baseUrl: this.baseUrl, apiKey: this.maskedApiKey ?? null, timeout: this.timeout, maxRetries: this.maxRetries };
+    return {
+      baseUrl: this.baseUrl,
+      apiKey: this.maskedApiKey ?? null,
+      ...(this.#adminToken === undefined ? {} : { adminToken: this.maskedAdminToken }),
+      timeout: this.timeout,
+      maxRetries: this.maxRetries,
+    };
   }
 
   [inspect.custom](): string {
@@ -297,6 +356,26 @@ interface RawResponse {
   status: number;
   headers: Record<string, string>;
   text: string;
+}
+
+/** The row of `id` in the gateway's table or the sandbox's control-route table. */
+function routeOf(id: AnyEndpointId): Route {
+  if (Object.hasOwn(endpoints, id)) {
+    const e: EndpointDef = endpoints[id as EndpointId];
+    return { method: e.method, path: e.path, auth: e.auth ? 'key' : 'none', response: e.response };
+  }
+  const s: SandboxEndpointDef | undefined = Object.hasOwn(sandboxEndpoints, id) ? sandboxEndpoints[id as SandboxEndpointId] : undefined;
+  if (!s) throw new PaygateError(`unknown endpoint ${JSON.stringify(id)}`);
+  return { method: s.method, path: s.path, auth: s.auth, response: s.response };
+}
+
+/** Fill `:name` segments of a path template from `params`, URL-encoded; a missing or empty one throws. */
+function fillPath(path: string, params: Record<string, string> | undefined, label: string): string {
+  return path.replace(/:([A-Za-z_]+)/g, (_m, name: string) => {
+    const value = params?.[name];
+    if (typeof value !== 'string' || value === '') throw new PaygateError(`${label}: path parameter "${name}" must be a non-empty string`);
+    return encodeURIComponent(value);
+  });
 }
 
 /** Show the last 4 characters only; a short key is hidden entirely. */

@@ -2,7 +2,7 @@
 export { Paygate } from './paygate.js';
 export { Paygate as default } from './paygate.js';
 export { PaygateCore, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, maskKey } from './core.js';
-export type { ClientOptions, RequestOptions, RequestInput, ResponseOf } from './core.js';
+export type { ClientOptions, RequestOptions, RequestInput, ResponseOf, AnyEndpointId } from './core.js';
 export { APIPromise } from './api-promise.js';
 export type { ResponseInfo, WithResponse, WithMerchantOperationId } from './api-promise.js';
 export {
@@ -29,7 +29,7 @@ export type { APIErrorInit } from './errors.js';
 export { createInProcessDispatcher } from './in-process.js';
 export type { FetchHandler } from './in-process.js';
 export type { ReceiptSource } from './multipart.js';
-export { backoffMs, RETRY_CLASS, MAX_RETRY_AFTER_SECONDS } from './retry.js';
+export { backoffMs, RETRY_CLASS, SANDBOX_RETRY_CLASS, MAX_RETRY_AFTER_SECONDS } from './retry.js';
 export type { RetryClass } from './retry.js';
 export { Payments } from './resources/payments.js';
 export type { CreateOperationInput, CreateFlexibleLinkInput, ConfirmPaymentInput, AvailabilityInput, RecommendationsInput } from './resources/payments.js';
@@ -39,6 +39,19 @@ export type { OperationRef, CancelOperationInput } from './resources/operations.
 export { Balances } from './resources/balances.js';
 export { Health, HEALTH_PROBES } from './resources/health.js';
 export type { HealthProbe, HealthStatus } from './resources/health.js';
+export { SandboxControls, SandboxOperations, SandboxClockControl, SandboxEvidenceControl, SandboxKeys } from './resources/sandbox.js';
+export type {
+  SandboxListOperationsInput,
+  SandboxPayInput,
+  SandboxReviewInput,
+  SandboxSettleOutcome,
+  SandboxReviewDecision,
+  SandboxListKeysInput,
+  SandboxIssueKeyInput,
+} from './resources/sandbox.js';
+export { sandboxEndpoints, SandboxResetResponse } from './sandbox-endpoints.js';
+export type { SandboxEndpointDef, SandboxEndpointId } from './sandbox-endpoints.js';
+export type { ListOperationsResponse, OperationDetails, ClockState, KeyInfo, IssuedKey } from '../contract/sandbox.js';
 export type {
   Operation,
   LinkOperation,

@@ -5,6 +5,7 @@ import { Health } from './resources/health.js';
 import { Operations } from './resources/operations.js';
 import { Payments } from './resources/payments.js';
 import { Payouts } from './resources/payouts.js';
+import { SandboxControls } from './resources/sandbox.js';
 
 /**
  * Typed client of the payment gateway (and of the paygate sandbox).
@@ -20,6 +21,8 @@ export class Paygate extends PaygateCore {
   readonly operations: Operations;
   readonly balances: Balances;
   readonly health: Health;
+  /** The paygate sandbox's control API (/sandbox): not part of the gateway; a real gateway answers 404. */
+  readonly sandbox: SandboxControls;
 
   constructor(options: ClientOptions) {
     super(options);
@@ -28,5 +31,6 @@ export class Paygate extends PaygateCore {
     this.operations = new Operations(this);
     this.balances = new Balances(this);
     this.health = new Health(this);
+    this.sandbox = new SandboxControls(this);
   }
 }

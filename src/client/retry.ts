@@ -1,14 +1,18 @@
 // When a failed attempt may be repeated, and how long to wait first: the retry policy of every endpoint
 // and the jittered exponential backoff that honours Retry-After.
 import type { EndpointId } from '../contract/index.js';
+import type { SandboxEndpointId } from './sandbox-endpoints.js';
 
 /**
  * - `read`: no side effect; safe to repeat on anything transient.
  * - `create`: idempotent on merchant_operation_id (generated once per call), so safe to repeat.
  * - `cancel`: idempotent (spec §4.7 rule 3); an unresolved failure becomes CancelOutcomeUnknownError.
  * - `upload`: confirm_payment; repeated only when the body can be replayed (not a one-shot stream).
+ * - `action`: a sandbox control that changes state and is not idempotent (pay, settle, review, clock advance,
+ *   evidence switch, key issue/revoke, reset): repeated only after a 429/503 answer, which says it was not run;
+ *   never after a timeout or a connection error, whose outcome is unknown.
  */
-export type RetryClass = 'read' | 'create' | 'cancel' | 'upload';
+export type RetryClass = 'read' | 'create' | 'cancel' | 'upload' | 'action';
 
 /** Keyed by the contract's endpoint ids, so a new endpoint cannot be added without deciding its policy. */
 export const RETRY_CLASS: Record<EndpointId, RetryClass> = {
@@ -27,6 +31,28 @@ export const RETRY_CLASS: Record<EndpointId, RetryClass> = {
   readyz: 'read',
 };
 
+/** The same for the sandbox's control routes (src/client/sandbox-endpoints.ts). */
+export const SANDBOX_RETRY_CLASS: Record<SandboxEndpointId, RetryClass> = {
+  sandboxListOperations: 'read',
+  sandboxOperationDetails: 'read',
+  sandboxPay: 'action',
+  sandboxSettle: 'action',
+  sandboxReview: 'action',
+  sandboxClock: 'read',
+  sandboxAdvanceClock: 'action',
+  sandboxEvidence: 'read',
+  sandboxSetEvidence: 'action',
+  sandboxListKeys: 'read',
+  sandboxIssueKey: 'action',
+  sandboxRevokeKey: 'action',
+  sandboxReset: 'action',
+};
+
+/** The retry class of a gateway endpoint or a sandbox control route. */
+export function retryClassOf(id: EndpointId | SandboxEndpointId): RetryClass {
+  return Object.hasOwn(RETRY_CLASS, id) ? RETRY_CLASS[id as EndpointId] : SANDBOX_RETRY_CLASS[id as SandboxEndpointId];
+}
+
 export type Failure = { kind: 'status'; status: number } | { kind: 'connection' } | { kind: 'timeout' };
 
 /** Statuses that mean "not processed, try again later". */
@@ -36,12 +62,14 @@ export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 503]);
 export const MAX_RETRY_AFTER_SECONDS = 60;
 
 /**
- * Whether a failed attempt may be sent again. Every class is idempotent or free of side effects, so 429, 503,
- * timeouts and connection errors are retried; an upload only while its body can be replayed (never a one-shot
- * stream, which is consumed by the first attempt whatever the failure).
+ * Whether a failed attempt may be sent again. The gateway's classes are idempotent or free of side effects, so
+ * 429, 503, timeouts and connection errors are retried; an upload only while its body can be replayed (never a
+ * one-shot stream, which is consumed by the first attempt whatever the failure); a sandbox `action` only on a
+ * 429/503 answer (it may have run before a timeout or a dropped connection, and running it twice is not safe).
  */
 export function isRetryable(klass: RetryClass, failure: Failure, bodyReplayable: boolean): boolean {
   if (klass === 'upload' && !bodyReplayable) return false;
+  if (klass === 'action' && failure.kind !== 'status') return false;
   return failure.kind === 'status' ? RETRYABLE_STATUSES.has(failure.status) : true;
 }
 

@@ -2,6 +2,7 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Paygate, PaygateError } from '../../src/client/index.js';
+import { AvailabilityResponse, FlexibleLinkResponse, RecommendationsResponse } from '../../src/contract/index.js';
 import { AVAILABILITY, BALANCES, CREATE, KEY, OPERATION, OPERATION_STATE, json, scriptedServer, testClient, type TestServer } from './helpers.js';
 
 const ROUTES: Record<string, unknown> = {
@@ -24,6 +25,9 @@ const ROUTES: Record<string, unknown> = {
   'GET /v1/payment/availability': AVAILABILITY,
   'POST /v1/payment/recommendations': { ...AVAILABILITY, recommendations: [{ amount: '150.00', delta: '0.00' }] },
 };
+
+/** A flexible link that created the operation at once (amount available now). */
+const FLEX_OPERATION = { ...OPERATION, payment_url: 'http://pay.local/pay/x?k=secret' };
 
 let server: TestServer;
 let t: ReturnType<typeof testClient>;
@@ -84,7 +88,7 @@ describe('requests', () => {
     expect(json(server.requests[1]!.body)).toMatchObject({ recommended_amount: '150.00' });
   });
 
-  it('operations.get sends only the identifier given', async () => {
+  it('operations.get sends just the identifier given', async () => {
     await t.client.operations.get({ operation_id: OPERATION.operation_id });
     await t.client.operations.get({ merchant_operation_id: 'm-1' });
     expect(json(server.requests[0]!.body)).toEqual({ operation_id: OPERATION.operation_id });
@@ -105,20 +109,6 @@ describe('requests', () => {
     expect(req.body.length).toBe(0);
   });
 
-  it('payments.availability sends the query string', async () => {
-    const res = await t.client.payments.availability({ method: 'WT_RUB_C2C', currency: 'RUB', min_amount: '100.00', max_amount: '200.00' });
-    expect(res.intervals).toHaveLength(1);
-    const url = new URL(server.requests[0]!.url, 'http://x');
-    expect(url.pathname).toBe('/v1/payment/availability');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ method: 'WT_RUB_C2C', currency: 'RUB', min_amount: '100.00', max_amount: '200.00' });
-  });
-
-  it('payments.recommendations posts its body', async () => {
-    const res = await t.client.payments.recommendations({ method: 'WT_RUB_C2C', currency: 'RUB', amount: '150.00', min_amount: '100.00', max_amount: '200.00', limit: 5 });
-    expect(res.recommendations[0]?.amount).toBe('150.00');
-    expect(json(server.requests[0]!.body)).toMatchObject({ limit: 5 });
-  });
-
   it('health.check sends no key and reports the status', async () => {
     expect(await t.client.health.check()).toEqual({ ok: true, status: 204 });
     expect(await t.client.health.check('livez')).toEqual({ ok: true, status: 204 });
@@ -136,6 +126,70 @@ describe('requests', () => {
     await c.client.balances.list().catch(() => undefined);
     expect(server.requests[0]!.url).toBe('/gw/v1/balances');
     await c.close();
+  });
+});
+
+describe('flexible link, availability and recommendations (the emulator answers 501 for these: covered here)', () => {
+  const FLEX = { client_id: 'c-9', method: 'WT_RUB_C2C', currency: 'RUB', recommended_amount: '150.00', min_amount: '100.00', max_amount: '200.00' };
+  const QUERY = { method: 'WT_RUB_C2C', currency: 'RUB', min_amount: '100.00', max_amount: '200.00' };
+
+  it('the canned bodies are valid by the contract', () => {
+    expect(FlexibleLinkResponse.safeParse(ROUTES['POST /v1/payment/link/flexible']).success).toBe(true);
+    expect(FlexibleLinkResponse.safeParse(FLEX_OPERATION).success).toBe(true);
+    expect(AvailabilityResponse.safeParse(ROUTES['GET /v1/payment/availability']).success).toBe(true);
+    expect(RecommendationsResponse.safeParse(ROUTES['POST /v1/payment/recommendations']).success).toBe(true);
+  });
+
+  it('payments.createFlexibleLink posts the body with a generated merchant_operation_id; an amount selection', async () => {
+    const { data, merchant_operation_id, response } = await t.client.payments.createFlexibleLink(FLEX).withResponse();
+    expect(data).toEqual(ROUTES['POST /v1/payment/link/flexible']);
+    expect(response.status).toBe(200);
+    const req = server.requests[0]!;
+    expect(req.method).toBe('POST');
+    expect(req.url).toBe('/v1/payment/link/flexible');
+    expect(req.headers['x-api-key']).toBe(KEY);
+    expect(req.headers['content-type']).toBe('application/json');
+    expect(json(req.body)).toEqual({ ...FLEX, merchant_operation_id });
+    expect(merchant_operation_id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('payments.createFlexibleLink: an operation created at once (the other branch of the union)', async () => {
+    const s = await scriptedServer(() => ({ status: 200, body: FLEX_OPERATION }));
+    const c = testClient(s.baseUrl);
+    try {
+      const res = await c.client.payments.createFlexibleLink({ ...FLEX, merchant_operation_id: 'flex-1' });
+      expect(res).toEqual(FLEX_OPERATION);
+      expect('type' in res && res.type).toBe('payment');
+      expect(json(s.requests[0]!.body)).toEqual({ ...FLEX, merchant_operation_id: 'flex-1' });
+    } finally {
+      await c.close();
+      await s.close();
+    }
+  });
+
+  it('payments.availability is a GET with the query string, the key and no body', async () => {
+    const res = await t.client.payments.availability(QUERY);
+    expect(res).toEqual(AVAILABILITY);
+    const req = server.requests[0]!;
+    const url = new URL(req.url, 'http://x');
+    expect(req.method).toBe('GET');
+    expect(url.pathname).toBe('/v1/payment/availability');
+    expect(Object.fromEntries(url.searchParams)).toEqual(QUERY);
+    expect(req.headers['x-api-key']).toBe(KEY);
+    expect(req.body.length).toBe(0);
+  });
+
+  it('payments.recommendations posts its body as JSON with the key', async () => {
+    const params = { ...QUERY, amount: '150.00', limit: 5 };
+    const res = await t.client.payments.recommendations(params);
+    expect(res).toEqual(ROUTES['POST /v1/payment/recommendations']);
+    expect(res.recommendations[0]).toEqual({ amount: '150.00', delta: '0.00' });
+    const req = server.requests[0]!;
+    expect(req.method).toBe('POST');
+    expect(req.url).toBe('/v1/payment/recommendations');
+    expect(req.headers['x-api-key']).toBe(KEY);
+    expect(req.headers['content-type']).toBe('application/json');
+    expect(json(req.body)).toEqual(params);
   });
 });
 

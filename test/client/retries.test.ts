@@ -56,7 +56,7 @@ describe('backoff', () => {
 });
 
 describe('policy', () => {
-  it('every endpoint of the contract has a retry class; only confirm_payment is an upload', () => {
+  it('every endpoint of the contract has a retry class; confirm_payment is the one upload', () => {
     expect(Object.entries(RETRY_CLASS).filter(([, c]) => c === 'upload').map(([id]) => id)).toEqual(['confirmPayment']);
     expect(RETRY_CLASS.cancelOperation).toBe('cancel');
   });

@@ -1,0 +1,216 @@
+// client.sandbox: the paygate sandbox's own control API under /sandbox (not part of the gateway). Payer, provider
+// and reviewer actions on the shop's operations (X-API-Key), and clock, evidence, key and reset controls
+// (X-Admin-Token). Actions that change state are not retried after a timeout or a connection error (retry.ts).
+import type { OperationStatus, OperationType } from '../../contract/index.js';
+import { APIPromise } from '../api-promise.js';
+import type { PaygateCore, RequestInput, RequestOptions, ResponseOf } from '../core.js';
+import { PaygateError } from '../errors.js';
+import type { OperationRef } from './operations.js';
+
+export interface SandboxListOperationsInput {
+  /** Only operations in this status. Default: every status. */
+  status?: OperationStatus | undefined;
+  /** Only payments or only payouts. Default: both. */
+  type?: OperationType | undefined;
+  /** Page size, 1 to 1000. Default 50. */
+  limit?: number | undefined;
+  /** How many of the newest matching operations to skip. Default 0. */
+  offset?: number | undefined;
+}
+
+export interface SandboxPayInput {
+  /** What the payer transfers, a decimal string such as `"250.00"`. Default: the payment's expected amount. */
+  amount?: string | undefined;
+}
+
+export interface SandboxReviewInput {
+  /** The approved amount (approve only). Default: the amount read from the last receipt, else the expected amount. */
+  amount?: string | undefined;
+}
+
+export type SandboxSettleOutcome = 'completed' | 'failed';
+export type SandboxReviewDecision = 'approve' | 'decline';
+
+export interface SandboxListKeysInput {
+  /** Only this shop's keys. Default: every shop's. */
+  shop_id?: string | undefined;
+}
+
+export interface SandboxIssueKeyInput {
+  /** The shop the key belongs to, e.g. `shop_a`. */
+  shop_id: string;
+  /** Free text shown in key lists, at most 200 characters. Default: none. */
+  label?: string | undefined;
+}
+
+const DETAILS_HINT = 'the sandbox may or may not have applied it: read client.sandbox.operations.details() before repeating it';
+
+/** The sandbox's control API, under `client.sandbox`. */
+export class SandboxControls {
+  readonly #core: PaygateCore;
+  /** Payer, provider and reviewer actions on the shop's operations (the client's API key). */
+  readonly operations: SandboxOperations;
+  /** Sandbox time (admin token). */
+  readonly clock: SandboxClockControl;
+  /** Availability of receipt evidence (admin token). */
+  readonly evidence: SandboxEvidenceControl;
+  /** API keys of every shop (admin token). */
+  readonly keys: SandboxKeys;
+
+  constructor(core: PaygateCore) {
+    this.#core = core;
+    this.operations = new SandboxOperations(core);
+    this.clock = new SandboxClockControl(core);
+    this.evidence = new SandboxEvidenceControl(core);
+    this.keys = new SandboxKeys(core);
+  }
+
+  /**
+   * POST /sandbox/reset (admin): forget every operation, posting and issued key, drop pending timers and re-seed
+   * from the fixtures. Not retried after a timeout or a connection error.
+   */
+  reset(options?: RequestOptions): APIPromise<ResponseOf<'sandboxReset'>> {
+    return this.#core.request('sandboxReset', { outcomeHint: 'the sandbox may or may not have been reset' }, options);
+  }
+}
+
+/** Shop-scoped controls: sent with the client's API key, so they see only that shop's operations. */
+export class SandboxOperations {
+  readonly #core: PaygateCore;
+
+  constructor(core: PaygateCore) {
+    this.#core = core;
+  }
+
+  /** GET /sandbox/operations: the shop's operations, newest first, with the total that matched the filters. */
+  list(query: SandboxListOperationsInput = {}, options?: RequestOptions): APIPromise<ResponseOf<'sandboxListOperations'>> {
+    const { status, type, limit, offset } = query;
+    return this.#core.request('sandboxListOperations', { query: { status, type, limit, offset } }, options);
+  }
+
+  /**
+   * GET /sandbox/operations/:id (or `/-?merchant_operation_id=…`): the operation state plus its
+   * merchant_operation_id, status history and receipt uploads.
+   */
+  details(ref: OperationRef, options?: RequestOptions): APIPromise<ResponseOf<'sandboxOperationDetails'>> {
+    return this.#call('sandboxOperationDetails', ref, {}, options);
+  }
+
+  /** POST …/pay: the payer transfers to a pending payment, which completes for that amount. Not retried after a timeout. */
+  pay(ref: OperationRef, params: SandboxPayInput = {}, options?: RequestOptions): APIPromise<ResponseOf<'sandboxPay'>> {
+    const body = params.amount !== undefined ? { amount: params.amount } : {};
+    return this.#call('sandboxPay', ref, { body, outcomeHint: DETAILS_HINT }, options);
+  }
+
+  /** POST …/settle: the provider completes or fails a pending payout. Not retried after a timeout. */
+  settle(ref: OperationRef, outcome: SandboxSettleOutcome, options?: RequestOptions): APIPromise<ResponseOf<'sandboxSettle'>> {
+    return this.#call('sandboxSettle', ref, { body: { outcome }, outcomeHint: DETAILS_HINT }, options);
+  }
+
+  /** POST …/review: a reviewer approves (completes) or declines (rejects) a payment in manual_check. Not retried after a timeout. */
+  review(
+    ref: OperationRef,
+    decision: SandboxReviewDecision,
+    params: SandboxReviewInput = {},
+    options?: RequestOptions,
+  ): APIPromise<ResponseOf<'sandboxReview'>> {
+    const body = params.amount !== undefined ? { decision, amount: params.amount } : { decision };
+    return this.#call('sandboxReview', ref, { body, outcomeHint: DETAILS_HINT }, options);
+  }
+
+  #call<E extends 'sandboxOperationDetails' | 'sandboxPay' | 'sandboxSettle' | 'sandboxReview'>(
+    id: E,
+    ref: OperationRef,
+    input: RequestInput,
+    options: RequestOptions | undefined,
+  ): APIPromise<ResponseOf<E>> {
+    let target: Pick<RequestInput, 'params' | 'query'>;
+    try {
+      target = targetOf(ref);
+    } catch (err) {
+      return new APIPromise(Promise.reject(err));
+    }
+    return this.#core.request(id, { ...input, ...target }, options);
+  }
+}
+
+/** Sandbox time. Every delay of the sandbox (acceptance, settlement, expiry) is a timer on this clock. */
+export class SandboxClockControl {
+  readonly #core: PaygateCore;
+
+  constructor(core: PaygateCore) {
+    this.#core = core;
+  }
+
+  /** GET /sandbox/clock (admin): `now`, whether the clock is frozen, and how many timers are pending. */
+  get(options?: RequestOptions): APIPromise<ResponseOf<'sandboxClock'>> {
+    return this.#core.request('sandboxClock', {}, options);
+  }
+
+  /**
+   * POST /sandbox/clock/advance (admin): move sandbox time forward and run every timer that falls due; resolves
+   * once they have run. Not retried after a timeout (advancing twice moves time twice).
+   * @param by Milliseconds (integer ≥ 0) or a duration: `"500ms"`, `"10s"`, `"5m"`, `"2h"`, `"1d"`.
+   */
+  advance(by: number | string, options?: RequestOptions): APIPromise<ResponseOf<'sandboxAdvanceClock'>> {
+    return this.#core.request('sandboxAdvanceClock', { body: { by }, outcomeHint: 'time may or may not have moved: read client.sandbox.clock.get() before advancing again' }, options);
+  }
+}
+
+/** Whether the providers' receipt evidence (and receipt links) are available: switch it off to test the fallbacks. */
+export class SandboxEvidenceControl {
+  readonly #core: PaygateCore;
+
+  constructor(core: PaygateCore) {
+    this.#core = core;
+  }
+
+  /** GET /sandbox/evidence (admin). */
+  get(options?: RequestOptions): APIPromise<ResponseOf<'sandboxEvidence'>> {
+    return this.#core.request('sandboxEvidence', {}, options);
+  }
+
+  /**
+   * PUT /sandbox/evidence (admin). While off, get_operation_state of a completed payment answers 503
+   * `evidence_unavailable` by operation_id and `receipt_evidence_status: "unavailable"` by merchant_operation_id.
+   */
+  set(available: boolean, options?: RequestOptions): APIPromise<ResponseOf<'sandboxSetEvidence'>> {
+    return this.#core.request('sandboxSetEvidence', { body: { available }, outcomeHint: 'read client.sandbox.evidence.get() to see the current setting' }, options);
+  }
+}
+
+/** API keys of every shop. Keys are stored hashed: an issued key is shown once. */
+export class SandboxKeys {
+  readonly #core: PaygateCore;
+
+  constructor(core: PaygateCore) {
+    this.#core = core;
+  }
+
+  /** GET /sandbox/keys (admin): id, shop, last 4 characters and revocation of each key. */
+  list(query: SandboxListKeysInput = {}, options?: RequestOptions): APIPromise<ResponseOf<'sandboxListKeys'>> {
+    return this.#core.request('sandboxListKeys', { query: { shop_id: query.shop_id } }, options);
+  }
+
+  /** POST /sandbox/keys (admin): a new key for a shop; `api_key` is in this answer only. Not retried after a timeout. */
+  issue(params: SandboxIssueKeyInput, options?: RequestOptions): APIPromise<ResponseOf<'sandboxIssueKey'>> {
+    const body = params.label !== undefined ? { shop_id: params.shop_id, label: params.label } : { shop_id: params.shop_id };
+    return this.#core.request('sandboxIssueKey', { body, outcomeHint: 'a key may or may not have been issued: see client.sandbox.keys.list()' }, options);
+  }
+
+  /** POST /sandbox/keys/:id/revoke (admin): the key stops authenticating at once; revoking twice answers the same. */
+  revoke(id: string, options?: RequestOptions): APIPromise<ResponseOf<'sandboxRevokeKey'>> {
+    return this.#core.request('sandboxRevokeKey', { params: { id }, outcomeHint: 'see client.sandbox.keys.list() for whether it was revoked' }, options);
+  }
+}
+
+/** `/sandbox/operations/<operation_id>` or `/sandbox/operations/-?merchant_operation_id=…`; exactly one identifier. */
+function targetOf(ref: OperationRef): Pick<RequestInput, 'params' | 'query'> {
+  const byId = ref?.operation_id !== undefined;
+  const byMerchantId = ref?.merchant_operation_id !== undefined;
+  if (byId === byMerchantId) {
+    throw new PaygateError('identify the operation by exactly one of { operation_id } or { merchant_operation_id }');
+  }
+  if (byId) return { params: { id: ref.operation_id! } };
+  return { params: { id: '-' }, query: { merchant_operation_id: ref.merchant_operation_id! } };
+}
