@@ -1,7 +1,7 @@
 // The commander program: every command, option and help text. Actions only `await import()` their command
 // module, so `paygate --help` loads commander and nothing else.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { redact } from './mask.js';
+import { redact, registerSecretsFromProcess } from './mask.js';
 
 const example = (lines: string): string => `\nExamples:\n${lines.replace(/^\n/, '')}`;
 
@@ -9,6 +9,21 @@ function parsePort(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('must be an integer from 0 to 65535 (0 picks a free port)');
   return n;
+}
+
+/** `10s`, `30m`, `2h`, `1d`, `500ms` (sent as given) or a bare number of milliseconds. */
+function parseDuration(value: string): string | number {
+  if (/^\d+$/.test(value)) return Number(value);
+  if (/^\d+(ms|s|m|h|d)$/.test(value)) return value;
+  throw new InvalidArgumentError('must be a duration such as 10s, 30m, 2h, 1d, 500ms, or a number of milliseconds');
+}
+
+function parseIntIn(min: number, max: number, what: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || n < min || n > max) throw new InvalidArgumentError(`must be ${what}`);
+    return n;
+  };
 }
 
 function parseLimit(value: string): number {
@@ -47,7 +62,10 @@ function run(load: () => Promise<Action>) {
   };
 }
 
+const JSON_HELP = 'print exactly the response body as JSON';
 const payment = () => import('./commands/payment.js');
+const controls = () => import('./commands/sandbox-operations.js');
+const sandboxKeys = () => import('./commands/sandbox-keys.js');
 const config = () => import('./commands/config.js');
 const amounts = () => import('./commands/amounts.js');
 
@@ -58,9 +76,18 @@ export function buildProgram(version: string): Command {
     .version(version, '-V, --version', 'print the paygate version')
     .option('--base-url <url>', 'API base URL (env: PAYGATE_BASE_URL; else the profile; else http://127.0.0.1:4080)')
     .option('--api-key <key>', 'API key sent as X-API-Key (env: PAYGATE_API_KEY; else the profile)')
+    .option(
+      '--admin-token <token>',
+      'sandbox admin token sent as X-Admin-Token by the clock, evidence, keys and reset controls (env: PAYGATE_ADMIN_TOKEN; else the profile key admin-token; printed by `paygate sandbox start`)',
+    )
     .option('--profile <name>', 'config profile to use (env: PAYGATE_PROFILE; else the current one, else "default")')
     .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(redact(s)) })
+    .configureOutput({
+      writeErr: (s) => {
+        registerSecretsFromProcess();
+        process.stderr.write(redact(s));
+      },
+    })
     .showHelpAfterError('(add --help for usage)')
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .addHelpText(
@@ -172,6 +199,20 @@ Exit codes: 0 ok, 1 API error, 2 usage, 3 connection or timeout, 4 response not 
   $ paygate state --merchant-operation-id order-1001 --json`))
     .action(run(async () => (await import('./commands/state.js')).state));
 
+  const operationCmd = program.command('operation').description('one operation as the sandbox records it (sandbox control API)');
+  operationCmd.addHelpText('after', example(`
+  $ paygate operation history 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c`));
+  operationCmd
+    .command('history')
+    .description('an operation\'s status transitions and receipt uploads (GET /sandbox/operations/{id}; sandbox only)')
+    .argument('[operation_id]', 'the operation_id (or use --merchant-operation-id)')
+    .option('--merchant-operation-id <id>', 'the idempotency key the operation was created with')
+    .option('--json', JSON_HELP)
+    .addHelpText('after', example(`
+  $ paygate operation history 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c
+  $ paygate operation history --merchant-operation-id order-1001 --json`))
+    .action(run(async () => (await import('./commands/operation.js')).history));
+
   program
     .command('balances')
     .description('balances of the shop bound to the API key (GET /v1/balances)')
@@ -201,11 +242,11 @@ Exit codes: 0 ok, 1 API error, 2 usage, 3 connection or timeout, 4 response not 
     });
 
   // config
-  const configCmd = program.command('config').description('profiles of base URL and API key, stored in the config file');
+  const configCmd = program.command('config').description('profiles of base URL, API key and sandbox admin token, stored in the config file');
   configCmd.addHelpText('after', `
 The config file is $PAYGATE_CONFIG, else $XDG_CONFIG_HOME/paygate/config.json, else ~/.config/paygate/config.json
-(mode 0600). Keys: base-url, api-key. API keys are always shown masked.
-Precedence: --base-url/--api-key > PAYGATE_BASE_URL/PAYGATE_API_KEY > profile > default.
+(mode 0600). Keys: base-url, api-key, admin-token. API keys and admin tokens are always shown masked.
+Precedence: --base-url/--api-key/--admin-token > PAYGATE_BASE_URL/PAYGATE_API_KEY/PAYGATE_ADMIN_TOKEN > profile > default.
 ${example(`
   $ paygate config set api-key pg_test_xxxxxxxxxxxx
   $ paygate config set base-url http://127.0.0.1:4080 --profile staging
@@ -215,17 +256,18 @@ ${example(`
   configCmd
     .command('set')
     .description('set a key of a profile (the --profile one, else the current one)')
-    .argument('<key>', 'base-url or api-key')
+    .argument('<key>', 'base-url, api-key or admin-token')
     .argument('<value>', 'the value')
     .addHelpText('after', example(`
   $ paygate config set api-key pg_test_xxxxxxxxxxxx
+  $ paygate config set admin-token pg_admin_xxxxxxxxxxxx       # printed by \`paygate sandbox start\`
   $ paygate config set base-url http://127.0.0.1:4080 --profile staging`))
     .action(run(async () => (await config()).configSet));
 
   configCmd
     .command('get')
-    .description('print a key of a profile (api-key masked)')
-    .argument('<key>', 'base-url or api-key')
+    .description('print a key of a profile (api-key and admin-token masked)')
+    .argument('<key>', 'base-url, api-key or admin-token')
     .option('--json', 'print {"profile","key","value"} as JSON')
     .addHelpText('after', example(`
   $ paygate config get base-url
@@ -234,8 +276,8 @@ ${example(`
 
   configCmd
     .command('list')
-    .description('list every profile and its keys (api-key masked)')
-    .option('--json', 'print the profiles as JSON (api-key masked)')
+    .description('list every profile and its keys (api-key and admin-token masked)')
+    .option('--json', 'print the profiles as JSON (api-key and admin-token masked)')
     .addHelpText('after', example(`
   $ paygate config list`))
     .action(run(async () => (await config()).configList));
@@ -249,10 +291,18 @@ ${example(`
     .action(run(async () => (await config()).configUse));
 
   // sandbox
-  const sandboxCmd = program.command('sandbox').description('run the offline sandbox of the gateway');
-  sandboxCmd.addHelpText('after', example(`
+  const sandboxCmd = program
+    .command('sandbox')
+    .description('run the offline sandbox of the gateway, and drive it: time, payer / provider / reviewer actions, evidence, keys, reset');
+  sandboxCmd.addHelpText('after', `
+Actions on one shop's operations (pay, settle, review, operations) take that shop's API key; the clock, evidence,
+keys and reset take the admin token (--admin-token, PAYGATE_ADMIN_TOKEN or the profile key admin-token), which
+\`paygate sandbox start\` prints (set PAYGATE_ADMIN_TOKEN when starting it to fix it).
+${example(`
   $ paygate sandbox start
-  $ paygate sandbox start --port 0 --in-memory --json`));
+  $ paygate sandbox start --port 0 --in-memory --frozen-clock --json
+  $ paygate sandbox pay 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c
+  $ paygate sandbox time advance 10s --admin-token pg_admin_xxxxxxxxxxxx`)}`);
   sandboxCmd
     .command('start')
     .description('start the sandbox HTTP server (Ctrl+C stops it)')
@@ -267,6 +317,7 @@ ${example(`
     .option('--in-memory', 'keep state in memory only (nothing written, --store ignored)')
     .option('--reset', 'delete the stored state before starting')
     .option('--frozen-clock', 'stand the sandbox clock still until advanced')
+    .option('--fsync', 'fdatasync every group write, so acknowledged changes survive power loss too (default: survive a crash of the process)')
     .option('--json', 'print the startup information (URL, demo keys) as JSON')
     .addHelpText('after', example(`
   $ paygate sandbox start
@@ -274,5 +325,136 @@ ${example(`
   $ PAYGATE_STORE=/tmp/pg.json paygate sandbox start --reset --json`))
     .action(run(async () => (await import('./commands/sandbox.js')).sandboxStart));
 
+  addSandboxControls(sandboxCmd);
   return program;
+}
+
+/** `paygate sandbox time | pay | settle | review | operations | evidence | keys | reset`: the control API (/sandbox). */
+function addSandboxControls(sandboxCmd: Command): void {
+  const timeCmd = sandboxCmd
+    .command('time')
+    .description('show the sandbox clock: now, frozen or not, pending timers (GET /sandbox/clock; admin token)')
+    .option('--json', JSON_HELP)
+    .addHelpText('after', example(`
+  $ paygate sandbox time
+  $ paygate sandbox time advance 10s`))
+    .action(run(async () => (await import('./commands/sandbox-time.js')).time));
+  timeCmd
+    .command('advance')
+    .description('move the sandbox clock forward and run every timer that falls due; prints the new time (admin token)')
+    .argument('<duration>', 'how far: 500ms, 10s, 30m, 2h, 1d, or a number of milliseconds', parseDuration)
+    .option('--json', JSON_HELP)
+    .addHelpText('after', example(`
+  $ paygate sandbox time advance 10s          # a +slow provider accepts
+  $ paygate sandbox time advance 30m --json   # card payments expire
+  $ paygate sandbox time advance 1500`))
+    .action(run(async () => (await import('./commands/sandbox-time.js')).advance));
+
+  sandboxCmd
+    .command('pay')
+    .description('the payer pays a pending payment\'s requisites, in full or another amount (POST /sandbox/operations/{id}/pay)')
+    .argument('[operation_id]', 'the payment\'s operation_id (or use --merchant-operation-id)')
+    .option('--merchant-operation-id <id>', 'the idempotency key the payment was created with')
+    .option('--amount <amount>', 'what the payer transfers (default: the expected amount), e.g. 900.00')
+    .option('--json', JSON_HELP)
+    .addHelpText('after', example(`
+  $ paygate sandbox pay 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c
+  $ paygate sandbox pay --merchant-operation-id order-1001 --amount 900.00`))
+    .action(run(async () => (await controls()).pay));
+
+  sandboxCmd
+    .command('settle')
+    .description('the provider completes or fails a pending payout (POST /sandbox/operations/{id}/settle)')
+    .argument('[operation_id]', 'the payout\'s operation_id (or use --merchant-operation-id)')
+    .option('--merchant-operation-id <id>', 'the idempotency key the payout was created with')
+    .option('--completed', 'the payout is paid out')
+    .option('--failed', 'the payout fails: it is rejected and its reserve returns to the balance')
+    .option('--json', JSON_HELP)
+    .addHelpText('after', example(`
+  $ paygate sandbox settle 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c --completed
+  $ paygate sandbox settle --merchant-operation-id payout-17 --failed --json`))
+    .action(run(async () => (await controls()).settle));
+
+  sandboxCmd
+    .command('review')
+    .description('a reviewer approves or declines a payment under manual check (POST /sandbox/operations/{id}/review)')
+    .argument('[operation_id]', 'the payment\'s operation_id (or use --merchant-operation-id)')
+    .option('--merchant-operation-id <id>', 'the idempotency key the payment was created with')
+    .option('--approve', 'complete the payment')
+    .option('--decline', 'reject the payment')
+    .option('--amount <amount>', 'with --approve: the approved amount (default: the receipt\'s, else the expected amount)')
+    .option('--json', JSON_HELP)
+    .addHelpText('after', example(`
+  $ paygate sandbox review 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c --approve
+  $ paygate sandbox review 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c --approve --amount 1400.00
+  $ paygate sandbox review --merchant-operation-id order-1001 --decline`))
+    .action(run(async () => (await controls()).review));
+
+  sandboxCmd
+    .command('operations')
+    .description('list the shop\'s operations, newest first (GET /sandbox/operations)')
+    .option('--status <status>', 'only this status: pending, awaiting_confirmation, manual_check, completed, cancelled, rejected')
+    .addOption(new Option('--type <type>', 'only payments or only payouts').choices(['payment', 'payout']))
+    .option('--limit <n>', 'page size, 1 to 1000 (server default 50)', parseIntIn(1, 1000, 'an integer from 1 to 1000'))
+    .option('--offset <n>', 'skip this many of the newest matching operations', parseIntIn(0, Number.MAX_SAFE_INTEGER, 'an integer ≥ 0'))
+    .option('--json', JSON_HELP)
+    .addHelpText('after', example(`
+  $ paygate sandbox operations
+  $ paygate sandbox operations --status pending --type payout --limit 10 --offset 10`))
+    .action(run(async () => (await controls()).listOperations));
+
+  sandboxCmd
+    .command('evidence')
+    .description('show, or switch on / off, receipt evidence and receipt URL signing (GET|PUT /sandbox/evidence; admin token)')
+    .option('--on', 'make receipt evidence available again')
+    .option('--off', 'make receipt evidence unavailable (state by operation_id answers 503 evidence_unavailable)')
+    .option('--json', JSON_HELP)
+    .addHelpText('after', example(`
+  $ paygate sandbox evidence
+  $ paygate sandbox evidence --off
+  $ paygate sandbox evidence --on --json`))
+    .action(run(async () => (await import('./commands/sandbox-evidence.js')).evidence));
+
+  const keysCmd = sandboxCmd.command('keys').description('list, issue and revoke API keys of every shop (admin token)');
+  keysCmd.addHelpText('after', example(`
+  $ paygate sandbox keys list --shop shop_a
+  $ paygate sandbox keys issue --shop shop_b --label ci
+  $ paygate sandbox keys revoke key_0123456789ab`));
+  keysCmd
+    .command('list')
+    .description('API keys (masked to their last 4 characters) and whether they are revoked (GET /sandbox/keys)')
+    .option('--shop <id>', 'only this shop\'s keys, e.g. shop_a')
+    .option('--json', JSON_HELP)
+    .addHelpText('after', example(`
+  $ paygate sandbox keys list
+  $ paygate sandbox keys list --shop shop_b --json`))
+    .action(run(async () => (await sandboxKeys()).listKeys));
+  keysCmd
+    .command('issue')
+    .description('issue a new API key for a shop; the key is shown once (POST /sandbox/keys)')
+    .option('--shop <id>', 'the shop the key belongs to, e.g. shop_b')
+    .option('--label <text>', 'free text shown in key lists, at most 200 characters')
+    .option('--json', 'print exactly the response body as JSON (it holds the plaintext api_key)')
+    .addHelpText('after', example(`
+  $ paygate sandbox keys issue --shop shop_b --label "ci runner"
+  $ paygate sandbox keys issue --shop shop_a --json | jq -r .api_key`))
+    .action(run(async () => (await sandboxKeys()).issueKey));
+  keysCmd
+    .command('revoke')
+    .description('revoke an API key: it stops authenticating at once (POST /sandbox/keys/{id}/revoke)')
+    .argument('<key_id>', 'the key\'s id, e.g. key_0123456789ab (see `paygate sandbox keys list`)')
+    .option('--json', JSON_HELP)
+    .addHelpText('after', example(`
+  $ paygate sandbox keys revoke key_0123456789ab`))
+    .action(run(async () => (await sandboxKeys()).revokeKey));
+
+  sandboxCmd
+    .command('reset')
+    .description('forget every operation, posting and issued key and re-seed from the fixtures (POST /sandbox/reset; admin token)')
+    .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
+    .option('--json', JSON_HELP)
+    .addHelpText('after', example(`
+  $ paygate sandbox reset
+  $ paygate sandbox reset --yes --json`))
+    .action(run(async () => (await import('./commands/sandbox-reset.js')).reset));
 }

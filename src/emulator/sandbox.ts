@@ -23,7 +23,7 @@ export interface SandboxOptions {
   store?: string;
   /** Delete the store's files before opening (refused while another process owns them). Default false. */
   reset?: boolean;
-  /** fdatasync after each group write. Default true. */
+  /** fdatasync after each group write (power-loss durability). Default false: a write() survives a process crash. */
   fsync?: boolean;
   /** Stand the sandbox clock still until advanced. Default false. */
   frozenClock?: boolean;
@@ -116,7 +116,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
   const world = opts.world !== undefined ? parseWorld(opts.world, 'options.world') : loadWorld(opts.fixtures);
   const index = new WorldIndex(world);
   if (opts.store && opts.reset) resetStore(opts.store);
-  const persistence = opts.store ? new FilePersistence({ path: opts.store, fsync: opts.fsync ?? true }) : new MemoryPersistence();
+  const persistence = opts.store ? new FilePersistence({ path: opts.store, fsync: opts.fsync ?? false }) : new MemoryPersistence();
   const store = new Store(persistence);
   await store.open();
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));

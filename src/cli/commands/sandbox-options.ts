@@ -16,6 +16,8 @@ export interface SandboxStartOptions {
   reset: boolean;
   /** Stand the sandbox clock still until advanced. Default false. */
   frozenClock: boolean;
+  /** fdatasync each group write (power-loss durability). Default false: writes survive a process crash. */
+  fsync: boolean;
   /** Print the startup information as JSON instead of human text. Default false. */
   json: boolean;
 }
@@ -35,6 +37,7 @@ export function sandboxStartOptions(opts: Record<string, unknown>): SandboxStart
     inMemory: opts.inMemory === true,
     reset: opts.reset === true,
     frozenClock: opts.frozenClock === true,
+    fsync: opts.fsync === true,
     json: opts.json === true,
   };
 }

@@ -38,6 +38,7 @@ export async function runSandboxStart(opts: SandboxStartOptions): Promise<void> 
       ...(store ? { store } : {}),
       reset: opts.reset ?? false,
       frozenClock: opts.frozenClock ?? false,
+      fsync: opts.fsync ?? false,
       ...(process.env.PAYGATE_ADMIN_TOKEN ? { adminToken: process.env.PAYGATE_ADMIN_TOKEN } : {}),
     });
   } catch (e) {
