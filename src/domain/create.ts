@@ -197,7 +197,7 @@ export function planCreate(ctx: DomainContext, shopId: string, kind: OperationKi
       ? 'no_provider_accepted'
       : !q
         ? 'pricing_not_covered'
-        : money(p.amount).lessThan(route.min_amount) || money(p.amount).greaterThan(route.max_amount)
+        : money(p.amount).lessThan(money(route.min_amount)) || money(p.amount).greaterThan(money(route.max_amount))
           ? 'amount_out_of_route_limits'
           : kind === 'payment' && !q.settlement.greaterThan(0)
             ? 'amount_below_commission'

@@ -18,22 +18,3 @@ export function nameUuid(...parts: string[]): string {
 export function operationIdFor(shopId: string, merchantOperationId: string): string {
   return nameUuid(shopId, merchantOperationId);
 }
-
-/** Deterministic digits derived from a seed: `count` decimal digits. */
-export function digitsFrom(seed: string, count: number): string {
-  let out = '';
-  let i = 0;
-  while (out.length < count) {
-    const h = createHash('sha256').update(`${seed}#${i++}`).digest();
-    for (const byte of h) {
-      if (byte < 250) out += String(byte % 10);
-      if (out.length === count) break;
-    }
-  }
-  return out;
-}
-
-export function pickFrom<T>(seed: string, items: readonly T[]): T {
-  const h = createHash('sha256').update(seed).digest();
-  return items[h.readUInt32BE(0) % items.length]!;
-}

@@ -10,20 +10,31 @@ export const ROUNDING = Decimal.ROUND_HALF_UP;
 
 export const ZERO = new Money(0);
 
+const parsed = new Map<string, Decimal>();
+
+/** A Decimal of `value`. Decimals are immutable, so parsed strings are memoised (bounded). */
 export function money(value: Decimal.Value): Decimal {
-  return new Money(value);
+  if (typeof value !== 'string') return new Money(value);
+  let d = parsed.get(value);
+  if (d === undefined) {
+    if (parsed.size >= 50_000) parsed.clear();
+    d = new Money(value);
+    parsed.set(value, d);
+  }
+  return d;
 }
 
 /** Scale-2 string, e.g. "1500.00". */
 export function toScale2(value: Decimal.Value): string {
-  const d = new Money(value).toDecimalPlaces(2, ROUNDING);
+  if (typeof value === 'string' && /^-?\d+\.\d\d$/.test(value)) return value === '-0.00' ? '0.00' : value;
+  const d = money(value).toDecimalPlaces(2, ROUNDING);
   const s = d.toFixed(2);
   return s === '-0.00' ? '0.00' : s;
 }
 
 /** Round to scale 2 (kopecks/cents), half up. */
 export function round2(value: Decimal.Value): Decimal {
-  return new Money(value).toDecimalPlaces(2, ROUNDING);
+  return money(value).toDecimalPlaces(2, ROUNDING);
 }
 
 export function sum(values: Iterable<Decimal.Value>): Decimal {

@@ -5,10 +5,10 @@ import { money, round2 } from './money.js';
 
 /** The tier covering `amount` (in the request currency), or undefined. */
 export function tierFor(pricing: PricingDef | undefined, amount: Decimal) {
-  return pricing?.tiers.find((t) => amount.greaterThanOrEqualTo(t.min_amount) && amount.lessThanOrEqualTo(t.max_amount));
+  return pricing?.tiers.find((t) => amount.greaterThanOrEqualTo(money(t.min_amount)) && amount.lessThanOrEqualTo(money(t.max_amount)));
 }
 
 /** Commission on a gross settlement amount. */
 export function commissionOn(gross: Decimal, tier: { percent: string; fixed: string }): Decimal {
-  return round2(gross.times(tier.percent).dividedBy(100).plus(money(tier.fixed)));
+  return round2(gross.times(money(tier.percent)).dividedBy(100).plus(money(tier.fixed)));
 }

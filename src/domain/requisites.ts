@@ -2,7 +2,7 @@
 // number with a bank, derived from the operation id so they are stable across runs.
 import type { Destination } from './operation.js';
 import type { BankDef, MethodDef, ProviderDef } from './world.js';
-import { digitsFrom, pickFrom } from './ids.js';
+import { createHash } from 'node:crypto';
 
 const HOLDERS = ['IVAN PETROV', 'ANNA SMIRNOVA', 'OLEG VOLKOV', 'MARIA KUZNETSOVA', 'PAVEL ORLOV', 'ELENA SOKOLOVA'];
 
@@ -20,12 +20,16 @@ export function luhnCheckDigit(payload: string): string {
 }
 
 export function allocateRequisites(opId: string, method: MethodDef, provider: ProviderDef, banks: ReadonlyMap<string, BankDef>): Destination {
-  const name = pickFrom(`${opId}/holder`, HOLDERS);
+  // One digest feeds every choice: the first 12 bytes give nine digits, then the holder, then the bank.
+  const h = createHash('sha256').update(`${opId}/requisites`).digest();
+  let digits = '';
+  for (let i = 0; i < 9; i++) digits += String(h[i]! % 10);
+  const name = HOLDERS[h.readUInt32BE(12) % HOLDERS.length]!;
   if (method.rail === 'phone') {
     const codes = provider.inbound_banks.filter((c) => banks.get(c)?.currency === method.currency);
-    const bank = codes.length > 0 ? pickFrom(`${opId}/bank`, codes) : undefined;
-    return { number: `+79${digitsFrom(`${opId}/phone`, 9)}`, name, ...(bank ? { bankname: bank } : {}) };
+    const bank = codes.length > 0 ? codes[h.readUInt32BE(16) % codes.length] : undefined;
+    return { number: `+79${digits}`, name, ...(bank ? { bankname: bank } : {}) };
   }
-  const payload = `220070${digitsFrom(`${opId}/card`, 9)}`;
+  const payload = `220070${digits}`;
   return { number: payload + luhnCheckDigit(payload), name };
 }

@@ -22,8 +22,17 @@ import { iso } from '../domain/state.js';
 
 const notFound = () => new DomainError('operation_not_found', 'operation not found');
 
+const keyHashes = new Map<string, string>();
+
+/** SHA-256 of an API key, memoised (bounded): the same few keys arrive on every request. */
 export function hashApiKey(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  let h = keyHashes.get(token);
+  if (h === undefined) {
+    if (keyHashes.size >= 1000) keyHashes.clear();
+    h = createHash('sha256').update(token, 'utf8').digest('hex');
+    keyHashes.set(token, h);
+  }
+  return h;
 }
 
 export type OperationRef = { operation_id: string } | { merchant_operation_id: string };

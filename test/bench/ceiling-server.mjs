@@ -3,11 +3,11 @@ import { createServer } from 'node:http';
 import { H3 } from 'h3';
 import { toNodeHandler } from 'h3/node';
 
-const body = JSON.stringify({ operation_id: '00000000-0000-5000-8000-000000000000', status: 'pending', expected_amount: '1500.00' });
+const body = { operation_id: '00000000-0000-5000-8000-000000000000', status: 'pending', expected_amount: '1500.00' };
 const app = new H3();
 app.post('/v1/payment', async (event) => {
   await event.req.text();
-  return new Response(body, { headers: { 'content-type': 'application/json' } });
+  return body;
 });
 const server = createServer(toNodeHandler(app));
 server.listen(0, '127.0.0.1', () => {
