@@ -126,7 +126,7 @@ function quote(ctx: DomainContext, kind: OperationKind, shop: ShopDef, p: Create
     }
   }
   const settlement_currency = conversion?.ledger_currency ?? p.currency;
-  const gross = round2(amount.times(rate));
+  const gross = conversion ? round2(amount.times(rate)) : amount;
   if (!tier) return undefined;
   const commission = commissionOn(gross, tier);
   const settlement = kind === 'payment' ? gross.minus(commission) : gross.plus(commission);

@@ -29,6 +29,8 @@ export class SandboxClock {
   private timers: Timer[] = [];
   private seq = 0;
   private handle: NodeJS.Timeout | undefined;
+  /** Sandbox time the armed Node timer fires at (Infinity when none is armed). */
+  private armedAt = Infinity;
   private running: Promise<void> | undefined;
   private closed = false;
   private readonly onError: (err: unknown) => void;
@@ -53,7 +55,8 @@ export class SandboxClock {
     let i = this.timers.length;
     while (i > 0 && this.timers[i - 1]!.at > at) i--;
     this.timers.splice(i, 0, timer);
-    this.arm();
+    // Re-arm only when the new timer is now the earliest: inserting later timers costs no timer churn.
+    if (i === 0 || this.handle === undefined) this.arm();
   }
 
   pendingTimers(): number {
@@ -73,6 +76,9 @@ export class SandboxClock {
     }
     if (this.frozen) this.frozenAt = Math.max(this.frozenAt, target);
     else this.offset = Math.max(this.offset, target - this.realNow());
+    // The offset moved: a timer armed before is due sooner now.
+    if (this.handle) clearTimeout(this.handle);
+    this.handle = undefined;
     this.arm();
   }
 
@@ -98,13 +104,20 @@ export class SandboxClock {
 
   private arm(): void {
     if (this.closed) return;
+    const next = this.timers[0];
+    if (this.handle && next && next.at === this.armedAt) return;
     if (this.handle) clearTimeout(this.handle);
     this.handle = undefined;
-    const next = this.timers[0];
+    this.armedAt = Infinity;
     if (!next) return;
     if (this.frozen && next.at > this.frozenAt) return;
+    this.armedAt = next.at;
     const delay = Math.max(0, next.at - this.now());
-    this.handle = setTimeout(() => void this.runDue(), Math.min(delay, 2 ** 31 - 1));
+    this.handle = setTimeout(() => {
+      this.handle = undefined;
+      this.armedAt = Infinity;
+      void this.runDue();
+    }, Math.min(delay, 2 ** 31 - 1));
     this.handle.unref();
   }
 
