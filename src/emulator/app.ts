@@ -14,6 +14,8 @@ import type { OperationKind } from '../domain/operation.js';
 import type { GatewayService } from './service.js';
 import { parseWith, readJson, readLimited } from './body.js';
 import { registerControls } from './controls.js';
+import { registerHostedPages } from './hosted-page.js';
+import { receiptCheck } from './receipts/check.js';
 import { signPath, verifySignedPath } from './signed-url.js';
 import { ApiError, errorResponse, toApiError } from './http-errors.js';
 import { toWireBalance, toWireOperation, toWireState } from './wire.js';
@@ -147,13 +149,7 @@ export function createApp(ctx: AppContext): H3 {
     if (!receipt || typeof receipt === 'string') throw new ApiError(400, 'validation_error', 'receipt: a file part named receipt is required');
     if (receipt.size === 0) throw new ApiError(400, 'validation_error', 'receipt: the file is empty');
     const file = new Uint8Array(await receipt.arrayBuffer());
-    const op = await service.uploadReceipt(shopId, fields.operation_id, { bytes: file, filename: receipt.name || 'receipt', contentType: receipt.type || 'application/octet-stream' }, async (expected) => {
-      // The PDF parser is heavy: load it on the first upload, not at start-up.
-      const [{ inspectReceipt }, { reviewReceipt }] = await Promise.all([import('./receipts/inspect.js'), import('../domain/receipt-review.js')]);
-      const facts = await inspectReceipt(file);
-      const r = reviewReceipt(facts, { amount: expected });
-      return r.to === 'completed' ? { to: 'completed', amount: r.amount, rule: r.rule } : { to: 'manual_check', reason: r.reason, rule: r.rule };
-    });
+    const op = await service.uploadReceipt(shopId, fields.operation_id, { bytes: file, filename: receipt.name || 'receipt', contentType: receipt.type || 'application/octet-stream' }, receiptCheck(file));
     return toWireOperation(op, service.world);
   });
 
@@ -169,6 +165,7 @@ export function createApp(ctx: AppContext): H3 {
   });
 
   registerControls(app, ctx, guarded, evidence);
+  registerHostedPages(app, ctx);
 
   route(endpoints.getBalances, async (_event, shopId) => {
     await service.store.sync();

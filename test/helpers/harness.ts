@@ -46,7 +46,7 @@ export async function harness(transport: Transport, opts: SandboxOptions = {}): 
       body = JSON.stringify(o.body);
       headers['content-type'] ??= 'application/json';
     }
-    const req = new Request(baseUrl + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const req = new Request(baseUrl + path, { method, headers, redirect: 'manual', ...(body !== undefined ? { body } : {}) });
     const res = transport === 'http' ? await fetch(req) : await sandbox.fetch(req);
     const text = await res.text();
     let parsed: unknown = undefined;

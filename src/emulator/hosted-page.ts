@@ -1,0 +1,108 @@
+// The hosted payment page at {payment_page_url}/<operation_id> (spec §4.2): shows the amount and the requisites,
+// accepts a receipt upload where the route requires one (the same checks as confirm_payment), and shows the
+// payer the outcome: paid, under review, declined or expired. Server-rendered HTML, every value escaped.
+import type { H3, H3Event } from 'h3';
+import type { OperationRecord } from '../domain/operation.js';
+import type { AppContext } from './app.js';
+import { DomainError } from '../domain/errors.js';
+import { readLimited } from './body.js';
+import { RECEIPT_LIMIT } from './app.js';
+import { receiptCheck } from './receipts/check.js';
+import { toWireOperation, type PublicOperation } from './wire.js';
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function outcome(op: PublicOperation): { title: string; tone: string; text: string } {
+  switch (op.status) {
+    case 'pending':
+      return { title: 'Waiting for your transfer', tone: 'wait', text: 'Transfer exactly the amount below to these requisites.' };
+    case 'awaiting_confirmation':
+      return { title: 'Upload your receipt', tone: 'wait', text: 'After the transfer, upload the PDF receipt from your bank.' };
+    case 'manual_check':
+      return { title: 'Under review', tone: 'review', text: 'Your receipt is being checked. You can close this page.' };
+    case 'completed':
+      return { title: 'Paid', tone: 'ok', text: 'The payment is complete. Thank you.' };
+    case 'rejected':
+      return op.reject_reason === 'expired'
+        ? { title: 'Expired', tone: 'bad', text: 'The time to pay has run out. Start a new payment with the merchant.' }
+        : { title: 'Declined', tone: 'bad', text: 'The payment was declined.' };
+    case 'cancelled':
+      return { title: 'Declined', tone: 'bad', text: 'The payment was cancelled by the merchant.' };
+  }
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${esc(title)}</title><style>
+body{font:16px/1.5 system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#1d2433}
+.card{border:1px solid #d8dce6;border-radius:12px;padding:1.5rem}.amount{font-size:2rem;font-weight:600}
+.ok{color:#147a3d}.bad{color:#b3261e}.wait{color:#8a5a00}.review{color:#6b3fa0}dt{color:#667}dd{margin:0 0 .6rem;font-family:ui-monospace,monospace}
+.note{color:#667;font-size:.85rem}button{font:inherit;padding:.5rem 1rem}
+</style></head><body>${body}<p class="note">paygate sandbox — no real money moves.</p></body></html>`;
+}
+
+function render(op: PublicOperation, ctx: AppContext, notice?: string): string {
+  const shop = ctx.service.world.shops.get(op.shop_id)!;
+  const wire = toWireOperation(op, ctx.service.world);
+  const o = outcome(op);
+  const requisites =
+    (op.status === 'pending' || op.status === 'awaiting_confirmation') && wire.number
+      ? `<dl><dt>${wire.bankname_details ? 'Phone' : 'Card'}</dt><dd>${esc(wire.number)}</dd>${wire.name ? `<dt>Recipient</dt><dd>${esc(wire.name)}</dd>` : ''}${wire.bankname_details ? `<dt>Bank</dt><dd>${esc(wire.bankname_details)}</dd>` : ''}${wire.expires_at ? `<dt>Pay before</dt><dd>${esc(wire.expires_at)}</dd>` : ''}</dl>`
+      : '';
+  const upload =
+    op.status === 'awaiting_confirmation'
+      ? `<form method="post" action="${esc(ctx.urls.paymentPage)}/${esc(op.id)}/receipt" enctype="multipart/form-data"><p><input type="file" name="receipt" accept="application/pdf" required></p><button>Upload receipt</button></form>`
+      : '';
+  return page(
+    `${shop.name}: ${o.title}`,
+    `<div class="card"><p>${esc(shop.name)}</p><p class="amount">${esc(wire.expected_amount)} ${esc(wire.currency)}</p>
+<h1 class="${o.tone}" data-status="${esc(op.status)}">${esc(o.title)}</h1><p>${esc(o.text)}</p>${notice ? `<p class="note">${esc(notice)}</p>` : ''}${requisites}${upload}</div>`,
+  );
+}
+
+function html(event: H3Event, status: number, body: string): string {
+  event.res.status = status;
+  event.res.headers.set('content-type', 'text/html; charset=utf-8');
+  event.res.headers.set('cache-control', 'no-store');
+  return body;
+}
+
+export function registerHostedPages(app: H3, ctx: AppContext): void {
+  const find = (event: H3Event): PublicOperation | undefined => {
+    const id = (event.context.params?.id ?? '').toLowerCase();
+    const op: OperationRecord | undefined = ctx.service.state.operation(id);
+    if (!op || op.status === 'admitting' || op.type !== 'payment') return undefined;
+    return ctx.service.world.shops.get(op.shop_id)?.hosted_page ? op : undefined;
+  };
+  const notFound = (event: H3Event) => html(event, 404, page('Not found', '<div class="card"><h1>Payment not found</h1><p>Check the link you were given.</p></div>'));
+
+  app.get('/pay/:id', (event) => {
+    const op = find(event);
+    return op ? html(event, 200, render(op, ctx)) : notFound(event);
+  });
+
+  app.post('/pay/:id/receipt', async (event) => {
+    const op = find(event);
+    if (!op) return notFound(event);
+    const type = event.req.headers.get('content-type') ?? '';
+    let file: File | undefined;
+    try {
+      const bytes = await readLimited(event, RECEIPT_LIMIT);
+      const part = (await new Request('http://paygate.local/', { method: 'POST', headers: { 'content-type': type }, body: bytes }).formData()).get('receipt');
+      if (part && typeof part !== 'string' && part.size > 0) file = part;
+    } catch {
+      file = undefined;
+    }
+    if (!file) return html(event, 400, render(op, ctx, 'Choose a PDF receipt to upload (at most 10 MiB).'));
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    try {
+      await ctx.service.uploadReceipt(op.shop_id, op.id, { bytes, filename: file.name || 'receipt', contentType: file.type || 'application/octet-stream' }, receiptCheck(bytes));
+    } catch (e) {
+      if (!(e instanceof DomainError)) throw e;
+      return html(event, 409, render(find(event) ?? op, ctx, 'This payment does not accept a receipt now.'));
+    }
+    event.res.status = 303;
+    event.res.headers.set('location', `${ctx.urls.paymentPage}/${op.id}`);
+    return '';
+  });
+}
