@@ -1,5 +1,5 @@
-// Connects a command to the API: resolves base URL and key (flag > env > profile > default) and builds the
-// typed client from src/client. Loaded only inside command actions, so undici and zod stay out of --help.
+// Connects a command to the API: resolves base URL, key and admin token (flag > env > profile > default) and builds
+// the typed client from src/client. Loaded only inside command actions, so undici and zod stay out of --help.
 import { Paygate } from '../client/index.js';
 import { resolveConnection, type Connection, type GlobalOptions } from './config.js';
 import { UsageError } from './errors.js';
@@ -10,16 +10,39 @@ export interface Connected {
   conn: Connection;
 }
 
-/** Build a client for the command. `needKey` (default true) makes a missing API key a usage error. */
-export function connect(globals: GlobalOptions, { needKey = true }: { needKey?: boolean } = {}): Connected {
+export interface ConnectOptions {
+  /** A missing API key is a usage error (the /v1 calls and the shop-scoped sandbox controls). Default true. */
+  needKey?: boolean;
+  /** A missing sandbox admin token is a usage error (clock, evidence, keys, reset). Default false. */
+  needAdminToken?: boolean;
+}
+
+/** Where the admin token comes from, for the usage error of an admin command run without one. */
+export const ADMIN_TOKEN_ORIGIN =
+  '`paygate sandbox start` prints it (or fix it by setting PAYGATE_ADMIN_TOKEN when starting the sandbox)';
+
+/** Build a client for the command; the admin token is passed whenever one is configured. */
+export function connect(globals: GlobalOptions, { needKey = true, needAdminToken = false }: ConnectOptions = {}): Connected {
   const conn = resolveConnection(globals);
   registerSecret(conn.apiKey);
+  registerSecret(conn.adminToken);
+  const profileFlag = conn.profile !== 'default' ? ` --profile ${conn.profile}` : '';
+  if (needAdminToken && !conn.adminToken) {
+    throw new UsageError(
+      'no sandbox admin token: this control needs X-Admin-Token',
+      `pass --admin-token, set PAYGATE_ADMIN_TOKEN, or store one with \`paygate config set admin-token <token>\`${profileFlag}; ${ADMIN_TOKEN_ORIGIN}`,
+    );
+  }
   if (needKey && !conn.apiKey) {
     throw new UsageError(
       'no API key',
-      `pass --api-key, set PAYGATE_API_KEY, or store one with \`paygate config set api-key <key>\`${conn.profile !== 'default' ? ` --profile ${conn.profile}` : ''}`,
+      `pass --api-key, set PAYGATE_API_KEY, or store one with \`paygate config set api-key <key>\`${profileFlag}`,
     );
   }
-  const client = new Paygate({ baseUrl: conn.baseUrl, ...(conn.apiKey ? { apiKey: conn.apiKey } : {}) });
+  const client = new Paygate({
+    baseUrl: conn.baseUrl,
+    ...(conn.apiKey ? { apiKey: conn.apiKey } : {}),
+    ...(conn.adminToken ? { adminToken: conn.adminToken } : {}),
+  });
   return { client, conn };
 }

@@ -29,6 +29,15 @@ const STATUS_COLOUR: Record<string, (c: ChalkInstance, s: string) => string> = {
   already_terminal: (c, s) => c.yellow(s),
   ok: (c, s) => c.green(s),
   unhealthy: (c, s) => c.red(s),
+  // receipt_evidence_status
+  complete: (c, s) => c.green(s),
+  partial: (c, s) => c.yellow(s),
+  not_ready: (c, s) => c.dim(s),
+  unavailable: (c, s) => c.red(s),
+  // sandbox keys and evidence switch
+  active: (c, s) => c.green(s),
+  revoked: (c, s) => c.red(s),
+  available: (c, s) => c.green(s),
 };
 
 /** A status word coloured by meaning: completed green, pending yellow, manual_check magenta, rejected/cancelled red. */

@@ -1,4 +1,5 @@
-// The CLI's config file (profiles of base URL and API key) and the flag > env > profile > default resolution.
+// The CLI's config file (profiles of base URL, API key and sandbox admin token) and the flag > env > profile >
+// default resolution.
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -9,13 +10,18 @@ export const DEFAULT_BASE_URL = 'http://127.0.0.1:4080';
 export const DEFAULT_PROFILE = 'default';
 
 /** The keys `paygate config set/get` accept, and the profile field each one is stored in. */
-export const CONFIG_KEYS = { 'base-url': 'base_url', 'api-key': 'api_key' } as const;
+export const CONFIG_KEYS = { 'base-url': 'base_url', 'api-key': 'api_key', 'admin-token': 'admin_token' } as const;
 export type ConfigKey = keyof typeof CONFIG_KEYS;
 
 export interface Profile {
   base_url?: string;
   api_key?: string;
+  /** The sandbox's admin token (X-Admin-Token), for the cross-shop controls. */
+  admin_token?: string;
 }
+
+/** Config keys whose values are secrets: only ever shown masked. */
+export const SECRET_CONFIG_KEYS: ReadonlySet<ConfigKey> = new Set<ConfigKey>(['api-key', 'admin-token']);
 
 export interface ConfigFile {
   /** The profile used when neither --profile nor PAYGATE_PROFILE names one (`paygate config use`). */
@@ -54,10 +60,11 @@ export function readConfig(path: string): ConfigFile {
   if (obj.profiles && typeof obj.profiles === 'object') {
     for (const [name, p] of Object.entries(obj.profiles as Record<string, unknown>)) {
       if (!p || typeof p !== 'object') continue;
-      const { base_url, api_key } = p as Record<string, unknown>;
+      const { base_url, api_key, admin_token } = p as Record<string, unknown>;
       profiles[name] = {
         ...(typeof base_url === 'string' ? { base_url } : {}),
         ...(typeof api_key === 'string' ? { api_key } : {}),
+        ...(typeof admin_token === 'string' ? { admin_token } : {}),
       };
     }
   }
@@ -95,6 +102,7 @@ export function validateBaseUrl(value: string, label: string): string {
 export interface GlobalOptions {
   baseUrl?: string;
   apiKey?: string;
+  adminToken?: string;
   profile?: string;
 }
 
@@ -105,6 +113,8 @@ export interface Connection {
   baseUrlSource: Source;
   apiKey: string | undefined;
   apiKeySource: Source | undefined;
+  adminToken: string | undefined;
+  adminTokenSource: Source | undefined;
   profile: string;
   configPath: string;
 }
@@ -122,13 +132,13 @@ export function lastConnection(): Connection | undefined {
   return last;
 }
 
-/** Resolve base URL and API key with precedence flag > env > profile > default. */
+/** Resolve base URL, API key and admin token with precedence flag > env > profile > default. */
 export function resolveConnection(globals: GlobalOptions, env: Env = process.env): Connection {
   const path = configPath(env);
   const config = readConfig(path);
   const { name, explicit } = activeProfile(globals, config, env);
   const profile = config.profiles[name];
-  if (explicit && !profile && !(globals.baseUrl && globals.apiKey)) {
+  if (explicit && !profile && !(globals.baseUrl && (globals.apiKey || globals.adminToken))) {
     throw new UsageError(`profile "${name}" is not defined in ${path}`, `create it with \`paygate config set api-key <key> --profile ${name}\``);
   }
   let baseUrl = DEFAULT_BASE_URL;
@@ -141,8 +151,22 @@ export function resolveConnection(globals: GlobalOptions, env: Env = process.env
   if (globals.apiKey) [apiKey, apiKeySource] = [globals.apiKey, 'flag'];
   else if (env.PAYGATE_API_KEY) [apiKey, apiKeySource] = [env.PAYGATE_API_KEY, 'env'];
   else if (profile?.api_key) [apiKey, apiKeySource] = [profile.api_key, 'profile'];
+  let adminToken: string | undefined;
+  let adminTokenSource: Source | undefined;
+  if (globals.adminToken) [adminToken, adminTokenSource] = [globals.adminToken, 'flag'];
+  else if (env.PAYGATE_ADMIN_TOKEN) [adminToken, adminTokenSource] = [env.PAYGATE_ADMIN_TOKEN, 'env'];
+  else if (profile?.admin_token) [adminToken, adminTokenSource] = [profile.admin_token, 'profile'];
   const label = { flag: '--base-url', env: 'PAYGATE_BASE_URL', profile: `base-url of profile "${name}"`, default: 'default base URL' }[baseUrlSource];
-  last = { baseUrl: validateBaseUrl(baseUrl, label), baseUrlSource, apiKey, apiKeySource, profile: name, configPath: path };
+  last = {
+    baseUrl: validateBaseUrl(baseUrl, label),
+    baseUrlSource,
+    apiKey,
+    apiKeySource,
+    adminToken,
+    adminTokenSource,
+    profile: name,
+    configPath: path,
+  };
   return last;
 }
 
@@ -151,4 +175,11 @@ export function describeKey(conn: Connection): string {
   if (!conn.apiKey) return 'no API key';
   const from = { flag: '--api-key', env: 'PAYGATE_API_KEY', profile: `profile "${conn.profile}"`, default: 'default' }[conn.apiKeySource ?? 'default'];
   return `API key ${maskKey(conn.apiKey)} from ${from}`;
+}
+
+/** Where the admin token came from: `admin token ****cli1 from --admin-token`. Never the token itself. */
+export function describeAdminToken(conn: Connection): string {
+  if (!conn.adminToken) return 'no admin token';
+  const from = { flag: '--admin-token', env: 'PAYGATE_ADMIN_TOKEN', profile: `profile "${conn.profile}"`, default: 'default' }[conn.adminTokenSource ?? 'default'];
+  return `admin token ${maskKey(conn.adminToken)} from ${from}`;
 }

@@ -63,6 +63,12 @@ function run(load: () => Promise<Action>) {
 }
 
 const JSON_HELP = 'print exactly the response body as JSON';
+/** Help text of the commands that need the sandbox's admin token. */
+const ADMIN_NOTE = `
+Needs the sandbox admin token: --admin-token, PAYGATE_ADMIN_TOKEN or the profile key admin-token
+(\`paygate config set admin-token <token>\`). \`paygate sandbox start\` prints it; set PAYGATE_ADMIN_TOKEN when
+starting the sandbox to fix it.`;
+const adminExample = (lines: string): string => `${ADMIN_NOTE}\n${example(lines)}`;
 const payment = () => import('./commands/payment.js');
 const controls = () => import('./commands/sandbox-operations.js');
 const sandboxKeys = () => import('./commands/sandbox-keys.js');
@@ -335,7 +341,7 @@ function addSandboxControls(sandboxCmd: Command): void {
     .command('time')
     .description('show the sandbox clock: now, frozen or not, pending timers (GET /sandbox/clock; admin token)')
     .option('--json', JSON_HELP)
-    .addHelpText('after', example(`
+    .addHelpText('after', adminExample(`
   $ paygate sandbox time
   $ paygate sandbox time advance 10s`))
     .action(run(async () => (await import('./commands/sandbox-time.js')).time));
@@ -344,7 +350,7 @@ function addSandboxControls(sandboxCmd: Command): void {
     .description('move the sandbox clock forward and run every timer that falls due; prints the new time (admin token)')
     .argument('<duration>', 'how far: 500ms, 10s, 30m, 2h, 1d, or a number of milliseconds', parseDuration)
     .option('--json', JSON_HELP)
-    .addHelpText('after', example(`
+    .addHelpText('after', adminExample(`
   $ paygate sandbox time advance 10s          # a +slow provider accepts
   $ paygate sandbox time advance 30m --json   # card payments expire
   $ paygate sandbox time advance 1500`))
@@ -409,14 +415,14 @@ function addSandboxControls(sandboxCmd: Command): void {
     .option('--on', 'make receipt evidence available again')
     .option('--off', 'make receipt evidence unavailable (state by operation_id answers 503 evidence_unavailable)')
     .option('--json', JSON_HELP)
-    .addHelpText('after', example(`
+    .addHelpText('after', adminExample(`
   $ paygate sandbox evidence
   $ paygate sandbox evidence --off
   $ paygate sandbox evidence --on --json`))
     .action(run(async () => (await import('./commands/sandbox-evidence.js')).evidence));
 
   const keysCmd = sandboxCmd.command('keys').description('list, issue and revoke API keys of every shop (admin token)');
-  keysCmd.addHelpText('after', example(`
+  keysCmd.addHelpText('after', adminExample(`
   $ paygate sandbox keys list --shop shop_a
   $ paygate sandbox keys issue --shop shop_b --label ci
   $ paygate sandbox keys revoke key_0123456789ab`));
@@ -425,7 +431,7 @@ function addSandboxControls(sandboxCmd: Command): void {
     .description('API keys (masked to their last 4 characters) and whether they are revoked (GET /sandbox/keys)')
     .option('--shop <id>', 'only this shop\'s keys, e.g. shop_a')
     .option('--json', JSON_HELP)
-    .addHelpText('after', example(`
+    .addHelpText('after', adminExample(`
   $ paygate sandbox keys list
   $ paygate sandbox keys list --shop shop_b --json`))
     .action(run(async () => (await sandboxKeys()).listKeys));
@@ -435,7 +441,7 @@ function addSandboxControls(sandboxCmd: Command): void {
     .option('--shop <id>', 'the shop the key belongs to, e.g. shop_b')
     .option('--label <text>', 'free text shown in key lists, at most 200 characters')
     .option('--json', 'print exactly the response body as JSON (it holds the plaintext api_key)')
-    .addHelpText('after', example(`
+    .addHelpText('after', adminExample(`
   $ paygate sandbox keys issue --shop shop_b --label "ci runner"
   $ paygate sandbox keys issue --shop shop_a --json | jq -r .api_key`))
     .action(run(async () => (await sandboxKeys()).issueKey));
@@ -444,7 +450,7 @@ function addSandboxControls(sandboxCmd: Command): void {
     .description('revoke an API key: it stops authenticating at once (POST /sandbox/keys/{id}/revoke)')
     .argument('<key_id>', 'the key\'s id, e.g. key_0123456789ab (see `paygate sandbox keys list`)')
     .option('--json', JSON_HELP)
-    .addHelpText('after', example(`
+    .addHelpText('after', adminExample(`
   $ paygate sandbox keys revoke key_0123456789ab`))
     .action(run(async () => (await sandboxKeys()).revokeKey));
 
@@ -453,7 +459,7 @@ function addSandboxControls(sandboxCmd: Command): void {
     .description('forget every operation, posting and issued key and re-seed from the fixtures (POST /sandbox/reset; admin token)')
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
     .option('--json', JSON_HELP)
-    .addHelpText('after', example(`
+    .addHelpText('after', adminExample(`
   $ paygate sandbox reset
   $ paygate sandbox reset --yes --json`))
     .action(run(async () => (await import('./commands/sandbox-reset.js')).reset));

@@ -10,7 +10,7 @@ import {
   PaygateError,
 } from '../client/errors.js';
 import { err } from './colors.js';
-import { describeKey, lastConnection } from './config.js';
+import { describeAdminToken, describeKey, lastConnection } from './config.js';
 import { CliError } from './errors.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { redact, registerSecretsFromProcess } from './mask.js';
@@ -34,11 +34,25 @@ const CODE_HINTS: Record<string, string> = {
   bankname_required: 'WT_RUB_PHONE payouts need --bankname (e.g. sber, tcs)',
   number_required: 'payouts need --number (card or phone number)',
   invalid_state: 'the operation is not in a state that accepts this; see `paygate state <operation_id>`',
-  evidence_unavailable: 'receipt evidence is not ready; retry, or read the state with --merchant-operation-id',
+  evidence_unavailable:
+    'receipt evidence is unavailable; retry later, or read the state with --merchant-operation-id (on the sandbox, `paygate sandbox evidence --on` switches it back)',
+  shop_not_found: 'see the shops printed by `paygate sandbox start` (e.g. shop_a, shop_b, shop_pool)',
+  key_not_found: 'see the key ids with `paygate sandbox keys list`',
 };
+
+/** Where the sandbox's admin token comes from (kept in step with ADMIN_TOKEN_ORIGIN in api.ts, not imported to stay light). */
+const ADMIN_TOKEN_HINT =
+  'check --admin-token / PAYGATE_ADMIN_TOKEN / profile key admin-token; `paygate sandbox start` prints the token (or fix it by setting PAYGATE_ADMIN_TOKEN when starting the sandbox)';
 
 function apiErrorHint(e: APIError): string | undefined {
   if (e instanceof IdempotencyConflictError) return CODE_HINTS.idempotency_conflict;
+  if (e.code === 'missing_admin_token' || e.code === 'invalid_admin_token') {
+    const conn = lastConnection();
+    return `${ADMIN_TOKEN_HINT}${conn?.adminToken ? ` (sent ${describeAdminToken(conn)})` : ''}`;
+  }
+  if (e.status === 404 && e.code === 'not_found' && e.endpoint.includes(' /sandbox/')) {
+    return 'this server has no sandbox controls: point --base-url / PAYGATE_BASE_URL at a paygate sandbox';
+  }
   if (e instanceof AuthenticationError) {
     const conn = lastConnection();
     return `check --api-key / PAYGATE_API_KEY / profile${conn ? ` (sent ${describeKey(conn)})` : ''}`;

@@ -120,7 +120,7 @@ export function createApp(ctx: AppContext): H3 {
     const state = toWireState(op, service.world, evidence());
     if (state.receipt_evidence_status === 'unavailable' && byId) {
       // By operation_id the evidence must materialize (spec §4.6): say so instead of answering without it.
-      throw new ApiError(503, 'evidence_unavailable', 'receipt evidence is temporarily unavailable; retry later, or read by merchant_operation_id', { 'retry-after': '5' });
+      throw new ApiError(503, 'evidence_unavailable', 'receipt evidence is temporarily unavailable; retry later, or read by merchant_operation_id', { 'retry-after': '1' });
     }
     return state;
   });

@@ -10,7 +10,10 @@ const KEY_PROFILE = 'pg_profile_key_AAAA1111';
 const KEY_STAGING = 'pg_staging_key_BBBB2222';
 const KEY_ENV = 'pg_env_key_CCCC3333';
 const KEY_FLAG = 'pg_flag_key_DDDD4444';
-const ALL_KEYS = [KEY_PROFILE, KEY_STAGING, KEY_ENV, KEY_FLAG];
+const ADMIN_PROFILE = 'pg_admin_profile_EEEE5555';
+const ADMIN_ENV = 'pg_admin_env_FFFF6666';
+const ADMIN_FLAG = 'pg_admin_flag_GGGG7777';
+const ALL_KEYS = [KEY_PROFILE, KEY_STAGING, KEY_ENV, KEY_FLAG, ADMIN_PROFILE, ADMIN_ENV, ADMIN_FLAG];
 
 let cfg: ReturnType<typeof tempConfig>;
 afterEach(() => cfg?.cleanup());
@@ -134,6 +137,36 @@ describe('precedence: flag > env > profile > default', () => {
     expect(viaFlag.code).toBe(0);
     expect(other.requests.length).toBe(before[1]! + 1);
     expect(server.requests.length).toBe(before[0]! + 1);
+  });
+
+  it('admin token: profile, then env over profile, then flag over env; sent as X-Admin-Token only', async () => {
+    cfg = tempConfig();
+    const clock = await fakeServer(() => ({ status: 200, body: { now: '2026-01-01T00:00:00.000Z', frozen: false, pending_timers: 0 } }));
+    try {
+      const set = await runCli(['config', 'set', 'admin-token', ADMIN_PROFILE], { env: env() });
+      expect(set.code).toBe(0);
+      expect(set.stderr).toContain('****5555');
+      expect(JSON.parse(readFileSync(cfg.path, 'utf8')).profiles.default.admin_token).toBe(ADMIN_PROFILE);
+      await runCli(['config', 'set', 'base-url', clock.baseUrl], { env: env() });
+      const lastToken = () => clock.requests.at(-1)?.headers['x-admin-token'];
+
+      expect((await runCli(['sandbox', 'time'], { env: env() })).code).toBe(0);
+      expect(lastToken()).toBe(ADMIN_PROFILE);
+      expect(clock.requests.at(-1)?.headers['x-api-key']).toBeUndefined();
+
+      expect((await runCli(['sandbox', 'time'], { env: { ...env(), PAYGATE_ADMIN_TOKEN: ADMIN_ENV } })).code).toBe(0);
+      expect(lastToken()).toBe(ADMIN_ENV);
+
+      expect((await runCli(['sandbox', 'time', '--admin-token', ADMIN_FLAG], { env: { ...env(), PAYGATE_ADMIN_TOKEN: ADMIN_ENV } })).code).toBe(0);
+      expect(lastToken()).toBe(ADMIN_FLAG);
+
+      // A usage error from commander while a token is on the command line still masks it.
+      const typo = await runCli(['sandbox', 'tme', '--admin-token', ADMIN_FLAG], { env: env() });
+      expect(typo.code).toBe(2);
+      expect((await runCli(['config', 'get', 'admin-token'], { env: env() })).stdout.trim()).toBe('****5555');
+    } finally {
+      await clock.close();
+    }
   });
 
   it('a profile named by --profile that does not exist is a usage error', async () => {

@@ -28,6 +28,20 @@ const COMMANDS = [
   ['config', 'use'],
   ['sandbox'],
   ['sandbox', 'start'],
+  ['sandbox', 'time'],
+  ['sandbox', 'time', 'advance'],
+  ['sandbox', 'pay'],
+  ['sandbox', 'settle'],
+  ['sandbox', 'review'],
+  ['sandbox', 'operations'],
+  ['sandbox', 'evidence'],
+  ['sandbox', 'keys'],
+  ['sandbox', 'keys', 'list'],
+  ['sandbox', 'keys', 'issue'],
+  ['sandbox', 'keys', 'revoke'],
+  ['sandbox', 'reset'],
+  ['operation'],
+  ['operation', 'history'],
 ];
 
 const cfg = tempConfig();
@@ -54,6 +68,11 @@ describe('paygate --help', () => {
     for (const s of ['--port', 'PAYGATE_PORT', '--host', '--store', 'PAYGATE_STORE', '--fixtures', 'PAYGATE_FIXTURES', '--in-memory', '--reset', '--frozen-clock', '--json']) {
       expect(r.stdout).toContain(s);
     }
+  });
+
+  it('documents the global --admin-token and where the token comes from', async () => {
+    const r = await runCli(['sandbox', 'time', '--help'], { env });
+    for (const s of ['--admin-token', 'PAYGATE_ADMIN_TOKEN', 'admin-token', 'paygate sandbox start']) expect(r.stdout).toContain(s);
   });
 });
 

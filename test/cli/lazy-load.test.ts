@@ -12,11 +12,14 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 const HOOK = fileURLToPath(new URL('./load-log-hook.mjs', import.meta.url));
 const cfg = tempConfig();
 let server: FakeServer;
+let clock: FakeServer;
 beforeAll(async () => {
   server = await fakeServer(() => ({ status: 200, body: BALANCES }));
+  clock = await fakeServer(() => ({ status: 200, body: { now: '2026-01-01T00:00:00.000Z', frozen: true, pending_timers: 0 } }));
 });
 afterAll(async () => {
   await server.close();
+  await clock.close();
   cfg.cleanup();
 });
 
@@ -52,5 +55,17 @@ describe('lazy loading', () => {
     for (const re of HEAVY) expect(modules.filter((m) => re.test(m))).toEqual([]);
     expect(modules.filter((m) => m.includes('node_modules/ora/'))).toEqual([]);
     expect(modules.filter((m) => /\/dist\/cli\/commands\/(?!balances)/.test(m))).toEqual([]);
+  });
+
+  it('sandbox time --help loads no command module; sandbox time loads only its own', async () => {
+    const help = await loaded(['sandbox', 'time', 'advance', '--help']);
+    for (const re of [...HEAVY, ...DEFERRED]) expect(help.modules.filter((m) => re.test(m))).toEqual([]);
+    expect(help.modules.filter((m) => m.includes('/dist/cli/commands/'))).toEqual([]);
+
+    const { code, modules } = await loaded(['sandbox', 'time'], { PAYGATE_BASE_URL: clock.baseUrl, PAYGATE_ADMIN_TOKEN: 'pg_admin_lazy_0000' });
+    expect(code).toBe(0);
+    expect(modules.some((m) => m.includes('/dist/cli/commands/sandbox-time.js'))).toBe(true);
+    for (const re of HEAVY) expect(modules.filter((m) => re.test(m))).toEqual([]);
+    expect(modules.filter((m) => /\/dist\/cli\/commands\/(?!sandbox-time)/.test(m))).toEqual([]);
   });
 });

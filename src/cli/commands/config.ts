@@ -1,6 +1,8 @@
-// `paygate config set | get | list | use`: profiles in the config file; API keys are only ever shown masked.
+// `paygate config set | get | list | use`: profiles in the config file; API keys and admin tokens are only ever
+// shown masked.
 import {
   CONFIG_KEYS,
+  SECRET_CONFIG_KEYS,
   activeProfile,
   configPath,
   parseConfigKey,
@@ -17,10 +19,11 @@ import { dim, keyValue, note, print, printJson, table } from '../render.js';
 
 type Opts = GlobalOptions & Record<string, unknown>;
 
-function shown(profile: Profile | undefined): { 'base-url': string | null; 'api-key': string | null } {
+function shown(profile: Profile | undefined): { 'base-url': string | null; 'api-key': string | null; 'admin-token': string | null } {
   return {
     'base-url': profile?.base_url ?? null,
     'api-key': profile?.api_key ? maskKey(profile.api_key) : null,
+    'admin-token': profile?.admin_token ? maskKey(profile.admin_token) : null,
   };
 }
 
@@ -33,7 +36,7 @@ export async function configSet(key: string, value: string, opts: Opts): Promise
   if (v === '') throw new UsageError(`${key} must not be empty`);
   const profile = { ...(config.profiles[name] ?? {}), [CONFIG_KEYS[k]]: v };
   writeConfig(path, { ...config, profiles: { ...config.profiles, [name]: profile } });
-  note(`${key} of profile "${name}" set to ${k === 'api-key' ? maskKey(v) : v} (${path})`);
+  note(`${key} of profile "${name}" set to ${SECRET_CONFIG_KEYS.has(k) ? maskKey(v) : v} (${path})`);
 }
 
 export async function configGet(key: string, opts: Opts): Promise<void> {
@@ -75,10 +78,10 @@ export async function configList(opts: Opts): Promise<void> {
   print('');
   print(
     table(
-      ['', 'profile', 'base-url', 'api-key'],
+      ['', 'profile', 'base-url', 'api-key', 'admin-token'],
       names.map((n) => {
         const s = shown(config.profiles[n]);
-        return [n === active ? '*' : '', n, s['base-url'] ?? dim('-'), s['api-key'] ?? dim('-')];
+        return [n === active ? '*' : '', n, s['base-url'] ?? dim('-'), s['api-key'] ?? dim('-'), s['admin-token'] ?? dim('-')];
       }),
     ),
   );

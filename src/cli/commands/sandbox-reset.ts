@@ -1,0 +1,30 @@
+// `paygate sandbox reset`: forget every operation, posting and issued key (admin token). Asks first on a terminal;
+// without one it needs --yes, and never waits on stdin.
+import { connect } from '../api.js';
+import { UsageError } from '../errors.js';
+import { show } from '../output.js';
+import { canPrompt } from '../prompts.js';
+import { resetView } from '../views.js';
+
+async function confirmed(baseUrl: string): Promise<boolean> {
+  const { confirm } = await import('@inquirer/prompts');
+  try {
+    // The question goes to stderr, so that stdout stays the response body with --json.
+    return await confirm(
+      { message: `Reset the sandbox at ${baseUrl}? Every operation, posting and issued key is forgotten.`, default: false },
+      { output: process.stderr },
+    );
+  } catch (e) {
+    if ((e as Error)?.name === 'ExitPromptError') return false;
+    throw e;
+  }
+}
+
+export async function reset(opts: Record<string, unknown>): Promise<void> {
+  const { client, conn } = connect(opts, { needKey: false, needAdminToken: true });
+  if (opts.yes !== true) {
+    if (!canPrompt()) throw new UsageError('sandbox reset needs --yes when there is no terminal to confirm on', 'run `paygate sandbox reset --yes`');
+    if (!(await confirmed(conn.baseUrl))) throw new UsageError('reset cancelled: nothing was changed');
+  }
+  await show(opts, 'Resetting the sandbox…', () => client.sandbox.reset(), resetView);
+}

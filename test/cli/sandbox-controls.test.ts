@@ -1,0 +1,453 @@
+// The sandbox's control commands end to end: the CLI as a subprocess against a sandbox started in this process on a
+// frozen clock. time / time advance, pay, settle, review, operations, operation history, evidence, keys, reset, the
+// receipts of `paygate state`, the admin token (flag, env, profile; missing → exit 2) and that it is never printed.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createSandbox, type Sandbox } from '../../src/emulator/index.js';
+import { runCli, tempConfig, transcript, type CliResult } from './run-cli.js';
+
+// Each test runs the CLI as a subprocess; on a loaded machine that takes seconds, not milliseconds.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+
+const ADMIN = 'pg_admin_cli_test';
+const START = '2026-01-01T00:00:00.000Z';
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+
+let sandbox: Sandbox;
+let baseUrl: string;
+let key: string;
+const cfg = tempConfig();
+/** Shop A's key and the admin token from the environment. */
+let env: Record<string, string>;
+/** Shop A's key only: admin commands need --admin-token or a profile. */
+let keyOnly: Record<string, string>;
+
+beforeAll(async () => {
+  sandbox = await createSandbox({ frozenClock: true, startTime: '2026-01-01T00:00:00Z', adminToken: ADMIN });
+  baseUrl = (await sandbox.listen({ port: 0, host: '127.0.0.1' })).url;
+  key = sandbox.demo.shops.find((s) => s.id === 'shop_a')!.api_key;
+  keyOnly = { PAYGATE_CONFIG: cfg.path, PAYGATE_BASE_URL: baseUrl, PAYGATE_API_KEY: key };
+  env = { ...keyOnly, PAYGATE_ADMIN_TOKEN: ADMIN };
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  cfg.cleanup();
+});
+
+/** A raw request to the sandbox (to check that --json is exactly the body). */
+async function api(method: string, path: string, auth: 'key' | 'admin', body?: unknown): Promise<unknown> {
+  const res = await fetch(baseUrl + path, {
+    method,
+    headers: { ...(auth === 'key' ? { 'x-api-key': key } : { 'x-admin-token': ADMIN }), ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  return res.json();
+}
+
+function json<T = Record<string, unknown>>(r: CliResult): T {
+  expect(r.stderr, r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout) as T;
+}
+
+function ok(r: CliResult): string {
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout;
+}
+
+const PAYMENT = ['--method', 'WT_RUB_C2C', '--amount', '1500.00', '--currency', 'RUB'];
+const PAYOUT = ['--method', 'WT_RUB_C2C', '--amount', '500.00', '--currency', 'RUB', '--number', '4111111111111111'];
+
+async function createPayment(clientId: string, moid?: string): Promise<string> {
+  const r = await runCli(['payment', 'create', ...PAYMENT, '--client-id', clientId, ...(moid ? ['--merchant-operation-id', moid] : []), '--json'], { env });
+  expect(r.code, r.stderr).toBe(0);
+  return (JSON.parse(r.stdout) as { operation_id: string }).operation_id;
+}
+
+async function createPayout(clientId: string): Promise<string> {
+  const r = await runCli(['payout', 'create', ...PAYOUT, '--client-id', clientId, '--json'], { env });
+  expect(r.code, r.stderr).toBe(0);
+  return (JSON.parse(r.stdout) as { operation_id: string }).operation_id;
+}
+
+interface Clock {
+  now: string;
+  frozen: boolean;
+  pending_timers: number;
+}
+
+// First, while the clock still reads the start time.
+describe('sandbox time', () => {
+  it('human: now, frozen, pending timers', async () => {
+    const out = ok(await runCli(['sandbox', 'time'], { env }));
+    expect(out).toMatch(new RegExp(`^now +${START}$`, 'm'));
+    expect(out).toMatch(/^frozen +true\b/m);
+    expect(out).toMatch(/^pending_timers +\d+$/m);
+    expect(out).not.toContain('\x1b[');
+  });
+
+  it('--json is exactly the body of GET /sandbox/clock', async () => {
+    const body = json<Clock>(await runCli(['sandbox', 'time', '--json'], { env }));
+    expect(body).toEqual(await api('GET', '/sandbox/clock', 'admin'));
+    expect(body).toMatchObject({ now: START, frozen: true });
+  });
+
+  it('a +slow create started in the background completes after `sandbox time advance 10s`', async () => {
+    const before = json<Clock>(await runCli(['sandbox', 'time', '--json'], { env }));
+    const create = runCli(['payment', 'create', ...PAYMENT, '--client-id', 'slow+slow', '--merchant-operation-id', 'cli-slow-1', '--json'], { env });
+    // Wait until the create reached the sandbox and armed the provider's 10 s timer.
+    let clock = before;
+    for (let i = 0; i < 100 && clock.pending_timers <= before.pending_timers; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      clock = json<Clock>(await runCli(['sandbox', 'time', '--json'], { env }));
+    }
+    expect(clock.pending_timers).toBeGreaterThan(before.pending_timers);
+
+    const advanced = await runCli(['sandbox', 'time', 'advance', '10s'], { env });
+    expect(ok(advanced)).toMatch(/^now +2026-01-01T00:00:10\.000Z$/m);
+
+    const r = await create;
+    expect(r.timedOut).toBe(false);
+    expect(json<{ status: string }>(r).status).toBe('pending');
+  });
+
+  it('advance --json (milliseconds) is the new clock; a bad duration is a usage error', async () => {
+    const body = json<Clock>(await runCli(['sandbox', 'time', 'advance', '1000', '--json'], { env }));
+    expect(body.now).toBe('2026-01-01T00:00:11.000Z');
+    expect(body).toEqual(await api('GET', '/sandbox/clock', 'admin'));
+    const bad = await runCli(['sandbox', 'time', 'advance', '10 seconds'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('duration');
+  });
+});
+
+describe('sandbox pay', () => {
+  it('human: pays in full; the operation is shown like `paygate state`', async () => {
+    const id = await createPayment('payer-1');
+    const out = ok(await runCli(['sandbox', 'pay', id], { env }));
+    expect(out).toMatch(new RegExp(`^operation_id +${id}$`, 'm'));
+    expect(out).toMatch(/^status +completed$/m);
+    expect(out).toMatch(/^actual_amount +1500\.00 RUB$/m);
+  });
+
+  it('--amount, by --merchant-operation-id, --json', async () => {
+    const moid = `cli-pay-${Date.now()}`;
+    const id = await createPayment('payer-2', moid);
+    const body = json<{ operation_id: string; status: string; actual_amount: string; expected_amount: string }>(
+      await runCli(['sandbox', 'pay', '--merchant-operation-id', moid, '--amount', '900.00', '--json'], { env }),
+    );
+    expect(body).toMatchObject({ operation_id: id, status: 'completed', actual_amount: '900.00', expected_amount: '1500.00' });
+    const human = ok(await runCli(['state', id], { env }));
+    expect(human).toMatch(/^actual_amount +900\.00 RUB$/m);
+  });
+
+  it('a bad --amount is a usage error; paying twice is 409 invalid_state (exit 1)', async () => {
+    const id = await createPayment('payer-3');
+    expect((await runCli(['sandbox', 'pay', id, '--amount', '9.999'], { env })).code).toBe(2);
+    ok(await runCli(['sandbox', 'pay', id], { env }));
+    const again = await runCli(['sandbox', 'pay', id], { env });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('invalid_state');
+  });
+});
+
+describe('sandbox settle', () => {
+  it('--completed (human) and --failed (--json) on payouts', async () => {
+    const a = await createPayout('settle-1');
+    const out = ok(await runCli(['sandbox', 'settle', a, '--completed'], { env }));
+    expect(out).toMatch(/^type +payout$/m);
+    expect(out).toMatch(/^status +completed$/m);
+
+    const b = await createPayout('settle-2');
+    const body = json<{ operation_id: string; status: string }>(await runCli(['sandbox', 'settle', b, '--failed', '--json'], { env }));
+    expect(body).toMatchObject({ operation_id: b, status: 'rejected' });
+  });
+
+  it('exactly one of --completed and --failed, else a usage error', async () => {
+    const id = await createPayout('settle-3');
+    const neither = await runCli(['sandbox', 'settle', id], { env });
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toContain('--completed or --failed');
+    const both = await runCli(['sandbox', 'settle', id, '--completed', '--failed'], { env });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('not both');
+  });
+});
+
+describe('sandbox review', () => {
+  async function toManualCheck(clientId: string): Promise<string> {
+    const id = await createPayment(clientId);
+    const confirm = await runCli(['payment', 'confirm', id, '--receipt', 'fixtures/receipts/fake-photoshop.pdf', '--json'], { env });
+    expect(json<{ status: string }>(confirm).status).toBe('manual_check');
+    return id;
+  }
+
+  it('--approve completes a payment sent to manual_check by a fake receipt', async () => {
+    const id = await toManualCheck('x+receipt');
+    const out = ok(await runCli(['sandbox', 'review', id, '--approve'], { env }));
+    expect(out).toMatch(/^status +completed$/m);
+    expect(out).toMatch(/^actual_amount +1500\.00 RUB$/m);
+  });
+
+  it('--decline --json rejects it; --amount with --decline and no decision are usage errors', async () => {
+    const id = await toManualCheck('x2+receipt');
+    expect((await runCli(['sandbox', 'review', id, '--decline', '--amount', '10.00'], { env })).code).toBe(2);
+    expect((await runCli(['sandbox', 'review', id], { env })).code).toBe(2);
+    expect(json<{ status: string }>(await runCli(['sandbox', 'review', id, '--decline', '--json'], { env })).status).toBe('rejected');
+  });
+});
+
+describe('state shows receipts and the evidence status', () => {
+  let id: string;
+  const moid = `cli-receipt-${Date.now()}`;
+  beforeAll(async () => {
+    id = await createPayment('y+receipt', moid);
+    const confirm = await runCli(['payment', 'confirm', id, '--receipt', 'fixtures/receipts/ok-1500.pdf', '--json'], { env });
+    expect(json<{ status: string }>(confirm).status).toBe('completed');
+  });
+
+  it('human: status, evidence complete, a receipts table with the signed receipt_url', async () => {
+    const out = ok(await runCli(['state', id], { env }));
+    expect(out).toMatch(/^status +completed$/m);
+    expect(out).toMatch(/^receipt_evidence_status +complete$/m);
+    const lines = out.split('\n');
+    const head = lines.findIndex((l) => /^receipts$/.test(l));
+    expect(head).toBeGreaterThan(0);
+    expect(lines[head + 1]).toMatch(/^id +amount +completed_at +receipt_url$/);
+    expect(lines[head + 2]).toMatch(new RegExp(`^${UUID.source} +1500\\.00 RUB +\\S+Z +${baseUrl.replace(/[.]/g, '\\.')}/storage/\\S+$`));
+  });
+
+  it('--json is unchanged: exactly the body of get_operation_state', async () => {
+    const body = json(await runCli(['state', id, '--json'], { env }));
+    expect(body).toEqual(await api('POST', '/v1/get_operation_state', 'key', { operation_id: id }));
+    expect(body).toMatchObject({ receipt_evidence_status: 'complete', receipts: [{ amount: 1500 }] });
+  });
+
+  it('a payer transfer has partial evidence: receipt_url shown as —', async () => {
+    const paid = await createPayment('payer-4');
+    ok(await runCli(['sandbox', 'pay', paid], { env }));
+    const out = ok(await runCli(['state', paid], { env }));
+    expect(out).toMatch(/^receipt_evidence_status +partial$/m);
+    expect(out).toMatch(new RegExp(`^${UUID.source} +1500\\.00 RUB +\\S+Z +—$`, 'm'));
+  });
+
+  describe('evidence switched off', () => {
+    afterAll(async () => {
+      await runCli(['sandbox', 'evidence', '--on'], { env });
+    });
+
+    it('evidence: show, --off, then state by id exits 1 (evidence_unavailable) and by merchant id shows unavailable', async () => {
+      expect(ok(await runCli(['sandbox', 'evidence'], { env }))).toMatch(/^available +true\b/m);
+      expect(json(await runCli(['sandbox', 'evidence', '--json'], { env }))).toEqual({ available: true });
+
+      expect(ok(await runCli(['sandbox', 'evidence', '--off'], { env }))).toMatch(/^available +false\b/m);
+      expect(await api('GET', '/sandbox/evidence', 'admin')).toEqual({ available: false });
+
+      const byId = await runCli(['state', id], { env });
+      expect(byId.code).toBe(1);
+      expect(byId.stderr).toContain('evidence_unavailable');
+
+      const byMoid = ok(await runCli(['state', '--merchant-operation-id', moid], { env }));
+      expect(byMoid).toMatch(/^receipt_evidence_status +unavailable$/m);
+      expect(byMoid).toMatch(/^receipts\n.*evidence is unavailable/m);
+
+      expect(json(await runCli(['sandbox', 'evidence', '--on', '--json'], { env }))).toEqual({ available: true });
+      expect((await runCli(['state', id], { env })).code).toBe(0);
+    });
+
+    it('--on with --off is a usage error', async () => {
+      expect((await runCli(['sandbox', 'evidence', '--on', '--off'], { env })).code).toBe(2);
+    });
+  });
+});
+
+describe('sandbox operations', () => {
+  it('human: an aligned table, statuses, amounts with currency, and "N of TOTAL"', async () => {
+    const total = (json<{ total: number }>(await runCli(['sandbox', 'operations', '--json'], { env }))).total;
+    expect(total).toBeGreaterThan(3);
+    const out = ok(await runCli(['sandbox', 'operations', '--limit', '3'], { env }));
+    const lines = out.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^operation_id +type +status +method +expected_amount +actual_amount$/);
+    const rows = lines.slice(1, 4);
+    for (const row of rows) expect(row).toMatch(new RegExp(`^${UUID.source} +(payment|payout) +\\w+ +WT_RUB_C2C +\\d+\\.\\d{2} RUB +\\d+\\.\\d{2} RUB$`));
+    // Amounts right-aligned: every row (and the header) ends at the same column.
+    expect(new Set([lines[0]!.length, ...rows.map((r) => r.length)]).size).toBe(1);
+    expect(lines.at(-1)).toBe(`3 of ${total}`);
+  });
+
+  it('--type and --status filter; --json is exactly the body', async () => {
+    const payouts = json<{ total: number; operations: { type: string; status: string }[] }>(
+      await runCli(['sandbox', 'operations', '--type', 'payout', '--status', 'completed', '--json'], { env }),
+    );
+    expect(payouts.total).toBeGreaterThanOrEqual(1);
+    expect(payouts.operations.every((o) => o.type === 'payout' && o.status === 'completed')).toBe(true);
+    expect(payouts).toEqual(await api('GET', '/sandbox/operations?type=payout&status=completed', 'key'));
+
+    const paged = await runCli(['sandbox', 'operations', '--status', 'completed', '--limit', '1', '--offset', '1', '--json'], { env });
+    expect(json(paged)).toEqual(await api('GET', '/sandbox/operations?status=completed&limit=1&offset=1', 'key'));
+
+    const human = ok(await runCli(['sandbox', 'operations', '--type', 'payout', '--status', 'manual_check'], { env }));
+    expect(human).toContain('no operations');
+    expect(human.trimEnd().split('\n').at(-1)).toBe('0 of 0');
+  });
+
+  it('bad --status, --type or --limit are usage errors', async () => {
+    for (const args of [['--status', 'done'], ['--type', 'refund'], ['--limit', '0'], ['--offset', '-1']]) {
+      const r = await runCli(['sandbox', 'operations', ...args], { env });
+      expect(r.code, args.join(' ')).toBe(2);
+    }
+  });
+});
+
+describe('operation history', () => {
+  it('human: summary, then the transitions in order and the upload with its review rule', async () => {
+    const moid = `cli-history-${Date.now()}`;
+    const id = await createPayment('h+receipt', moid);
+    json(await runCli(['payment', 'confirm', id, '--receipt', 'fixtures/receipts/fake-photoshop.pdf', '--json'], { env }));
+    ok(await runCli(['sandbox', 'review', id, '--approve'], { env }));
+
+    const out = ok(await runCli(['operation', 'history', id], { env }));
+    expect(out).toMatch(new RegExp(`^operation_id +${id}$`, 'm'));
+    expect(out).toMatch(new RegExp(`^merchant_operation_id +${moid}$`, 'm'));
+    expect(out).toMatch(/^status +completed$/m);
+    expect(out).toMatch(/^created_at +\S+Z$/m);
+    const lines = out.split('\n');
+    const h = lines.indexOf('history');
+    expect(lines[h + 1]).toMatch(/^at +from → to +cause$/);
+    expect(lines[h + 2]).toMatch(/^\S+Z +— → awaiting_confirmation +\S/);
+    expect(lines[h + 3]).toMatch(/^\S+Z +awaiting_confirmation → manual_check +\S/);
+    expect(lines[h + 4]).toMatch(/^\S+Z +manual_check → completed +\S/);
+    const u = lines.indexOf('uploads');
+    expect(lines[u + 1]).toMatch(/review\.rule/);
+    expect(lines[u + 2]).toMatch(/fake-photoshop\.pdf .* manual_check +potential_fake$/);
+  });
+
+  it('--merchant-operation-id --json is exactly the body', async () => {
+    const moid = `cli-history-json-${Date.now()}`;
+    const id = await createPayment('history-2', moid);
+    const body = json<{ history: { from: string | null; to: string }[] }>(await runCli(['operation', 'history', '--merchant-operation-id', moid, '--json'], { env }));
+    expect(body).toEqual(await api('GET', `/sandbox/operations/${id}`, 'key'));
+    expect(body.history.map((e) => [e.from, e.to])).toEqual([[null, 'pending']]);
+  });
+
+  it('an unknown operation is exit 1 (404)', async () => {
+    const r = await runCli(['operation', 'history', '00000000-0000-4000-8000-000000000000'], { env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('operation_not_found');
+  });
+});
+
+describe('sandbox keys', () => {
+  it('issue prints the key once, labelled; it works for balances; revoke makes it fail with "invalid api key"', async () => {
+    const issued = await runCli(['sandbox', 'keys', 'issue', '--shop', 'shop_b', '--label', 'cli test'], { env });
+    const out = ok(issued);
+    expect(out).toContain('shown once');
+    const apiKey = out.match(/^api_key +(\S+) +\(shown once\)$/m)?.[1];
+    expect(apiKey).toMatch(/^pg_test_/);
+    const keyId = out.match(/^id +(key_\S+)$/m)?.[1];
+    expect(keyId).toBeDefined();
+
+    const balances = await runCli(['balances', '--json'], { env: { ...env, PAYGATE_API_KEY: apiKey! } });
+    expect(json<{ balances: { currency: string }[] }>(balances).balances.map((b) => b.currency)).toEqual(['RUB']);
+
+    const list = ok(await runCli(['sandbox', 'keys', 'list', '--shop', 'shop_b'], { env }));
+    expect(list).toMatch(new RegExp(`^${keyId} +shop_b +\\*{4}${apiKey!.slice(-4)} +active +cli test `, 'm'));
+    expect(list).not.toContain(apiKey);
+
+    const revoked = ok(await runCli(['sandbox', 'keys', 'revoke', keyId!], { env }));
+    expect(revoked).toMatch(/^status +revoked$/m);
+    const after = await runCli(['balances'], { env: { ...env, PAYGATE_API_KEY: apiKey! } });
+    expect(after.code).toBe(1);
+    expect(after.stderr).toContain('invalid api key');
+    expect(after.stderr).not.toContain(apiKey);
+  });
+
+  it('--json: issue holds api_key; list is exactly the body, never a plaintext key', async () => {
+    const issued = json<{ id: string; api_key: string; shop_id: string }>(await runCli(['sandbox', 'keys', 'issue', '--shop', 'shop_a', '--json'], { env }));
+    expect(issued).toMatchObject({ shop_id: 'shop_a', revoked: false });
+    expect(issued.api_key).toMatch(/^pg_test_/);
+    const list = json(await runCli(['sandbox', 'keys', 'list', '--json'], { env }));
+    expect(list).toEqual(await api('GET', '/sandbox/keys', 'admin'));
+    expect(JSON.stringify(list)).not.toContain(issued.api_key);
+    const rev = json(await runCli(['sandbox', 'keys', 'revoke', issued.id, '--json'], { env }));
+    expect(rev).toMatchObject({ id: issued.id, revoked: true });
+  });
+
+  it('issue without --shop (no TTY) is a usage error; an unknown shop or key is exit 1', async () => {
+    const noShop = await runCli(['sandbox', 'keys', 'issue'], { env, timeout: 10_000 });
+    expect(noShop.timedOut).toBe(false);
+    expect(noShop.code).toBe(2);
+    expect(noShop.stderr).toContain('--shop');
+    expect((await runCli(['sandbox', 'keys', 'issue', '--shop', 'shop_zz'], { env })).stderr).toContain('shop_not_found');
+    const noKey = await runCli(['sandbox', 'keys', 'revoke', 'key_nope'], { env });
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toContain('key_not_found');
+  });
+});
+
+describe('the admin token', () => {
+  it('missing: exit 2, saying how to pass it and where it comes from', async () => {
+    for (const args of [['sandbox', 'time'], ['sandbox', 'time', 'advance', '1s'], ['sandbox', 'evidence'], ['sandbox', 'keys', 'list'], ['sandbox', 'reset', '--yes']]) {
+      const r = await runCli(args, { env: keyOnly });
+      expect(r.code, args.join(' ')).toBe(2);
+      for (const s of ['--admin-token', 'PAYGATE_ADMIN_TOKEN', 'paygate config set admin-token', 'paygate sandbox start']) expect(r.stderr).toContain(s);
+    }
+  });
+
+  it('--admin-token flag and the profile key admin-token (shown masked by config)', async () => {
+    ok(await runCli(['sandbox', 'time', '--admin-token', ADMIN], { env: keyOnly }));
+    const set = await runCli(['config', 'set', 'admin-token', ADMIN], { env: keyOnly });
+    expect(set.code).toBe(0);
+    expect(set.stderr).toContain('****test');
+    expect((await runCli(['config', 'get', 'admin-token'], { env: keyOnly })).stdout.trim()).toBe('****test');
+    expect(JSON.parse((await runCli(['config', 'list', '--json'], { env: keyOnly })).stdout)).toMatchObject({
+      profiles: { default: { 'admin-token': '****test' } },
+    });
+    expect(ok(await runCli(['config', 'list'], { env: keyOnly }))).toContain('****test');
+    ok(await runCli(['sandbox', 'time'], { env: keyOnly }));
+  });
+
+  it('a wrong token: exit 1, invalid_admin_token, the hint, the token masked', async () => {
+    const wrong = 'pg_admin_wrong_token_0000';
+    const r = await runCli(['sandbox', 'keys', 'list', '--admin-token', wrong], { env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('invalid_admin_token');
+    expect(r.stderr).toContain('--admin-token');
+    expect(r.stderr).toContain('****0000');
+    expect(r.stdout + r.stderr).not.toContain(wrong);
+  });
+});
+
+// Last: forgets everything above.
+describe('sandbox reset', () => {
+  it('without --yes and without a TTY: exit 2, nothing reset; with --yes an earlier operation is gone (404)', async () => {
+    const id = await createPayment('before-reset');
+    const refused = await runCli(['sandbox', 'reset'], { env, timeout: 10_000 });
+    expect(refused.timedOut).toBe(false);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--yes');
+    ok(await runCli(['state', id], { env }));
+
+    const done = ok(await runCli(['sandbox', 'reset', '--yes'], { env }));
+    expect(done).toContain('sandbox reset');
+    const gone = await runCli(['state', id], { env });
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain('operation_not_found');
+    expect(gone.stderr).toContain('HTTP 404');
+  });
+
+  it('--yes --json is exactly the body', async () => {
+    const body = json<{ reset: boolean; now: string }>(await runCli(['sandbox', 'reset', '--yes', '--json'], { env }));
+    expect(body).toEqual({ reset: true, now: expect.stringMatching(/Z$/) });
+    expect(json<{ total: number }>(await runCli(['sandbox', 'operations', '--json'], { env })).total).toBe(0);
+  });
+});
+
+describe('secrets', () => {
+  it('the admin token never appeared in full in any output (it is only ever input)', () => {
+    const all = transcript.join('\n');
+    expect(transcript.length).toBeGreaterThan(50);
+    expect(all).not.toContain(ADMIN);
+    expect(all).not.toContain(key);
+  });
+});
