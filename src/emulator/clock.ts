@@ -52,8 +52,15 @@ export class SandboxClock {
   schedule(at: number, fn: TimerFn): void {
     if (this.closed) return;
     const timer = { at, seq: this.seq++, fn };
-    let i = this.timers.length;
-    while (i > 0 && this.timers[i - 1]!.at > at) i--;
+    // Binary search for the first timer due later than `at`: equal times keep their scheduling order.
+    let lo = 0;
+    let hi = this.timers.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.timers[mid]!.at <= at) lo = mid + 1;
+      else hi = mid;
+    }
+    const i = lo;
     this.timers.splice(i, 0, timer);
     // Re-arm only when the new timer is now the earliest: inserting later timers costs no timer churn.
     if (i === 0 || this.handle === undefined) this.arm();
