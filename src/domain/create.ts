@@ -11,7 +11,7 @@ import { MAGIC_EXPIRY_MS, SLOW_ACCEPTANCE_MS, TIMEOUT_ACCEPTANCE_MS, magicTags, 
 import { money, round2, toScale2 } from './money.js';
 import { commissionOn, tierFor } from './pricing.js';
 import { allocateRequisites } from './requisites.js';
-import { eventFor, move } from './transitions.js';
+import { eventFor, move, type OperationEvent } from './transitions.js';
 import { iso } from './state.js';
 
 /** The gateway waits this long for a provider to accept a create (spec §4.1). */
@@ -166,7 +166,9 @@ export function planCreate(ctx: DomainContext, shopId: string, kind: OperationKi
         }
       : undefined;
 
-  const base = {
+  // Built by assignment, not conditional spreads: this runs on every create.
+  type Base = Omit<Extract<OperationRecord, { status: 'pending' }>, 'status' | 'history'>;
+  const base: Base = {
     id,
     shop_id: shopId,
     merchant_operation_id: p.merchant_operation_id,
@@ -177,12 +179,7 @@ export function planCreate(ctx: DomainContext, shopId: string, kind: OperationKi
     expected_amount: amount,
     actual_amount: '0.00',
     client_id: p.client_id,
-    ...(p.client_ip ? { client_ip: p.client_ip } : {}),
-    ...(destination ? { destination } : {}),
-    ...(route ? { route_id: route.id } : {}),
-    ...(decision ? { provider_id: decision.provider.id } : {}),
     magic,
-    ...(q?.conversion ? { conversion: q.conversion } : {}),
     commission_amount: q ? toScale2(q.commission) : '0.00',
     settlement_amount: q ? toScale2(q.settlement) : '0.00',
     settlement_currency: q?.settlement_currency ?? p.currency,
@@ -190,6 +187,11 @@ export function planCreate(ctx: DomainContext, shopId: string, kind: OperationKi
     created_at: now,
     updated_at: now,
   };
+  if (p.client_ip) base.client_ip = p.client_ip;
+  if (destination) base.destination = destination;
+  if (route) base.route_id = route.id;
+  if (decision) base.provider_id = decision.provider.id;
+  if (q?.conversion) base.conversion = q.conversion;
 
   const rejectReason = !route
     ? 'no_route'
@@ -227,8 +229,11 @@ export function planCreate(ctx: DomainContext, shopId: string, kind: OperationKi
     return { kind: 'commit', op, changes: [{ kind: 'operation', op }] };
   }
 
-  const admitted: OperationRecord = { ...base, status: 'admitting', accept_at: now, history: [] };
-  return { kind: 'commit', ...accept(ctx, admitted, decision.provider, 'create') };
+  // Accepted at once: build the operation in its first status directly.
+  const fields = acceptedFields(ctx, base, decision.provider);
+  const status = fields.requires_receipt ? 'awaiting_confirmation' : 'pending';
+  const op = { ...base, ...fields, status, history: [{ at: now, from: null, to: status, cause: 'create' }] } as OperationRecord;
+  return { kind: 'commit', op, changes: acceptedChanges(op, eventFor(op), now) };
 }
 
 function fundsSuffice(ctx: DomainContext, shop: ShopDef, q: Quote): boolean {
@@ -242,46 +247,41 @@ function withEvent(op: OperationRecord): StateChange[] {
   return event ? [{ kind: 'operation', op }, { kind: 'event', event }] : [{ kind: 'operation', op }];
 }
 
-/** The provider accepted: allocate requisites or reserve the payout, and enter pending / awaiting_confirmation. */
-function accept(ctx: DomainContext, op: OperationRecord, provider: ProviderDef, cause: string): { op: OperationRecord; changes: StateChange[] } {
-  const now = iso(ctx.now);
-  const method = ctx.world.methods.get(op.method)!;
-  const requiresReceipt = op.type === 'payment' && (provider.requires_receipt || op.magic.includes('receipt'));
-  const expiryMs = op.type === 'payment' ? (op.magic.includes('expire') ? MAGIC_EXPIRY_MS : provider.expiry_ms) : null;
-  const fields = {
-    requires_receipt: requiresReceipt,
-    ...(op.type === 'payment' ? { destination: allocateRequisites(op.id, method, provider, ctx.world.banks) } : {}),
-    ...(expiryMs ? { expires_at: iso(ctx.now + expiryMs) } : {}),
+/** What acceptance adds: the receipt requirement, inbound requisites for a payment, the provider's expiry. */
+function acceptedFields(
+  ctx: DomainContext,
+  op: { id: string; type: OperationKind; method: string; magic: readonly MagicTag[] },
+  provider: ProviderDef,
+): { requires_receipt: boolean; destination?: Destination; expires_at?: string } {
+  if (op.type !== 'payment') return { requires_receipt: false };
+  const out: { requires_receipt: boolean; destination?: Destination; expires_at?: string } = {
+    requires_receipt: provider.requires_receipt || op.magic.includes('receipt'),
+    destination: allocateRequisites(op.id, ctx.world.methods.get(op.method)!, provider, ctx.world.banks),
   };
-  const opWithFields = { ...op, ...fields } as OperationRecord;
-  const to = requiresReceipt ? 'awaiting_confirmation' : 'pending';
-  const moved = op.history.length === 0 ? enter(opWithFields, to, now, cause) : move(opWithFields, to, now, cause, {});
-  const changes: StateChange[] = [{ kind: 'operation', op: moved.op }];
-  if (moved.event) changes.push({ kind: 'event', event: moved.event });
+  const expiryMs = op.magic.includes('expire') ? MAGIC_EXPIRY_MS : provider.expiry_ms;
+  if (expiryMs) out.expires_at = iso(ctx.now + expiryMs);
+  return out;
+}
+
+/** The operation, its event, and for a payout the reserve that moves its settlement amount to `reserved`. */
+function acceptedChanges(op: OperationRecord, event: OperationEvent | undefined, at: string): StateChange[] {
+  const changes: StateChange[] = [{ kind: 'operation', op }];
+  if (event) changes.push({ kind: 'event', event });
   if (op.type === 'payout') {
     changes.push({
       kind: 'posting',
-      posting: posting(
-        `${op.id}:reserve`,
-        op.shop_id,
-        op.id,
-        'payout_reserved',
-        accounts.balance(op.shop_id),
-        accounts.reserved(op.shop_id),
-        op.settlement_currency,
-        money(op.settlement_amount),
-        now,
-      ),
+      posting: posting(`${op.id}:reserve`, op.shop_id, op.id, 'payout_reserved', accounts.balance(op.shop_id), accounts.reserved(op.shop_id), op.settlement_currency, money(op.settlement_amount), at),
     });
   }
-  return { op: moved.op, changes };
+  return changes;
 }
 
-/** First entry of a fresh operation (no admitting phase recorded). */
-function enter(op: OperationRecord, to: 'pending' | 'awaiting_confirmation', at: string, cause: string) {
-  const { accept_at: _ignored, ...rest } = op as OperationRecord & { accept_at?: string };
-  const next = { ...rest, status: to, updated_at: at, history: [{ at, from: null, to, cause }] } as OperationRecord;
-  return { op: next, event: eventFor(next) };
+/** An admitting create's provider accepted: move to pending / awaiting_confirmation. */
+function accept(ctx: DomainContext, op: OperationRecord, provider: ProviderDef, cause: string): { op: OperationRecord; changes: StateChange[] } {
+  const now = iso(ctx.now);
+  const fields = acceptedFields(ctx, op, provider);
+  const moved = move(op, fields.requires_receipt ? 'awaiting_confirmation' : 'pending', now, cause, fields);
+  return { op: moved.op, changes: acceptedChanges(moved.op, moved.event, now) };
 }
 
 /**

@@ -1,14 +1,13 @@
 // Deterministic identifiers: the same shop and merchant_operation_id always give the same operation_id,
 // so scenarios and CI runs are reproducible (spec §4.3 rule 2 derives flexible-link ids the same way).
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 const NAMESPACE = 'paygate/operation/v1';
 
 /** A name-based UUID (version 5 layout, SHA-1) from the parts. */
 export function nameUuid(...parts: string[]): string {
-  const h = createHash('sha1').update(NAMESPACE);
-  for (const p of parts) h.update('\u0000').update(p);
-  const b = h.digest();
+  // One-shot hash (no Hash object): this runs on every create.
+  const b = hash('sha1', `${NAMESPACE}\u0000${parts.join('\u0000')}`, 'buffer');
   b[6] = (b[6]! & 0x0f) | 0x50;
   b[8] = (b[8]! & 0x3f) | 0x80;
   const hex = b.subarray(0, 16).toString('hex');

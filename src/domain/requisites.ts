@@ -2,7 +2,7 @@
 // number with a bank, derived from the operation id so they are stable across runs.
 import type { Destination } from './operation.js';
 import type { BankDef, MethodDef, ProviderDef } from './world.js';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 const HOLDERS = ['IVAN PETROV', 'ANNA SMIRNOVA', 'OLEG VOLKOV', 'MARIA KUZNETSOVA', 'PAVEL ORLOV', 'ELENA SOKOLOVA'];
 
@@ -21,7 +21,7 @@ export function luhnCheckDigit(payload: string): string {
 
 export function allocateRequisites(opId: string, method: MethodDef, provider: ProviderDef, banks: ReadonlyMap<string, BankDef>): Destination {
   // One digest feeds every choice: the first 12 bytes give nine digits, then the holder, then the bank.
-  const h = createHash('sha256').update(`${opId}/requisites`).digest();
+  const h = hash('sha256', `${opId}/requisites`, 'buffer');
   let digits = '';
   for (let i = 0; i < 9; i++) digits += String(h[i]! % 10);
   const name = HOLDERS[h.readUInt32BE(12) % HOLDERS.length]!;

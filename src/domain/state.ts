@@ -24,4 +24,13 @@ export interface DomainContext {
   now: number;
 }
 
-export const iso = (ms: number) => new Date(ms).toISOString();
+let lastMs = NaN;
+let lastIso = '';
+/** RFC 3339 of an epoch-ms time; the last one is remembered, as one command stamps the same time several times. */
+export function iso(ms: number): string {
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}

@@ -1,4 +1,4 @@
-// The sandbox world: merchants, shops, keys, methods, banks, providers, routes, pricing and FX sources.
+// The sandbox world: merchants, shops, keys, methods, banks, providers, routes, pricing, FX sources and webhooks.
 // Plain data, validated by src/world before it reaches the domain.
 
 export type Direction = 'payin' | 'payout';
@@ -92,6 +92,14 @@ export interface FxSourceDef {
   rates: Record<string, string>;
 }
 
+/** A webhook endpoint from the fixtures; a missing secret is derived from the id (see src/emulator/webhooks.ts). */
+export interface WebhookDef {
+  id: string;
+  shop_id: string;
+  url: string;
+  secret?: string;
+}
+
 export interface World {
   name: string;
   currencies: string[];
@@ -104,6 +112,8 @@ export interface World {
   routes: RouteDef[];
   pricing: PricingDef[];
   fx_sources: FxSourceDef[];
+  /** Webhook endpoints registered at start-up. Default none. */
+  webhooks?: WebhookDef[];
 }
 
 /** Fast lookups over a World. */
