@@ -324,6 +324,7 @@ ${example(`
     .option('--reset', 'delete the stored state before starting')
     .option('--frozen-clock', 'stand the sandbox clock still until advanced')
     .option('--fsync', 'fdatasync every group write, so acknowledged changes survive power loss too (default: survive a crash of the process)')
+    .option('--webhook-url <url>', 'register this webhook URL for every shop (its whsec_ secret is printed)')
     .option('--json', 'print the startup information (URL, demo keys) as JSON')
     .addHelpText('after', example(`
   $ paygate sandbox start

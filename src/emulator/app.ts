@@ -14,6 +14,8 @@ import type { OperationKind } from '../domain/operation.js';
 import type { GatewayService } from './service.js';
 import { parseWith, readJson, readLimited } from './body.js';
 import { registerControls } from './controls.js';
+import { registerWebhookControls } from './webhook-controls.js';
+import type { WebhookOutbox } from './webhooks.js';
 import { registerHostedPages } from './hosted-page.js';
 import { receiptCheck } from './receipts/check.js';
 import { signPath, verifySignedPath } from './signed-url.js';
@@ -37,6 +39,8 @@ export interface AppContext {
   /** Readiness: false while starting or closing. */
   ready: () => boolean;
   log?: (line: string) => void;
+  /** The webhook outbox; without it the /sandbox/webhooks controls are absent. */
+  outbox?: WebhookOutbox;
 }
 
 export type Handler = (event: H3Event, shopId: string) => Promise<unknown> | unknown;
@@ -165,6 +169,7 @@ export function createApp(ctx: AppContext): H3 {
   });
 
   registerControls(app, ctx, guarded, evidence);
+  if (ctx.outbox) registerWebhookControls(app, ctx.outbox, () => service.clock.now(), guarded);
   registerHostedPages(app, ctx);
 
   route(endpoints.getBalances, async (_event, shopId) => {

@@ -144,7 +144,7 @@ export function registerControls(app: H3, ctx: AppContext, guarded: Guard, evide
         created_at: now,
         ...(body.label ? { label: body.label } : {}),
       };
-      await service.store.commit([{ kind: 'key', key }]);
+      await service.commit([{ kind: 'key', key }]);
       return { ...keyInfo(key), api_key: token };
     }, 'admin'),
   );
@@ -156,7 +156,7 @@ export function registerControls(app: H3, ctx: AppContext, guarded: Guard, evide
       if (!key) throw new ApiError(404, 'key_not_found', `no key ${param(event)}; list them with paygate sandbox keys list`);
       if (!key.revoked) {
         const revoked = { ...key, revoked: true, revoked_at: new Date(service.clock.now()).toISOString() };
-        await service.store.commit([{ kind: 'key', key: revoked }]);
+        await service.commit([{ kind: 'key', key: revoked }]);
         return keyInfo(revoked);
       }
       return keyInfo(key);

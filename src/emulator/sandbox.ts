@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
+import type { Dispatcher } from 'undici';
 import type { World } from '../domain/world.js';
 import { WorldIndex } from '../domain/world.js';
 import { loadWorld, parseWorld } from '../world/load.js';
@@ -13,6 +14,9 @@ import { DirFileStore, MemoryFileStore, filesDirFor } from '../store/files.js';
 import { createApp, type AppUrls } from './app.js';
 import { SandboxClock } from './clock.js';
 import { GatewayService } from './service.js';
+import { signPath } from './signed-url.js';
+import { RECEIPT_URL_TTL_MS } from './app.js';
+import { WebhookOutbox } from './webhooks.js';
 
 export interface SandboxOptions {
   /** Fixture file path. Default: the bundled `fixtures/default.json`. */
@@ -35,6 +39,12 @@ export interface SandboxOptions {
   adminToken?: string;
   /** Where internal errors are logged. Default: stderr. */
   log?: (line: string) => void;
+  /** Register this URL as a webhook endpoint of every shop, with one shared secret (`sandbox.webhookSecret`). Default: none. */
+  webhookUrl?: string;
+  /** Per-attempt timeout of a webhook delivery, in real milliseconds. Default 10 000. */
+  webhookTimeoutMs?: number;
+  /** undici dispatcher for webhook deliveries (tests). Default: an Agent the sandbox owns. */
+  webhookDispatcher?: Dispatcher;
 }
 
 export interface DemoShop {
@@ -62,6 +72,10 @@ export interface Sandbox {
   readonly urls: { base: string } & AppUrls;
   /** Credential of the cross-shop sandbox controls (send as X-Admin-Token). */
   readonly adminToken: string;
+  /** The webhook outbox: endpoints, deliveries, `idle()` (resolves when no attempt is in flight). */
+  readonly webhooks: WebhookOutbox;
+  /** The `whsec_…` secret of the endpoints registered by `webhookUrl` (undefined without it). */
+  readonly webhookSecret: string | undefined;
   /** The in-process handler: a WHATWG Request in, a Response out, no socket. */
   fetch(request: Request): Promise<Response>;
   /** Listen on host:port (port 0 picks a free one). */
@@ -124,6 +138,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
   const clock = new SandboxClock({ frozen: opts.frozenClock ?? false, ...(start !== undefined ? { start } : {}), onError: (e) => log(`timer failed: ${String((e as Error)?.stack ?? e)}`) });
   const files = opts.store ? new DirFileStore(filesDirFor(opts.store)) : new MemoryFileStore();
   const service = new GatewayService(index, store, clock, files);
+  const urlSecret = randomBytes(32);
   let ready = false;
   let closed = false;
   const urls = { base: '', paymentPage: '', storage: '' };
@@ -133,15 +148,27 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     urls.storage = `${urls.base}/storage`;
   };
   setBase(opts.publicUrl ?? 'http://paygate.local');
+  const evidence = () => ({
+    available: service.evidenceAvailable,
+    signFile: (fileId: string) => `${urls.storage}${signPath(`/receipts/${fileId}`, clock.now() + RECEIPT_URL_TTL_MS, urlSecret)}`,
+  });
+  const outbox = new WebhookOutbox(service, evidence, {
+    ...(opts.webhookUrl ? { url: opts.webhookUrl } : {}),
+    ...(opts.webhookTimeoutMs !== undefined ? { attemptTimeoutMs: opts.webhookTimeoutMs } : {}),
+    ...(opts.webhookDispatcher ? { dispatcher: opts.webhookDispatcher } : {}),
+    log,
+  });
+  service.hook = outbox;
   try {
     await service.init();
   } catch (e) {
+    await outbox.close();
     clock.close();
     await store.close();
     throw e;
   }
   const adminToken = opts.adminToken ?? `pg_admin_${randomBytes(12).toString('hex')}`;
-  const app = createApp({ service, urls, adminToken, urlSecret: randomBytes(32), ready: () => ready && !closed, log });
+  const app = createApp({ service, urls, adminToken, urlSecret, ready: () => ready && !closed, log, outbox });
   ready = true;
   const servers: Server[] = [];
 
@@ -154,6 +181,8 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     demo: demoInfo(world, index),
     urls,
     adminToken,
+    webhooks: outbox,
+    webhookSecret: outbox.optionSecret,
     fetch: async (request) => app.fetch(request),
     async listen({ port = 0, host = '127.0.0.1' } = {}) {
       const { createServer } = await import('node:http');
@@ -186,6 +215,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
             }),
         ),
       );
+      await outbox.close();
       clock.close();
       await store.close();
       // The PDF worker is only loaded by a receipt upload; close it if this sandbox started it.

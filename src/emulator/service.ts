@@ -1,5 +1,6 @@
 // The gateway service: runs domain commands against the store and the sandbox clock. It owns the timers of
-// in-flight work (provider acceptance, payout settlement) and recovers them after a restart.
+// in-flight work (provider acceptance, payout settlement) and recovers them after a restart. Every domain change is
+// written through one function, commit(), which lets the webhook outbox add its delivery records to the same commit.
 import { createHash } from 'node:crypto';
 import type { CreateParams } from '../domain/create.js';
 import type { BalanceFigures } from '../domain/ledger.js';
@@ -50,8 +51,24 @@ function deferred(): Deferred {
   return { promise, resolve };
 }
 
+/** What the service's single commit path calls: the webhook outbox implements it (src/emulator/webhooks.ts). */
+export interface CommitHook {
+  /** Extra changes to write in the same commit as `changes` (delivery records for the events among them). */
+  extend(changes: readonly StoreChange[]): StoreChange[];
+  /** Called once a commit carrying `extra` is durable (schedule the deliveries). */
+  committed(extra: readonly StoreChange[]): void;
+  /** Changes to seed at init (fixture endpoints); called on an open store and after a reset. */
+  seed(): StoreChange[];
+  /** Re-arm pending work after init (restart recovery). */
+  resume(): void;
+  /** Forget in-memory work (sandbox reset). */
+  reset(): void;
+}
+
 export class GatewayService {
   private readonly admissions = new Map<string, Deferred>();
+  /** The webhook outbox; set before init() by createSandbox. */
+  hook: CommitHook | undefined;
 
   constructor(
     readonly world: WorldIndex,
@@ -91,8 +108,21 @@ export class GatewayService {
         if (ch.kind === 'posting' && !this.state.postings.has(ch.posting.id)) changes.push(ch);
       }
     }
-    if (changes.length > 0) await this.store.commit(changes);
+    if (this.hook) changes.push(...this.hook.seed());
+    if (changes.length > 0) await this.commit(changes);
     for (const op of this.state.operations.values()) this.arm(op);
+    this.hook?.resume();
+  }
+
+  /**
+   * The one path every change goes through: applies `changes` plus what the commit hook adds (webhook deliveries
+   * for the events among them) as one transaction; resolves once durable, then lets the hook schedule its work.
+   */
+  commit(changes: readonly StoreChange[]): Promise<void> {
+    const extra = this.hook?.extend(changes) ?? [];
+    const durable = this.store.commit(extra.length > 0 ? [...changes, ...extra] : changes);
+    if (extra.length === 0) return durable;
+    return durable.then(() => this.hook?.committed(extra));
   }
 
   authenticate(token: string | null | undefined): AuthResult {
@@ -109,7 +139,7 @@ export class GatewayService {
       await this.settled(plan.op.id);
       return this.publicOperation(plan.op.id);
     }
-    const durable = this.store.commit(plan.changes);
+    const durable = this.commit(plan.changes);
     this.arm(plan.op);
     await durable;
     await this.settled(plan.op.id);
@@ -195,7 +225,7 @@ export class GatewayService {
   }
 
   async setEvidenceAvailable(available: boolean): Promise<void> {
-    await this.store.commit([{ kind: 'meta', meta: { id: 'evidence', available } }]);
+    await this.commit([{ kind: 'meta', meta: { id: 'evidence', available } }]);
   }
 
   private async command(shopId: string, ref: OperationRef, fn: (op: OperationRecord) => Moved): Promise<PublicOperation> {
@@ -206,7 +236,7 @@ export class GatewayService {
   }
 
   private async apply(moved: Moved): Promise<void> {
-    const durable = this.store.commit(moved.changes);
+    const durable = this.commit(moved.changes);
     this.arm(moved.op);
     await durable;
   }
@@ -227,6 +257,7 @@ export class GatewayService {
   /** Sandbox reset: forget every operation, posting, event and issued key; re-seed from the fixtures. */
   async reset(): Promise<void> {
     this.clock.clearTimers();
+    this.hook?.reset();
     await this.store.clear();
     for (const d of this.admissions.values()) d.resolve();
     this.admissions.clear();
@@ -257,7 +288,7 @@ export class GatewayService {
         try {
           const r = finishAdmission(this.ctx(), op.id);
           if (r) {
-            await this.store.commit(r.changes);
+            await this.commit(r.changes);
             this.arm(r.op);
           }
         } finally {
@@ -271,7 +302,7 @@ export class GatewayService {
       this.clock.schedule(Date.parse(op.expires_at), async () => {
         const current = this.state.operation(op.id);
         const moved = current && expire(this.ctx(), current);
-        if (moved) await this.store.commit(moved.changes);
+        if (moved) await this.commit(moved.changes);
       });
     }
     if (op.type === 'payout' && op.status === 'pending' && op.provider_id) {
@@ -282,7 +313,7 @@ export class GatewayService {
         const current = this.state.operation(op.id);
         if (!current || current.status !== 'pending') return;
         const r = providerSettles(this.ctx(), current, current.magic.includes('fail') ? 'failed' : 'completed');
-        await this.store.commit(r.changes);
+        await this.commit(r.changes);
       });
     }
   }

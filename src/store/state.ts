@@ -1,5 +1,5 @@
-// The sandbox's in-memory state: operations, ledger postings, webhook events and API keys, with the indexes
-// the domain reads through StateView. Persistence sees only plain entity upserts.
+// The sandbox's in-memory state: operations, ledger postings, webhook events, API keys, webhook endpoints and
+// the webhook outbox, with the indexes the domain reads through StateView. Persistence sees only plain entity upserts.
 import type { Decimal } from 'decimal.js';
 import type { Posting } from '../domain/ledger.js';
 import type { OperationRecord } from '../domain/operation.js';
@@ -21,7 +21,61 @@ export interface ApiKeyRecord {
   revoked_at?: string;
 }
 
-export type StoreChange = StateChange | { kind: 'key'; key: ApiKeyRecord } | { kind: 'meta'; meta: Entity };
+/** A shop's webhook endpoint. Secrets are the sandbox's own signing secrets (`whsec_…`); never log them. */
+export interface WebhookEndpointRecord {
+  id: string;
+  shop_id: string;
+  url: string;
+  /** Current signing secret. */
+  secret: string;
+  /** Secrets replaced by a rotation, still signed alongside until `expires_at` (sandbox time). */
+  previous_secrets: { secret: string; expires_at: string }[];
+  /** Where it came from: fixtures, the webhookUrl option, or the control API. */
+  source: 'fixture' | 'option' | 'api';
+  created_at: string;
+  /** Set by DELETE: the endpoint gets no new deliveries (records are never removed: the journal only upserts). */
+  deleted_at?: string;
+}
+
+/** One attempt to deliver an event to an endpoint. */
+export interface WebhookAttempt {
+  /** Sandbox time the attempt started. */
+  at: string;
+  /** HTTP status of the response, when one arrived. */
+  status_code?: number;
+  /** Network error or timeout, when no response arrived. */
+  error?: string;
+  /** Real milliseconds the attempt took. */
+  duration_ms: number;
+}
+
+/** The outbox: one record per event × endpoint, written in the same commit as the event. */
+export interface WebhookDeliveryRecord {
+  id: string;
+  event_id: string;
+  event_type: string;
+  shop_id: string;
+  endpoint_id: string;
+  url: string;
+  /** The exact body sent on every attempt (signed as is). */
+  payload: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: WebhookAttempt[];
+  /** Index in `attempts` where the current retry schedule started (a redelivery starts a new one). */
+  round_start: number;
+  /** Sandbox time of the next attempt while pending; null otherwise. */
+  next_attempt_at: string | null;
+  created_at: string;
+  /** Why delivery stopped without an attempt (e.g. the endpoint was deleted). */
+  error?: string;
+}
+
+export type StoreChange =
+  | StateChange
+  | { kind: 'key'; key: ApiKeyRecord }
+  | { kind: 'meta'; meta: Entity }
+  | { kind: 'webhook_endpoint'; endpoint: WebhookEndpointRecord }
+  | { kind: 'webhook_delivery'; delivery: WebhookDeliveryRecord };
 
 export class SandboxState implements StateView {
   readonly operations = new Map<string, OperationRecord>();
@@ -29,6 +83,8 @@ export class SandboxState implements StateView {
   readonly events = new Map<string, OperationEvent>();
   readonly keys = new Map<string, ApiKeyRecord>();
   readonly meta = new Map<string, Entity>();
+  readonly webhookEndpoints = new Map<string, WebhookEndpointRecord>();
+  readonly webhookDeliveries = new Map<string, WebhookDeliveryRecord>();
   readonly totals = new AccountTotals();
   private readonly byMoid = new Map<string, string>();
   private readonly byShop = new Map<string, string[]>();
@@ -38,7 +94,7 @@ export class SandboxState implements StateView {
 
   /** Forget everything (sandbox reset). */
   clear(): void {
-    for (const m of [this.operations, this.postings, this.events, this.keys, this.meta, this.byMoid, this.byShop, this.keyByHash, this.fileOwner]) {
+    for (const m of [this.operations, this.postings, this.events, this.keys, this.meta, this.webhookEndpoints, this.webhookDeliveries, this.byMoid, this.byShop, this.keyByHash, this.fileOwner]) {
       (m as Map<string, unknown>).clear();
     }
     this.totals.clear();
@@ -50,6 +106,8 @@ export class SandboxState implements StateView {
     for (const v of collections.events ?? []) this.events.set(v.id, v as unknown as OperationEvent);
     for (const v of collections.keys ?? []) this.putKey(v as unknown as ApiKeyRecord);
     for (const v of collections.meta ?? []) this.meta.set(v.id, v);
+    for (const v of collections.webhook_endpoints ?? []) this.webhookEndpoints.set(v.id, v as unknown as WebhookEndpointRecord);
+    for (const v of collections.webhook_deliveries ?? []) this.webhookDeliveries.set(v.id, v as unknown as WebhookDeliveryRecord);
   }
 
   /** Apply changes in memory; returns the entity upserts to persist. */
@@ -78,6 +136,14 @@ export class SandboxState implements StateView {
           this.meta.set(ch.meta.id, ch.meta);
           out.push({ c: 'meta', v: ch.meta });
           break;
+        case 'webhook_endpoint':
+          this.webhookEndpoints.set(ch.endpoint.id, ch.endpoint);
+          out.push({ c: 'webhook_endpoints', v: ch.endpoint as unknown as Entity });
+          break;
+        case 'webhook_delivery':
+          this.webhookDeliveries.set(ch.delivery.id, ch.delivery);
+          out.push({ c: 'webhook_deliveries', v: ch.delivery as unknown as Entity });
+          break;
       }
     }
     return out;
@@ -90,6 +156,8 @@ export class SandboxState implements StateView {
       events: [...this.events.values()] as unknown as Entity[],
       keys: [...this.keys.values()] as unknown as Entity[],
       meta: [...this.meta.values()],
+      webhook_endpoints: [...this.webhookEndpoints.values()] as unknown as Entity[],
+      webhook_deliveries: [...this.webhookDeliveries.values()] as unknown as Entity[],
     };
   }
 

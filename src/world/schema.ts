@@ -113,6 +113,18 @@ export const WorldSchema = z
         .strict(),
     ),
     fx_sources: z.array(z.object({ id: Id, name: z.string(), rates: z.record(z.string(), Decimal) }).strict()).default([]),
+    webhooks: z
+      .array(
+        z
+          .object({
+            id: Id,
+            shop_id: Id,
+            url: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }),
+            secret: z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, { message: 'must be whsec_ followed by base64' }).optional(),
+          })
+          .strict(),
+      )
+      .default([]),
   })
   .strict()
   .superRefine((w, ctx) => {
@@ -131,6 +143,10 @@ export const WorldSchema = z
     unique('methods', w.methods.map((m) => m.id));
     unique('providers', w.providers.map((p) => p.id));
     unique('routes', w.routes.map((r) => r.id));
+    unique('webhooks', w.webhooks.map((h) => h.id));
+    w.webhooks.forEach((h, i) => {
+      if (!has(w.shops, h.shop_id)) issue(['webhooks', i, 'shop_id'], `unknown shop ${h.shop_id}`);
+    });
     const keys = new Set<string>();
     w.api_keys.forEach((k, i) => {
       if (keys.has(k.key)) issue(['api_keys', i, 'key'], 'duplicate key');

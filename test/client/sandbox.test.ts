@@ -276,7 +276,7 @@ for (const mode of modes) {
         expect(await client.sandbox.evidence.get()).toEqual({ available: false });
         const err = await rejection(client.operations.get({ operation_id: op.operation_id }));
         expect(err).toBeInstanceOf(ServiceUnavailableError);
-        expect(err).toMatchObject({ status: 503, code: 'evidence_unavailable', retryAfter: 5 });
+        expect(err).toMatchObject({ status: 503, code: 'evidence_unavailable', retryAfter: 1 });
         const byMerchantId = await client.operations.get({ merchant_operation_id: 'evidence-1' });
         expect(byMerchantId.status).toBe('completed');
         expect(byMerchantId.receipt_evidence_status).toBe('unavailable');

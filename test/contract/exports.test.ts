@@ -13,7 +13,7 @@ describe('package exports', () => {
   });
 
   it('the client talks to an in-process sandbox with no socket', async () => {
-    const { createSandbox, Paygate, createInProcessDispatcher } = (await import(/* @vite-ignore */ 'paygate')) as typeof import('../../src/index.js');
+    const { createSandbox, Paygate, createInProcessDispatcher } = (await import(/* @vite-ignore */ 'paygate')) as unknown as typeof import('../../src/index.js');
     const sandbox = await createSandbox();
     try {
       const client = new Paygate({ baseUrl: 'http://paygate.local', apiKey: 'pg_test_b_3Fk8Zp1YdQ6sWe5J', dispatcher: createInProcessDispatcher(sandbox) });

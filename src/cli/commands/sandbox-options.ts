@@ -18,6 +18,8 @@ export interface SandboxStartOptions {
   frozenClock: boolean;
   /** fdatasync each group write (power-loss durability). Default false: writes survive a process crash. */
   fsync: boolean;
+  /** A webhook URL registered for every shop. Default none. */
+  webhookUrl?: string;
   /** Print the startup information as JSON instead of human text. Default false. */
   json: boolean;
 }
@@ -38,6 +40,7 @@ export function sandboxStartOptions(opts: Record<string, unknown>): SandboxStart
     reset: opts.reset === true,
     frozenClock: opts.frozenClock === true,
     fsync: opts.fsync === true,
+    ...(typeof opts.webhookUrl === 'string' ? { webhookUrl: opts.webhookUrl } : {}),
     json: opts.json === true,
   };
 }

@@ -39,6 +39,7 @@ export async function runSandboxStart(opts: SandboxStartOptions): Promise<void> 
       reset: opts.reset ?? false,
       frozenClock: opts.frozenClock ?? false,
       fsync: opts.fsync ?? false,
+      ...(opts.webhookUrl ? { webhookUrl: opts.webhookUrl } : {}),
       ...(process.env.PAYGATE_ADMIN_TOKEN ? { adminToken: process.env.PAYGATE_ADMIN_TOKEN } : {}),
     });
   } catch (e) {
@@ -61,6 +62,8 @@ export async function runSandboxStart(opts: SandboxStartOptions): Promise<void> 
     shops: sandbox.demo.shops,
     revoked_api_key: sandbox.demo.revoked_api_key,
     admin_token: sandbox.adminToken,
+    webhook_url: opts.webhookUrl ?? null,
+    webhook_secret: sandbox.webhookSecret ?? null,
   };
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(info)}\n`);
@@ -84,6 +87,7 @@ export async function runSandboxStart(opts: SandboxStartOptions): Promise<void> 
       ...(sandbox.demo.revoked_api_key ? [`  ${'revoked'.padEnd(10)} ${''.padEnd(28)} key ${out.dim(sandbox.demo.revoked_api_key)}`] : []),
       '',
       `  admin token     ${out.yellow(sandbox.adminToken)}  ${out.dim('(X-Admin-Token for clock, keys, evidence and reset controls)')}`,
+      ...(opts.webhookUrl ? [`  webhooks        ${opts.webhookUrl} for every shop, secret ${out.yellow(sandbox.webhookSecret ?? '')}`] : []),
       '',
       out.dim(`  try: PAYGATE_BASE_URL=${url} PAYGATE_API_KEY=${sandbox.demo.shops[0]?.api_key ?? '<key>'} paygate balances`),
       out.dim('  Ctrl+C stops the sandbox and compacts the store.'),
