@@ -2,6 +2,7 @@
 // with the contract, calls the service, and maps the result to the wire shape.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { H3, type H3Event } from 'h3';
+import { header } from './headers.js';
 import {
   CancelOperationRequest,
   ConfirmPaymentFields,
@@ -67,11 +68,11 @@ export function createApp(ctx: AppContext): H3 {
     try {
       let shopId = '';
       if (auth === 'admin') {
-        const token = event.req.headers.get('x-admin-token');
+        const token = header(event, 'x-admin-token');
         if (!token) throw new ApiError(401, 'missing_admin_token', 'x-admin-token header is required for this sandbox control (printed by paygate sandbox start)');
         if (!safeEqual(token, ctx.adminToken)) throw new ApiError(401, 'invalid_admin_token', 'invalid admin token');
       } else if (auth) {
-        const a = service.authenticate(event.req.headers.get('x-api-key'));
+        const a = service.authenticate(header(event, 'x-api-key'));
         if (!a.ok) {
           throw a.reason === 'missing'
             ? new ApiError(401, 'missing_api_key', 'x-api-key header is required')
@@ -137,7 +138,7 @@ export function createApp(ctx: AppContext): H3 {
   });
 
   route(endpoints.confirmPayment, async (event, shopId) => {
-    const type = event.req.headers.get('content-type') ?? '';
+    const type = header(event, 'content-type') ?? '';
     if (!/^multipart\/form-data\b/i.test(type)) {
       throw new ApiError(415, 'unsupported_media_type', 'send confirm_payment as multipart/form-data with fields operation_id, confirmation_type and the file part receipt');
     }

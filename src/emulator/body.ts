@@ -1,6 +1,7 @@
 // Reading request bodies safely: content type, a size limit, JSON syntax; every failure is a clear 4xx.
 import type { IncomingMessage } from 'node:http';
 import type { H3Event } from 'h3';
+import { header } from './headers.js';
 import type { z } from 'zod';
 import { ApiError, validationError } from './http-errors.js';
 
@@ -8,7 +9,7 @@ import { ApiError, validationError } from './http-errors.js';
 export const JSON_BODY_LIMIT = 64 * 1024;
 
 export async function readLimited(event: H3Event, limit: number): Promise<Uint8Array> {
-  const declared = event.req.headers.get('content-length');
+  const declared = header(event, 'content-length');
   if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
   // On Node, read the IncomingMessage directly: much cheaper than a web ReadableStream per request.
   const nodeReq = (event.runtime as { node?: { req?: IncomingMessage } } | undefined)?.node?.req;
@@ -67,7 +68,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Parse a JSON body and validate it with a contract schema. */
 export async function readJson<S extends z.ZodType>(event: H3Event, schema: S): Promise<z.output<S>> {
-  const type = event.req.headers.get('content-type') ?? '';
+  const type = header(event, 'content-type') ?? '';
   if (!/^application\/([a-z0-9.+-]*\+)?json\b/i.test(type.trim())) {
     throw new ApiError(415, 'unsupported_media_type', `send the body as JSON with Content-Type: application/json${type ? ` (got ${type})` : ''}`);
   }
