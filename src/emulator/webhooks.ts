@@ -225,7 +225,7 @@ export class WebhookOutbox implements CommitHook {
     const startedAt = this.clock.now();
     const timestamp = new Date(Math.floor(startedAt / 1000) * 1000);
     const signature = activeSecrets(ep, startedAt)
-      .map((s) => new Webhook(s).sign(d.event_id, timestamp, d.payload))
+      .map((s) => signer(s).sign(d.event_id, timestamp, d.payload))
       .join(' ');
     const abort = new AbortController();
     this.aborts.add(abort);
@@ -352,4 +352,17 @@ export class WebhookOutbox implements CommitHook {
     await Promise.allSettled([...this.inflight.values()]);
     if (this.ownAgent) await (this.agent as Agent).destroy().catch(() => undefined);
   }
+}
+
+const signers = new Map<string, Webhook>();
+
+/** One Webhook signer per secret (decoding the secret once, not per attempt). */
+function signer(secret: string): Webhook {
+  let w = signers.get(secret);
+  if (!w) {
+    if (signers.size > 1000) signers.clear();
+    w = new Webhook(secret);
+    signers.set(secret, w);
+  }
+  return w;
 }

@@ -86,6 +86,37 @@ for (const size of sizes) {
   console.log(`create payment, ${String(size).padStart(6)} stored ${fmt(r)}   [start ${startMs.toFixed(0)} ms]`);
 }
 
+// Webhooks: the same create load with a webhook endpoint registered for every shop (a local receiver in its own
+// process), then how fast the events reach it.
+if (!process.env.BENCH_SKIP_WEBHOOKS) {
+  const receiver = await startChild([join(root, 'test/bench/receiver.mjs')]);
+  const dir = mkdtempSync(join(tmpdir(), 'paygate-bench-'));
+  const store = join(dir, 'sandbox.json');
+  const pre = spawnSync(process.execPath, [join(root, 'test/bench/prefill.mjs'), store, String(sizes[0])], { stdio: ['ignore', 'pipe', 'inherit'] });
+  if (pre.status !== 0) throw new Error('prefill failed');
+  const sb = await startChild([bin, 'sandbox', 'start', '--port', '0', '--store', store, '--json', '--webhook-url', `${receiver.info.base_url}/hook`]);
+  const count = async () => (await (await fetch(`${receiver.info.base_url}/count`)).json());
+  const before = (await count()).count;
+  const t0 = Date.now();
+  const r = await load({ url: sb.info.base_url, connections: CONNECTIONS, durationMs: DURATION, request: createRequest('hook') });
+  const sent = r.requests + Math.round(r.rps); // measured requests plus about one second of warm-up
+  let c = await count();
+  for (let i = 0; i < 300 && c.count - before < sent; i++) {
+    await new Promise((res) => setTimeout(res, 100));
+    c = await count();
+  }
+  const delivered = c.count - before;
+  const seconds = (c.last - t0) / 1000;
+  await stop(sb.child);
+  await stop(receiver.child);
+  rmSync(dir, { recursive: true, force: true });
+  results.webhooks = { ...r, delivered, eventsPerSecond: delivered / seconds };
+  console.log(`create payment + webhooks ${String(sizes[0]).padStart(6)} ${fmt(r)}`);
+  const base = results[sizes[0]];
+  console.log(`webhook events delivered: ${delivered} in ${seconds.toFixed(1)} s = ${(delivered / seconds).toFixed(0)} events/s`);
+  if (base) console.log(`create throughput with a webhook endpoint: ${((r.rps / base.rps) * 100).toFixed(1)} % of the figure without one (target ≥ 80 %)`);
+}
+
 const small = results[sizes[0]];
 const large = results[sizes[sizes.length - 1]];
 if (small && large && sizes.length > 1) {
