@@ -29,11 +29,3 @@ export class DomainError extends Error {
     this.name = 'DomainError';
   }
 }
-
-export type Result<T> = { ok: true; value: T } | { ok: false; error: DomainError };
-
-export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
-export const fail = (code: DomainErrorCode, message: string, field?: string): Result<never> => ({
-  ok: false,
-  error: new DomainError(code, message, field),
-});

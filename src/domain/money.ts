@@ -36,9 +36,3 @@ export function toScale2(value: Decimal.Value): string {
 export function round2(value: Decimal.Value): Decimal {
   return money(value).toDecimalPlaces(2, ROUNDING);
 }
-
-export function sum(values: Iterable<Decimal.Value>): Decimal {
-  let total = new Money(0);
-  for (const v of values) total = total.plus(v);
-  return total;
-}

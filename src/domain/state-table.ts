@@ -36,8 +36,6 @@ export const COMMAND_TEXT: Record<Command, string> = {
 /** A status, `=` for "no change", or an error code (the HTTP status is in the emulator's table). */
 export type Cell = Status | '=' | `!${string}`;
 
-const P: Status[] = ['admitting', 'pending', 'awaiting_confirmation', 'manual_check', 'completed', 'cancelled', 'rejected'];
-
 const TIMER_EVENTS: readonly Command[] = ['accept', 'accept_timeout', 'expire'];
 
 /** Unlisted commands are refused with invalid_state; timer events that do not apply change nothing. */
@@ -68,14 +66,7 @@ export const STATE_TABLE: Record<OperationKind, Partial<Record<Status, Record<Co
   },
 };
 
-/** The outcome field of cancel_operation for a payment that is already terminal (no change). */
-export const CANCEL_OUTCOME_WHEN_TERMINAL: Record<'completed' | 'cancelled' | 'rejected', 'already_terminal' | 'cancelled'> = {
-  completed: 'already_terminal',
-  rejected: 'already_terminal',
-  cancelled: 'cancelled',
-};
 
-export const PAYMENT_STATUSES = P;
 
 /** The table as Markdown (docs/state-machine.md embeds it between markers). */
 export function renderStateTable(): string {
