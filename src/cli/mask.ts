@@ -13,7 +13,7 @@ export function registerSecret(key: string | undefined): void {
   if (key && key.length >= 4) secrets.add(key);
 }
 
-const SECRET_FLAGS = ['--api-key', '--admin-token'] as const;
+const SECRET_FLAGS = ['--api-key', '--admin-token', '--secret'] as const;
 
 /**
  * Secrets known before any command runs: `--api-key <k>`, `--api-key=<k>`, PAYGATE_API_KEY, and the same for

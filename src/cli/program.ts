@@ -26,6 +26,11 @@ function parseIntIn(min: number, max: number, what: string) {
   };
 }
 
+/** Repeatable option: every occurrence, in order. */
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
 function parseLimit(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n < 1 || n > 10) throw new InvalidArgumentError('must be an integer from 1 to 10');
@@ -72,6 +77,7 @@ const adminExample = (lines: string): string => `${ADMIN_NOTE}\n${example(lines)
 const payment = () => import('./commands/payment.js');
 const controls = () => import('./commands/sandbox-operations.js');
 const sandboxKeys = () => import('./commands/sandbox-keys.js');
+const sandboxWebhooks = () => import('./commands/sandbox-webhooks.js');
 const config = () => import('./commands/config.js');
 const amounts = () => import('./commands/amounts.js');
 
@@ -333,10 +339,37 @@ ${example(`
     .action(run(async () => (await import('./commands/sandbox.js')).sandboxStart));
 
   addSandboxControls(sandboxCmd);
+  addWebhooksListen(program);
   return program;
 }
 
-/** `paygate sandbox time | pay | settle | review | operations | evidence | keys | reset`: the control API (/sandbox). */
+/** `paygate webhooks listen`: a local receiver that verifies, prints and forwards the sandbox's webhooks. */
+function addWebhooksListen(program: Command): void {
+  const webhooksCmd = program.command('webhooks').description('receive the sandbox\'s webhooks locally: verify, print, forward');
+  webhooksCmd.addHelpText('after', example(`
+  $ paygate webhooks listen --port 4090 --secret whsec_xxxxxxxx
+  $ paygate sandbox start --webhook-url http://127.0.0.1:4090/webhooks`));
+  webhooksCmd
+    .command('listen')
+    .description('run a local webhook receiver that verifies signatures, prints each event and can forward it (Ctrl+C stops)')
+    .addOption(new Option('--port <n>', 'port to listen on; 0 picks a free one').default(4090).argParser(parsePort))
+    .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
+    .option('--secret <whsec>', 'whsec_ secret to verify webhook-signature with; repeat it to accept several (a rotation)', collect)
+    .option('--tolerance <seconds>', 'also reject a webhook-timestamp further than this from the real clock (default: not checked, as the sandbox clock may be frozen or advanced)', parseIntIn(0, Number.MAX_SAFE_INTEGER, 'an integer ≥ 0'))
+    .option('--forward-to <url>', 'POST each original body, with its webhook-* headers, on to this URL (your app) and print its status')
+    .option('--json', 'print {"listening":"<url>"} first, then one JSON line per event: {received_at, verified, event} (plus error, forward)')
+    .addHelpText('after', `
+Every POST is answered 204, also when its signature is invalid (marked SIGNATURE INVALID in red): the listener
+is for seeing everything the sandbox sends. Without --secret nothing is verified. On start it prints the URL to pass
+to \`paygate sandbox start --webhook-url\` or \`paygate sandbox webhooks add\`.
+${example(`
+  $ paygate webhooks listen --port 4090 --secret whsec_xxxxxxxx
+  $ paygate webhooks listen --port 0 --json --secret whsec_old --secret whsec_new
+  $ paygate webhooks listen --secret whsec_xxxxxxxx --forward-to http://127.0.0.1:3000/hooks`)}`)
+    .action(run(async () => (await import('./commands/webhooks-listen.js')).listen));
+}
+
+/** `paygate sandbox time | pay | settle | review | operations | evidence | keys | webhooks | reset`: the control API (/sandbox). */
 function addSandboxControls(sandboxCmd: Command): void {
   const timeCmd = sandboxCmd
     .command('time')
@@ -454,6 +487,72 @@ function addSandboxControls(sandboxCmd: Command): void {
     .addHelpText('after', adminExample(`
   $ paygate sandbox keys revoke key_0123456789ab`))
     .action(run(async () => (await sandboxKeys()).revokeKey));
+
+  const webhooksCmd = sandboxCmd
+    .command('webhooks')
+    .description('the shop\'s webhook endpoints and their deliveries: add, list, rotate-secret, remove, deliveries, redeliver');
+  webhooksCmd.addHelpText('after', `
+Shop-scoped: sent with the shop's API key. A whsec_ secret is printed in full once, by add and rotate-secret;
+lists show its last 4 characters.
+${example(`
+  $ paygate sandbox webhooks add http://127.0.0.1:4090/webhooks
+  $ paygate sandbox webhooks list
+  $ paygate sandbox webhooks deliveries --failed
+  $ paygate sandbox webhooks redeliver --failed`)}`);
+  webhooksCmd
+    .command('add')
+    .description('register a webhook endpoint; its whsec_ secret is shown once (POST /sandbox/webhooks)')
+    .argument('<url>', 'absolute http(s) URL the shop\'s events are POSTed to')
+    .option('--json', 'print exactly the response body as JSON (it holds the full secret)')
+    .addHelpText('after', example(`
+  $ paygate sandbox webhooks add http://127.0.0.1:4090/webhooks
+  $ paygate sandbox webhooks add http://127.0.0.1:3000/hooks --json | jq -r .secret`))
+    .action(run(async () => (await sandboxWebhooks()).addWebhook));
+  webhooksCmd
+    .command('list')
+    .description('the shop\'s webhook endpoints, secrets masked to their last 4 characters (GET /sandbox/webhooks)')
+    .option('--json', JSON_HELP)
+    .addHelpText('after', example(`
+  $ paygate sandbox webhooks list
+  $ paygate sandbox webhooks list --json`))
+    .action(run(async () => (await sandboxWebhooks()).listWebhooks));
+  webhooksCmd
+    .command('rotate-secret')
+    .description('a new secret, shown once; the old one is still signed alongside for 24 h of sandbox time (POST /sandbox/webhooks/{id}/rotate-secret)')
+    .argument('<id>', 'the endpoint\'s id (see `paygate sandbox webhooks list`)')
+    .option('--json', 'print exactly the response body as JSON (it holds the full new secret)')
+    .addHelpText('after', example(`
+  $ paygate sandbox webhooks rotate-secret wh_0123456789ab`))
+    .action(run(async () => (await sandboxWebhooks()).rotateWebhookSecret));
+  webhooksCmd
+    .command('remove')
+    .description('delete a webhook endpoint; its pending deliveries stop (DELETE /sandbox/webhooks/{id})')
+    .argument('<id>', 'the endpoint\'s id (see `paygate sandbox webhooks list`)')
+    .option('--json', JSON_HELP)
+    .addHelpText('after', example(`
+  $ paygate sandbox webhooks remove wh_0123456789ab`))
+    .action(run(async () => (await sandboxWebhooks()).removeWebhook));
+  webhooksCmd
+    .command('deliveries')
+    .description('webhook deliveries with their attempts (GET /sandbox/webhooks/deliveries)')
+    .option('--failed', 'only deliveries that gave up')
+    .option('--event <id>', 'only the deliveries of this event, e.g. evt_<operation_id>_0')
+    .option('--json', JSON_HELP)
+    .addHelpText('after', example(`
+  $ paygate sandbox webhooks deliveries
+  $ paygate sandbox webhooks deliveries --failed
+  $ paygate sandbox webhooks deliveries --event evt_1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c_0 --json`))
+    .action(run(async () => (await sandboxWebhooks()).listDeliveries));
+  webhooksCmd
+    .command('redeliver')
+    .description('deliver an event again at once, same webhook-id and body, or every failed delivery (POST /sandbox/webhooks/deliveries/redeliver)')
+    .argument('[event_id]', 'the event to deliver again (or use --failed)')
+    .option('--failed', 'deliver every failed delivery again')
+    .option('--json', JSON_HELP)
+    .addHelpText('after', example(`
+  $ paygate sandbox webhooks redeliver evt_1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c_0
+  $ paygate sandbox webhooks redeliver --failed`))
+    .action(run(async () => (await sandboxWebhooks()).redeliver));
 
   sandboxCmd
     .command('reset')

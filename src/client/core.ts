@@ -103,7 +103,7 @@ export type ResponseOf<E extends AnyEndpointId> = E extends EndpointId
 
 /** One row of either table, in one shape. */
 interface Route {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   /** `none`: no credential (health probes); `key`: X-API-Key; `admin`: X-Admin-Token. */
   auth: 'none' | 'key' | 'admin';

@@ -39,7 +39,7 @@ export type { OperationRef, CancelOperationInput } from './resources/operations.
 export { Balances } from './resources/balances.js';
 export { Health, HEALTH_PROBES } from './resources/health.js';
 export type { HealthProbe, HealthStatus } from './resources/health.js';
-export { SandboxControls, SandboxOperations, SandboxClockControl, SandboxEvidenceControl, SandboxKeys } from './resources/sandbox.js';
+export { SandboxControls, SandboxOperations, SandboxClockControl, SandboxEvidenceControl, SandboxKeys, SandboxWebhooks } from './resources/sandbox.js';
 export type {
   SandboxListOperationsInput,
   SandboxPayInput,
@@ -48,8 +48,23 @@ export type {
   SandboxReviewDecision,
   SandboxListKeysInput,
   SandboxIssueKeyInput,
+  SandboxAddWebhookInput,
+  SandboxWebhookDeliveriesInput,
+  SandboxRedeliverInput,
 } from './resources/sandbox.js';
-export { sandboxEndpoints, SandboxResetResponse } from './sandbox-endpoints.js';
+export {
+  sandboxEndpoints,
+  SandboxResetResponse,
+  SandboxWebhookEndpoint,
+  SandboxWebhookList,
+  SandboxWebhookCreated,
+  SandboxWebhookRotated,
+  SandboxWebhookDeleted,
+  SandboxWebhookAttempt,
+  SandboxWebhookDelivery,
+  SandboxWebhookDeliveries,
+  SandboxWebhookRedelivered,
+} from './sandbox-endpoints.js';
 export type { SandboxEndpointDef, SandboxEndpointId } from './sandbox-endpoints.js';
 export type { ListOperationsResponse, OperationDetails, ClockState, KeyInfo, IssuedKey } from '../contract/sandbox.js';
 export type {

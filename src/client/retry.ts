@@ -9,7 +9,8 @@ import type { SandboxEndpointId } from './sandbox-endpoints.js';
  * - `cancel`: idempotent (spec §4.7 rule 3); an unresolved failure becomes CancelOutcomeUnknownError.
  * - `upload`: confirm_payment; repeated only when the body can be replayed (not a one-shot stream).
  * - `action`: a sandbox control that changes state and is not idempotent (pay, settle, review, clock advance,
- *   evidence switch, key issue/revoke, reset): repeated only after a 429/503 answer, which says it was not run;
+ *   evidence switch, key issue/revoke, reset, webhook add/rotate-secret/remove/redeliver): repeated only after a
+ *   429/503 answer, which says it was not run;
  *   never after a timeout or a connection error, whose outcome is unknown.
  */
 export type RetryClass = 'read' | 'create' | 'cancel' | 'upload' | 'action';
@@ -46,6 +47,12 @@ export const SANDBOX_RETRY_CLASS: Record<SandboxEndpointId, RetryClass> = {
   sandboxIssueKey: 'action',
   sandboxRevokeKey: 'action',
   sandboxReset: 'action',
+  sandboxListWebhooks: 'read',
+  sandboxAddWebhook: 'action',
+  sandboxRotateWebhookSecret: 'action',
+  sandboxRemoveWebhook: 'action',
+  sandboxWebhookDeliveries: 'read',
+  sandboxRedeliverWebhooks: 'action',
 };
 
 /** The retry class of a gateway endpoint or a sandbox control route. */

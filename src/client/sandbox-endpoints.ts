@@ -10,9 +10,71 @@ import { ClockState, EvidenceState, IssuedKey, KeyInfo, KeyList, ListOperationsR
 export const SandboxResetResponse = z.object({ reset: z.literal(true), now: Timestamp });
 export type SandboxResetResponse = z.infer<typeof SandboxResetResponse>;
 
+// The webhook controls (src/emulator/webhook-controls.ts) have no schema in src/contract yet: their answers are
+// described here, field for field as the sandbox sends them.
+
+/** A webhook endpoint as listed: `secret` masked to its last 4 characters (`whsec_…abcd`). */
+export const SandboxWebhookEndpoint = z.object({
+  id: z.string(),
+  url: z.string(),
+  secret: z.string(),
+  created_at: Timestamp,
+  /** While a rotation's old secret is still signed alongside: when it stops being. */
+  previous_secret_expires_at: Timestamp.optional(),
+});
+export type SandboxWebhookEndpoint = z.infer<typeof SandboxWebhookEndpoint>;
+
+/** GET /sandbox/webhooks. */
+export const SandboxWebhookList = z.object({ webhooks: z.array(SandboxWebhookEndpoint) });
+export type SandboxWebhookList = z.infer<typeof SandboxWebhookList>;
+
+/** POST /sandbox/webhooks (201): the full `whsec_` secret, in this answer only. */
+export const SandboxWebhookCreated = z.object({ id: z.string(), url: z.string(), secret: z.string(), created_at: Timestamp });
+export type SandboxWebhookCreated = z.infer<typeof SandboxWebhookCreated>;
+
+/** POST /sandbox/webhooks/:id/rotate-secret: the new full secret (shown once) and when the old one stops being signed. */
+export const SandboxWebhookRotated = SandboxWebhookCreated.extend({ previous_secret_expires_at: Timestamp });
+export type SandboxWebhookRotated = z.infer<typeof SandboxWebhookRotated>;
+
+/** DELETE /sandbox/webhooks/:id. */
+export const SandboxWebhookDeleted = z.object({ id: z.string(), deleted: z.literal(true) });
+export type SandboxWebhookDeleted = z.infer<typeof SandboxWebhookDeleted>;
+
+/** One attempt of a delivery: `status_code` when an answer arrived, `error` when none did. */
+export const SandboxWebhookAttempt = z.object({
+  at: Timestamp,
+  status_code: z.number().int().optional(),
+  error: z.string().optional(),
+  duration_ms: z.number(),
+});
+export type SandboxWebhookAttempt = z.infer<typeof SandboxWebhookAttempt>;
+
+/** One event × endpoint delivery with every attempt. */
+export const SandboxWebhookDelivery = z.object({
+  id: z.string(),
+  event_id: z.string(),
+  event_type: z.string(),
+  endpoint_id: z.string(),
+  url: z.string(),
+  status: z.enum(['pending', 'succeeded', 'failed']),
+  created_at: Timestamp,
+  next_attempt_at: Timestamp.nullable(),
+  attempts: z.array(SandboxWebhookAttempt),
+  error: z.string().optional(),
+});
+export type SandboxWebhookDelivery = z.infer<typeof SandboxWebhookDelivery>;
+
+/** GET /sandbox/webhooks/deliveries. */
+export const SandboxWebhookDeliveries = z.object({ deliveries: z.array(SandboxWebhookDelivery) });
+export type SandboxWebhookDeliveries = z.infer<typeof SandboxWebhookDeliveries>;
+
+/** POST /sandbox/webhooks/deliveries/redeliver: how many deliveries were scheduled again, and which. */
+export const SandboxWebhookRedelivered = z.object({ scheduled: z.number().int(), deliveries: z.array(SandboxWebhookDelivery) });
+export type SandboxWebhookRedelivered = z.infer<typeof SandboxWebhookRedelivered>;
+
 export interface SandboxEndpointDef {
   readonly id: string;
-  readonly method: 'GET' | 'POST' | 'PUT';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path template; `:id` is filled from `RequestInput.params.id` (URL-encoded). */
   readonly path: string;
   readonly summary: string;
@@ -107,6 +169,54 @@ export const sandboxEndpoints = {
     summary: 'Forget every operation and issued key; re-seed from the fixtures',
     auth: 'admin',
     response: SandboxResetResponse,
+  }),
+  sandboxListWebhooks: def({
+    id: 'sandboxListWebhooks',
+    method: 'GET',
+    path: '/sandbox/webhooks',
+    summary: "The shop's webhook endpoints, secrets masked",
+    auth: 'key',
+    response: SandboxWebhookList,
+  }),
+  sandboxAddWebhook: def({
+    id: 'sandboxAddWebhook',
+    method: 'POST',
+    path: '/sandbox/webhooks',
+    summary: 'Register a webhook endpoint; its secret is in this answer only',
+    auth: 'key',
+    response: SandboxWebhookCreated,
+  }),
+  sandboxRotateWebhookSecret: def({
+    id: 'sandboxRotateWebhookSecret',
+    method: 'POST',
+    path: '/sandbox/webhooks/:id/rotate-secret',
+    summary: "Rotate a webhook endpoint's secret (the old one is signed alongside for 24 h)",
+    auth: 'key',
+    response: SandboxWebhookRotated,
+  }),
+  sandboxRemoveWebhook: def({
+    id: 'sandboxRemoveWebhook',
+    method: 'DELETE',
+    path: '/sandbox/webhooks/:id',
+    summary: 'Delete a webhook endpoint; its pending deliveries stop',
+    auth: 'key',
+    response: SandboxWebhookDeleted,
+  }),
+  sandboxWebhookDeliveries: def({
+    id: 'sandboxWebhookDeliveries',
+    method: 'GET',
+    path: '/sandbox/webhooks/deliveries',
+    summary: 'Webhook deliveries with every attempt',
+    auth: 'key',
+    response: SandboxWebhookDeliveries,
+  }),
+  sandboxRedeliverWebhooks: def({
+    id: 'sandboxRedeliverWebhooks',
+    method: 'POST',
+    path: '/sandbox/webhooks/deliveries/redeliver',
+    summary: 'Deliver an event again, or every failed delivery',
+    auth: 'key',
+    response: SandboxWebhookRedelivered,
   }),
 } as const;
 

@@ -225,7 +225,20 @@ describe('retries', () => {
     expect(Object.keys(SANDBOX_RETRY_CLASS).sort()).toEqual(Object.keys(sandboxEndpoints).sort());
     const actions = Object.entries(SANDBOX_RETRY_CLASS).filter(([, c]) => c === 'action').map(([id]) => id).sort();
     expect(actions).toEqual(
-      ['sandboxPay', 'sandboxSettle', 'sandboxReview', 'sandboxAdvanceClock', 'sandboxSetEvidence', 'sandboxIssueKey', 'sandboxRevokeKey', 'sandboxReset'].sort(),
+      [
+        'sandboxPay',
+        'sandboxSettle',
+        'sandboxReview',
+        'sandboxAdvanceClock',
+        'sandboxSetEvidence',
+        'sandboxIssueKey',
+        'sandboxRevokeKey',
+        'sandboxReset',
+        'sandboxAddWebhook',
+        'sandboxRotateWebhookSecret',
+        'sandboxRemoveWebhook',
+        'sandboxRedeliverWebhooks',
+      ].sort(),
     );
     for (const [id, c] of Object.entries(SANDBOX_RETRY_CLASS)) {
       if (c !== 'action') expect(sandboxEndpoints[id as keyof typeof sandboxEndpoints].method).toBe('GET');

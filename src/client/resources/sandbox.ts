@@ -43,6 +43,21 @@ export interface SandboxIssueKeyInput {
   label?: string | undefined;
 }
 
+export interface SandboxAddWebhookInput {
+  /** Absolute http(s) URL the shop's events are POSTed to. */
+  url: string;
+}
+
+export interface SandboxWebhookDeliveriesInput {
+  /** Only deliveries that gave up (`status: "failed"`). Default: every delivery. */
+  failed?: boolean | undefined;
+  /** Only the deliveries of this event, e.g. `evt_<operation_id>_0`. Default: every event. */
+  event_id?: string | undefined;
+}
+
+/** What to deliver again: one event (to every endpoint of the shop that got it), or every failed delivery. */
+export type SandboxRedeliverInput = { event_id: string; failed?: undefined } | { failed: true; event_id?: undefined };
+
 const DETAILS_HINT = 'the sandbox may or may not have applied it: read client.sandbox.operations.details() before repeating it';
 
 /** The sandbox's control API, under `client.sandbox`. */
@@ -56,6 +71,8 @@ export class SandboxControls {
   readonly evidence: SandboxEvidenceControl;
   /** API keys of every shop (admin token). */
   readonly keys: SandboxKeys;
+  /** The shop's webhook endpoints and deliveries (the client's API key). */
+  readonly webhooks: SandboxWebhooks;
 
   constructor(core: PaygateCore) {
     this.#core = core;
@@ -63,6 +80,7 @@ export class SandboxControls {
     this.clock = new SandboxClockControl(core);
     this.evidence = new SandboxEvidenceControl(core);
     this.keys = new SandboxKeys(core);
+    this.webhooks = new SandboxWebhooks(core);
   }
 
   /**
@@ -201,6 +219,69 @@ export class SandboxKeys {
   /** POST /sandbox/keys/:id/revoke (admin): the key stops authenticating at once; revoking twice answers the same. */
   revoke(id: string, options?: RequestOptions): APIPromise<ResponseOf<'sandboxRevokeKey'>> {
     return this.#core.request('sandboxRevokeKey', { params: { id }, outcomeHint: 'see client.sandbox.keys.list() for whether it was revoked' }, options);
+  }
+}
+
+const WEBHOOKS_HINT = 'see client.sandbox.webhooks.list() for what the sandbox holds now';
+const REDELIVER_HINT = 'it may or may not have been scheduled: see client.sandbox.webhooks.deliveries() before repeating it';
+
+/**
+ * The shop's webhook endpoints (`{ id, url, secret }`) and the deliveries of its events, with every attempt. Sent
+ * with the client's API key: each shop sees only its own. A full `whsec_` secret is in the answers of `add()` and
+ * `rotateSecret()` only; `list()` masks it to the last 4 characters.
+ */
+export class SandboxWebhooks {
+  readonly #core: PaygateCore;
+
+  constructor(core: PaygateCore) {
+    this.#core = core;
+  }
+
+  /** GET /sandbox/webhooks: the shop's endpoints, secrets masked (`whsec_…abcd`). */
+  list(options?: RequestOptions): APIPromise<ResponseOf<'sandboxListWebhooks'>> {
+    return this.#core.request('sandboxListWebhooks', {}, options);
+  }
+
+  /** POST /sandbox/webhooks: register an endpoint; the answer holds its full secret, shown once. Not retried after a timeout. */
+  add(params: SandboxAddWebhookInput, options?: RequestOptions): APIPromise<ResponseOf<'sandboxAddWebhook'>> {
+    return this.#core.request('sandboxAddWebhook', { body: { url: params?.url }, outcomeHint: `an endpoint may or may not have been added: ${WEBHOOKS_HINT}` }, options);
+  }
+
+  /**
+   * POST /sandbox/webhooks/:id/rotate-secret: a new secret (in this answer only); the old one is still signed
+   * alongside for 24 h of sandbox time. Not retried after a timeout.
+   */
+  rotateSecret(id: string, options?: RequestOptions): APIPromise<ResponseOf<'sandboxRotateWebhookSecret'>> {
+    return this.#core.request(
+      'sandboxRotateWebhookSecret',
+      { params: { id }, outcomeHint: `the secret may or may not have been rotated: ${WEBHOOKS_HINT}` },
+      options,
+    );
+  }
+
+  /** DELETE /sandbox/webhooks/:id: its pending deliveries stop (`failed`, `error: endpoint_deleted`). Not retried after a timeout. */
+  remove(id: string, options?: RequestOptions): APIPromise<ResponseOf<'sandboxRemoveWebhook'>> {
+    return this.#core.request('sandboxRemoveWebhook', { params: { id }, outcomeHint: WEBHOOKS_HINT }, options);
+  }
+
+  /** GET /sandbox/webhooks/deliveries: deliveries with every attempt, optionally only failed ones or one event's. */
+  deliveries(query: SandboxWebhookDeliveriesInput = {}, options?: RequestOptions): APIPromise<ResponseOf<'sandboxWebhookDeliveries'>> {
+    const failed = query.failed === undefined ? undefined : String(query.failed);
+    return this.#core.request('sandboxWebhookDeliveries', { query: { failed, event_id: query.event_id } }, options);
+  }
+
+  /**
+   * POST /sandbox/webhooks/deliveries/redeliver: deliver `{ event_id }` again at once (same `webhook-id` and body),
+   * or every delivery that gave up (`{ failed: true }`). Not retried after a timeout.
+   */
+  redeliver(params: SandboxRedeliverInput, options?: RequestOptions): APIPromise<ResponseOf<'sandboxRedeliverWebhooks'>> {
+    const byEvent = params?.event_id !== undefined;
+    const byFailed = params?.failed === true;
+    if (byEvent === byFailed) {
+      return new APIPromise(Promise.reject(new PaygateError('redeliver takes exactly one of { event_id } or { failed: true }')));
+    }
+    const body = byEvent ? { event_id: params.event_id } : { failed: true };
+    return this.#core.request('sandboxRedeliverWebhooks', { body, outcomeHint: REDELIVER_HINT }, options);
   }
 }
 
