@@ -15,19 +15,28 @@ import { amount, dim, keyValue, statusCell, table, type Cell } from './render.js
 
 type Row = readonly [string, Cell | undefined] | undefined;
 
-/** An operation as aligned key/value rows; `merchantOperationId` is shown when the CLI knows it. */
-export function operationView(op: Operation, merchantOperationId?: { id: string; generated: boolean }): string {
-  const rows: Row[] = [
+/** The rows every operation view starts with: identity, status and the two amounts. */
+function headRows(op: Operation, merchantOperationId: Cell | undefined): Row[] {
+  return [
     ['operation_id', op.operation_id],
-    merchantOperationId
-      ? ['merchant_operation_id', merchantOperationId.generated ? { text: `${merchantOperationId.id} (generated)`, style: (s) => s.replace('(generated)', out.dim('(generated)')) } : merchantOperationId.id]
-      : undefined,
+    merchantOperationId !== undefined ? ['merchant_operation_id', merchantOperationId] : undefined,
     ['type', op.type],
     ['status', statusCell(op.status)],
     op.manual_check_reason ? ['manual_check_reason', statusCell(op.manual_check_reason)] : undefined,
     ['method', op.method],
     ['expected_amount', amount(op.expected_amount, op.currency)],
     ['actual_amount', amount(op.actual_amount, op.currency)],
+  ];
+}
+
+/** An operation as aligned key/value rows; `merchantOperationId` is shown when the CLI knows it. */
+export function operationView(op: Operation, merchantOperationId?: { id: string; generated: boolean }): string {
+  const rows: Row[] = [
+    ...headRows(
+      op,
+      merchantOperationId &&
+        (merchantOperationId.generated ? { text: `${merchantOperationId.id} (generated)`, style: (s) => s.replace('(generated)', out.dim('(generated)')) } : merchantOperationId.id),
+    ),
     ['commission_amount', amount(op.commission_amount, op.settlement_currency)],
     ['settlement_amount', amount(op.settlement_amount, op.settlement_currency)],
     op.recorded_amount !== undefined ? ['recorded_amount', amount(op.recorded_amount, op.recorded_currency ?? '')] : undefined,
@@ -169,14 +178,7 @@ export function operationListView(res: ListOperationsResponse, offset = 0): stri
 export function historyView(d: OperationDetails): string {
   const op = d.operation;
   const summary = keyValue([
-    ['operation_id', op.operation_id],
-    ['merchant_operation_id', d.merchant_operation_id],
-    ['type', op.type],
-    ['status', statusCell(op.status)],
-    op.manual_check_reason ? ['manual_check_reason', statusCell(op.manual_check_reason)] : undefined,
-    ['method', op.method],
-    ['expected_amount', amount(op.expected_amount, op.currency)],
-    ['actual_amount', amount(op.actual_amount, op.currency)],
+    ...headRows(op, d.merchant_operation_id),
     ['receipt_evidence_status', statusCell(op.receipt_evidence_status)],
     ['created_at', d.created_at],
   ]);
