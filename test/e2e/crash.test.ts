@@ -65,7 +65,8 @@ describe('crash safety', () => {
     await exited(first.child);
     expect(first.child.signalCode).toBe('SIGKILL');
     expect(acknowledged.size).toBeGreaterThanOrEqual(400);
-    expect(sent).toBeGreaterThan(acknowledged.size);
+    // Requests still in flight at the kill usually die with it, but the server may have answered them all first.
+    expect(sent).toBeGreaterThanOrEqual(acknowledged.size);
 
     const second = await startCli(['--store', store]);
     cleanup.push(async () => {
