@@ -70,3 +70,97 @@ export type KeyInfo = z.infer<typeof KeyInfo>;
 export const IssuedKey = KeyInfo.extend({ api_key: z.string().meta({ description: 'Shown once; only its hash is kept.' }) });
 export type IssuedKey = z.infer<typeof IssuedKey>;
 export const KeyList = z.object({ keys: z.array(KeyInfo) });
+
+// --- The self-matching pool and flexible links (docs/pool.md) ---
+
+const PositiveAmount = RequestAmount;
+
+/** POST /sandbox/pool/layout (shop key): payouts of the key's shop laid out in the pool its payout route reaches. */
+export const PoolLayoutRequest = z
+  .object({
+    method: z.string().min(1, { message: 'is required' }),
+    amounts: z.array(PositiveAmount).min(1).max(100_000).optional(),
+    generate: z
+      .object({
+        count: z.number({ error: 'must be an integer' }).int().min(1).max(100_000),
+        min: PositiveAmount,
+        max: PositiveAmount,
+        step: PositiveAmount.default('1.00'),
+        seed: z.number({ error: 'must be an integer' }).int().default(1),
+      })
+      .strict()
+      .optional(),
+  })
+  .refine((b) => (b.amounts === undefined) !== (b.generate === undefined), { message: 'give either amounts or generate', path: ['amounts'] })
+  .meta({ id: 'SandboxPoolLayoutRequest' });
+export type PoolLayoutRequest = z.input<typeof PoolLayoutRequest>;
+
+export const PoolLayoutResponse = z
+  .object({
+    created: z.number().int(),
+    rejected: z.number().int(),
+    /** First and last payout created, in matching order. */
+    first_operation_id: z.string().nullable(),
+    last_operation_id: z.string().nullable(),
+  })
+  .meta({ id: 'SandboxPoolLayoutResponse' });
+export type PoolLayoutResponse = z.infer<typeof PoolLayoutResponse>;
+
+export const PoolSlotInfo = z.object({
+  payout_id: z.string(),
+  shop_id: z.string(),
+  amount: z.string(),
+  claimed: z.string(),
+  paid: z.string(),
+  free: z.string(),
+});
+export const PoolWindowInfo = z.object({
+  pool_id: z.string(),
+  method: z.string(),
+  currency: z.string(),
+  min_piece: z.string(),
+  min_remainder: z.string(),
+  /** Open payout slots in the window. */
+  slots: z.number().int(),
+  free_total: z.string(),
+  /** The first `limit` slots in matching order. */
+  first: z.array(PoolSlotInfo),
+});
+/** GET /sandbox/pool (admin). */
+export const PoolState = z.object({ pools: z.array(PoolWindowInfo) }).meta({ id: 'SandboxPoolState' });
+export type PoolState = z.infer<typeof PoolState>;
+export const PoolStateQuery = z.object({
+  method: z.string().optional(),
+  limit: z.coerce.number({ error: 'must be an integer' }).int().min(0).max(1000).default(20),
+});
+
+/** GET/POST /sandbox/pool/settings (admin): the amount-read simulation of this replica. */
+export const ReadSettings = z
+  .object({
+    read_latency_ms: z.number({ error: 'must be milliseconds' }).int().min(0).max(60_000),
+    rate_limit: z.boolean({ error: 'must be true or false' }),
+  })
+  .meta({ id: 'SandboxReadSettings' });
+export type ReadSettings = z.infer<typeof ReadSettings>;
+export const ReadSettingsPatch = ReadSettings.partial();
+
+/** POST /sandbox/links/:operation_id/confirm (shop key): the payer confirms an amount on a flexible link. */
+export const ConfirmLinkRequest = z.object({ amount: RequestAmount }).meta({ id: 'SandboxConfirmLinkRequest' });
+
+/** GET /sandbox/links/:operation_id (shop key): a flexible link as the sandbox keeps it. */
+export const LinkInfo = z
+  .object({
+    operation_id: z.string(),
+    merchant_operation_id: z.string(),
+    status: z.enum(['amount_selection', 'rejected', 'expired', 'confirmed']),
+    method: z.string(),
+    currency: z.string(),
+    recommended_amount: z.string(),
+    min_amount: z.string().nullable(),
+    max_amount: z.string().nullable(),
+    expires_at: Timestamp.nullable(),
+    confirmed_amount: z.string().nullable(),
+    created_at: Timestamp,
+  })
+  .meta({ id: 'SandboxLinkInfo' });
+export type LinkInfo = z.infer<typeof LinkInfo>;

@@ -110,5 +110,15 @@ export function expire(ctx: DomainContext, op: OperationRecord): Moved | undefin
 export function providerSettles(ctx: DomainContext, op: OperationRecord, outcome: 'completed' | 'failed'): Moved {
   if (op.type !== 'payout') throw new DomainError('invalid_state', 'only payouts are settled by the provider');
   if (op.status !== 'pending') throw new DomainError('invalid_state', `a payout in status ${op.status} cannot be settled`);
+  if (op.pool_id) {
+    // A pool payout completes when matched payments fill it; the provider can only fail one nobody is paying into.
+    if (outcome === 'completed') {
+      throw new DomainError('invalid_state', 'a pool payout completes when matched payments fill it: pay its payments (paygate sandbox pay) instead');
+    }
+    const usage = ctx.state.poolUsage(op.id);
+    if (usage.claimed.greaterThan(0) || usage.paid.greaterThan(0)) {
+      throw new DomainError('invalid_state', 'matched payments are paying into this pool payout, so it can no longer fail; complete them to fill it');
+    }
+  }
   return settlePayout(ctx, op, outcome, outcome === 'failed' ? 'provider failed the payout' : 'provider settled the payout');
 }

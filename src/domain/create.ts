@@ -3,7 +3,7 @@
 import type { Decimal } from 'decimal.js';
 import type { Conversion, Destination, OperationKind, OperationRecord } from './operation.js';
 import type { DomainContext, StateChange } from './state.js';
-import type { MethodDef, ProviderDef, RouteDef, ShopDef } from './world.js';
+import type { MethodDef, ProviderDef, RouteDef, ShopDef, WorldIndex } from './world.js';
 import { DomainError } from './errors.js';
 import { operationIdFor } from './ids.js';
 import { accounts, posting } from './ledger.js';
@@ -12,6 +12,7 @@ import { money, round2, toScale2 } from './money.js';
 import { commissionOn, tierFor } from './pricing.js';
 import { allocateRequisites } from './requisites.js';
 import { eventFor, move, type OperationEvent } from './transitions.js';
+import type { Slot } from './pool.js';
 import { iso } from './state.js';
 
 /** The gateway waits this long for a provider to accept a create (spec §4.1). */
@@ -54,18 +55,24 @@ export function fingerprintOf(kind: OperationKind, p: CreateParams): string {
   ]);
 }
 
+/** The method, checked to exist and to belong to the currency (spec §2.1). */
+export function methodFor(world: WorldIndex, methodId: string, currency: string): MethodDef {
+  const method = world.methods.get(methodId);
+  if (!method) {
+    throw new DomainError('unknown_method', `method ${methodId} is not supported; use one of ${[...world.methods.keys()].join(', ')}`, 'method');
+  }
+  if (!world.world.currencies.includes(currency)) {
+    throw new DomainError('unsupported_currency', `currency ${currency} is not supported; use one of ${world.world.currencies.join(', ')}`, 'currency');
+  }
+  if (method.currency !== currency) {
+    throw new DomainError('method_currency_mismatch', `method ${methodId} belongs to ${method.currency}, not ${currency}`, 'currency');
+  }
+  return method;
+}
+
 function validate(ctx: DomainContext, kind: OperationKind, p: CreateParams): MethodDef {
   const { world } = ctx;
-  const method = world.methods.get(p.method);
-  if (!method) {
-    throw new DomainError('unknown_method', `method ${p.method} is not supported; use one of ${[...world.methods.keys()].join(', ')}`, 'method');
-  }
-  if (!world.world.currencies.includes(p.currency)) {
-    throw new DomainError('unsupported_currency', `currency ${p.currency} is not supported; use one of ${world.world.currencies.join(', ')}`, 'currency');
-  }
-  if (method.currency !== p.currency) {
-    throw new DomainError('method_currency_mismatch', `method ${p.method} belongs to ${method.currency}, not ${p.currency}`, 'currency');
-  }
+  const method = methodFor(world, p.method, p.currency);
   if (kind === 'payout') {
     if (method.payout_number === 'required' && !p.number) {
       throw new DomainError('number_required', `number is required for ${p.method} payouts`, 'number');
@@ -85,22 +92,42 @@ function validate(ctx: DomainContext, kind: OperationKind, p: CreateParams): Met
 interface Decision {
   provider: ProviderDef;
   latencyMs: number;
+  /** A pool payment: the payout slot it claims. */
+  slot?: Slot;
 }
 
-/** Providers in route order; the first that accepts wins. */
-function decide(route: RouteDef, providers: ReadonlyMap<string, ProviderDef>, magic: MagicTag[]): Decision | undefined {
+/**
+ * Providers in route order; the first that accepts wins. A self-matching provider takes every payout (as a new
+ * slot) and a payment only when a slot in matching order can give its amount.
+ */
+function decide(ctx: DomainContext, kind: OperationKind, route: RouteDef, p: CreateParams, magic: MagicTag[]): Decision | undefined {
   if (magic.includes('reject')) return undefined;
   for (const id of route.providers) {
-    const provider = providers.get(id);
+    const provider = ctx.world.providers.get(id);
     if (!provider || !provider.accepts) continue;
-    // The self-matching pool accepts only against a free payout slot; an empty pool declines.
-    if (provider.kind === 'self_matching') continue;
+    let slot: Slot | undefined;
+    if (provider.kind === 'self_matching' && kind === 'payment') {
+      slot = ctx.state.poolWindow(provider.id, p.method)?.match(money(p.amount), provider.pool!);
+      if (!slot) continue;
+    }
     let latencyMs = provider.acceptance_latency_ms;
     if (magic.includes('slow')) latencyMs = SLOW_ACCEPTANCE_MS;
     if (magic.includes('timeout')) latencyMs = TIMEOUT_ACCEPTANCE_MS;
-    return { provider, latencyMs };
+    return slot ? { provider, latencyMs, slot } : { provider, latencyMs };
   }
   return undefined;
+}
+
+/** Options of a create that comes from a flexible link (spec §4.3). */
+export interface CreateOptions {
+  /** Fingerprint of the flexible-link request, stored instead of the create body's. */
+  fingerprint?: string;
+  /** Created through an opted-in flexible link: the hosted page needs its k credential. */
+  flexibleLink?: boolean;
+  /** The payer's amount confirmation of a link (which exists under the same id). */
+  fromLink?: boolean;
+  /** Reject at once with this reason (the chosen amount was taken at the last moment). */
+  reject?: string;
 }
 
 interface Quote {
@@ -134,26 +161,22 @@ function quote(ctx: DomainContext, kind: OperationKind, shop: ShopDef, p: Create
 }
 
 /** Plan a create: replay, conflict (throws), or a new operation (admitting, accepted or rejected). */
-export function planCreate(ctx: DomainContext, shopId: string, kind: OperationKind, p: CreateParams): CreatePlan {
+export function planCreate(ctx: DomainContext, shopId: string, kind: OperationKind, p: CreateParams, opts: CreateOptions = {}): CreatePlan {
   const shop = ctx.world.shops.get(shopId);
   if (!shop) throw new DomainError('operation_not_found', `shop ${shopId} does not exist`);
   const method = validate(ctx, kind, p);
-  const fingerprint = fingerprintOf(kind, p);
+  const fingerprint = opts.fingerprint ?? fingerprintOf(kind, p);
   const existing = ctx.state.operationByMoid(shopId, p.merchant_operation_id);
-  if (existing) {
-    if (existing.fingerprint === fingerprint) return { kind: 'replay', op: existing };
-    throw new DomainError(
-      'idempotency_conflict',
-      `merchant_operation_id ${p.merchant_operation_id} was already used with a different body; use a new merchant_operation_id`,
-      'merchant_operation_id',
-    );
+  const id = operationIdFor(shopId, p.merchant_operation_id);
+  if (existing || (!opts.fromLink && ctx.state.link(id))) {
+    if (existing && existing.fingerprint === fingerprint) return { kind: 'replay', op: existing };
+    throw conflict(p.merchant_operation_id);
   }
   const now = iso(ctx.now);
-  const id = operationIdFor(shopId, p.merchant_operation_id);
   const magic = magicTags(p.client_id);
   const direction = kind === 'payment' ? 'payin' : 'payout';
   const route = ctx.world.route(shopId, p.method, direction);
-  const decision = route ? decide(route, ctx.world.providers, magic) : undefined;
+  const decision = route && !opts.reject ? decide(ctx, kind, route, p, magic) : undefined;
   const q = quote(ctx, kind, shop, p, decision?.provider);
   const amount = toScale2(p.amount);
 
@@ -192,8 +215,11 @@ export function planCreate(ctx: DomainContext, shopId: string, kind: OperationKi
   if (route) base.route_id = route.id;
   if (decision) base.provider_id = decision.provider.id;
   if (q?.conversion) base.conversion = q.conversion;
+  if (opts.flexibleLink) base.flexible_link = true;
+  if (decision?.slot) base.claim = { payout_id: decision.slot.payout_id, amount };
+  if (kind === 'payout' && decision?.provider.kind === 'self_matching') base.pool_id = decision.provider.id;
 
-  const rejectReason = !route
+  const rejectReason = opts.reject ?? (!route
     ? 'no_route'
     : !decision
       ? 'no_provider_accepted'
@@ -205,9 +231,11 @@ export function planCreate(ctx: DomainContext, shopId: string, kind: OperationKi
             ? 'amount_below_commission'
             : kind === 'payout' && !fundsSuffice(ctx, shop, q)
               ? 'insufficient_funds'
-              : undefined;
+              : undefined);
 
   if (rejectReason || !decision || !q) {
+    delete base.claim;
+    delete base.pool_id;
     const op: OperationRecord = {
       ...base,
       status: 'rejected',
@@ -236,6 +264,14 @@ export function planCreate(ctx: DomainContext, shopId: string, kind: OperationKi
   return { kind: 'commit', op, changes: acceptedChanges(op, eventFor(op), now) };
 }
 
+export function conflict(merchantOperationId: string): DomainError {
+  return new DomainError(
+    'idempotency_conflict',
+    `merchant_operation_id ${merchantOperationId} was already used with a different body; use a new merchant_operation_id`,
+    'merchant_operation_id',
+  );
+}
+
 function fundsSuffice(ctx: DomainContext, shop: ShopDef, q: Quote): boolean {
   const balance = ctx.state.accountTotal(accounts.balance(shop.id), q.settlement_currency);
   const limit = money(shop.overdraft_limits[q.settlement_currency] ?? '0');
@@ -250,13 +286,17 @@ function withEvent(op: OperationRecord): StateChange[] {
 /** What acceptance adds: the receipt requirement, inbound requisites for a payment, the provider's expiry. */
 function acceptedFields(
   ctx: DomainContext,
-  op: { id: string; type: OperationKind; method: string; magic: readonly MagicTag[] },
+  op: { id: string; type: OperationKind; method: string; magic: readonly MagicTag[]; claim?: { payout_id: string } },
   provider: ProviderDef,
 ): { requires_receipt: boolean; destination?: Destination; expires_at?: string } {
   if (op.type !== 'payment') return { requires_receipt: false };
+  // A pool payment's requisites are the destination of the payout it pays into.
+  const destination = op.claim
+    ? { ...(ctx.state.operation(op.claim.payout_id)?.destination ?? {}) }
+    : allocateRequisites(op.id, ctx.world.methods.get(op.method)!, provider, ctx.world.banks);
   const out: { requires_receipt: boolean; destination?: Destination; expires_at?: string } = {
     requires_receipt: provider.requires_receipt || op.magic.includes('receipt'),
-    destination: allocateRequisites(op.id, ctx.world.methods.get(op.method)!, provider, ctx.world.banks),
+    destination,
   };
   const expiryMs = op.magic.includes('expire') ? MAGIC_EXPIRY_MS : provider.expiry_ms;
   if (expiryMs) out.expires_at = iso(ctx.now + expiryMs);
@@ -297,6 +337,11 @@ export function finishAdmission(ctx: DomainContext, opId: string): { op: Operati
   const now = iso(ctx.now);
   if (!provider || latency > ACCEPTANCE_WAIT_MS) {
     const moved = move(op, 'rejected', now, 'provider did not accept within 15 s', { rejected_at: now, reject_reason: 'provider_timeout' });
+    return { op: moved.op, changes: withEvent(moved.op) };
+  }
+  if (op.claim && ctx.state.operation(op.claim.payout_id)?.status !== 'pending') {
+    // The payout slot closed while the payment waited: the pool has nothing to pay into.
+    const moved = move(op, 'rejected', now, 'the matched payout closed before acceptance', { rejected_at: now, reject_reason: 'no_provider_accepted' });
     return { op: moved.op, changes: withEvent(moved.op) };
   }
   const shop = ctx.world.shops.get(op.shop_id)!;

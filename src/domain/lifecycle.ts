@@ -1,6 +1,7 @@
 // Moves after creation that touch money: payment completion (credit net of commission), payout settlement
 // (reserve consumed) and payout failure (reserve returned). Cancelled or rejected operations move nothing.
-import type { OperationRecord } from './operation.js';
+import type { Decimal } from 'decimal.js';
+import type { Contribution, OperationRecord } from './operation.js';
 import type { DomainContext, StateChange } from './state.js';
 import { DomainError } from './errors.js';
 import { accounts, posting } from './ledger.js';
@@ -46,7 +47,7 @@ export function completePayment(ctx: DomainContext, op: OperationRecord, actualA
     settlement_amount: toScale2(settlement),
   });
   const cur = op.settlement_currency;
-  const postings: StateChange[] = [];
+  const postings: StateChange[] = op.claim ? fillPayout(ctx, moved.op, actual) : [];
   if (settlement.greaterThan(0)) {
     postings.push({ kind: 'posting', posting: posting(`${op.id}:settle`, op.shop_id, op.id, 'payment_settled', accounts.payins, accounts.balance(op.shop_id), cur, settlement, now) });
   }
@@ -54,6 +55,27 @@ export function completePayment(ctx: DomainContext, op: OperationRecord, actualA
     postings.push({ kind: 'posting', posting: posting(`${op.id}:fee`, op.shop_id, op.id, 'payment_commission', accounts.payins, accounts.fees, cur, commission, now) });
   }
   return { op: moved.op, changes: changesOf(moved, postings) };
+}
+
+/**
+ * A completed pool payment pays into its payout: the payout records the contribution (its receipt item, spec §2.4)
+ * and completes once its matched payments have paid its whole amount.
+ */
+function fillPayout(ctx: DomainContext, payment: OperationRecord, actual: Decimal): StateChange[] {
+  const payout = ctx.state.operation(payment.claim!.payout_id);
+  if (!payout || payout.status !== 'pending' || !payout.pool_id) return [];
+  const now = iso(ctx.now);
+  const upload = [...(payment.uploads ?? [])].reverse().find((u) => u.review.to !== 'rejected');
+  const contribution: Contribution = {
+    payment_id: payment.id,
+    amount: toScale2(actual),
+    completed_at: now,
+    ...(upload ? { file_id: upload.file_id } : {}),
+  };
+  const filled = { ...payout, contributions: [...(payout.contributions ?? []), contribution], updated_at: now } as OperationRecord;
+  const paid = ctx.state.poolUsage(payout.id).paid.plus(actual);
+  if (paid.lessThan(money(payout.expected_amount))) return [{ kind: 'operation', op: filled }];
+  return settlePayout(ctx, filled, 'completed', 'filled by matched payments').changes;
 }
 
 /** A payout settles: completed consumes the reserve (amount out, commission to fees); failed returns it. */

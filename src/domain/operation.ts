@@ -43,6 +43,15 @@ export interface ReceiptUpload {
   amount?: string;
 }
 
+/** One completed payment that paid into a pool payout (its receipt item, spec §2.4). */
+export interface Contribution {
+  payment_id: string;
+  amount: string;
+  completed_at: string;
+  /** The payer's uploaded receipt file, when the payment completed through one. */
+  file_id?: string;
+}
+
 export interface HistoryEntry {
   at: string;
   from: Status | null;
@@ -81,6 +90,14 @@ interface OperationBase {
   expires_at?: string;
   /** Receipts uploaded through confirm_payment, oldest first. */
   uploads?: ReceiptUpload[];
+  /** A payout that is a slot of a self-matching pool: the pool (its provider id). */
+  pool_id?: string;
+  /** A payment matched to a pool slot: the payout it pays into and the amount it claims. */
+  claim?: { payout_id: string; amount: string };
+  /** A pool payout: the completed payments that filled it, in completion order. */
+  contributions?: Contribution[];
+  /** Created through an opted-in flexible link: its hosted page needs the link's `k` credential. */
+  flexible_link?: boolean;
   created_at: string;
   updated_at: string;
   history: HistoryEntry[];

@@ -12,3 +12,16 @@ export function tierFor(pricing: PricingDef | undefined, amount: Decimal) {
 export function commissionOn(gross: Decimal, tier: { percent: string; fixed: string }): Decimal {
   return round2(gross.times(money(tier.percent)).dividedBy(100).plus(money(tier.fixed)));
 }
+
+/** Whether the tiers cover every amount (at cent granularity) from `lo` to `hi` inclusive. */
+export function pricingCovers(pricing: PricingDef | undefined, lo: Decimal, hi: Decimal): boolean {
+  if (!pricing) return false;
+  const tiers = pricing.tiers.map((t) => ({ min: money(t.min_amount), max: money(t.max_amount) })).sort((a, b) => a.min.comparedTo(b.min));
+  let cursor = lo;
+  for (const t of tiers) {
+    if (t.min.greaterThan(cursor)) break;
+    if (t.max.greaterThanOrEqualTo(cursor)) cursor = t.max.plus(money('0.01'));
+    if (cursor.greaterThan(hi)) return true;
+  }
+  return cursor.greaterThan(hi);
+}

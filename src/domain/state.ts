@@ -4,18 +4,27 @@ import type { OperationRecord } from './operation.js';
 import type { Posting } from './ledger.js';
 import type { OperationEvent } from './transitions.js';
 import type { WorldIndex } from './world.js';
+import type { PoolWindow } from './pool.js';
+import type { LinkRecord } from './links.js';
 
 export interface StateView {
   operation(id: string): OperationRecord | undefined;
   operationByMoid(shopId: string, merchantOperationId: string): OperationRecord | undefined;
   /** Running total of an account in a currency (credit-natural: credits positive). */
   accountTotal(account: string, currency: string): Decimal;
+  /** The open payout slots of one pool and method. */
+  poolWindow(poolId: string, method: string): PoolWindow | undefined;
+  /** What a pool payout's matched payments claim and have paid. */
+  poolUsage(payoutId: string): { claimed: Decimal; paid: Decimal };
+  /** A flexible link by its operation_id. */
+  link(id: string): LinkRecord | undefined;
 }
 
 export type StateChange =
   | { kind: 'operation'; op: OperationRecord }
   | { kind: 'posting'; posting: Posting }
-  | { kind: 'event'; event: OperationEvent };
+  | { kind: 'event'; event: OperationEvent }
+  | { kind: 'link'; link: LinkRecord };
 
 export interface DomainContext {
   world: WorldIndex;

@@ -25,6 +25,8 @@ export interface ShopDef {
   name: string;
   hosted_page: boolean;
   flexible_links: boolean;
+  /** How long a flexible link waits in amount_selection for the payer's choice (ms of sandbox time). */
+  flexible_link_lifetime_ms: number;
   /** Currencies that have a balance row; defaults to every world currency. */
   currencies?: string[];
   opening_balances: Record<string, string>;
@@ -58,6 +60,25 @@ export interface ProviderDef {
   payout_settlement_ms: number;
   /** Banks the provider hands out for inbound phone requisites. */
   inbound_banks: string[];
+  /** Matching rules of a self_matching provider's pool (see docs/pool.md); absent for simulated providers. */
+  pool?: PoolRules;
+}
+
+/** How payments may split a payout slot: a claim takes the whole free remainder, or a piece of at least
+ * `min_piece` that leaves at least `min_remainder` free. */
+export interface PoolRules {
+  min_piece: string;
+  min_remainder: string;
+}
+
+/** Payouts to lay out in a pool when the store is first seeded (or through POST /sandbox/pool/layout). */
+export interface PoolLayoutDef {
+  shop_id: string;
+  method: string;
+  /** Explicit amounts, in matching order. */
+  amounts?: string[];
+  /** Or generated amounts: `count` payouts between min and max in multiples of step, from a seeded generator. */
+  generate?: { count: number; min: string; max: string; step: string; seed: number };
 }
 
 export interface RouteDef {
@@ -114,6 +135,8 @@ export interface World {
   fx_sources: FxSourceDef[];
   /** Webhook endpoints registered at start-up. Default none. */
   webhooks?: WebhookDef[];
+  /** Pool payouts seeded into a new store. Default none. */
+  pool_layouts?: PoolLayoutDef[];
 }
 
 /** Fast lookups over a World. */

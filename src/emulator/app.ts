@@ -18,6 +18,8 @@ import { registerControls } from './controls.js';
 import { registerWebhookControls } from './webhook-controls.js';
 import type { WebhookOutbox } from './webhooks.js';
 import { registerHostedPages } from './hosted-page.js';
+import { registerAmountEndpoints } from './amount-endpoints.js';
+import { registerPoolControls } from './pool-controls.js';
 import { receiptCheck } from './receipts/check.js';
 import { signPath, verifySignedPath } from './signed-url.js';
 import { ApiError, errorResponse, toApiError } from './http-errors.js';
@@ -59,6 +61,8 @@ function safeEqual(a: string, b: string): boolean {
 
 export type Guard = (fn: Handler, auth?: boolean | 'admin') => (event: H3Event) => Promise<unknown>;
 
+export type Route = (e: EndpointDef, fn: Handler) => void;
+
 export function createApp(ctx: AppContext): H3 {
   const { service } = ctx;
   const app = new H3();
@@ -95,7 +99,7 @@ export function createApp(ctx: AppContext): H3 {
     }
   };
 
-  const route = (e: EndpointDef, fn: Handler) => {
+  const route: Route = (e, fn) => {
     if (e.method === 'GET') app.get(e.path, guarded(fn, e.auth));
     else app.post(e.path, guarded(fn, e.auth));
   };
@@ -171,6 +175,7 @@ export function createApp(ctx: AppContext): H3 {
 
   registerControls(app, ctx, guarded, evidence);
   if (ctx.outbox) registerWebhookControls(app, ctx.outbox, () => service.clock.now(), guarded);
+  registerPoolControls(app, ctx, guarded);
   registerHostedPages(app, ctx);
 
   route(endpoints.getBalances, async (_event, shopId) => {
@@ -178,11 +183,7 @@ export function createApp(ctx: AppContext): H3 {
     return { balances: service.balances(shopId).map(toWireBalance) };
   });
 
-  for (const e of [endpoints.createFlexibleLink, endpoints.getAvailability, endpoints.getRecommendations]) {
-    route(e, () => {
-      throw new ApiError(501, 'not_implemented', `${e.method} ${e.path} is not implemented by this sandbox version yet`);
-    });
-  }
+  registerAmountEndpoints(app, ctx, route);
 
   const probe = (healthy: () => boolean) => () =>
     healthy() ? new Response(null, { status: 204 }) : errorResponse(new ApiError(503, 'unhealthy', 'the sandbox is not ready'));

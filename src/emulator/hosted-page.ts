@@ -1,7 +1,10 @@
 // The hosted payment page at {payment_page_url}/<operation_id> (spec §4.2): shows the amount and the requisites,
 // accepts a receipt upload where the route requires one (the same checks as confirm_payment), and shows the
 // payer the outcome: paid, under review, declined or expired. Server-rendered HTML, every value escaped.
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { H3, H3Event } from 'h3';
+import type { LinkRecord } from '../domain/links.js';
+import { toScale2 } from '../domain/money.js';
 import type { OperationRecord } from '../domain/operation.js';
 import type { AppContext } from './app.js';
 import { DomainError } from '../domain/errors.js';
@@ -41,7 +44,7 @@ body{font:16px/1.5 system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding
 </style></head><body>${body}<p class="note">paygate sandbox — no real money moves.</p></body></html>`;
 }
 
-function render(op: PublicOperation, ctx: AppContext, notice?: string): string {
+function render(op: PublicOperation, ctx: AppContext, notice?: string, query = ''): string {
   const shop = ctx.service.world.shops.get(op.shop_id)!;
   const wire = toWireOperation(op, ctx.service.world);
   const o = outcome(op);
@@ -51,7 +54,7 @@ function render(op: PublicOperation, ctx: AppContext, notice?: string): string {
       : '';
   const upload =
     op.status === 'awaiting_confirmation'
-      ? `<form method="post" action="${esc(ctx.urls.paymentPage)}/${esc(op.id)}/receipt" enctype="multipart/form-data"><p><input type="file" name="receipt" accept="application/pdf" required></p><button>Upload receipt</button></form>`
+      ? `<form method="post" action="${esc(ctx.urls.paymentPage)}/${esc(op.id)}/receipt${esc(query)}" enctype="multipart/form-data"><p><input type="file" name="receipt" accept="application/pdf" required></p><button>Upload receipt</button></form>`
       : '';
   return page(
     `${shop.name}: ${o.title}`,
@@ -67,23 +70,58 @@ function html(event: H3Event, status: number, body: string): string {
   return body;
 }
 
+/** Constant-time comparison of a presented k credential with the expected one. */
+function sameCredential(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+/** The page of a flexible link still waiting for the payer's amount (the picker itself comes in a later version). */
+function renderLink(link: LinkRecord, ctx: AppContext, now: number): string {
+  const shop = ctx.service.world.shops.get(link.shop_id)!;
+  const p = link.params;
+  const expired = link.status === 'expired' || (link.expires_at !== undefined && Date.parse(link.expires_at) <= now);
+  const bounds = `${p.min_amount ?? '—'} … ${p.max_amount ?? '—'} ${p.currency}`;
+  const body = expired
+    ? `<h1 class="bad" data-status="expired">Expired</h1><p>The time to choose an amount has run out. Start a new payment with the merchant.</p>`
+    : link.status === 'rejected'
+      ? `<h1 class="bad" data-status="rejected">Declined</h1><p>No amount can be paid right now.</p>`
+      : `<h1 class="wait" data-status="amount_selection">Choose an amount</h1><p>Suggested: ${esc(toScale2(p.recommended_amount))} ${esc(p.currency)}. Allowed: ${esc(bounds)}.</p><dl><dt>Choose before</dt><dd>${esc(link.expires_at ?? '')}</dd></dl><p class="note">In this sandbox version the payer's choice is made with <code>paygate sandbox links confirm</code>.</p>`;
+  return page(`${shop.name}: choose an amount`, `<div class="card"><p>${esc(shop.name)}</p>${body}</div>`);
+}
+
 export function registerHostedPages(app: H3, ctx: AppContext): void {
-  const find = (event: H3Event): PublicOperation | undefined => {
+  /** The k credential presented, when the page needs one (flexible links): undefined = refused. */
+  const credential = (event: H3Event, id: string): string | undefined => {
+    const k = event.url.searchParams.get('k') ?? '';
+    return k !== '' && sameCredential(k, ctx.service.linkCredential(id)) ? `?k=${encodeURIComponent(k)}` : undefined;
+  };
+  const find = (event: H3Event): { op: PublicOperation; query: string } | undefined => {
     const id = (event.context.params?.id ?? '').toLowerCase();
     const op: OperationRecord | undefined = ctx.service.state.operation(id);
     if (!op || op.status === 'admitting' || op.type !== 'payment') return undefined;
-    return ctx.service.world.shops.get(op.shop_id)?.hosted_page ? op : undefined;
+    if (!ctx.service.world.shops.get(op.shop_id)?.hosted_page) return undefined;
+    if (!op.flexible_link) return { op, query: '' };
+    // A flexible link's page answers only with its k credential (spec §4.3 rule 1): without it, not found.
+    const query = credential(event, id);
+    return query === undefined ? undefined : { op, query };
   };
   const notFound = (event: H3Event) => html(event, 404, page('Not found', '<div class="card"><h1>Payment not found</h1><p>Check the link you were given.</p></div>'));
 
   app.get('/pay/:id', (event) => {
-    const op = find(event);
-    return op ? html(event, 200, render(op, ctx)) : notFound(event);
+    const found = find(event);
+    if (found) return html(event, 200, render(found.op, ctx, undefined, found.query));
+    const id = (event.context.params?.id ?? '').toLowerCase();
+    const link = ctx.service.state.link(id);
+    if (link && !ctx.service.state.operation(id) && credential(event, id) !== undefined) return html(event, 200, renderLink(link, ctx, ctx.service.clock.now()));
+    return notFound(event);
   });
 
   app.post('/pay/:id/receipt', async (event) => {
-    const op = find(event);
-    if (!op) return notFound(event);
+    const found = find(event);
+    if (!found) return notFound(event);
+    const { op, query } = found;
     const type = event.req.headers.get('content-type') ?? '';
     let file: File | undefined;
     try {
@@ -93,16 +131,16 @@ export function registerHostedPages(app: H3, ctx: AppContext): void {
     } catch {
       file = undefined;
     }
-    if (!file) return html(event, 400, render(op, ctx, 'Choose a PDF receipt to upload (at most 10 MiB).'));
+    if (!file) return html(event, 400, render(op, ctx, 'Choose a PDF receipt to upload (at most 10 MiB).', query));
     const bytes = new Uint8Array(await file.arrayBuffer());
     try {
       await ctx.service.uploadReceipt(op.shop_id, op.id, { bytes, filename: file.name || 'receipt', contentType: file.type || 'application/octet-stream' }, receiptCheck(bytes));
     } catch (e) {
       if (!(e instanceof DomainError)) throw e;
-      return html(event, 409, render(find(event) ?? op, ctx, 'This payment does not accept a receipt now.'));
+      return html(event, 409, render(find(event)?.op ?? op, ctx, 'This payment does not accept a receipt now.', query));
     }
     event.res.status = 303;
-    event.res.headers.set('location', `${ctx.urls.paymentPage}/${op.id}`);
+    event.res.headers.set('location', `${ctx.urls.paymentPage}/${op.id}${query}`);
     return '';
   });
 }

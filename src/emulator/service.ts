@@ -1,7 +1,7 @@
 // The gateway service: runs domain commands against the store and the sandbox clock. It owns the timers of
 // in-flight work (provider acceptance, payout settlement) and recovers them after a restart. Every domain change is
 // written through one function, commit(), which lets the webhook outbox add its delivery records to the same commit.
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { CreateParams } from '../domain/create.js';
 import type { BalanceFigures } from '../domain/ledger.js';
 import type { OperationKind, OperationRecord } from '../domain/operation.js';
@@ -11,7 +11,11 @@ import type { Store } from '../store/store.js';
 import type { ApiKeyRecord, StoreChange } from '../store/state.js';
 import type { SandboxClock } from './clock.js';
 import type { PublicOperation } from './wire.js';
-import { finishAdmission, planCreate } from '../domain/create.js';
+import { finishAdmission, planCreate, type CreatePlan } from '../domain/create.js';
+import { expireLink, planConfirm, planFlexible, type FlexibleParams, type LinkRecord } from '../domain/links.js';
+import { evaluateAmounts, type AmountsQuery, type AmountsResult } from '../domain/amounts.js';
+import { generateAmounts } from '../domain/pool-layout.js';
+import { DEFAULT_READ_SETTINGS, type ReadSettings } from './amount-reads.js';
 import { cancel, expire, payerPays, providerSettles, receiptUploaded, reviewerDecides, type CancelOutcome, type ReviewVerdict } from '../domain/commands.js';
 import type { Moved } from '../domain/lifecycle.js';
 import type { FileStore } from '../store/files.js';
@@ -108,9 +112,17 @@ export class GatewayService {
         if (ch.kind === 'posting' && !this.state.postings.has(ch.posting.id)) changes.push(ch);
       }
     }
+    if (!this.state.meta.has('link_secret')) changes.push({ kind: 'meta', meta: { id: 'link_secret', key: randomBytes(32).toString('base64') } });
     if (this.hook) changes.push(...this.hook.seed());
     if (changes.length > 0) await this.commit(changes);
     for (const op of this.state.operations.values()) this.arm(op);
+    for (const link of this.state.links.values()) this.armLink(link);
+    if (!this.state.meta.has('pool_layouts')) {
+      for (const [i, l] of (this.world.world.pool_layouts ?? []).entries()) {
+        await this.layoutPool(l.shop_id, { method: l.method, amounts: l.amounts ?? generateAmounts(l.generate!), batch: `f${i}` });
+      }
+      await this.commit([{ kind: 'meta', meta: { id: 'pool_layouts', seeded: true } }]);
+    }
     this.hook?.resume();
   }
 
@@ -134,7 +146,101 @@ export class GatewayService {
 
   /** Create a payment or payout; resolves once the outcome is durable (after the provider's acceptance wait). */
   async create(shopId: string, kind: OperationKind, params: CreateParams): Promise<PublicOperation> {
-    const plan = planCreate(this.ctx(), shopId, kind, params);
+    return this.runCreate(planCreate(this.ctx(), shopId, kind, params));
+  }
+
+  /**
+   * POST /v1/payment/link/flexible (spec §4.3): an operation created now (`url`: whether its payment_url carries the
+   * k credential), or a link in amount_selection / rejected. Resolves once durable.
+   */
+  async flexible(shopId: string, params: FlexibleParams): Promise<{ op: PublicOperation; url: boolean } | { link: LinkRecord }> {
+    const plan = planFlexible(this.ctx(), shopId, params);
+    if (plan.kind === 'link') {
+      if (plan.changes.length > 0) {
+        const durable = this.commit(plan.changes);
+        this.armLink(plan.link);
+        await durable;
+      } else {
+        await this.store.sync();
+      }
+      return { link: plan.link };
+    }
+    return { op: await this.runCreate(plan.plan), url: plan.url };
+  }
+
+  /** Sandbox control: the payer confirms an amount on a flexible link (the payment is created, or rejected). */
+  async confirmLink(shopId: string, id: string, amount: string): Promise<PublicOperation> {
+    return this.runCreate(planConfirm(this.ctx(), shopId, id.toLowerCase(), amount));
+  }
+
+  /** The k credential of a flexible link's hosted page: an HMAC of the operation_id under the store's link secret. */
+  linkCredential(id: string): string {
+    return createHmac('sha256', this.linkSecret()).update(id).digest('base64url');
+  }
+
+  private linkSecret(): Buffer {
+    const m = this.state.meta.get('link_secret') as { key?: string } | undefined;
+    if (!m?.key) throw new Error('the link secret is not seeded (init() has not run)');
+    return Buffer.from(m.key, 'base64');
+  }
+
+  /** The amount-read simulation of this replica (sandbox setting, kept in the store). */
+  readSettings(): ReadSettings {
+    const m = this.state.meta.get('read_settings') as Partial<ReadSettings> | undefined;
+    return { ...DEFAULT_READ_SETTINGS, ...(m ? { read_latency_ms: m.read_latency_ms ?? 0, rate_limit: m.rate_limit ?? true } : {}) };
+  }
+
+  async setReadSettings(patch: Partial<ReadSettings>): Promise<ReadSettings> {
+    const next = { ...this.readSettings(), ...patch };
+    await this.commit([{ kind: 'meta', meta: { id: 'read_settings', ...next } }]);
+    return next;
+  }
+
+  private readonly resetListeners: (() => void)[] = [];
+
+  /** Called after a sandbox reset (in-memory limits and windows forget their state). */
+  onReset(fn: () => void): void {
+    this.resetListeners.push(fn);
+  }
+
+  /** Read-only amount availability or recommendations (spec §4.9, §4.10); the limits are the caller's job. */
+  amounts(shopId: string, q: AmountsQuery): AmountsResult {
+    return evaluateAmounts(this.ctx(), shopId, q);
+  }
+
+  /**
+   * Sandbox control: lay out payouts of this shop in the pool its payout route reaches, in one commit (each through
+   * the ordinary create rules, so reserves and balances stay right). Returns the ids created, in matching order.
+   */
+  async layoutPool(shopId: string, layout: { method: string; amounts: string[]; batch: string }): Promise<{ created: string[]; rejected: number }> {
+    const created: string[] = [];
+    let rejected = 0;
+    const writes: Promise<void>[] = [];
+    const bankname = this.world.methods.get(layout.method)?.payout_bankname === 'required' ? this.world.world.banks.find((b) => b.currency === this.world.methods.get(layout.method)!.currency)?.code : undefined;
+    layout.amounts.forEach((amount, i) => {
+      const n = String(i + 1).padStart(6, '0');
+      const plan = planCreate(this.ctx(), shopId, 'payout', {
+        merchant_operation_id: `pool-layout-${layout.batch}-${n}`,
+        client_id: `pool-recipient-${n}`,
+        method: layout.method,
+        amount,
+        currency: this.world.methods.get(layout.method)?.currency ?? '',
+        number: `22007000${String(i + 1).padStart(8, '0')}`,
+        name: `Pool recipient ${n}`,
+        ...(bankname ? { bankname } : {}),
+      });
+      if (plan.kind !== 'commit') return;
+      writes.push(this.commit(plan.changes));
+      this.arm(plan.op);
+      if (plan.op.status === 'rejected') rejected++;
+      else created.push(plan.op.id);
+    });
+    await Promise.all(writes);
+    return { created, rejected };
+  }
+
+  /** Run a create plan: write it, arm its timers, wait for the outcome. */
+  private async runCreate(plan: CreatePlan): Promise<PublicOperation> {
     if (plan.kind === 'replay') {
       await this.settled(plan.op.id);
       return this.publicOperation(plan.op.id);
@@ -261,6 +367,7 @@ export class GatewayService {
     await this.store.clear();
     for (const d of this.admissions.values()) d.resolve();
     this.admissions.clear();
+    for (const fn of this.resetListeners) fn();
     await this.init();
   }
 
@@ -278,6 +385,15 @@ export class GatewayService {
       this.admissions.set(id, d);
     }
     return d;
+  }
+
+  /** A flexible link in amount_selection expires at the end of its lifetime: nothing is created, no event fires. */
+  private armLink(link: LinkRecord): void {
+    if (link.status !== 'amount_selection' || !link.expires_at) return;
+    this.clock.schedule(Date.parse(link.expires_at), async () => {
+      const changes = expireLink(this.ctx(), link.id);
+      if (changes) await this.commit(changes);
+    });
   }
 
   /** Arm the timers an operation in this status needs. */
@@ -305,7 +421,7 @@ export class GatewayService {
         if (moved) await this.commit(moved.changes);
       });
     }
-    if (op.type === 'payout' && op.status === 'pending' && op.provider_id) {
+    if (op.type === 'payout' && op.status === 'pending' && op.provider_id && !op.pool_id) {
       const provider = this.world.providers.get(op.provider_id);
       if (!provider) return;
       const since = Date.parse(op.history.at(-1)?.at ?? op.updated_at);

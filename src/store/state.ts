@@ -6,6 +6,8 @@ import type { OperationRecord } from '../domain/operation.js';
 import type { StateChange, StateView } from '../domain/state.js';
 import type { OperationEvent } from '../domain/transitions.js';
 import { AccountTotals } from '../domain/ledger.js';
+import type { LinkRecord } from '../domain/links.js';
+import { PoolIndex, type PoolWindow } from '../domain/pool.js';
 import type { Change, Collections, Entity } from './persistence.js';
 
 /** A stored API key: only the SHA-256 hash of the token is kept. */
@@ -86,6 +88,10 @@ export class SandboxState implements StateView {
   readonly webhookEndpoints = new Map<string, WebhookEndpointRecord>();
   readonly webhookDeliveries = new Map<string, WebhookDeliveryRecord>();
   readonly totals = new AccountTotals();
+  /** Flexible links by operation_id (spec §4.3). */
+  readonly links = new Map<string, LinkRecord>();
+  /** The self-matching pools' payout slots, kept current from operation upserts. */
+  readonly pools = new PoolIndex();
   private readonly byMoid = new Map<string, string>();
   private readonly byShop = new Map<string, string[]>();
   private readonly keyByHash = new Map<string, string>();
@@ -98,6 +104,8 @@ export class SandboxState implements StateView {
       (m as Map<string, unknown>).clear();
     }
     this.totals.clear();
+    this.links.clear();
+    this.pools.clear();
   }
 
   load(collections: Collections): void {
@@ -106,6 +114,7 @@ export class SandboxState implements StateView {
     for (const v of collections.events ?? []) this.events.set(v.id, v as unknown as OperationEvent);
     for (const v of collections.keys ?? []) this.putKey(v as unknown as ApiKeyRecord);
     for (const v of collections.meta ?? []) this.meta.set(v.id, v);
+    for (const v of collections.links ?? []) this.links.set(v.id, v as unknown as LinkRecord);
     for (const v of collections.webhook_endpoints ?? []) this.webhookEndpoints.set(v.id, v as unknown as WebhookEndpointRecord);
     for (const v of collections.webhook_deliveries ?? []) this.webhookDeliveries.set(v.id, v as unknown as WebhookDeliveryRecord);
   }
@@ -127,6 +136,10 @@ export class SandboxState implements StateView {
         case 'event':
           this.events.set(ch.event.id, ch.event);
           out.push({ c: 'events', v: ch.event as unknown as Entity });
+          break;
+        case 'link':
+          this.links.set(ch.link.id, ch.link);
+          out.push({ c: 'links', v: ch.link as unknown as Entity });
           break;
         case 'key':
           this.putKey(ch.key);
@@ -156,6 +169,7 @@ export class SandboxState implements StateView {
       events: [...this.events.values()] as unknown as Entity[],
       keys: [...this.keys.values()] as unknown as Entity[],
       meta: [...this.meta.values()],
+      links: [...this.links.values()] as unknown as Entity[],
       webhook_endpoints: [...this.webhookEndpoints.values()] as unknown as Entity[],
       webhook_deliveries: [...this.webhookDeliveries.values()] as unknown as Entity[],
     };
@@ -178,6 +192,18 @@ export class SandboxState implements StateView {
     return this.totals.get(account, currency);
   }
 
+  poolWindow(poolId: string, method: string): PoolWindow | undefined {
+    return this.pools.window(poolId, method);
+  }
+
+  poolUsage(payoutId: string): { claimed: Decimal; paid: Decimal } {
+    return this.pools.usageOf(payoutId);
+  }
+
+  link(id: string): LinkRecord | undefined {
+    return this.links.get(id);
+  }
+
   keyByTokenHash(hash: string): ApiKeyRecord | undefined {
     const id = this.keyByHash.get(hash);
     return id === undefined ? undefined : this.keys.get(id);
@@ -192,6 +218,7 @@ export class SandboxState implements StateView {
     }
     this.operations.set(op.id, op);
     for (const u of op.uploads ?? []) this.fileOwner.set(u.file_id, op.id);
+    if (op.pool_id !== undefined || op.claim !== undefined) this.pools.put(op);
   }
 
   private putPosting(p: Posting): void {

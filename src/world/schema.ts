@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { World } from '../domain/world.js';
 import { AMOUNT_PATTERN } from '../contract/money.js';
+import { money } from '../domain/money.js';
 
 const DURATION = /^(\d+)(ms|s|m|h|d)$/;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -35,14 +36,36 @@ const Provider = z
     conversion: z.object({ to: z.string(), source: Id }).nullable().default(null),
     payout_settlement: Duration.default(5000),
     inbound_banks: z.array(z.string()).default([]),
+    pool: z.object({ min_piece: Amount.default('500.00'), min_remainder: Amount.default('500.00') }).strict().optional(),
   })
   .strict()
-  .transform(({ acceptance_latency, expiry, payout_settlement, ...rest }) => ({
+  .transform(({ acceptance_latency, expiry, payout_settlement, pool, ...rest }) => ({
     ...rest,
     acceptance_latency_ms: acceptance_latency,
     expiry_ms: expiry,
     payout_settlement_ms: payout_settlement,
+    // Every self-matching provider has a pool; its rules default to 500.00 / 500.00.
+    ...(rest.kind === 'self_matching' ? { pool: pool ?? { min_piece: '500.00', min_remainder: '500.00' } } : {}),
   }));
+
+const PoolLayout = z
+  .object({
+    shop_id: Id,
+    method: Id,
+    amounts: z.array(Amount.refine((s) => /[1-9]/.test(s), { message: 'must be greater than 0' })).max(100_000).optional(),
+    generate: z
+      .object({
+        count: z.number().int().min(1).max(100_000),
+        min: Amount.refine((s) => /[1-9]/.test(s), { message: 'must be greater than 0' }),
+        max: Amount,
+        step: Amount.refine((s) => /[1-9]/.test(s), { message: 'must be greater than 0' }).default('1.00'),
+        seed: z.number().int().default(1),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .refine((l) => (l.amounts === undefined) !== (l.generate === undefined), { message: 'give either amounts or generate' });
 
 export const WorldSchema = z
   .object({
@@ -58,6 +81,7 @@ export const WorldSchema = z
           name: z.string(),
           hosted_page: z.boolean().default(true),
           flexible_links: z.boolean().default(false),
+          flexible_link_lifetime: Duration.default(900_000),
           currencies: z.array(z.string()).optional(),
           opening_balances: z.record(z.string(), SignedAmount).default({}),
           overdraft_limits: z.record(z.string(), Amount).default({}),
@@ -125,8 +149,13 @@ export const WorldSchema = z
           .strict(),
       )
       .default([]),
+    pool_layouts: z.array(PoolLayout).default([]),
   })
   .strict()
+  .transform(({ shops, ...rest }) => ({
+    ...rest,
+    shops: shops.map(({ flexible_link_lifetime, ...s }) => ({ ...s, flexible_link_lifetime_ms: flexible_link_lifetime })),
+  }))
   .superRefine((w, ctx) => {
     const has = (list: { id: string }[], id: string) => list.some((x) => x.id === id);
     const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
@@ -184,6 +213,13 @@ export const WorldSchema = z
       const k = `${r.shop_id}/${r.method}/${r.direction}`;
       if (routeKeys.has(k)) issue(['routes', i], `a second route for ${k}`);
       routeKeys.add(k);
+    });
+    w.pool_layouts.forEach((l, i) => {
+      if (!has(w.shops, l.shop_id)) issue(['pool_layouts', i, 'shop_id'], `unknown shop ${l.shop_id}`);
+      const route = w.routes.find((r) => r.shop_id === l.shop_id && r.method === l.method && r.direction === 'payout');
+      const pooled = route?.providers.some((id) => w.providers.find((p) => p.id === id)?.kind === 'self_matching');
+      if (!pooled) issue(['pool_layouts', i, 'method'], `shop ${l.shop_id} has no ${l.method} payout route through a self_matching provider`);
+      if (l.generate && money(l.generate.min).greaterThan(money(l.generate.max))) issue(['pool_layouts', i, 'generate', 'min'], 'must not exceed max');
     });
     w.pricing.forEach((p, i) => {
       if (!has(w.shops, p.shop_id)) issue(['pricing', i, 'shop_id'], `unknown shop ${p.shop_id}`);

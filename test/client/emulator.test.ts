@@ -1,7 +1,5 @@
 // Every client method against the real emulator, in-process (createInProcessDispatcher) and over HTTP
-// (startSandbox on 127.0.0.1:0). The flexible link, availability and recommendations are not implemented by
-// this emulator version: here we assert the 501 it answers; their requests and responses are covered against
-// local test servers in client.test.ts.
+// (startSandbox on 127.0.0.1:0).
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -69,14 +67,6 @@ async function rejection(p: PromiseLike<unknown>): Promise<unknown> {
   throw new Error('expected the call to fail');
 }
 
-/** What this emulator version answers for an endpoint it does not implement yet: 501, code not_implemented. */
-function expectNotImplemented(err: unknown, endpoint: string): void {
-  expect(err).toBeInstanceOf(APIError);
-  expect(err).toMatchObject({ status: 501, code: 'not_implemented', endpoint });
-  expect((err as APIError).constructor).toBe(APIError);
-  expect((err as APIError).detail).toBe(`${endpoint} is not implemented by this sandbox version yet`);
-}
-
 for (const mode of modes) {
   describe(`against the emulator (${mode.name})`, () => {
     let env: Awaited<ReturnType<Mode['setup']>>;
@@ -91,6 +81,7 @@ for (const mode of modes) {
       client = make(a!.api_key);
       shopB = make(b!.api_key);
       pool = make(p!.api_key);
+      await env.sandbox.service.layoutPool('shop_pool', { method: 'WT_RUB_C2C', amounts: ['1500.00', '2500.00', '5000.00', '20000.00', '25000.00'], batch: 'client' });
     });
 
     afterAll(async () => {
@@ -223,16 +214,28 @@ for (const mode of modes) {
       expect(await rejection(shopB.payments.confirm({ operation_id: mine.operation_id, receipt: Buffer.from('%PDF-1.4\n') }))).toBeInstanceOf(NotFoundError);
     });
 
-    it('the flexible link answers 501 not_implemented on this emulator version', async () => {
-      const err = await rejection(pool.payments.createFlexibleLink({ client_id: 'cust-4', method: 'WT_RUB_C2C', currency: 'RUB', recommended_amount: '1000.00' }));
-      expectNotImplemented(err, 'POST /v1/payment/link/flexible');
-      expect((err as APIError).merchantOperationId).toMatch(/^[0-9a-f-]{36}$/);
+    it('the flexible link creates a pool payment when the recommended amount is available, with a k credential in payment_url', async () => {
+      const moid = randomUUID();
+      const op = await pool.payments.createFlexibleLink({ merchant_operation_id: moid, client_id: 'cust-4', method: 'WT_RUB_C2C', currency: 'RUB', recommended_amount: '1000.00' });
+      expect(op).toMatchObject({ status: 'pending', expected_amount: '1000.00' });
+      expect('payment_url' in op && op.payment_url).toMatch(/\/pay\/[0-9a-f-]{36}\?k=[A-Za-z0-9_-]{43}$/);
+      const again = await pool.payments.createFlexibleLink({ merchant_operation_id: moid, client_id: 'cust-4', method: 'WT_RUB_C2C', currency: 'RUB', recommended_amount: '1000.00' });
+      expect(again).toEqual(op);
     });
 
-    it('availability and recommendations answer 501 not_implemented on this emulator version', async () => {
-      const query = { method: 'WT_RUB_C2C', currency: 'RUB', min_amount: '100.00', max_amount: '5000.00' };
-      expectNotImplemented(await rejection(pool.payments.availability(query)), 'GET /v1/payment/availability');
-      expectNotImplemented(await rejection(pool.payments.recommendations({ ...query, amount: '1000.00', limit: 3 })), 'POST /v1/payment/recommendations');
+    it('the flexible link answers amount_selection when only other amounts are available, and the state read says 404', async () => {
+      const sel = await pool.payments.createFlexibleLink({ client_id: 'cust-5', method: 'WT_RUB_C2C', currency: 'RUB', recommended_amount: '24800.00', min_amount: '20000.00', max_amount: '30000.00' });
+      expect(sel).toMatchObject({ status: 'amount_selection', recommended_amount: '24800.00' });
+      expect(await rejection(pool.operations.get({ operation_id: sel.operation_id }))).toBeInstanceOf(NotFoundError);
+    });
+
+    it('availability and recommendations read the pool', async () => {
+      const query = { method: 'WT_RUB_C2C', currency: 'RUB', min_amount: '20000.00', max_amount: '30000.00' };
+      const a = await pool.payments.availability(query);
+      expect(a).toMatchObject({ coverage: 'full', reserved: false, truncated: false });
+      expect(a.intervals.length).toBeGreaterThan(0);
+      const r = await pool.payments.recommendations({ ...query, amount: '26000.00', limit: 2 });
+      expect(r.recommendations).toEqual([{ amount: '25000.00', delta: '-1000.00' }, { amount: '20000.00', delta: '-6000.00' }]);
     });
   });
 }

@@ -1,0 +1,169 @@
+// Flexible payment links (spec §4.3, §2.6): a payment whose amount the payer picks from what the pool can take.
+// The link is not an operation: while it waits in amount_selection, reads of its operation_id say 404 and no event
+// fires. The payer's confirmation creates the payment under the same operation_id, with the chosen amount, or a
+// rejected payment when that amount was taken at the last moment. Pure: returns the changes to write.
+import type { DomainContext, StateChange } from './state.js';
+import type { ProviderDef, RouteDef } from './world.js';
+import { conflict, methodFor, planCreate, type CreateParams, type CreatePlan } from './create.js';
+import { DomainError } from './errors.js';
+import { operationIdFor } from './ids.js';
+import { money, toScale2 } from './money.js';
+import { payinRoute, poolIntervals } from './amounts.js';
+import { pricingCovers } from './pricing.js';
+import { iso } from './state.js';
+
+export interface FlexibleParams extends Omit<CreateParams, 'amount'> {
+  recommended_amount: string;
+  min_amount?: string | undefined;
+  max_amount?: string | undefined;
+}
+
+export interface LinkRecord {
+  /** The operation_id the payment will have: derived from the shop and merchant_operation_id. */
+  id: string;
+  shop_id: string;
+  merchant_operation_id: string;
+  fingerprint: string;
+  /** The request, kept to create the payment on confirmation. */
+  params: FlexibleParams;
+  status: 'amount_selection' | 'rejected' | 'expired' | 'confirmed';
+  /** Link lifetime, while in amount_selection. */
+  expires_at?: string;
+  created_at: string;
+  updated_at: string;
+  /** Set on confirmation: the payment created (same id). */
+  confirmed_amount?: string;
+}
+
+export type FlexiblePlan =
+  /** An operation: created now (or replayed). `url`: whether the response carries a payment_url with k. */
+  | { kind: 'operation'; plan: CreatePlan; url: boolean }
+  /** A link in amount_selection or rejected; `changes` is empty on a replay. */
+  | { kind: 'link'; link: LinkRecord; changes: StateChange[] };
+
+/** Canonical form of a flexible-link body: like a create's, with the three amounts at scale 2. */
+export function flexibleFingerprint(p: FlexibleParams): string {
+  return JSON.stringify([
+    'flexible',
+    p.method,
+    toScale2(p.recommended_amount),
+    p.min_amount === undefined ? '' : toScale2(p.min_amount),
+    p.max_amount === undefined ? '' : toScale2(p.max_amount),
+    p.currency,
+    p.client_id,
+    p.client_ip ?? '',
+    p.number ?? '',
+    p.name ?? '',
+    p.bankname ?? '',
+  ]);
+}
+
+function createParams(p: FlexibleParams, amount: string): CreateParams {
+  const { recommended_amount: _r, min_amount: _min, max_amount: _max, ...rest } = p;
+  return { ...rest, amount };
+}
+
+/** Whether a pool on the route can take `amount` now, within the route's limits and the shop's pricing. */
+function takeableNow(ctx: DomainContext, shopId: string, route: RouteDef, pools: ProviderDef[], method: string, amount: string): boolean {
+  const a = money(amount);
+  if (a.lessThan(money(route.min_amount)) || a.greaterThan(money(route.max_amount))) return false;
+  if (!pricingCovers(ctx.world.pricingFor(shopId, method, 'payin'), a, a)) return false;
+  return pools.some((p) => ctx.state.poolWindow(p.id, method)?.match(a, p.pool!) !== undefined);
+}
+
+/** POST /v1/payment/link/flexible: every rule of spec §4.3. */
+export function planFlexible(ctx: DomainContext, shopId: string, p: FlexibleParams): FlexiblePlan {
+  const shop = ctx.world.shops.get(shopId);
+  if (!shop) throw new DomainError('operation_not_found', `shop ${shopId} does not exist`);
+  methodFor(ctx.world, p.method, p.currency);
+  const rec = money(p.recommended_amount);
+  if (p.min_amount !== undefined && p.max_amount !== undefined && money(p.min_amount).greaterThan(money(p.max_amount))) {
+    throw new DomainError('validation_error', 'must not exceed max_amount', 'min_amount');
+  }
+  if (p.min_amount !== undefined && rec.lessThan(money(p.min_amount))) throw new DomainError('validation_error', 'must not be below min_amount', 'recommended_amount');
+  if (p.max_amount !== undefined && rec.greaterThan(money(p.max_amount))) throw new DomainError('validation_error', 'must not exceed max_amount', 'recommended_amount');
+
+  const fingerprint = flexibleFingerprint(p);
+  const id = operationIdFor(shopId, p.merchant_operation_id);
+  const existing = ctx.state.operationByMoid(shopId, p.merchant_operation_id);
+  if (existing) {
+    if (existing.fingerprint !== fingerprint) throw conflict(p.merchant_operation_id);
+    return { kind: 'operation', plan: { kind: 'replay', op: existing }, url: existing.flexible_link === true };
+  }
+  const link = ctx.state.link(id);
+  if (link) {
+    if (link.fingerprint !== fingerprint) throw conflict(p.merchant_operation_id);
+    return { kind: 'link', link, changes: [] };
+  }
+
+  const { route, pools, others } = payinRoute(ctx, shopId, p.method);
+  if (others.length > 0 || pools.length === 0) {
+    throw new DomainError('not_pool_only', `the shop's ${p.method} payin route goes through providers other than the self-matching pool; use POST /v1/payment/link`);
+  }
+  if (!shop.flexible_links) {
+    // No opt-in: never a picker; an ordinary payment for the recommended amount, and payment_url null.
+    return { kind: 'operation', plan: planCreate(ctx, shopId, 'payment', createParams(p, toScale2(p.recommended_amount)), { fingerprint }), url: false };
+  }
+  if (takeableNow(ctx, shopId, route, pools, p.method, p.recommended_amount)) {
+    const plan = planCreate(ctx, shopId, 'payment', createParams(p, toScale2(p.recommended_amount)), { fingerprint, flexibleLink: true });
+    return { kind: 'operation', plan, url: true };
+  }
+  const now = iso(ctx.now);
+  const lo = p.min_amount === undefined ? money(route.min_amount) : money(p.min_amount);
+  const hi = p.max_amount === undefined ? money(route.max_amount) : money(p.max_amount);
+  const any = poolIntervals(ctx, pools, p.method, p.currency, lo, hi).intervals.length > 0;
+  const record: LinkRecord = {
+    id,
+    shop_id: shopId,
+    merchant_operation_id: p.merchant_operation_id,
+    fingerprint,
+    params: p,
+    status: any ? 'amount_selection' : 'rejected',
+    created_at: now,
+    updated_at: now,
+    ...(any ? { expires_at: iso(ctx.now + shop.flexible_link_lifetime_ms) } : {}),
+  };
+  return { kind: 'link', link: record, changes: [{ kind: 'link', link: record }] };
+}
+
+/**
+ * The payer confirms an amount on a link in amount_selection: the payment is created with that amount, or rejected
+ * (reason amount_taken) when no slot can take it any more. Confirming again returns the payment.
+ */
+export function planConfirm(ctx: DomainContext, shopId: string, id: string, amount: string): CreatePlan {
+  const link = ctx.state.link(id);
+  if (!link || link.shop_id !== shopId) throw new DomainError('operation_not_found', 'no flexible link with this operation_id');
+  if (link.status === 'confirmed') {
+    const op = ctx.state.operation(id);
+    if (op) return { kind: 'replay', op };
+  }
+  if (link.status === 'rejected') throw new DomainError('invalid_state', 'this flexible link found nothing available; there is no amount to confirm');
+  if (link.status === 'expired' || (link.expires_at && Date.parse(link.expires_at) <= ctx.now)) {
+    throw new DomainError('invalid_state', `this flexible link expired at ${link.expires_at}; the merchant must create a new one`);
+  }
+  const p = link.params;
+  const a = money(amount);
+  if (p.min_amount !== undefined && a.lessThan(money(p.min_amount))) throw new DomainError('validation_error', `must not be below the link's min_amount ${p.min_amount}`, 'amount');
+  if (p.max_amount !== undefined && a.greaterThan(money(p.max_amount))) throw new DomainError('validation_error', `must not exceed the link's max_amount ${p.max_amount}`, 'amount');
+  const { route, pools } = payinRoute(ctx, shopId, p.method);
+  const chosen = toScale2(amount);
+  const available = takeableNow(ctx, shopId, route, pools, p.method, chosen);
+  const plan = planCreate(ctx, shopId, 'payment', createParams(p, chosen), {
+    fingerprint: link.fingerprint,
+    flexibleLink: true,
+    fromLink: true,
+    ...(available ? {} : { reject: 'amount_taken' }),
+  });
+  if (plan.kind !== 'commit') return plan;
+  const now = iso(ctx.now);
+  const { expires_at: _e, ...rest } = link;
+  const confirmed: LinkRecord = { ...rest, status: 'confirmed', confirmed_amount: chosen, updated_at: now };
+  return { kind: 'commit', op: plan.op, changes: [...plan.changes, { kind: 'link', link: confirmed }] };
+}
+
+/** The link lifetime elapsed with no choice: nothing is created and no event fires. No-op otherwise. */
+export function expireLink(ctx: DomainContext, id: string): StateChange[] | undefined {
+  const link = ctx.state.link(id);
+  if (!link || link.status !== 'amount_selection' || !link.expires_at || Date.parse(link.expires_at) > ctx.now) return undefined;
+  return [{ kind: 'link', link: { ...link, status: 'expired', updated_at: iso(ctx.now) } }];
+}

@@ -1,0 +1,33 @@
+// Generated pool layouts: `count` payout amounts between min and max in multiples of step, from a seeded generator,
+// so the same layout comes out on every run (fixtures' pool_layouts and POST /sandbox/pool/layout).
+import { money, toScale2 } from './money.js';
+
+export interface LayoutGenerator {
+  count: number;
+  min: string;
+  max: string;
+  step: string;
+  seed: number;
+}
+
+/** mulberry32: a small, well-known 32-bit PRNG; deterministic for a seed. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function generateAmounts(g: LayoutGenerator): string[] {
+  const min = money(g.min);
+  const step = money(g.step);
+  const steps = money(g.max).minus(min).dividedToIntegerBy(step).toNumber();
+  const next = prng(g.seed);
+  const out: string[] = [];
+  for (let i = 0; i < g.count; i++) out.push(toScale2(min.plus(step.times(Math.floor(next() * (steps + 1))))));
+  return out;
+}

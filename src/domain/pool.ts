@@ -1,0 +1,291 @@
+// The self-matching pool (docs/pool.md). A payout routed to a self_matching provider is a slot with a free
+// remainder: its amount minus what active matched payments claim and what completed ones paid. A payment claims the
+// whole free remainder of one slot, or a piece of at least `min_piece` that leaves at least `min_remainder` free.
+// Slots live in windows, one per pool and method, kept in matching order (oldest payout first) and, lazily, in
+// free-remainder order for the reads that start at an amount. Pure data structures; the store keeps them current.
+import type { Decimal } from 'decimal.js';
+import type { Destination, OperationRecord } from './operation.js';
+import type { PoolRules } from './world.js';
+import { money, toScale2, ZERO } from './money.js';
+
+export interface Slot {
+  payout_id: string;
+  pool_id: string;
+  method: string;
+  currency: string;
+  amount: Decimal;
+  /** Claimed by matched payments that are still open. */
+  claimed: Decimal;
+  /** Paid by matched payments that completed. */
+  paid: Decimal;
+  /** amount − claimed − paid, never below zero. */
+  free: Decimal;
+  /** `free` in minor units: an exact integer, used only to order slots. */
+  freeKey: number;
+  /** Insertion sequence: matching order, and the tie-break of free-remainder order. */
+  seq: number;
+  destination: Destination;
+}
+
+/** The amounts one slot can give a payment: its whole free remainder, or a piece within [min_piece, free − min_remainder]. */
+export function canClaim(free: Decimal, amount: Decimal, rules: PoolRules): boolean {
+  if (!free.greaterThan(0)) return false;
+  if (amount.equals(free)) return true;
+  return amount.greaterThanOrEqualTo(money(rules.min_piece)) && amount.lessThanOrEqualTo(free.minus(money(rules.min_remainder)));
+}
+
+/** One inclusive range of amounts. */
+export interface Range {
+  lo: Decimal;
+  hi: Decimal;
+}
+
+/** The claimable amounts of a slot as ranges, clipped to [lo, hi]: the point {free} and the piece range. */
+export function claimableRanges(free: Decimal, rules: PoolRules, lo: Decimal, hi: Decimal): Range[] {
+  if (!free.greaterThan(0)) return [];
+  const out: Range[] = [];
+  const pieceLo = money(rules.min_piece);
+  const pieceHi = free.minus(money(rules.min_remainder));
+  if (pieceLo.lessThanOrEqualTo(pieceHi)) {
+    const a = pieceLo.greaterThan(lo) ? pieceLo : lo;
+    const b = pieceHi.lessThan(hi) ? pieceHi : hi;
+    if (a.lessThanOrEqualTo(b)) out.push({ lo: a, hi: b });
+  }
+  if (free.greaterThanOrEqualTo(lo) && free.lessThanOrEqualTo(hi)) out.push({ lo: free, hi: free });
+  return out;
+}
+
+const CENT = money('0.01');
+
+/** Sort ranges and join those that overlap or touch at cent granularity: sorted, disjoint, gaps kept. */
+export function mergeRanges(ranges: Range[]): Range[] {
+  if (ranges.length === 0) return [];
+  const sorted = ranges.slice().sort((a, b) => a.lo.comparedTo(b.lo) || a.hi.comparedTo(b.hi));
+  const out: Range[] = [{ ...sorted[0]! }];
+  for (let i = 1; i < sorted.length; i++) {
+    const r = sorted[i]!;
+    const cur = out[out.length - 1]!;
+    if (r.lo.lessThanOrEqualTo(cur.hi.plus(CENT))) {
+      if (r.hi.greaterThan(cur.hi)) cur.hi = r.hi;
+    } else {
+      out.push({ ...r });
+    }
+  }
+  return out;
+}
+
+/** Slots of one pool and method. */
+export class PoolWindow {
+  /** Matching order: insertion order of the payouts (oldest first). */
+  readonly slots = new Map<string, Slot>();
+  private ordered: Slot[] | null = null;
+
+  /** Slots ordered by free remainder, then matching order; rebuilt lazily after a change. */
+  byFree(): Slot[] {
+    if (!this.ordered) this.ordered = [...this.slots.values()].sort((a, b) => a.freeKey - b.freeKey || a.seq - b.seq);
+    return this.ordered;
+  }
+
+  changed(): void {
+    this.ordered = null;
+  }
+
+  /** The first slot in matching order that can give `amount`, if any. */
+  match(amount: Decimal, rules: PoolRules): Slot | undefined {
+    for (const s of this.slots.values()) if (canClaim(s.free, amount, rules)) return s;
+    return undefined;
+  }
+}
+
+const OPEN_CLAIM = new Set(['admitting', 'pending', 'awaiting_confirmation', 'manual_check']);
+
+interface Usage {
+  claimed: Decimal;
+  paid: Decimal;
+}
+
+function windowKey(poolId: string, method: string): string {
+  return `${poolId}\u0000${method}`;
+}
+
+/** Every pool window, kept current from operation upserts (payouts open and close slots, payments claim and pay). */
+export class PoolIndex {
+  private readonly windows = new Map<string, PoolWindow>();
+  /** Per payout: what its matched payments claim and paid (kept even while the payout is not an open slot). */
+  private readonly usage = new Map<string, Usage>();
+  /** Per matched payment: what it currently contributes to its payout's usage. */
+  private readonly contribution = new Map<string, Usage & { payout_id: string }>();
+  private seq = 0;
+
+  window(poolId: string, method: string): PoolWindow | undefined {
+    return this.windows.get(windowKey(poolId, method));
+  }
+
+  /** What a payout's matched payments claim and have paid. */
+  usageOf(payoutId: string): { claimed: Decimal; paid: Decimal } {
+    return this.usage.get(payoutId) ?? { claimed: ZERO, paid: ZERO };
+  }
+
+  clear(): void {
+    this.windows.clear();
+    this.usage.clear();
+    this.contribution.clear();
+  }
+
+  /** Keep the index current after an operation upsert. */
+  put(op: OperationRecord): void {
+    if (op.type === 'payout' && op.pool_id) this.putPayout(op);
+    else if (op.type === 'payment' && op.claim) this.putPayment(op);
+  }
+
+  private putPayout(op: OperationRecord): void {
+    const key = windowKey(op.pool_id!, op.method);
+    let w = this.windows.get(key);
+    if (op.status !== 'pending') {
+      if (w?.slots.delete(op.id)) w.changed();
+      return;
+    }
+    if (!w) {
+      w = new PoolWindow();
+      this.windows.set(key, w);
+    }
+    const existing = w.slots.get(op.id);
+    const slot: Slot = existing ?? {
+      payout_id: op.id,
+      pool_id: op.pool_id!,
+      method: op.method,
+      currency: op.currency,
+      amount: money(op.expected_amount),
+      claimed: ZERO,
+      paid: ZERO,
+      free: ZERO,
+      freeKey: 0,
+      seq: this.seq++,
+      destination: op.destination ?? {},
+    };
+    slot.destination = op.destination ?? {};
+    this.refresh(slot);
+    if (!existing) w.slots.set(op.id, slot);
+    w.changed();
+  }
+
+  private putPayment(op: OperationRecord): void {
+    const claim = op.claim!;
+    const next = {
+      payout_id: claim.payout_id,
+      claimed: OPEN_CLAIM.has(op.status) ? money(claim.amount) : ZERO,
+      paid: op.status === 'completed' ? money(op.actual_amount) : ZERO,
+    };
+    const prev = this.contribution.get(op.id);
+    const u = this.usage.get(claim.payout_id) ?? { claimed: ZERO, paid: ZERO };
+    u.claimed = u.claimed.plus(next.claimed).minus(prev?.claimed ?? ZERO);
+    u.paid = u.paid.plus(next.paid).minus(prev?.paid ?? ZERO);
+    this.usage.set(claim.payout_id, u);
+    this.contribution.set(op.id, next);
+    for (const w of this.windows.values()) {
+      const slot = w.slots.get(claim.payout_id);
+      if (slot) {
+        this.refresh(slot);
+        w.changed();
+        break;
+      }
+    }
+  }
+
+  private refresh(slot: Slot): void {
+    const u = this.usage.get(slot.payout_id);
+    slot.claimed = u?.claimed ?? ZERO;
+    slot.paid = u?.paid ?? ZERO;
+    const free = slot.amount.minus(slot.claimed).minus(slot.paid);
+    slot.free = free.greaterThan(0) ? free : ZERO;
+    slot.freeKey = slot.free.times(100).toNumber();
+  }
+}
+
+/** Scan limits of spec §8: rows examined per window, before any filtering. */
+export const SCAN_WITH_AMOUNT = 500;
+export const SCAN_WITHOUT_AMOUNT = 1000;
+/** Most intervals one response carries (spec §8). */
+export const MAX_INTERVALS = 200;
+
+export interface Scan {
+  rows: Slot[];
+  /** A row beyond the limit exists. */
+  truncated: boolean;
+}
+
+/** Without an amount: up to 1000 rows in matching order, plus one to detect truncation. */
+export function scanInMatchingOrder(w: PoolWindow, limit = SCAN_WITHOUT_AMOUNT): Scan {
+  const rows: Slot[] = [];
+  for (const s of w.slots.values()) {
+    if (rows.length === limit) return { rows, truncated: true };
+    rows.push(s);
+  }
+  return { rows, truncated: false };
+}
+
+/**
+ * With an amount: up to `side` rows on either side of `pivot` in free-remainder order (free ≥ pivot ascending,
+ * free < pivot descending), plus one row per side to detect truncation.
+ */
+export function scanAround(w: PoolWindow, pivot: Decimal, side = SCAN_WITH_AMOUNT): Scan {
+  const all = w.byFree();
+  const key = pivot.times(100).toNumber();
+  let lo = 0;
+  let hi = all.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (all[mid]!.freeKey < key) lo = mid + 1;
+    else hi = mid;
+  }
+  const above = all.slice(lo, lo + side + 1);
+  const below = all.slice(Math.max(0, lo - side - 1), lo).reverse();
+  return {
+    rows: [...above.slice(0, side), ...below.slice(0, side)],
+    truncated: above.length > side || below.length > side,
+  };
+}
+
+export interface Recommendation {
+  amount: Decimal;
+  /** amount − the requested amount, signed. */
+  delta: Decimal;
+  exact: boolean;
+}
+
+/**
+ * Recommendations from the rows and the intervals they gave (spec §4.10): candidates are the exact free remainders
+ * that lie in an interval and, per interval, the amount nearest to `amount`. Exact remainders first, then distance
+ * from `amount`, then the lower amount; distinct amounts; at most `limit`.
+ */
+export function rank(rows: readonly Slot[], intervals: readonly Range[], amount: Decimal, limit: number): Recommendation[] {
+  const inside = (x: Decimal) => {
+    let lo = 0;
+    let hi = intervals.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (intervals[mid]!.hi.lessThan(x)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < intervals.length && intervals[lo]!.lo.lessThanOrEqualTo(x);
+  };
+  const seen = new Set<string>();
+  const exact: Recommendation[] = [];
+  for (const r of rows) {
+    if (!r.free.greaterThan(0) || !inside(r.free)) continue;
+    const k = toScale2(r.free);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    exact.push({ amount: r.free, delta: r.free.minus(amount), exact: true });
+  }
+  const near: Recommendation[] = [];
+  for (const iv of intervals) {
+    const x = amount.lessThan(iv.lo) ? iv.lo : amount.greaterThan(iv.hi) ? iv.hi : amount;
+    const k = toScale2(x);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    near.push({ amount: x, delta: x.minus(amount), exact: false });
+  }
+  const order = (a: Recommendation, b: Recommendation) => a.delta.abs().comparedTo(b.delta.abs()) || a.amount.comparedTo(b.amount);
+  return [...exact.sort(order), ...near.sort(order)].slice(0, limit);
+}
