@@ -65,6 +65,18 @@ export function toWireState(op: PublicOperation, world: WorldIndex, evidence: Ev
     return { ...base, receipts: [], receipt_evidence_status: 'complete' };
   }
   if (!evidence.available) return { ...base, receipts: [], receipt_evidence_status: 'unavailable' };
+  if (op.contributions && op.contributions.length > 0) {
+    // A pool payout: one item per matched payment that paid into it, with that payment's receipt when it had one.
+    const items: Receipt[] = op.contributions
+      .map((c) => ({
+        id: nameUuid('contribution', op.id, c.payment_id),
+        amount: Number(c.amount),
+        completed_at: c.completed_at,
+        receipt_url: c.file_id ? evidence.signFile(c.file_id) : null,
+      }))
+      .sort((a, b) => (a.completed_at < b.completed_at ? -1 : a.completed_at > b.completed_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return { ...base, receipts: items, receipt_evidence_status: items.every((i) => i.receipt_url !== null) ? 'complete' : 'partial' };
+  }
   const upload = [...(op.uploads ?? [])].reverse().find((u) => u.review.to === 'completed' || u.review.to === 'manual_check');
   if (upload) {
     // The payer's uploaded receipt is the provider evidence of the one leg.

@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { planCreate } from '../../src/domain/create.js';
 import { accounts, balanceRow } from '../../src/domain/ledger.js';
-import { completePayment, openingPostings, settlePayout } from '../../src/domain/lifecycle.js';
-import { cancel, expire, receiptUploaded, reviewerDecides } from '../../src/domain/commands.js';
+import { completePayment, openingPostings } from '../../src/domain/lifecycle.js';
+import { cancel, expire, providerSettles, receiptUploaded, reviewerDecides } from '../../src/domain/commands.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { money, ZERO } from '../../src/domain/money.js';
 import type { DomainContext } from '../../src/domain/state.js';
@@ -14,7 +14,8 @@ import { SandboxState } from '../../src/store/state.js';
 import { loadWorld } from '../../src/world/load.js';
 
 const world = new WorldIndex(loadWorld());
-const SHOPS = ['shop_a', 'shop_b'] as const;
+// shop_pool routes card payins and payouts through the self-matching pool: its payments claim its payouts.
+const SHOPS = ['shop_a', 'shop_b', 'shop_pool'] as const;
 
 type Action =
   | { t: 'payment'; shop: number; method: number; cents: number; tag: string }
@@ -28,8 +29,11 @@ type Action =
 
 const amountCents = fc.integer({ min: 1, max: 40_000_000 });
 const action: fc.Arbitrary<Action> = fc.oneof(
-  fc.record({ t: fc.constant('payment' as const), shop: fc.nat(1), method: fc.nat(1), cents: amountCents, tag: fc.constantFrom('', '+reject') }),
-  fc.record({ t: fc.constant('payout' as const), shop: fc.nat(1), method: fc.nat(1), cents: amountCents, tag: fc.constantFrom('', '+fail') }),
+  fc.record({ t: fc.constant('payment' as const), shop: fc.nat(2), method: fc.nat(1), cents: amountCents, tag: fc.constantFrom('', '+reject') }),
+  fc.record({ t: fc.constant('payout' as const), shop: fc.nat(2), method: fc.nat(1), cents: amountCents, tag: fc.constantFrom('', '+fail') }),
+  // Pool-sized amounts, so that pool payments find slots: whole remainders and pieces of 500.00+.
+  fc.record({ t: fc.constant('payment' as const), shop: fc.constant(2), method: fc.constant(0), cents: fc.constantFrom(50_000, 100_000, 150_000, 250_000, 300_000), tag: fc.constant('') }),
+  fc.record({ t: fc.constant('payout' as const), shop: fc.constant(2), method: fc.constant(0), cents: fc.constantFrom(100_000, 150_000, 300_000, 500_000), tag: fc.constant('') }),
   fc.record({ t: fc.constant('pay' as const), pick: fc.nat(), mode: fc.constantFrom('full' as const, 'partial' as const, 'more' as const) }),
   fc.record({ t: fc.constant('settle' as const), pick: fc.nat(), ok: fc.boolean() }),
   fc.record({ t: fc.constant('cancel' as const), pick: fc.nat() }),
@@ -70,7 +74,12 @@ function run(actions: Action[]) {
       const open = [...state.operations.values()].filter((o) => o.type === 'payout' && o.status === 'pending');
       if (open.length === 0) continue;
       const op = open[a.pick % open.length]!;
-      state.apply(settlePayout(ctx(), op, a.ok ? 'completed' : 'failed', 'provider').changes);
+      try {
+        // Through the provider's command: a pool payout completes only by being filled, and fails only when unmatched.
+        state.apply(providerSettles(ctx(), op, a.ok ? 'completed' : 'failed').changes);
+      } catch (e) {
+        if (!(e instanceof DomainError) || !op.pool_id) throw e;
+      }
     } else {
       const all = [...state.operations.values()];
       if (all.length === 0) continue;
@@ -144,6 +153,7 @@ function checkInvariants(state: SandboxState) {
     }
     expect(state.accountTotal(accounts.fees, currency).toFixed(2)).toBe(fees.toFixed(2));
   }
+  checkPool(state);
   for (const p of state.postings.values()) {
     expect(p.amount).toMatch(/^\d+\.\d{2}$/);
     expect(money(p.amount).greaterThan(0)).toBe(true);
@@ -151,6 +161,37 @@ function checkInvariants(state: SandboxState) {
       const op = state.operation(p.operation_id)!;
       expect(['rejected', 'cancelled']).not.toContain(op.type === 'payment' ? op.status : 'x');
     }
+  }
+}
+
+const OPEN = new Set(['admitting', 'pending', 'awaiting_confirmation', 'manual_check']);
+
+/** The pool index agrees with the operations: every open slot's free remainder is its amount minus claims and payments. */
+function checkPool(state: SandboxState) {
+  const ops = [...state.operations.values()];
+  for (const payout of ops.filter((o) => o.type === 'payout' && o.pool_id)) {
+    const matched = ops.filter((o) => o.claim?.payout_id === payout.id);
+    const claimed = matched.filter((o) => OPEN.has(o.status)).reduce((t, o) => t.plus(o.claim!.amount), ZERO);
+    const paid = matched.filter((o) => o.status === 'completed').reduce((t, o) => t.plus(o.actual_amount), ZERO);
+    const contributed = (payout.contributions ?? []).reduce((t, c) => t.plus(c.amount), ZERO);
+    const slot = state.poolWindow(payout.pool_id!, payout.method)?.slots.get(payout.id);
+    if (payout.status === 'pending') {
+      expect(slot).toBeDefined();
+      const free = money(payout.expected_amount).minus(claimed).minus(paid);
+      expect(slot!.free.toFixed(2)).toBe((free.isNegative() ? ZERO : free).toFixed(2));
+      expect(paid.lessThan(payout.expected_amount)).toBe(true);
+      expect(contributed.toFixed(2)).toBe(paid.toFixed(2));
+    } else {
+      expect(slot).toBeUndefined();
+      // A filled payout completed when its matched payments paid its whole amount.
+      if (payout.status === 'completed' && matched.length > 0) expect(contributed.greaterThanOrEqualTo(payout.expected_amount)).toBe(true);
+    }
+    // Claims never promise more than the slot holds.
+    expect(claimed.lessThanOrEqualTo(money(payout.expected_amount))).toBe(true);
+  }
+  // A pool payment pays into the destination of the payout it matched.
+  for (const p of ops.filter((o) => o.claim && o.status !== 'rejected' && o.status !== 'admitting')) {
+    expect(p.destination?.number).toBe(state.operation(p.claim!.payout_id)!.destination?.number);
   }
 }
 
@@ -169,5 +210,33 @@ describe('ledger invariants', () => {
     const op = [...state.operations.values()][0]!;
     expect(op).toMatchObject({ status: 'completed', expected_amount: '3000.00', actual_amount: '1000.00', commission_amount: '25.00', settlement_amount: '975.00' });
     expect(state.accountTotal(accounts.balance('shop_a'), 'RUB').toFixed(2)).toBe('1000975.00');
+  });
+});
+
+describe('pool payouts in the ledger', () => {
+  it('two matched payments fill a pool payout, which completes with one contribution each', () => {
+    const state = run([
+      { t: 'payout', shop: 2, method: 0, cents: 150_000, tag: '' },
+      { t: 'payment', shop: 2, method: 0, cents: 100_000, tag: '' },
+      { t: 'payment', shop: 2, method: 0, cents: 50_000, tag: '' },
+      { t: 'pay', pick: 0, mode: 'full' },
+      { t: 'pay', pick: 0, mode: 'full' },
+    ]);
+    const [payout, p1, p2] = [...state.operations.values()];
+    expect(p1!.claim?.payout_id).toBe(payout!.id);
+    expect(p2!.claim).toEqual({ payout_id: payout!.id, amount: '500.00' });
+    expect(payout).toMatchObject({ status: 'completed', actual_amount: '1500.00' });
+    expect(payout!.contributions?.map((c) => c.amount).sort()).toEqual(['1000.00', '500.00']);
+  });
+
+  it('a pool payout with matched payments cannot fail, and cannot be completed by the provider', () => {
+    const state = run([
+      { t: 'payout', shop: 2, method: 0, cents: 150_000, tag: '' },
+      { t: 'payment', shop: 2, method: 0, cents: 100_000, tag: '' },
+      { t: 'settle', pick: 0, ok: false },
+      { t: 'settle', pick: 0, ok: true },
+    ]);
+    const [payout] = [...state.operations.values()];
+    expect(payout!.status).toBe('pending');
   });
 });
