@@ -21,6 +21,8 @@ export class AmountReadGate {
   /** Per shop: sandbox times of the reads admitted in the last second. */
   private readonly recent = new Map<string, number[]>();
   private active = false;
+  /** Reads waiting out their simulated latency: released by a reset, whose clock drops their timers. */
+  private readonly waiting = new Set<() => void>();
 
   constructor(
     private readonly clock: SandboxClock,
@@ -48,7 +50,14 @@ export class AmountReadGate {
       const result = read(now);
       const latency = settings.read_latency_ms;
       if (latency > 0) {
-        await new Promise<void>((resolve) => this.clock.schedule(now + Math.min(latency, READ_BUDGET_MS), resolve));
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            this.waiting.delete(done);
+            resolve();
+          };
+          this.waiting.add(done);
+          this.clock.schedule(now + Math.min(latency, READ_BUDGET_MS), done);
+        });
         if (latency > READ_BUDGET_MS) {
           throw new ApiError(503, 'read_timeout', `the pool read exceeded its ${READ_BUDGET_MS / 1000} s budget; retry later (this is not an empty pool)`, { 'retry-after': '1' });
         }
@@ -59,8 +68,9 @@ export class AmountReadGate {
     }
   }
 
-  /** Forget the rate windows (sandbox reset). */
+  /** Forget the rate windows and let waiting reads answer (sandbox reset). */
   reset(): void {
     this.recent.clear();
+    for (const done of [...this.waiting]) done();
   }
 }
