@@ -56,13 +56,20 @@ export const AdvanceRequest = z
 export const EvidenceRequest = z.object({ available: z.boolean({ error: 'must be true or false' }) });
 export const EvidenceState = z.object({ available: z.boolean() });
 
-export const IssueKeyRequest = z.object({ shop_id: z.string().min(1), label: z.string().max(200).optional() });
+export const KeyScopeEnum = z.enum(['links', 'amounts'], { error: 'must be "links" or "amounts"' });
+export const IssueKeyRequest = z.object({
+  shop_id: z.string().min(1),
+  label: z.string().max(200).optional(),
+  /** Limit the key to these optional endpoint groups (absent: all). */
+  scopes: z.array(KeyScopeEnum).max(2).optional(),
+});
 export const KeyInfo = z.object({
   id: z.string(),
   shop_id: z.string(),
   last4: z.string(),
   revoked: z.boolean(),
   label: z.string().optional(),
+  scopes: z.array(KeyScopeEnum).optional(),
   created_at: Timestamp,
   revoked_at: Timestamp.optional(),
 });

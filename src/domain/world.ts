@@ -41,7 +41,13 @@ export interface ApiKeyDef {
   key: string;
   revoked: boolean;
   label?: string;
+  /** Optional endpoints this key may call (`links`, `amounts`); absent = all. Core endpoints are always allowed. */
+  scopes?: KeyScope[];
 }
+
+/** Optional endpoint groups a key can be limited to: hosted links (§4.2, §4.3) and amount reads (§4.9, §4.10). */
+export type KeyScope = 'links' | 'amounts';
+export const KEY_SCOPES: readonly KeyScope[] = ['links', 'amounts'];
 
 export interface ProviderDef {
   id: string;

@@ -12,6 +12,7 @@ import {
   type EndpointDef,
 } from '../contract/index.js';
 import type { OperationKind } from '../domain/operation.js';
+import type { KeyScope } from '../domain/world.js';
 import type { GatewayService } from './service.js';
 import { parseWith, readJson, readLimited } from './body.js';
 import { registerControls } from './controls.js';
@@ -59,7 +60,15 @@ function safeEqual(a: string, b: string): boolean {
   return timingSafeEqual(x, y);
 }
 
-export type Guard = (fn: Handler, auth?: boolean | 'admin') => (event: H3Event) => Promise<unknown>;
+export type Guard = (fn: Handler, auth?: boolean | 'admin', scope?: KeyScope) => (event: H3Event) => Promise<unknown>;
+
+/** The optional endpoint group each endpoint belongs to; a key limited to other groups gets 403 (spec §7). */
+const SCOPE_OF: Partial<Record<string, KeyScope>> = {
+  createPaymentLink: 'links',
+  createFlexibleLink: 'links',
+  getAvailability: 'amounts',
+  getRecommendations: 'amounts',
+};
 
 export type Route = (e: EndpointDef, fn: Handler) => void;
 
@@ -68,7 +77,7 @@ export function createApp(ctx: AppContext): H3 {
   const app = new H3();
 
   /** Wrap a handler: auth first (spec §5), then the handler; every failure becomes { code, message }. */
-  const guarded = (fn: Handler, auth: boolean | 'admin' = true) => async (event: H3Event) => {
+  const guarded = (fn: Handler, auth: boolean | 'admin' = true, scope?: KeyScope) => async (event: H3Event) => {
     try {
       let shopId = '';
       if (auth === 'admin') {
@@ -83,6 +92,9 @@ export function createApp(ctx: AppContext): H3 {
             : new ApiError(401, 'invalid_api_key', 'invalid api key');
         }
         shopId = a.shopId;
+        if (scope && a.scopes && !a.scopes.includes(scope)) {
+          throw new ApiError(403, 'key_not_authorized', `this API key is not authorized for ${scope === 'links' ? 'payment link' : 'availability and recommendation'} endpoints; issue a key with the ${scope} scope`);
+        }
       }
       // A plain object is serialized by h3 itself: about twice as fast as building a Response.
       return await fn(event, shopId);
@@ -100,8 +112,8 @@ export function createApp(ctx: AppContext): H3 {
   };
 
   const route: Route = (e, fn) => {
-    if (e.method === 'GET') app.get(e.path, guarded(fn, e.auth));
-    else app.post(e.path, guarded(fn, e.auth));
+    if (e.method === 'GET') app.get(e.path, guarded(fn, e.auth, SCOPE_OF[e.id]));
+    else app.post(e.path, guarded(fn, e.auth, SCOPE_OF[e.id]));
   };
 
   const create = (kind: OperationKind, link: boolean): Handler => async (event, shopId) => {

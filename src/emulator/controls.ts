@@ -34,6 +34,7 @@ function keyInfo(k: ApiKeyRecord): KeyInfo {
     last4: k.last4,
     revoked: k.revoked,
     ...(k.label ? { label: k.label } : {}),
+    ...(k.scopes ? { scopes: k.scopes } : {}),
     created_at: k.created_at,
     ...(k.revoked_at ? { revoked_at: k.revoked_at } : {}),
   };
@@ -143,6 +144,7 @@ export function registerControls(app: H3, ctx: AppContext, guarded: Guard, evide
         revoked: false,
         created_at: now,
         ...(body.label ? { label: body.label } : {}),
+        ...(body.scopes ? { scopes: [...new Set(body.scopes)] } : {}),
       };
       await service.commit([{ kind: 'key', key }]);
       return { ...keyInfo(key), api_key: token };

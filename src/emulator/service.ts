@@ -6,7 +6,7 @@ import type { CreateParams } from '../domain/create.js';
 import type { BalanceFigures } from '../domain/ledger.js';
 import type { OperationKind, OperationRecord } from '../domain/operation.js';
 import type { DomainContext } from '../domain/state.js';
-import type { WorldIndex } from '../domain/world.js';
+import type { KeyScope, WorldIndex } from '../domain/world.js';
 import type { Store } from '../store/store.js';
 import type { ApiKeyRecord, StoreChange } from '../store/state.js';
 import type { SandboxClock } from './clock.js';
@@ -42,7 +42,9 @@ export function hashApiKey(token: string): string {
 
 export type OperationRef = { operation_id: string } | { merchant_operation_id: string };
 
-export type AuthResult = { ok: true; shopId: string; keyId: string } | { ok: false; reason: 'missing' | 'invalid' };
+export type AuthResult =
+  | { ok: true; shopId: string; keyId: string; scopes: readonly KeyScope[] | undefined }
+  | { ok: false; reason: 'missing' | 'invalid' };
 
 interface Deferred {
   promise: Promise<void>;
@@ -103,6 +105,7 @@ export class GatewayService {
         revoked: k.revoked,
         created_at: at,
         ...(k.label ? { label: k.label } : {}),
+        ...(k.scopes ? { scopes: k.scopes } : {}),
         ...(k.revoked ? { revoked_at: at } : {}),
       };
       changes.push({ kind: 'key', key });
@@ -141,7 +144,7 @@ export class GatewayService {
     if (token === null || token === undefined || token === '') return { ok: false, reason: 'missing' };
     const key = this.state.keyByTokenHash(hashApiKey(token));
     if (!key || key.revoked) return { ok: false, reason: 'invalid' };
-    return { ok: true, shopId: key.shop_id, keyId: key.id };
+    return { ok: true, shopId: key.shop_id, keyId: key.id, scopes: key.scopes };
   }
 
   /** Create a payment or payout; resolves once the outcome is durable (after the provider's acceptance wait). */

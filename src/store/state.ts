@@ -6,6 +6,7 @@ import type { OperationRecord } from '../domain/operation.js';
 import type { StateChange, StateView } from '../domain/state.js';
 import type { OperationEvent } from '../domain/transitions.js';
 import { AccountTotals } from '../domain/ledger.js';
+import type { KeyScope } from '../domain/world.js';
 import type { LinkRecord } from '../domain/links.js';
 import { PoolIndex, type PoolWindow } from '../domain/pool.js';
 import type { Change, Collections, Entity } from './persistence.js';
@@ -19,6 +20,8 @@ export interface ApiKeyRecord {
   last4: string;
   revoked: boolean;
   label?: string;
+  /** Optional endpoint groups the key may call; absent = all (see KeyScope). */
+  scopes?: KeyScope[];
   created_at: string;
   revoked_at?: string;
 }

@@ -96,6 +96,7 @@ export const WorldSchema = z
           key: z.string().min(16, { message: 'must be at least 16 characters' }),
           revoked: z.boolean().default(false),
           label: z.string().optional(),
+          scopes: z.array(z.enum(['links', 'amounts'])).optional(),
         })
         .strict(),
     ),

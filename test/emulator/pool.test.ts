@@ -425,3 +425,26 @@ describe('pool state on disk', () => {
     }
   });
 });
+
+describe('key scopes (spec §7: 403 on link and amount endpoints)', () => {
+  it('a key limited to some optional endpoint groups gets 403 on the others, before its body is read', async () => {
+    const h = await harness('in-process', { frozenClock: true, adminToken: 'adm' });
+    try {
+      const issued = await h.call('POST', '/sandbox/keys', { key: null, headers: ADMIN, body: { shop_id: 'shop_pool', scopes: ['amounts'] } });
+      expect(issued.body).toMatchObject({ shop_id: 'shop_pool', scopes: ['amounts'] });
+      const key = issued.body.api_key as string;
+      expect((await availability(h, '100.00', '200.00', key)).status).toBe(200);
+      const flexible = await h.call('POST', '/v1/payment/link/flexible', { key, raw: 'not even json', headers: { 'content-type': 'application/json' } });
+      expect([flexible.status, flexible.body.code]).toEqual([403, 'key_not_authorized']);
+      expect((await h.call('POST', '/v1/payment/link', { key, body: pay('1000.00') })).status).toBe(403);
+      // Core endpoints stay open to every key.
+      expect((await h.call('POST', '/v1/payment', { key, body: pay('1000.00') })).status).toBe(200);
+      const links = (await h.call('POST', '/sandbox/keys', { key: null, headers: ADMIN, body: { shop_id: 'shop_pool', scopes: ['links'] } })).body.api_key as string;
+      expect((await availability(h, '100.00', '200.00', links)).status).toBe(403);
+      expect((await h.call('POST', '/v1/payment/link/flexible', { key: links, body: flex('1000.00') })).status).toBe(200);
+      expect((await h.call('POST', '/sandbox/keys', { key: null, headers: ADMIN, body: { shop_id: 'shop_pool', scopes: ['everything'] } })).status).toBe(400);
+    } finally {
+      await h.close();
+    }
+  });
+});
