@@ -42,17 +42,12 @@ export type CreatePlan =
  * optional field equal to an empty one; key order, whitespace and unknown fields do not matter.
  */
 export function fingerprintOf(kind: OperationKind, p: CreateParams): string {
-  return JSON.stringify([
-    kind,
-    p.method,
-    toScale2(p.amount),
-    p.currency,
-    p.client_id,
-    p.client_ip ?? '',
-    p.number ?? '',
-    p.name ?? '',
-    p.bankname ?? '',
-  ]);
+  return JSON.stringify([kind, p.method, toScale2(p.amount), ...partyFields(p)]);
+}
+
+/** The fields of a create body besides method and amounts, normalised (absent = empty), in fingerprint order. */
+export function partyFields(p: Omit<CreateParams, 'amount' | 'method' | 'merchant_operation_id'>): string[] {
+  return [p.currency, p.client_id, p.client_ip ?? '', p.number ?? '', p.name ?? '', p.bankname ?? ''];
 }
 
 /** The method, checked to exist and to belong to the currency (spec §2.1). */

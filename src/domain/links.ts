@@ -4,7 +4,7 @@
 // rejected payment when that amount was taken at the last moment. Pure: returns the changes to write.
 import type { DomainContext, StateChange } from './state.js';
 import type { ProviderDef, RouteDef } from './world.js';
-import { conflict, methodFor, planCreate, type CreateParams, type CreatePlan } from './create.js';
+import { conflict, methodFor, partyFields, planCreate, type CreateParams, type CreatePlan } from './create.js';
 import { DomainError } from './errors.js';
 import { operationIdFor } from './ids.js';
 import { money, toScale2 } from './money.js';
@@ -49,12 +49,7 @@ export function flexibleFingerprint(p: FlexibleParams): string {
     toScale2(p.recommended_amount),
     p.min_amount === undefined ? '' : toScale2(p.min_amount),
     p.max_amount === undefined ? '' : toScale2(p.max_amount),
-    p.currency,
-    p.client_id,
-    p.client_ip ?? '',
-    p.number ?? '',
-    p.name ?? '',
-    p.bankname ?? '',
+    ...partyFields(p),
   ]);
 }
 
