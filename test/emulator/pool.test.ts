@@ -293,7 +293,8 @@ describe('flexible payment link (§4.3)', () => {
     // The page answers only with its k credential.
     expect((await pageOf(r.body.payment_url)).status).toBe(200);
     expect((await pageOf(r.body.payment_url.replace(/\?k=.*/, ''))).status).toBe(404);
-    expect((await pageOf(r.body.payment_url.replace(/k=./, 'k=A'))).status).toBe(404);
+    // A wrong credential: the same length, its first character changed.
+    expect((await pageOf(r.body.payment_url.replace(/k=(.)/, (_: string, c: string) => `k=${c === 'A' ? 'B' : 'A'}`))).status).toBe(404);
     // The same merchant_operation_id on another endpoint is another body.
     expect((await h.call('POST', '/v1/payment', { key: KEY_POOL, body: pay('1500.00', { merchant_operation_id: body.merchant_operation_id }) })).status).toBe(412);
   });
@@ -443,6 +444,29 @@ describe('key scopes (spec §7: 403 on link and amount endpoints)', () => {
       expect((await availability(h, '100.00', '200.00', links)).status).toBe(403);
       expect((await h.call('POST', '/v1/payment/link/flexible', { key: links, body: flex('1000.00') })).status).toBe(200);
       expect((await h.call('POST', '/sandbox/keys', { key: null, headers: ADMIN, body: { shop_id: 'shop_pool', scopes: ['everything'] } })).status).toBe(400);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('coverage partial', () => {
+  it('a route mixing the pool and a simulated provider reports partial coverage with the pool\'s intervals', async () => {
+    const w = world();
+    w.routes.find((r: { id: string }) => r.id === 'r_a_c2c_in').providers = ['pool_main', 'sim_cards'];
+    const h = await harness('in-process', { world: w, frozenClock: true });
+    try {
+      await layout(h, ['1500.00']);
+      const r = await availability(h, '100.00', '3000.00', KEY_A);
+      expect(r.body).toMatchObject({ coverage: 'partial', intervals: [{ min_amount: '500.00', max_amount: '1000.00' }, { min_amount: '1500.00', max_amount: '1500.00' }] });
+      // The flexible link is for pool-only routes.
+      expect((await h.call('POST', '/v1/payment/link/flexible', { key: KEY_A, body: flex('1500.00') })).status).toBe(412);
+      // A payment the pool can take goes to the pool (first in the route); one it cannot falls through to sim_cards.
+      const pooled = (await h.call('POST', '/v1/payment', { key: KEY_A, body: pay('1500.00') })).body;
+      expect(h.sandbox.store.state.operation(pooled.operation_id)?.claim).toBeDefined();
+      const simulated = (await h.call('POST', '/v1/payment', { key: KEY_A, body: pay('1200.00') })).body;
+      expect(simulated.status).toBe('pending');
+      expect(h.sandbox.store.state.operation(simulated.operation_id)?.provider_id).toBe('sim_cards');
     } finally {
       await h.close();
     }
