@@ -27,11 +27,29 @@ export interface Slot {
   destination: Destination;
 }
 
+const parsedRules = new WeakMap<PoolRules, { minPiece: Decimal; minRemainder: Decimal }>();
+
+/** The rules as Decimals, parsed once per rules object. */
+function parsed(rules: PoolRules): { minPiece: Decimal; minRemainder: Decimal } {
+  let p = parsedRules.get(rules);
+  if (!p) {
+    p = { minPiece: money(rules.min_piece), minRemainder: money(rules.min_remainder) };
+    parsedRules.set(rules, p);
+  }
+  return p;
+}
+
+/** Exact integer minor units of a scale-2 amount: a sort key only, never arithmetic. */
+function centsKey(d: Decimal): number {
+  return d.times(100).toNumber();
+}
+
 /** The amounts one slot can give a payment: its whole free remainder, or a piece within [min_piece, free − min_remainder]. */
 export function canClaim(free: Decimal, amount: Decimal, rules: PoolRules): boolean {
   if (!free.greaterThan(0)) return false;
   if (amount.equals(free)) return true;
-  return amount.greaterThanOrEqualTo(money(rules.min_piece)) && amount.lessThanOrEqualTo(free.minus(money(rules.min_remainder)));
+  const r = parsed(rules);
+  return amount.greaterThanOrEqualTo(r.minPiece) && amount.lessThanOrEqualTo(free.minus(r.minRemainder));
 }
 
 /** One inclusive range of amounts. */
@@ -44,8 +62,9 @@ export interface Range {
 export function claimableRanges(free: Decimal, rules: PoolRules, lo: Decimal, hi: Decimal): Range[] {
   if (!free.greaterThan(0)) return [];
   const out: Range[] = [];
-  const pieceLo = money(rules.min_piece);
-  const pieceHi = free.minus(money(rules.min_remainder));
+  const r = parsed(rules);
+  const pieceLo = r.minPiece;
+  const pieceHi = free.minus(r.minRemainder);
   if (pieceLo.lessThanOrEqualTo(pieceHi)) {
     const a = pieceLo.greaterThan(lo) ? pieceLo : lo;
     const b = pieceHi.lessThan(hi) ? pieceHi : hi;
@@ -60,10 +79,12 @@ const CENT = money('0.01');
 /** Sort ranges and join those that overlap or touch at cent granularity: sorted, disjoint, gaps kept. */
 export function mergeRanges(ranges: Range[]): Range[] {
   if (ranges.length === 0) return [];
-  const sorted = ranges.slice().sort((a, b) => a.lo.comparedTo(b.lo) || a.hi.comparedTo(b.hi));
-  const out: Range[] = [{ ...sorted[0]! }];
-  for (let i = 1; i < sorted.length; i++) {
-    const r = sorted[i]!;
+  // Sorted on exact integer keys computed once per range (Decimal comparisons in a comparator cost ~half a read).
+  const keyed = ranges.map((r) => ({ r, lo: centsKey(r.lo), hi: centsKey(r.hi) }));
+  keyed.sort((a, b) => a.lo - b.lo || a.hi - b.hi);
+  const out: Range[] = [{ ...keyed[0]!.r }];
+  for (let i = 1; i < keyed.length; i++) {
+    const r = keyed[i]!.r;
     const cur = out[out.length - 1]!;
     if (r.lo.lessThanOrEqualTo(cur.hi.plus(CENT))) {
       if (r.hi.greaterThan(cur.hi)) cur.hi = r.hi;
@@ -198,7 +219,7 @@ export class PoolIndex {
     slot.paid = u?.paid ?? ZERO;
     const free = slot.amount.minus(slot.claimed).minus(slot.paid);
     slot.free = free.greaterThan(0) ? free : ZERO;
-    slot.freeKey = slot.free.times(100).toNumber();
+    slot.freeKey = centsKey(slot.free);
   }
 }
 
@@ -230,7 +251,7 @@ export function scanInMatchingOrder(w: PoolWindow, limit = SCAN_WITHOUT_AMOUNT):
  */
 export function scanAround(w: PoolWindow, pivot: Decimal, side = SCAN_WITH_AMOUNT): Scan {
   const all = w.byFree();
-  const key = pivot.times(100).toNumber();
+  const key = centsKey(pivot);
   let lo = 0;
   let hi = all.length;
   while (lo < hi) {
@@ -286,6 +307,11 @@ export function rank(rows: readonly Slot[], intervals: readonly Range[], amount:
     seen.add(k);
     near.push({ amount: x, delta: x.minus(amount), exact: false });
   }
-  const order = (a: Recommendation, b: Recommendation) => a.delta.abs().comparedTo(b.delta.abs()) || a.amount.comparedTo(b.amount);
-  return [...exact.sort(order), ...near.sort(order)].slice(0, limit);
+  // Distance and amount as exact integer keys, computed once per candidate.
+  const byDistance = (list: Recommendation[]) =>
+    list
+      .map((x) => ({ x, d: centsKey(x.delta.abs()), a: centsKey(x.amount) }))
+      .sort((p, q) => p.d - q.d || p.a - q.a)
+      .map((k) => k.x);
+  return [...byDistance(exact), ...byDistance(near)].slice(0, limit);
 }
