@@ -13,7 +13,7 @@ export interface Connected {
 export interface ConnectOptions {
   /** A missing API key is a usage error (the /v1 calls and the shop-scoped sandbox controls). Default true. */
   needKey?: boolean;
-  /** A missing sandbox admin token is a usage error (clock, evidence, keys, reset). Default false. */
+  /** A missing sandbox admin token is a usage error (clock, evidence, keys, pool show / settings, reset). Default false. */
   needAdminToken?: boolean;
 }
 

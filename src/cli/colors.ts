@@ -38,6 +38,9 @@ const STATUS_COLOUR: Record<string, (c: ChalkInstance, s: string) => string> = {
   active: (c, s) => c.green(s),
   revoked: (c, s) => c.red(s),
   available: (c, s) => c.green(s),
+  // flexible links (GET /sandbox/links/:id)
+  confirmed: (c, s) => c.green(s),
+  expired: (c, s) => c.red(s),
 };
 
 /** A status word coloured by meaning: completed green, pending yellow, manual_check magenta, rejected/cancelled red. */

@@ -18,6 +18,21 @@ function parseDuration(value: string): string | number {
   throw new InvalidArgumentError('must be a duration such as 10s, 30m, 2h, 1d, 500ms, or a number of milliseconds');
 }
 
+/** `--read-latency`: milliseconds, bare (`1500`) or as a duration (`1500ms`, `2s`, `1.5s`, `1m`); 0 to 60 s. */
+function parseLatency(value: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value);
+  const ms = m ? Number(m[1]) * (m[2] === 's' ? 1000 : m[2] === 'm' ? 60_000 : 1) : NaN;
+  if (!Number.isInteger(ms)) throw new InvalidArgumentError('must be milliseconds or a duration such as 1500ms, 2s or 1.5s (whole milliseconds)');
+  if (ms > 60_000) throw new InvalidArgumentError('must be at most 60s (60000 ms)');
+  return ms;
+}
+
+/** An integer, negative allowed (`--seed`). */
+function parseInteger(value: string): number {
+  if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError('must be an integer');
+  return Number(value);
+}
+
 function parseIntIn(min: number, max: number, what: string) {
   return (value: string): number => {
     const n = Number(value);
@@ -80,6 +95,8 @@ const sandboxKeys = () => import('./commands/sandbox-keys.js');
 const sandboxWebhooks = () => import('./commands/sandbox-webhooks.js');
 const config = () => import('./commands/config.js');
 const amounts = () => import('./commands/amounts.js');
+const sandboxPool = () => import('./commands/sandbox-pool.js');
+const sandboxLinks = () => import('./commands/sandbox-links.js');
 
 export function buildProgram(version: string): Command {
   const program = new Command('paygate');
@@ -90,7 +107,7 @@ export function buildProgram(version: string): Command {
     .option('--api-key <key>', 'API key sent as X-API-Key (env: PAYGATE_API_KEY; else the profile)')
     .option(
       '--admin-token <token>',
-      'sandbox admin token sent as X-Admin-Token by the clock, evidence, keys and reset controls (env: PAYGATE_ADMIN_TOKEN; else the profile key admin-token; printed by `paygate sandbox start`)',
+      'sandbox admin token sent as X-Admin-Token by the clock, evidence, keys, pool show / settings and reset controls (env: PAYGATE_ADMIN_TOKEN; else the profile key admin-token; printed by `paygate sandbox start`)',
     )
     .option('--profile <name>', 'config profile to use (env: PAYGATE_PROFILE; else the current one, else "default")')
     .exitOverride()
@@ -181,8 +198,12 @@ Exit codes: 0 ok, 1 API error, 2 usage, 3 connection or timeout, 4 response not 
     .option('--min-amount <amount>', 'lower end of the range to check')
     .option('--max-amount <amount>', 'upper end of the range to check')
     .option('--json', 'print exactly the response body as JSON')
-    .addHelpText('after', example(`
-  $ paygate availability --method WT_RUB_C2C --currency RUB --min-amount 100.00 --max-amount 5000.00`))
+    .addHelpText('after', `
+Prints coverage (whether every provider of the route is a pool), whether the list was truncated, and the intervals
+as "min … max" rows, both ends inclusive (a single amount when both ends are equal). Advisory: nothing is reserved.
+${example(`
+  $ paygate availability --method WT_RUB_C2C --currency RUB --min-amount 100.00 --max-amount 5000.00
+  $ paygate availability --method WT_RUB_C2C --currency RUB --min-amount 500.00 --max-amount 50000.00 --json`)}`)
     .action(run(async () => (await amounts()).availability));
 
   program
@@ -195,8 +216,11 @@ Exit codes: 0 ok, 1 API error, 2 usage, 3 connection or timeout, 4 response not 
     .option('--max-amount <amount>', 'highest amount the payer accepts')
     .option('--limit <n>', 'how many suggestions, 1 to 10 (server default 3)', parseLimit)
     .option('--json', 'print exactly the response body as JSON')
-    .addHelpText('after', example(`
-  $ paygate recommend --method WT_RUB_C2C --currency RUB --amount 1500.00 --min-amount 1000.00 --max-amount 2000.00 --limit 5`))
+    .addHelpText('after', `
+Prints the suggestions best first, each with its signed delta from --amount (+300.00, −4,700.00), then the
+intervals; --json is the body as received (delta "-4700.00").
+${example(`
+  $ paygate recommend --method WT_RUB_C2C --currency RUB --amount 1500.00 --min-amount 1000.00 --max-amount 2000.00 --limit 5`)}`)
     .action(run(async () => (await amounts()).recommend));
 
   // state, balances, health
@@ -305,11 +329,12 @@ ${example(`
   // sandbox
   const sandboxCmd = program
     .command('sandbox')
-    .description('run the offline sandbox of the gateway, and drive it: time, payer / provider / reviewer actions, evidence, keys, reset');
+    .description('run the offline sandbox of the gateway, and drive it: time, payer / provider / reviewer actions, evidence, keys, pool, links, reset');
   sandboxCmd.addHelpText('after', `
-Actions on one shop's operations (pay, settle, review, operations) take that shop's API key; the clock, evidence,
-keys and reset take the admin token (--admin-token, PAYGATE_ADMIN_TOKEN or the profile key admin-token), which
-\`paygate sandbox start\` prints (set PAYGATE_ADMIN_TOKEN when starting it to fix it).
+Actions on one shop's operations (pay, settle, review, operations, webhooks, pool layout, links) take that shop's API
+key; the clock, evidence, keys, pool show / settings and reset take the admin token (--admin-token,
+PAYGATE_ADMIN_TOKEN or the profile key admin-token), which \`paygate sandbox start\` prints (set PAYGATE_ADMIN_TOKEN
+when starting it to fix it).
 ${example(`
   $ paygate sandbox start
   $ paygate sandbox start --port 0 --in-memory --frozen-clock --json
@@ -369,7 +394,7 @@ ${example(`
     .action(run(async () => (await import('./commands/webhooks-listen.js')).listen));
 }
 
-/** `paygate sandbox time | pay | settle | review | operations | evidence | keys | webhooks | reset`: the control API (/sandbox). */
+/** `paygate sandbox time | pay | settle | review | operations | evidence | keys | webhooks | pool | links | reset`: the control API (/sandbox). */
 function addSandboxControls(sandboxCmd: Command): void {
   const timeCmd = sandboxCmd
     .command('time')
@@ -554,6 +579,8 @@ ${example(`
   $ paygate sandbox webhooks redeliver --failed`))
     .action(run(async () => (await sandboxWebhooks()).redeliver));
 
+  addPoolControls(sandboxCmd);
+
   sandboxCmd
     .command('reset')
     .description('forget every operation, posting and issued key and re-seed from the fixtures (POST /sandbox/reset; admin token)')
@@ -563,4 +590,93 @@ ${example(`
   $ paygate sandbox reset
   $ paygate sandbox reset --yes --json`))
     .action(run(async () => (await import('./commands/sandbox-reset.js')).reset));
+}
+
+/** `paygate sandbox pool layout | show | settings` and `paygate sandbox links show | confirm` (docs/pool.md). */
+function addPoolControls(sandboxCmd: Command): void {
+  const poolCmd = sandboxCmd
+    .command('pool')
+    .description('the self-matching pools: lay out payouts (shop key), show slots and free remainders, set the read simulation (admin token)');
+  poolCmd.addHelpText('after', `
+A payout routed to a self-matching pool becomes a slot; payments take a slot's whole free remainder, or a piece of at
+least min_piece that leaves at least min_remainder (500.00 / 500.00 in the default fixtures). layout takes the API key
+of a shop whose payout route is pooled (shop_pool in the default fixtures); show and settings take the admin token.
+${example(`
+  $ paygate sandbox pool layout --method WT_RUB_C2C --amounts 1500.00,2500.00,25000.00 --api-key pg_test_pool_xxxx
+  $ paygate sandbox pool show --method WT_RUB_C2C --limit 10
+  $ paygate sandbox pool settings --read-latency 1500ms`)}`);
+  poolCmd
+    .command('layout')
+    .description('lay out payouts of the key\'s shop in the pool its payout route reaches, in matching order (POST /sandbox/pool/layout)')
+    .option('--method <method>', 'payment method of the payouts, e.g. WT_RUB_C2C')
+    .option('--amounts <list>', 'comma-separated amounts, in matching order, e.g. 1500.00,2500.00 (or use --count/--min/--max)')
+    .option('--count <n>', 'generate this many amounts, 1 to 100000', parseIntIn(1, 100_000, 'an integer from 1 to 100000'))
+    .option('--min <amount>', 'with --count: the lowest amount, e.g. 500.00')
+    .option('--max <amount>', 'with --count: the highest amount, e.g. 50000.00')
+    .option('--step <amount>', 'with --count: amounts are --min plus multiples of this (server default 1.00)')
+    .option('--seed <n>', 'with --count: the generator seed; the same seed gives the same amounts (server default 1)', parseInteger)
+    .option('--json', JSON_HELP)
+    .addHelpText('after', `
+Each payout goes through the ordinary create rules: its amount plus commission is reserved from the shop's balance,
+and one outside the route's limits is rejected (counted in "rejected"). Needs the API key of a shop whose payout route
+is pooled; any other is 412 not_pool_route.
+${example(`
+  $ paygate sandbox pool layout --method WT_RUB_C2C --amounts 1500.00,2500.00 --api-key pg_test_pool_xxxx
+  $ paygate sandbox pool layout --method WT_RUB_C2C --count 2000 --min 500.00 --max 50000.00 --step 100.00 --seed 1
+  $ PAYGATE_API_KEY=pg_test_pool_xxxx paygate sandbox pool layout --method WT_RUB_C2C --count 10000 --min 500.00 --max 50000.00 --json`)}`)
+    .action(run(async () => (await sandboxPool()).layout));
+  poolCmd
+    .command('show')
+    .description('the pool windows (pool × method): open slots, free total, and the first slots with amount, claimed, paid and free (GET /sandbox/pool; admin token)')
+    .option('--method <method>', 'only this method\'s windows, e.g. WT_RUB_C2C')
+    .option('--limit <n>', 'how many slots of each window to list, 0 to 1000 (server default 20)', parseIntIn(0, 1000, 'an integer from 0 to 1000'))
+    .option('--json', JSON_HELP)
+    .addHelpText('after', adminExample(`
+  $ paygate sandbox pool show
+  $ paygate sandbox pool show --method WT_RUB_C2C --limit 100 --json`))
+    .action(run(async () => (await sandboxPool()).showPool));
+  poolCmd
+    .command('settings')
+    .description('show, or change, the amount-read simulation: read latency and the per-shop rate limit (GET|POST /sandbox/pool/settings; admin token)')
+    .option('--read-latency <duration>', 'how long each availability / recommendations read takes, in sandbox time: 1500ms, 2s, or milliseconds; 0 to 60s', parseLatency)
+    .addOption(new Option('--rate-limit <on|off>', 'the limit of 5 amount reads per second per shop (off lifts it)').choices(['on', 'off']))
+    .option('--json', JSON_HELP)
+    .addHelpText('after', `
+Without a flag it shows the settings. With --read-latency each read holds the replica's only read slot that long,
+so a concurrent read gets 503 read_capacity_exhausted and one over 2 s gets 503 read_timeout; on a frozen clock the
+read answers when you \`paygate sandbox time advance\`.
+${adminExample(`
+  $ paygate sandbox pool settings
+  $ paygate sandbox pool settings --read-latency 1500ms
+  $ paygate sandbox pool settings --read-latency 0 --rate-limit off --json`)}`)
+    .action(run(async () => (await sandboxPool()).settings));
+
+  const linksCmd = sandboxCmd
+    .command('links')
+    .description('flexible links from the payer\'s side: show one, confirm an amount (shop API key)');
+  linksCmd.addHelpText('after', `
+A flexible link (\`paygate payment link --flexible\`) that answered amount_selection has no payment yet: the payer
+picks an amount within its bounds before expires_at. These commands act as that payer, with the shop's API key.
+${example(`
+  $ paygate sandbox links show 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c
+  $ paygate sandbox links confirm 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c --amount 2500.00`)}`);
+  linksCmd
+    .command('show')
+    .description('a flexible link: status (amount_selection, expired, rejected, confirmed), bounds, expires_at (GET /sandbox/links/{id})')
+    .argument('<operation_id>', 'the link\'s operation_id, as answered by `paygate payment link --flexible`')
+    .option('--json', JSON_HELP)
+    .addHelpText('after', example(`
+  $ paygate sandbox links show 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c
+  $ paygate sandbox links show 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c --json`))
+    .action(run(async () => (await sandboxLinks()).showLink));
+  linksCmd
+    .command('confirm')
+    .description('the payer picks an amount on a flexible link: the payment is created for it, or rejected if the pool can no longer take it (POST /sandbox/links/{id}/confirm)')
+    .argument('<operation_id>', 'the link\'s operation_id')
+    .option('--amount <amount>', 'the amount the payer picks, within the link\'s bounds, e.g. 2500.00')
+    .option('--json', JSON_HELP)
+    .addHelpText('after', example(`
+  $ paygate sandbox links confirm 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c --amount 2500.00
+  $ paygate sandbox links confirm 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c --amount 2500.00 --json`))
+    .action(run(async () => (await sandboxLinks()).confirmLink));
 }

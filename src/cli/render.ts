@@ -15,6 +15,24 @@ export const styled = (text: string, style: (s: string) => string): Cell => ({ t
 export const statusCell = (s: string): Cell => ({ text: s, style: (t) => t.replace(s, colourStatus(s)) });
 export const dim = (text: string): Cell => ({ text, style: (t) => out.dim(t) });
 
+/**
+ * An amount with thousands separators, for views where amounts span many sizes (pools, availability):
+ * `25000.00` → `25,000.00`; a leading `-` becomes a minus sign, `-4700.00` → `−4,700.00`. Not a number: unchanged.
+ */
+export function grouped(value: string): string {
+  const m = /^([-+]?)(\d+)(\.\d+)?$/.exec(value);
+  if (!m) return value;
+  const int = m[2]!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${m[1] === '-' ? '−' : m[1]}${int}${m[3] ?? ''}`;
+}
+
+/** A signed difference, grouped: `+300.00`, `−4,700.00`; zero has no sign (`0.00`). */
+export function signedAmount(value: string): string {
+  const g = grouped(value);
+  if (g.startsWith('−') || g.startsWith('+')) return /^[−+]0+(\.0+)?$/.test(g) ? g.slice(1) : g;
+  return /^0+(\.0+)?$/.test(g) ? g : `+${g}`;
+}
+
 interface Laid {
   text: string;
   style?: (s: string) => string;
@@ -30,7 +48,7 @@ function layColumn(cells: Cell[]): Laid[] {
     if (typeof c === 'string') return { text: c, align: 'left' };
     if ('amount' in c) {
       const { value, currency } = c.amount;
-      const neg = value.startsWith('-');
+      const neg = value.startsWith('-') || value.startsWith('−');
       return {
         text: `${value.padStart(numWidth)} ${currency.padEnd(curWidth)}`,
         align: 'right',

@@ -30,6 +30,10 @@ const CODE_HINTS: Record<string, string> = {
   no_route: 'the shop has no route for this method and currency',
   pricing_not_covered: 'the shop has no pricing for this amount range',
   not_pool_only: 'flexible links need a shop whose payin route is only the self-matching pool',
+  not_pool_route:
+    'pass the API key of a shop whose payout route is pooled (--api-key or PAYGATE_API_KEY; shop_pool in the default fixtures, its key is printed by `paygate sandbox start`)',
+  read_capacity_exhausted: 'one amount read at a time per replica: retry shortly (on the sandbox, `paygate sandbox pool settings --read-latency 0` removes simulated latency)',
+  read_timeout: 'the read took longer than the 2 s budget: retry (on the sandbox, see `paygate sandbox pool settings`)',
   unknown_method: 'known methods: WT_RUB_C2C, WT_RUB_PHONE',
   bankname_required: 'WT_RUB_PHONE payouts need --bankname (e.g. sber, tcs)',
   number_required: 'payouts need --number (card or phone number)',
@@ -52,6 +56,17 @@ function apiErrorHint(e: APIError): string | undefined {
   }
   if (e.status === 404 && e.code === 'not_found' && e.endpoint.includes(' /sandbox/')) {
     return 'this server has no sandbox controls: point --base-url / PAYGATE_BASE_URL at a paygate sandbox';
+  }
+  if (e.endpoint.includes(' /sandbox/links/')) {
+    if (e.code === 'operation_not_found') {
+      return 'no flexible link with this operation_id for the shop of this key: use the operation_id `paygate payment link --flexible` answered, with the same --api-key';
+    }
+    if (e.code === 'validation_error' && e.endpoint.endsWith('/confirm')) {
+      return "--amount must lie within the link's bounds: see them with `paygate sandbox links show <operation_id>`";
+    }
+    if (e.code === 'invalid_state') {
+      return 'this link takes no amount now (expired, or nothing was available): see it with `paygate sandbox links show <operation_id>`; the merchant must create a new link';
+    }
   }
   if (e instanceof AuthenticationError) {
     const conn = lastConnection();

@@ -6,12 +6,13 @@ import type {
   AvailabilityResponse,
   BalanceRow,
   CancelOperationResponse,
+  LinkOperation,
   Operation,
   RecommendationsResponse,
 } from '../contract/index.js';
 import type { ClockState, IssuedKey, KeyInfo, ListOperationsResponse, OperationDetails } from '../contract/sandbox.js';
 import { out, status as colourStatus } from './colors.js';
-import { amount, dim, keyValue, statusCell, table, type Cell } from './render.js';
+import { amount, dim, grouped, keyValue, signedAmount, statusCell, table, type Cell } from './render.js';
 
 type Row = readonly [string, Cell | undefined] | undefined;
 
@@ -81,17 +82,43 @@ function receiptsBlock(op: Operation): string | undefined {
   return `${out.bold('receipts')}\n${table(['id', 'amount', 'completed_at', 'receipt_url'], rows)}`;
 }
 
-/** The amount_selection / rejected answer of a flexible link. */
+/**
+ * The amount_selection / rejected answer of a flexible link, and what it means: no payment exists yet (the payer
+ * picks an amount on payment_url before expires_at), or nothing was available and nothing was created.
+ */
 export function amountSelectionView(sel: AmountSelection, merchantOperationId?: { id: string; generated: boolean }): string {
-  return keyValue([
+  const selecting = sel.status === 'amount_selection';
+  const kv = keyValue([
     ['operation_id', sel.operation_id],
     merchantOperationId ? ['merchant_operation_id', `${merchantOperationId.id}${merchantOperationId.generated ? ' (generated)' : ''}`] : undefined,
     ['status', statusCell(sel.status)],
     ['method', sel.method],
     ['recommended_amount', amount(sel.recommended_amount, sel.currency)],
-    ['payment_url', sel.payment_url === null ? dim('null') : sel.payment_url],
+    ['payment_url', sel.payment_url === null ? dim(selecting ? 'null' : 'null (nothing was created)') : sel.payment_url],
     sel.expires_at !== undefined ? ['expires_at', sel.expires_at] : undefined,
   ]);
+  const next = selecting
+    ? `${out.bold('No payment exists yet:')} the pool cannot take ${sel.recommended_amount} ${sel.currency} now, but has other amounts within the bounds.\n` +
+      `Send the payer to payment_url to pick one${sel.expires_at ? ` before expires_at` : ''}; until then the state read and cancel answer 404.\n` +
+      `In the sandbox, act as the payer: \`paygate sandbox links confirm ${sel.operation_id} --amount <amount>\` (see \`paygate availability\`).`
+    : `${out.bold('Nothing is available')} in the pool within the bounds: no payment and no link were created.\n` +
+      `See what is payable with \`paygate availability\`, then create the link again with other bounds.`;
+  return `${kv}\n\n${next}`;
+}
+
+/**
+ * The flexible link's other outcome: a payment created at once, for recommended_amount — the pool could take it
+ * (payment_url with its `k` credential), or the shop has no flexible-link opt-in (an ordinary payment, no URL).
+ */
+export function flexibleOperationView(op: LinkOperation, merchantOperationId?: { id: string; generated: boolean }): string {
+  const what = `${op.expected_amount} ${op.currency}`;
+  const next =
+    op.status === 'rejected'
+      ? `${out.bold('Payment created, rejected:')} no provider took ${what}; see what is payable with \`paygate availability\`.`
+      : op.payment_url
+        ? `${out.bold('Payment created')} for ${what}: the pool can take it now; send the payer to payment_url.`
+        : `${out.bold('Payment created')} for ${what}, with no payment_url (this shop has no flexible-link opt-in or no hosted page): the payer pays the requisites above.`;
+  return `${operationView(op, merchantOperationId)}\n\n${next}`;
 }
 
 export function cancelView(res: CancelOperationResponse): string {
@@ -106,37 +133,89 @@ export function balancesView(rows: readonly BalanceRow[]): string {
   );
 }
 
-function intervalsTable(res: AvailabilityResponse): string {
-  if (res.intervals.length === 0) return out.dim('no available intervals');
-  return table(
-    ['min_amount', 'max_amount'],
-    res.intervals.map((i) => [amount(i.min_amount, res.currency), amount(i.max_amount, res.currency)]),
-  );
+/** What the CLI asked for, shown above an availability or recommendations answer (it is not in the answer). */
+export interface AmountsRequest {
+  min_amount?: string | undefined;
+  max_amount?: string | undefined;
+  amount?: string | undefined;
 }
 
-function availabilityHeader(res: AvailabilityResponse): string {
+/** `lo … hi CUR`, or one amount when both ends are equal. Grouped: pool amounts span many sizes. */
+function rangeText(lo: string, hi: string, currency: string): string {
+  return lo === hi ? `${grouped(lo)} ${currency}` : `${grouped(lo)} … ${grouped(hi)} ${currency}`;
+}
+
+/**
+ * The intervals as `min … max` rows, both ends right-aligned on their own column; a single-point interval is one
+ * amount. Both ends are inclusive.
+ */
+function intervalsBlock(res: AvailabilityResponse): string {
+  const n = res.intervals.length;
+  const title = `${out.bold('intervals')} ${out.dim(n === 0 ? '' : `(${n}, both ends inclusive)`)}`.trimEnd();
+  if (n === 0) {
+    return `${title}\n${out.dim('no payable amounts in this range (an empty answer is not a refusal: a payment may still be created)')}`;
+  }
+  const lows = res.intervals.map((i) => grouped(i.min_amount));
+  const highs = res.intervals.map((i) => grouped(i.max_amount));
+  const lw = Math.max(...lows.map((l) => l.length));
+  const hw = Math.max(...highs.map((h) => h.length));
+  const rows = res.intervals.map((i, k) =>
+    i.min_amount === i.max_amount
+      ? `  ${lows[k]!.padStart(lw)} ${res.currency}`
+      : `  ${lows[k]!.padStart(lw)} ${out.dim('…')} ${highs[k]!.padStart(hw)} ${res.currency}`,
+  );
+  return `${title}\n${rows.join('\n')}`;
+}
+
+const COVERAGE: Record<string, { note: string; paint: (s: string) => string }> = {
+  full: { note: 'every provider of the shop\'s payin route is a pool: the intervals are every amount payable now', paint: (s) => out.green(s) },
+  partial: { note: 'some providers of the route are not pools: amounts they take are not listed', paint: (s) => out.yellow(s) },
+  none: { note: 'no provider of the route is a pool: nothing is listed (a payment may still be created)', paint: (s) => out.red(s) },
+};
+
+function availabilityHeader(res: AvailabilityResponse, req: AmountsRequest = {}): string {
+  const coverage = COVERAGE[res.coverage];
   return keyValue([
     ['method', res.method],
     ['currency', res.currency],
-    ['coverage', { text: res.coverage, style: (s) => (res.coverage === 'full' ? out.green(s) : res.coverage === 'partial' ? out.yellow(s) : out.red(s)) }],
-    ['truncated', String(res.truncated)],
+    req.min_amount !== undefined && req.max_amount !== undefined ? ['range', rangeText(req.min_amount, req.max_amount, res.currency)] : undefined,
+    req.amount !== undefined ? ['amount', `${grouped(req.amount)} ${res.currency}`] : undefined,
+    [
+      'coverage',
+      coverage
+        ? { text: `${res.coverage} (${coverage.note})`, style: (t) => t.replace(res.coverage, coverage.paint(res.coverage)).replace(`(${coverage.note})`, out.dim(`(${coverage.note})`)) }
+        : res.coverage,
+    ],
+    [
+      'truncated',
+      res.truncated
+        ? {
+            text: 'true (a scan limit or the 200-interval cap cut the list: more amounts may be payable)',
+            style: (t) => t.replace('true', out.yellow.bold('true')),
+          }
+        : { text: 'false (the list is complete)', style: (t) => t.replace('(the list is complete)', out.dim('(the list is complete)')) },
+    ],
     ['evaluated_at', res.evaluated_at],
   ]);
 }
 
-export function availabilityView(res: AvailabilityResponse): string {
-  return `${availabilityHeader(res)}\n\n${out.bold('intervals')}\n${intervalsTable(res)}`;
+/** `paygate availability`: coverage, truncation, then the intervals as `min … max` rows. */
+export function availabilityView(res: AvailabilityResponse, req?: AmountsRequest): string {
+  return `${availabilityHeader(res, req)}\n\n${intervalsBlock(res)}`;
 }
 
-export function recommendationsView(res: RecommendationsResponse): string {
+/** `paygate recommend`: the suggestions with signed deltas (`+300.00`, `−4,700.00`), then the intervals. */
+export function recommendationsView(res: RecommendationsResponse, req?: AmountsRequest): string {
+  const n = res.recommendations.length;
   const recs =
-    res.recommendations.length === 0
-      ? out.dim('no recommendations')
+    n === 0
+      ? out.dim('no recommendations: nothing payable near this amount within the bounds')
       : table(
-          ['amount', 'delta'],
-          res.recommendations.map((r) => [amount(r.amount, res.currency), amount(r.delta.startsWith('-') ? r.delta : `+${r.delta}`, res.currency)]),
+          ['#', 'amount', 'delta'],
+          res.recommendations.map((r, k): Cell[] => [String(k + 1), amount(grouped(r.amount), res.currency), amount(signedAmount(r.delta), res.currency)]),
         );
-  return `${availabilityHeader(res)}\n\n${out.bold('recommendations')}\n${recs}\n\n${out.bold('intervals')}\n${intervalsTable(res)}`;
+  const title = `${out.bold('recommendations')}${n > 0 ? ` ${out.dim('(best first; delta = amount − requested amount)')}` : ''}`;
+  return `${availabilityHeader(res, req)}\n\n${title}\n${recs}\n\n${intervalsBlock(res)}`;
 }
 
 // ---- sandbox controls ----

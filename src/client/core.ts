@@ -26,13 +26,13 @@ export interface ClientOptions {
   baseUrl: string;
   /**
    * Shop API key, sent as `X-API-Key` on every /v1 call and on the shop-scoped sandbox controls
-   * (`client.sandbox.operations`), and never logged or shown (inspect/toString mask it).
+   * (`client.sandbox.operations`, `.webhooks`, `.pool.layout()`, `.links`), and never logged or shown (inspect/toString mask it).
    * Default: none — enough for `health.check()`; any /v1 call without a key throws before sending.
    */
   apiKey?: string | undefined;
   /**
    * Admin token of the sandbox, sent as `X-Admin-Token` on the cross-shop sandbox controls only (`client.sandbox.clock`,
-   * `.evidence`, `.keys`, `.reset()`); masked like the key. `paygate sandbox start` prints it (the CLI reads
+   * `.evidence`, `.keys`, `.reset()`, `.pool.show()`, `.pool.settings()`, `.pool.updateSettings()`); masked like the key. `paygate sandbox start` prints it (the CLI reads
    * `PAYGATE_ADMIN_TOKEN`). Default: none — an admin control without it throws before sending.
    */
   adminToken?: string | undefined;

@@ -39,7 +39,16 @@ export type { OperationRef, CancelOperationInput } from './resources/operations.
 export { Balances } from './resources/balances.js';
 export { Health, HEALTH_PROBES } from './resources/health.js';
 export type { HealthProbe, HealthStatus } from './resources/health.js';
-export { SandboxControls, SandboxOperations, SandboxClockControl, SandboxEvidenceControl, SandboxKeys, SandboxWebhooks } from './resources/sandbox.js';
+export {
+  SandboxControls,
+  SandboxOperations,
+  SandboxClockControl,
+  SandboxEvidenceControl,
+  SandboxKeys,
+  SandboxWebhooks,
+  SandboxPool,
+  SandboxLinks,
+} from './resources/sandbox.js';
 export type {
   SandboxListOperationsInput,
   SandboxPayInput,
@@ -51,6 +60,11 @@ export type {
   SandboxAddWebhookInput,
   SandboxWebhookDeliveriesInput,
   SandboxRedeliverInput,
+  SandboxPoolGenerate,
+  SandboxPoolLayoutInput,
+  SandboxPoolShowInput,
+  SandboxPoolSettingsInput,
+  SandboxConfirmLinkInput,
 } from './resources/sandbox.js';
 export {
   sandboxEndpoints,
@@ -66,7 +80,17 @@ export {
   SandboxWebhookRedelivered,
 } from './sandbox-endpoints.js';
 export type { SandboxEndpointDef, SandboxEndpointId } from './sandbox-endpoints.js';
-export type { ListOperationsResponse, OperationDetails, ClockState, KeyInfo, IssuedKey } from '../contract/sandbox.js';
+export type {
+  ListOperationsResponse,
+  OperationDetails,
+  ClockState,
+  KeyInfo,
+  IssuedKey,
+  PoolLayoutResponse,
+  PoolState,
+  ReadSettings,
+  LinkInfo,
+} from '../contract/sandbox.js';
 export type {
   Operation,
   LinkOperation,

@@ -9,7 +9,8 @@ import type { SandboxEndpointId } from './sandbox-endpoints.js';
  * - `cancel`: idempotent (spec §4.7 rule 3); an unresolved failure becomes CancelOutcomeUnknownError.
  * - `upload`: confirm_payment; repeated only when the body can be replayed (not a one-shot stream).
  * - `action`: a sandbox control that changes state and is not idempotent (pay, settle, review, clock advance,
- *   evidence switch, key issue/revoke, reset, webhook add/rotate-secret/remove/redeliver): repeated only after a
+ *   evidence switch, key issue/revoke, reset, webhook add/rotate-secret/remove/redeliver, pool layout, pool settings,
+ *   link confirm): repeated only after a
  *   429/503 answer, which says it was not run;
  *   never after a timeout or a connection error, whose outcome is unknown.
  */
@@ -53,6 +54,12 @@ export const SANDBOX_RETRY_CLASS: Record<SandboxEndpointId, RetryClass> = {
   sandboxRemoveWebhook: 'action',
   sandboxWebhookDeliveries: 'read',
   sandboxRedeliverWebhooks: 'action',
+  sandboxPoolLayout: 'action',
+  sandboxPoolState: 'read',
+  sandboxPoolSettings: 'read',
+  sandboxSetPoolSettings: 'action',
+  sandboxLink: 'read',
+  sandboxConfirmLink: 'action',
 };
 
 /** The retry class of a gateway endpoint or a sandbox control route. */

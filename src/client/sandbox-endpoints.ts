@@ -4,7 +4,19 @@
 import { z } from 'zod';
 import { Timestamp } from '../contract/money.js';
 import { Operation } from '../contract/operations.js';
-import { ClockState, EvidenceState, IssuedKey, KeyInfo, KeyList, ListOperationsResponse, OperationDetails } from '../contract/sandbox.js';
+import {
+  ClockState,
+  EvidenceState,
+  IssuedKey,
+  KeyInfo,
+  KeyList,
+  LinkInfo,
+  ListOperationsResponse,
+  OperationDetails,
+  PoolLayoutResponse,
+  PoolState,
+  ReadSettings,
+} from '../contract/sandbox.js';
 
 /** Body of POST /sandbox/reset (the sandbox answers `{ reset: true, now }`; not in src/contract/sandbox.ts yet). */
 export const SandboxResetResponse = z.object({ reset: z.literal(true), now: Timestamp });
@@ -217,6 +229,54 @@ export const sandboxEndpoints = {
     summary: 'Deliver an event again, or every failed delivery',
     auth: 'key',
     response: SandboxWebhookRedelivered,
+  }),
+  sandboxPoolLayout: def({
+    id: 'sandboxPoolLayout',
+    method: 'POST',
+    path: '/sandbox/pool/layout',
+    summary: "Lay out payouts of the key's shop in the pool its payout route reaches",
+    auth: 'key',
+    response: PoolLayoutResponse,
+  }),
+  sandboxPoolState: def({
+    id: 'sandboxPoolState',
+    method: 'GET',
+    path: '/sandbox/pool',
+    summary: 'The self-matching pools: windows, open slots and free remainders',
+    auth: 'admin',
+    response: PoolState,
+  }),
+  sandboxPoolSettings: def({
+    id: 'sandboxPoolSettings',
+    method: 'GET',
+    path: '/sandbox/pool/settings',
+    summary: 'The amount-read simulation: read latency and the per-shop rate limit',
+    auth: 'admin',
+    response: ReadSettings,
+  }),
+  sandboxSetPoolSettings: def({
+    id: 'sandboxSetPoolSettings',
+    method: 'POST',
+    path: '/sandbox/pool/settings',
+    summary: 'Change the amount-read simulation (read latency, rate limit)',
+    auth: 'admin',
+    response: ReadSettings,
+  }),
+  sandboxLink: def({
+    id: 'sandboxLink',
+    method: 'GET',
+    path: '/sandbox/links/:id',
+    summary: 'A flexible link as the sandbox keeps it',
+    auth: 'key',
+    response: LinkInfo,
+  }),
+  sandboxConfirmLink: def({
+    id: 'sandboxConfirmLink',
+    method: 'POST',
+    path: '/sandbox/links/:id/confirm',
+    summary: 'The payer confirms an amount on a flexible link; the payment is created',
+    auth: 'key',
+    response: Operation,
   }),
 } as const;
 

@@ -1,5 +1,6 @@
-// Against a node:http fake: shapes the sandbox does not produce yet or on demand (availability, recommendations,
-// cancel, amount selection, an unhealthy probe, a body that breaks the contract) and the colour rules.
+// Against a node:http fake: shapes the sandbox does not produce on demand (a truncated or empty availability answer,
+// coverage partial or none, cancel, an unhealthy probe, a body that breaks the contract) and the colour rules.
+// The pool's real answers are exercised against the sandbox in pool.test.ts.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BALANCES, fakeServer, runCli, tempConfig, transcript, type FakeServer, type SeenRequest } from './run-cli.js';
 
@@ -48,6 +49,20 @@ function answer(req: SeenRequest): { status: number; body?: unknown } {
     case '/v1/cancel_operation':
       return { status: 200, body: { outcome: 'cancelled', operation: OPERATION, extra_field_from_a_newer_server: true } };
     case '/v1/payment/availability':
+      if (req.url.includes('method=WT_RUB_PHONE')) return { status: 200, body: { ...AVAILABILITY, method: 'WT_RUB_PHONE', coverage: 'none', intervals: [] } };
+      if (req.url.includes('min_amount=1.00')) {
+        return {
+          status: 200,
+          body: {
+            ...AVAILABILITY,
+            truncated: true,
+            intervals: [
+              { min_amount: '300.00', max_amount: '300.00' },
+              { min_amount: '500.00', max_amount: '124500.00' },
+            ],
+          },
+        };
+      }
       return { status: 200, body: AVAILABILITY };
     case '/v1/payment/recommendations':
       return { status: 200, body: { ...AVAILABILITY, recommendations: [{ amount: '1000.00', delta: '-500.00' }, { amount: '2000.00', delta: '500.00' }] } };
@@ -101,12 +116,31 @@ describe('payment cancel', () => {
 });
 
 describe('availability and recommend', () => {
-  it('availability: intervals as a table, query sent', async () => {
+  it('availability: coverage stated, intervals as "min … max" rows, query sent', async () => {
     const r = await runCli(['availability', '--method', 'WT_RUB_C2C', '--currency', 'RUB', '--min-amount', '100.00', '--max-amount', '5000.00'], { env });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^coverage +partial$/m);
-    expect(r.stdout).toMatch(/^ +100\.00 RUB + 250\.00 RUB$/m);
+    expect(r.stdout).toMatch(/^range +100\.00 … 5,000\.00 RUB$/m);
+    expect(r.stdout).toMatch(/^coverage +partial \(some providers of the route are not pools: amounts they take are not listed\)$/m);
+    expect(r.stdout).toMatch(/^truncated +false \(the list is complete\)$/m);
+    expect(r.stdout).toContain('intervals (2, both ends inclusive)\n    100.00 …   250.00 RUB\n  1,000.00 … 2,000.00 RUB\n');
     expect(server.requests.at(-1)!.url).toBe('/v1/payment/availability?method=WT_RUB_C2C&currency=RUB&min_amount=100.00&max_amount=5000.00');
+  });
+
+  it('availability: truncated stated; a single-point interval is one amount; --json is the body as received', async () => {
+    const args = ['availability', '--method', 'WT_RUB_C2C', '--currency', 'RUB', '--min-amount', '1.00', '--max-amount', '200000.00'];
+    const r = await runCli(args, { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^truncated +true \(a scan limit or the 200-interval cap cut the list: more amounts may be payable\)$/m);
+    expect(r.stdout.trimEnd().split('\n').slice(-2)).toEqual(['  300.00 RUB', '  500.00 … 124,500.00 RUB']);
+    const j = await runCli([...args, '--json'], { env });
+    expect(JSON.parse(j.stdout)).toMatchObject({ truncated: true, intervals: [{ min_amount: '300.00', max_amount: '300.00' }, { min_amount: '500.00', max_amount: '124500.00' }] });
+  });
+
+  it('availability: coverage none and no intervals say so, and that it is no refusal', async () => {
+    const r = await runCli(['availability', '--method', 'WT_RUB_PHONE', '--currency', 'RUB', '--min-amount', '100.00', '--max-amount', '5000.00'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^coverage +none \(no provider of the route is a pool/m);
+    expect(r.stdout).toContain('no payable amounts in this range (an empty answer is not a refusal: a payment may still be created)');
   });
 
   it('availability without a TTY names the missing flags', async () => {
@@ -119,11 +153,12 @@ describe('availability and recommend', () => {
     const args = ['recommend', '--method', 'WT_RUB_C2C', '--currency', 'RUB', '--amount', '1500.00', '--min-amount', '1000.00', '--max-amount', '2000.00', '--limit', '2'];
     const r = await runCli(args, { env });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('-500.00 RUB');
-    expect(r.stdout).toContain('+500.00 RUB');
+    expect(r.stdout).toMatch(/^1 +1,000\.00 RUB +−500\.00 RUB$/m);
+    expect(r.stdout).toMatch(/^2 +2,000\.00 RUB +\+500\.00 RUB$/m);
+    expect(r.stdout).toMatch(/^amount +1,500\.00 RUB$/m);
     expect(lastBody()).toMatchObject({ amount: '1500.00', limit: 2 });
     const j = await runCli([...args, '--json'], { env });
-    expect(JSON.parse(j.stdout).recommendations).toHaveLength(2);
+    expect(JSON.parse(j.stdout).recommendations).toEqual([{ amount: '1000.00', delta: '-500.00' }, { amount: '2000.00', delta: '500.00' }]);
   });
 });
 
@@ -133,6 +168,8 @@ describe('payment link --flexible', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^status +amount_selection$/m);
     expect(r.stdout).toMatch(/^recommended_amount +1500\.00 RUB$/m);
+    expect(r.stdout).toMatch(/^expires_at +2026-01-01T00:10:00\.000Z$/m);
+    expect(r.stdout).toContain('No payment exists yet');
     expect(lastBody()).toMatchObject({ recommended_amount: '1500.00', max_amount: '2000.00' });
     expect(lastBody()).not.toHaveProperty('amount');
   });

@@ -46,6 +46,13 @@ const COMMANDS = [
   ['sandbox', 'webhooks', 'remove'],
   ['sandbox', 'webhooks', 'deliveries'],
   ['sandbox', 'webhooks', 'redeliver'],
+  ['sandbox', 'pool'],
+  ['sandbox', 'pool', 'layout'],
+  ['sandbox', 'pool', 'show'],
+  ['sandbox', 'pool', 'settings'],
+  ['sandbox', 'links'],
+  ['sandbox', 'links', 'show'],
+  ['sandbox', 'links', 'confirm'],
   ['sandbox', 'reset'],
   ['webhooks'],
   ['webhooks', 'listen'],
@@ -79,9 +86,18 @@ describe('paygate --help', () => {
     }
   });
 
+  it('sandbox pool layout documents both forms and the shop key it needs', async () => {
+    const r = await runCli(['sandbox', 'pool', 'layout', '--help'], { env });
+    for (const s of ['--method', '--amounts', '--count', '--min', '--max', '--step', '--seed', '--json', 'not_pool_route', 'paygate sandbox pool layout --method WT_RUB_C2C']) {
+      expect(r.stdout).toContain(s);
+    }
+  });
+
   it('documents the global --admin-token and where the token comes from', async () => {
-    const r = await runCli(['sandbox', 'time', '--help'], { env });
-    for (const s of ['--admin-token', 'PAYGATE_ADMIN_TOKEN', 'admin-token', 'paygate sandbox start']) expect(r.stdout).toContain(s);
+    for (const cmd of [['sandbox', 'time'], ['sandbox', 'pool', 'show'], ['sandbox', 'pool', 'settings']]) {
+      const r = await runCli([...cmd, '--help'], { env });
+      for (const s of ['--admin-token', 'PAYGATE_ADMIN_TOKEN', 'admin-token', 'paygate sandbox start']) expect(r.stdout, cmd.join(' ')).toContain(s);
+    }
   });
 });
 

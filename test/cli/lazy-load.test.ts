@@ -15,7 +15,11 @@ let server: FakeServer;
 let clock: FakeServer;
 beforeAll(async () => {
   server = await fakeServer(() => ({ status: 200, body: BALANCES }));
-  clock = await fakeServer(() => ({ status: 200, body: { now: '2026-01-01T00:00:00.000Z', frozen: true, pending_timers: 0 } }));
+  clock = await fakeServer((req) =>
+    req.url.startsWith('/sandbox/pool/settings')
+      ? { status: 200, body: { read_latency_ms: 0, rate_limit: true } }
+      : { status: 200, body: { now: '2026-01-01T00:00:00.000Z', frozen: true, pending_timers: 0 } },
+  );
 });
 afterAll(async () => {
   await server.close();
@@ -67,5 +71,17 @@ describe('lazy loading', () => {
     expect(modules.some((m) => m.includes('/dist/cli/commands/sandbox-time.js'))).toBe(true);
     for (const re of HEAVY) expect(modules.filter((m) => re.test(m))).toEqual([]);
     expect(modules.filter((m) => /\/dist\/cli\/commands\/(?!sandbox-time)/.test(m))).toEqual([]);
+  });
+
+  it('sandbox pool layout --help loads no command module; sandbox pool settings loads only its own', async () => {
+    const help = await loaded(['sandbox', 'pool', 'layout', '--help']);
+    for (const re of [...HEAVY, ...DEFERRED]) expect(help.modules.filter((m) => re.test(m))).toEqual([]);
+    expect(help.modules.filter((m) => m.includes('/dist/cli/commands/'))).toEqual([]);
+
+    const { code, modules } = await loaded(['sandbox', 'pool', 'settings'], { PAYGATE_BASE_URL: clock.baseUrl, PAYGATE_ADMIN_TOKEN: 'pg_admin_lazy_0000' });
+    expect(code).toBe(0);
+    expect(modules.some((m) => m.includes('/dist/cli/commands/sandbox-pool.js'))).toBe(true);
+    for (const re of HEAVY) expect(modules.filter((m) => re.test(m))).toEqual([]);
+    expect(modules.filter((m) => /\/dist\/cli\/commands\/(?!sandbox-pool)/.test(m))).toEqual([]);
   });
 });

@@ -113,7 +113,89 @@ describe('shop-scoped controls send the API key, never the admin token', () => {
   });
 });
 
+describe('pool layout and links send the API key, never the admin token', () => {
+  const LAYOUT = { created: 2, rejected: 0, first_operation_id: OPERATION.operation_id, last_operation_id: OPERATION.operation_id };
+  const LINK = {
+    operation_id: OPERATION.operation_id,
+    merchant_operation_id: 'm-1',
+    status: 'amount_selection',
+    method: 'WT_RUB_C2C',
+    currency: 'RUB',
+    recommended_amount: '2200.00',
+    min_amount: '2000.00',
+    max_amount: null,
+    expires_at: NOW,
+    confirmed_amount: null,
+    created_at: NOW,
+  };
+
+  it('pool.layout posts { method, amounts } or { method, generate } (optional step and seed left out)', async () => {
+    const { server, t } = await answering(LAYOUT);
+    expect(await t.client.sandbox.pool.layout({ method: 'WT_RUB_C2C', amounts: ['1500.00', '2500.00'] })).toEqual(LAYOUT);
+    await t.client.sandbox.pool.layout({ method: 'WT_RUB_C2C', generate: { count: 2, min: '500.00', max: '900.00' } });
+    await t.client.sandbox.pool.layout({ method: 'WT_RUB_C2C', generate: { count: 2, min: '500.00', max: '900.00', step: '100.00', seed: -3 } });
+    expect(server.requests.map((r) => [r.method, r.url, json(r.body)])).toEqual([
+      ['POST', '/sandbox/pool/layout', { method: 'WT_RUB_C2C', amounts: ['1500.00', '2500.00'] }],
+      ['POST', '/sandbox/pool/layout', { method: 'WT_RUB_C2C', generate: { count: 2, min: '500.00', max: '900.00' } }],
+      ['POST', '/sandbox/pool/layout', { method: 'WT_RUB_C2C', generate: { count: 2, min: '500.00', max: '900.00', step: '100.00', seed: -3 } }],
+    ]);
+    for (const req of server.requests) {
+      expect(req.headers['x-api-key']).toBe(KEY);
+      expect(req.headers['x-admin-token']).toBeUndefined();
+    }
+  });
+
+  it('links.get and links.confirm: the id URL-encoded into the path, { amount } posted', async () => {
+    const { server, t } = await setup((req) => (req.method === 'GET' ? { status: 200, body: LINK } : { status: 200, body: { ...OPERATION, expected_amount: '2500.00' } }));
+    expect(await t.client.sandbox.links.get(OPERATION.operation_id)).toEqual(LINK);
+    expect((await t.client.sandbox.links.confirm('a/b', { amount: '2500.00' })).expected_amount).toBe('2500.00');
+    expect(server.requests.map((r) => [r.method, r.url, r.body.length ? json(r.body) : undefined])).toEqual([
+      ['GET', `/sandbox/links/${OPERATION.operation_id}`, undefined],
+      ['POST', '/sandbox/links/a%2Fb/confirm', { amount: '2500.00' }],
+    ]);
+    for (const req of server.requests) {
+      expect(req.headers['x-api-key']).toBe(KEY);
+      expect(req.headers['x-admin-token']).toBeUndefined();
+    }
+    await expect(t.client.sandbox.links.get('')).rejects.toThrow(/path parameter "id" must be a non-empty string/);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('a layout after a timeout is not sent again; links.get (a read) is', async () => {
+    const { server, t } = await setup((_req, n) => (n === 0 || n === 1 ? 'hang' : { status: 200, body: LINK }), { timeout: 50 });
+    const err = await t.client.sandbox.pool.layout({ method: 'WT_RUB_C2C', amounts: ['1500.00'] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APITimeoutError);
+    expect((err as Error).message).toMatch(/POST \/sandbox\/pool\/layout timed out after 50 ms \(attempt 1 of 3\); payouts may or may not have been laid out/);
+    expect(server.requests).toHaveLength(1);
+    expect((await t.client.sandbox.links.get(OPERATION.operation_id).withResponse()).response.attempts).toBe(2);
+  });
+});
+
 describe('admin controls send the admin token, never the API key', () => {
+  it('pool.show (query), pool.settings and pool.updateSettings (only the fields given)', async () => {
+    const { server, t } = await setup((req) =>
+      req.url.startsWith('/sandbox/pool/settings') ? { status: 200, body: { read_latency_ms: 1500, rate_limit: false } } : { status: 200, body: { pools: [] } },
+    );
+    expect(await t.client.sandbox.pool.show()).toEqual({ pools: [] });
+    await t.client.sandbox.pool.show({ method: 'WT_RUB_C2C', limit: 0 });
+    expect(await t.client.sandbox.pool.settings()).toEqual({ read_latency_ms: 1500, rate_limit: false });
+    await t.client.sandbox.pool.updateSettings({ read_latency_ms: 1500 });
+    await t.client.sandbox.pool.updateSettings({ rate_limit: false });
+    await t.client.sandbox.pool.updateSettings({ read_latency_ms: 0, rate_limit: true });
+    expect(server.requests.map((r) => [r.method, r.url, r.body.length ? json(r.body) : undefined])).toEqual([
+      ['GET', '/sandbox/pool', undefined],
+      ['GET', '/sandbox/pool?method=WT_RUB_C2C&limit=0', undefined],
+      ['GET', '/sandbox/pool/settings', undefined],
+      ['POST', '/sandbox/pool/settings', { read_latency_ms: 1500 }],
+      ['POST', '/sandbox/pool/settings', { rate_limit: false }],
+      ['POST', '/sandbox/pool/settings', { read_latency_ms: 0, rate_limit: true }],
+    ]);
+    for (const req of server.requests) {
+      expect(req.headers['x-admin-token']).toBe(ADMIN);
+      expect(req.headers['x-api-key']).toBeUndefined();
+    }
+  });
+
   it('clock.get and clock.advance (milliseconds or a duration)', async () => {
     const clock = { now: NOW, frozen: true, pending_timers: 0 };
     const { server, t } = await answering(clock);
@@ -195,6 +277,17 @@ describe('responses are checked against src/contract/sandbox.ts', () => {
     expect((err as ContractMismatchError).message).toBe('GET /sandbox/operations/:id: response field "history": is missing');
   });
 
+  it('a pool window without free_total, and settings with a string latency, are refused', async () => {
+    const { t } = await setup((req) =>
+      req.url === '/sandbox/pool'
+        ? { status: 200, body: { pools: [{ pool_id: 'p', method: 'WT_RUB_C2C', currency: 'RUB', min_piece: '500.00', min_remainder: '500.00', slots: 0, first: [] }] } }
+        : { status: 200, body: { read_latency_ms: '1500', rate_limit: true } },
+    );
+    await expect(t.client.sandbox.pool.show()).rejects.toThrow(ContractMismatchError);
+    await expect(t.client.sandbox.pool.show()).rejects.toThrow(/GET \/sandbox\/pool: response field "pools\[0\]\.free_total": is missing/);
+    await expect(t.client.sandbox.pool.settings()).rejects.toThrow(/GET \/sandbox\/pool\/settings: response field "read_latency_ms"/);
+  });
+
   it('a clock with a numeric now is refused', async () => {
     const { t } = await answering({ now: 1, frozen: true, pending_timers: 0 });
     await expect(t.client.sandbox.clock.get()).rejects.toThrow(/GET \/sandbox\/clock: response field "now"/);
@@ -238,6 +331,9 @@ describe('retries', () => {
         'sandboxRotateWebhookSecret',
         'sandboxRemoveWebhook',
         'sandboxRedeliverWebhooks',
+        'sandboxPoolLayout',
+        'sandboxSetPoolSettings',
+        'sandboxConfirmLink',
       ].sort(),
     );
     for (const [id, c] of Object.entries(SANDBOX_RETRY_CLASS)) {

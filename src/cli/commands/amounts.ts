@@ -1,4 +1,5 @@
-// `paygate availability` and `paygate recommend`: advisory amount lookups.
+// `paygate availability` and `paygate recommend`: advisory amount lookups (the self-matching pool, docs/pool.md).
+// Human output: intervals as `min … max` rows, deltas signed; --json is the body as received.
 import { connect } from '../api.js';
 import { AMOUNT_FIELD, CURRENCY_FIELD, METHOD_FIELD } from '../create-request.js';
 import { show } from '../output.js';
@@ -14,7 +15,7 @@ export async function availability(opts: Opts): Promise<void> {
   await fillRequired(opts, [METHOD_FIELD, CURRENCY_FIELD, MIN, MAX]);
   await checkAmounts(opts, { minAmount: '--min-amount', maxAmount: '--max-amount' });
   const q = { method: opts.method as string, currency: opts.currency as string, min_amount: opts.minAmount as string, max_amount: opts.maxAmount as string };
-  await show(opts, 'Checking availability…', () => client.payments.availability(q), availabilityView);
+  await show(opts, 'Checking availability…', () => client.payments.availability(q), (res) => availabilityView(res, q));
 }
 
 export async function recommend(opts: Opts): Promise<void> {
@@ -29,5 +30,5 @@ export async function recommend(opts: Opts): Promise<void> {
     max_amount: opts.maxAmount as string,
     ...(typeof opts.limit === 'number' ? { limit: opts.limit } : {}),
   };
-  await show(opts, 'Finding recommendations…', () => client.payments.recommendations(body), recommendationsView);
+  await show(opts, 'Finding recommendations…', () => client.payments.recommendations(body), (res) => recommendationsView(res, body));
 }

@@ -5,7 +5,7 @@ import { AMOUNT_FIELD, createFields, createRequest } from '../create-request.js'
 import { UsageError } from '../errors.js';
 import { show } from '../output.js';
 import { fillRequired } from '../prompts.js';
-import { amountSelectionView, cancelView, operationView } from '../views.js';
+import { amountSelectionView, cancelView, flexibleOperationView, operationView } from '../views.js';
 
 type Opts = Record<string, unknown>;
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -44,7 +44,7 @@ export async function createLink(opts: Opts): Promise<void> {
     ...(str(opts.maxAmount) !== undefined ? { max_amount: str(opts.maxAmount)! } : {}),
   };
   await show(opts, 'Creating flexible payment link…', () => client.payments.createFlexibleLink(params), (res: LinkOperation | AmountSelection) =>
-    'type' in res ? operationView(res, moid) : amountSelectionView(res, moid),
+    'type' in res ? flexibleOperationView(res, moid) : amountSelectionView(res, moid),
   );
 }
 

@@ -86,7 +86,7 @@ export async function runSandboxStart(opts: SandboxStartOptions): Promise<void> 
       }),
       ...(sandbox.demo.revoked_api_key ? [`  ${'revoked'.padEnd(10)} ${''.padEnd(28)} key ${out.dim(sandbox.demo.revoked_api_key)}`] : []),
       '',
-      `  admin token     ${out.yellow(sandbox.adminToken)}  ${out.dim('(X-Admin-Token for clock, keys, evidence and reset controls)')}`,
+      `  admin token     ${out.yellow(sandbox.adminToken)}  ${out.dim('(X-Admin-Token for clock, keys, evidence, pool and reset controls)')}`,
       ...(opts.webhookUrl ? [`  webhooks        ${opts.webhookUrl} for every shop, secret ${out.yellow(sandbox.webhookSecret ?? '')}`] : []),
       '',
       out.dim(`  try: PAYGATE_BASE_URL=${url} PAYGATE_API_KEY=${sandbox.demo.shops[0]?.api_key ?? '<key>'} paygate balances`),
