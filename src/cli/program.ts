@@ -499,9 +499,11 @@ function addSandboxControls(sandboxCmd: Command): void {
     .description('issue a new API key for a shop; the key is shown once (POST /sandbox/keys)')
     .option('--shop <id>', 'the shop the key belongs to, e.g. shop_b')
     .option('--label <text>', 'free text shown in key lists, at most 200 characters')
+    .option('--scopes <list>', 'limit the key to these optional endpoint groups, comma-separated: links, amounts (others answer 403; default: all)')
     .option('--json', 'print exactly the response body as JSON (it holds the plaintext api_key)')
     .addHelpText('after', adminExample(`
   $ paygate sandbox keys issue --shop shop_b --label "ci runner"
+  $ paygate sandbox keys issue --shop shop_pool --scopes amounts
   $ paygate sandbox keys issue --shop shop_a --json | jq -r .api_key`))
     .action(run(async () => (await sandboxKeys()).issueKey));
   keysCmd

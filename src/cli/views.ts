@@ -328,6 +328,7 @@ export function keyView(k: KeyInfo): string {
     ['key', maskedKey(k)],
     ['status', statusCell(k.revoked ? 'revoked' : 'active')],
     k.label !== undefined ? ['label', k.label] : undefined,
+    k.scopes !== undefined ? ['scopes', k.scopes.join(', ')] : undefined,
     ['created_at', k.created_at],
     k.revoked_at !== undefined ? ['revoked_at', k.revoked_at] : undefined,
   ]);
@@ -339,6 +340,7 @@ export function issuedKeyView(k: IssuedKey): string {
     ['id', k.id],
     ['shop_id', k.shop_id],
     k.label !== undefined ? ['label', k.label] : undefined,
+    k.scopes !== undefined ? ['scopes', k.scopes.join(', ')] : undefined,
     ['created_at', k.created_at],
     ['api_key', { text: `${k.api_key}  (shown once)`, style: (t) => t.replace(k.api_key, out.yellow.bold(k.api_key)).replace('(shown once)', out.bold('(shown once)')) }],
   ]);

@@ -410,3 +410,16 @@ describe('secrets', () => {
     expect(all).not.toContain(shopAKey);
   });
 });
+
+describe('sandbox keys issue --scopes', () => {
+  it('issues a key limited to the amount reads: availability works, the flexible link answers 403', async () => {
+    const issued = json<{ api_key: string; scopes: string[] }>(await runCli(['sandbox', 'keys', 'issue', '--shop', 'shop_pool', '--scopes', 'amounts', '--json'], { env }));
+    expect(issued.scopes).toEqual(['amounts']);
+    const scoped = { ...env, PAYGATE_API_KEY: issued.api_key };
+    ok(await runCli(['availability', '--method', 'WT_RUB_C2C', '--currency', 'RUB', '--min-amount', '100.00', '--max-amount', '200.00'], { env: scoped }));
+    const refused = await runCli(['payment', 'link', '--flexible', '--method', 'WT_RUB_C2C', '--currency', 'RUB', '--client-id', 'u', '--recommended-amount', '1000.00'], { env: scoped });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('not authorized');
+    usage(await runCli(['sandbox', 'keys', 'issue', '--shop', 'shop_pool', '--scopes', 'links,everything'], { env }), 'unknown scope everything');
+  });
+});

@@ -41,6 +41,8 @@ export interface SandboxIssueKeyInput {
   shop_id: string;
   /** Free text shown in key lists, at most 200 characters. Default: none. */
   label?: string | undefined;
+  /** Limit the key to these optional endpoint groups (`links`, `amounts`); others answer 403. Default: all. */
+  scopes?: ('links' | 'amounts')[] | undefined;
 }
 
 export interface SandboxAddWebhookInput {
@@ -259,7 +261,11 @@ export class SandboxKeys {
 
   /** POST /sandbox/keys (admin): a new key for a shop; `api_key` is in this answer only. Not retried after a timeout. */
   issue(params: SandboxIssueKeyInput, options?: RequestOptions): APIPromise<ResponseOf<'sandboxIssueKey'>> {
-    const body = params.label !== undefined ? { shop_id: params.shop_id, label: params.label } : { shop_id: params.shop_id };
+    const body = {
+      shop_id: params.shop_id,
+      ...(params.label !== undefined ? { label: params.label } : {}),
+      ...(params.scopes !== undefined ? { scopes: params.scopes } : {}),
+    };
     return this.#core.request('sandboxIssueKey', { body, outcomeHint: 'a key may or may not have been issued: see client.sandbox.keys.list()' }, options);
   }
 
