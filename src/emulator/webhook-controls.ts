@@ -2,9 +2,9 @@
 // list deliveries with their attempts, and redeliver.
 import type { H3 } from 'h3';
 import { z } from 'zod';
-import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../store/state.js';
+import type { WebhookEndpointRecord } from '../store/state.js';
 import type { Guard } from './app.js';
-import type { WebhookOutbox } from './webhooks.js';
+import type { WebhookDelivery, WebhookOutbox } from './webhooks.js';
 import { parseWith, readJson } from './body.js';
 import { ApiError } from './http-errors.js';
 import { maskSecret } from './webhooks.js';
@@ -27,7 +27,7 @@ function listed(ep: WebhookEndpointRecord, now: number) {
   };
 }
 
-function deliveryView(d: WebhookDeliveryRecord) {
+function deliveryView(d: WebhookDelivery) {
   return {
     id: d.id,
     event_id: d.event_id,

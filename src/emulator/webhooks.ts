@@ -2,8 +2,7 @@
 // written in the same commit as the event) and delivery: signed per Standard Webhooks, retried on the sandbox clock,
 // every attempt recorded. Attempts run detached from requests and timers: a slow receiver never holds anything up.
 import { createHash, randomBytes } from 'node:crypto';
-import { Agent, request, type Dispatcher } from 'undici';
-import { Webhook } from 'standardwebhooks';
+import type { Dispatcher } from 'undici';
 import type { OperationEvent } from '../domain/transitions.js';
 import type { WorldIndex } from '../domain/world.js';
 import type { StoreChange, WebhookAttempt, WebhookDeliveryRecord, WebhookEndpointRecord } from '../store/state.js';
@@ -13,6 +12,7 @@ import type { SandboxClock } from './clock.js';
 import type { CommitHook, GatewayService } from './service.js';
 import { iso } from '../domain/state.js';
 import { toWireState, type EvidenceOptions, type PublicOperation } from './wire.js';
+import { InThreadAttemptRunner, WorkerAttemptRunner, type AttemptJob, type AttemptOutcome, type AttemptRunner } from './webhook-worker.js';
 
 /** Delay before each attempt, from the previous one (sandbox time): at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const RETRY_SCHEDULE_MS: readonly number[] = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
@@ -26,7 +26,7 @@ export interface WebhookOptions {
   url?: string;
   /** Per-attempt timeout in real milliseconds. Default 10 000. */
   attemptTimeoutMs?: number;
-  /** undici dispatcher for the attempts (tests). Default: an Agent owned and closed by the sandbox. */
+  /** undici dispatcher for the attempts, which then run on the calling thread (tests). Default: a worker thread with its own Agent. */
   dispatcher?: Dispatcher;
   /** Where delivery problems are logged (never secrets). Default: nowhere. */
   log?: (line: string) => void;
@@ -47,8 +47,9 @@ export function maskSecret(secret: string): string {
   return `whsec_…${secret.slice(-4)}`;
 }
 
+/** `dlv_<event id without evt_>.<endpoint id>`: unique per event × endpoint, stable across restarts. */
 export function deliveryId(eventId: string, endpointId: string): string {
-  return `dlv_${createHash('sha256').update(`${eventId}\u0000${endpointId}`).digest('hex').slice(0, 24)}`;
+  return `dlv_${eventId.startsWith('evt_') ? eventId.slice(4) : eventId}.${endpointId}`;
 }
 
 /** The id of the endpoint the `url` option registers for a shop. */
@@ -60,18 +61,31 @@ export function activeSecrets(ep: WebhookEndpointRecord, now: number): string[] 
 }
 
 /** Retry-After in milliseconds (delta-seconds only), or 0. */
-function retryAfterMs(value: string | string[] | undefined): number {
-  const v = Array.isArray(value) ? value[0] : value;
+function retryAfterMs(v: string | undefined): number {
   return v !== undefined && /^\d+$/.test(v.trim()) ? Number(v.trim()) * 1000 : 0;
 }
+
+/** A delivery as the controls list it: the record with its attempts. */
+export type WebhookDelivery = WebhookDeliveryRecord & { attempts: Omit<WebhookAttempt, 'id' | 'delivery_id'>[] };
+
+/** Attempts that fall due together are handed to the runner together, this long after the first (ms). */
+const SEND_BATCH_MS = 1;
+/** Most attempts handed to the runner in one message. */
+const SEND_BATCH_MAX = 1024;
 
 export class WebhookOutbox implements CommitHook {
   /** The secret shared by the endpoints of the `url` option (undefined without it). */
   optionSecret: string | undefined;
-  private readonly inflight = new Map<string, Promise<void>>();
-  private readonly agent: Dispatcher;
-  private readonly ownAgent: boolean;
-  private readonly aborts = new Set<AbortController>();
+  /** Delivery id → its attempt in flight (until the outcome is durable). */
+  private readonly inflight = new Map<string, { seq: number; startedAt: number }>();
+  private readonly bySeq = new Map<number, string>();
+  /** Attempts due and not yet handed to the runner, oldest first. */
+  private outgoing: AttemptJob[] = [];
+  private sendTimer: NodeJS.Timeout | undefined;
+  private readonly runner: AttemptRunner;
+  private seq = 0;
+  private recording = 0;
+  private idleWaiters: (() => void)[] = [];
   private generation = 0;
   private closed = false;
 
@@ -80,8 +94,8 @@ export class WebhookOutbox implements CommitHook {
     private readonly evidence: () => EvidenceOptions,
     private readonly opts: WebhookOptions = {},
   ) {
-    this.ownAgent = !opts.dispatcher;
-    this.agent = opts.dispatcher ?? new Agent({ keepAliveTimeout: 1_000, connections: 16 });
+    const onOutcomes = (o: AttemptOutcome[]) => this.onOutcomes(o);
+    this.runner = opts.dispatcher ? new InThreadAttemptRunner(onOutcomes, opts.dispatcher) : new WorkerAttemptRunner(onOutcomes, (e) => this.onCrash(e));
   }
 
   private get store(): Store {
@@ -96,12 +110,15 @@ export class WebhookOutbox implements CommitHook {
 
   /** Active endpoints of a shop, oldest first. */
   endpointsOf(shopId: string): WebhookEndpointRecord[] {
-    return [...this.store.state.webhookEndpoints.values()].filter((e) => e.shop_id === shopId && !e.deleted_at);
+    const out: WebhookEndpointRecord[] = [];
+    for (const e of this.store.state.webhookEndpoints.values()) if (e.shop_id === shopId && !e.deleted_at) out.push(e);
+    return out;
   }
 
   /** The JSON body of an event (computed once, at commit time, and sent unchanged on every attempt). */
   render(event: OperationEvent): string {
-    const op = { ...event.operation, history: [] } as unknown as PublicOperation;
+    // The wire view reads no history: the event's snapshot of the operation serves as is.
+    const op = event.operation as unknown as PublicOperation;
     const body: WebhookEvent = {
       id: event.id,
       type: event.type,
@@ -120,7 +137,7 @@ export class WebhookOutbox implements CommitHook {
       if (ch.kind !== 'event') continue;
       const endpoints = this.endpointsOf(ch.event.shop_id);
       if (endpoints.length === 0) continue;
-      const payload = this.render(ch.event);
+      out.push({ kind: 'webhook_payload', payload: { id: ch.event.id, body: this.render(ch.event) } });
       for (const ep of endpoints) {
         const delivery: WebhookDeliveryRecord = {
           id: deliveryId(ch.event.id, ep.id),
@@ -129,9 +146,7 @@ export class WebhookOutbox implements CommitHook {
           shop_id: ch.event.shop_id,
           endpoint_id: ep.id,
           url: ep.url,
-          payload,
           status: 'pending',
-          attempts: [],
           round_start: 0,
           next_attempt_at: at,
           created_at: at,
@@ -179,10 +194,17 @@ export class WebhookOutbox implements CommitHook {
 
   reset(): void {
     this.generation++;
-    for (const a of this.aborts) a.abort();
+    this.runner.abortAll('sandbox reset');
+    this.outgoing = [];
+    this.inflight.clear();
+    this.bySeq.clear();
+    this.wakeIdle();
   }
 
   // --- delivery ---------------------------------------------------------------------------------------------
+  // The event loop only decides and records: which attempt is due, with which secrets and timestamp; the runner
+  // signs and POSTs (a worker thread by default) and hands the outcomes back in batches, each batch recorded in one
+  // commit. An attempt in flight is in `inflight` until its outcome is durable (idle() waits for that).
 
   /** Start the next attempt now if it is due (so idle() sees it at once), else when the sandbox clock gets there. */
   private arm(d: WebhookDeliveryRecord): void {
@@ -201,92 +223,116 @@ export class WebhookOutbox implements CommitHook {
 
   private start(id: string): void {
     if (this.closed || this.inflight.has(id)) return;
-    const p = this.attempt(id)
-      .catch((e) => this.opts.log?.(`webhook delivery ${id} failed internally: ${String((e as Error)?.message ?? e)}`))
-      .finally(() => this.inflight.delete(id));
-    this.inflight.set(id, p);
-  }
-
-  /** Resolves when no attempt is in flight (tests: after advancing the clock). */
-  async idle(): Promise<void> {
-    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight.values()]);
-    await this.store.sync();
-  }
-
-  private async attempt(id: string): Promise<void> {
-    const gen = this.generation;
     const d = this.store.state.webhookDeliveries.get(id);
     if (!d || d.status !== 'pending') return;
     const ep = this.store.state.webhookEndpoints.get(d.endpoint_id);
     if (!ep || ep.deleted_at) {
-      await this.store.commit([{ kind: 'webhook_delivery', delivery: { ...d, status: 'failed', next_attempt_at: null, error: 'endpoint_deleted' } }]);
+      this.record([{ kind: 'webhook_delivery', delivery: { ...d, status: 'failed', next_attempt_at: null, error: 'endpoint_deleted' } }], []);
       return;
     }
     const startedAt = this.clock.now();
-    const timestamp = new Date(Math.floor(startedAt / 1000) * 1000);
-    const signature = activeSecrets(ep, startedAt)
-      .map((s) => signer(s).sign(d.event_id, timestamp, d.payload))
-      .join(' ');
-    const abort = new AbortController();
-    this.aborts.add(abort);
-    const timeoutMs = this.opts.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
-    const timer = setTimeout(() => abort.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
-    timer.unref();
-    const t0 = performance.now();
-    let statusCode: number | undefined;
-    let error: string | undefined;
-    let retryAfter = 0;
-    try {
-      const res = await request(ep.url, {
-        method: 'POST',
-        dispatcher: this.agent,
-        signal: abort.signal,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'paygate-webhooks/1',
-          'webhook-id': d.event_id,
-          'webhook-timestamp': String(timestamp.getTime() / 1000),
-          'webhook-signature': signature,
-        },
-        body: d.payload,
-      });
-      statusCode = res.statusCode;
-      if (statusCode === 429 || statusCode === 503) retryAfter = retryAfterMs(res.headers['retry-after']);
-      await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
-    } catch (e) {
-      const reason = abort.signal.aborted ? abort.signal.reason : e;
-      error = String((reason as Error)?.message ?? reason);
-      const code = (e as { code?: string })?.code ?? (e as { cause?: { code?: string } })?.cause?.code;
-      if (code && !abort.signal.aborted) error = `${code}: ${error}`;
-    } finally {
-      clearTimeout(timer);
-      this.aborts.delete(abort);
-    }
-    if (this.closed || gen !== this.generation) return;
-    const current = this.store.state.webhookDeliveries.get(id);
-    if (!current) return;
-    const attempt: WebhookAttempt = {
-      at: iso(startedAt),
-      ...(statusCode !== undefined ? { status_code: statusCode } : {}),
-      ...(error !== undefined ? { error } : {}),
-      duration_ms: Math.round(performance.now() - t0),
-    };
-    const attempts = [...current.attempts, attempt];
-    const ok = statusCode !== undefined && statusCode >= 200 && statusCode < 300;
-    let next: WebhookDeliveryRecord;
-    if (ok) {
-      next = { ...current, attempts, status: 'succeeded', next_attempt_at: null };
-    } else {
-      const made = attempts.length - current.round_start;
-      if (made >= RETRY_SCHEDULE_MS.length) {
-        next = { ...current, attempts, status: 'failed', next_attempt_at: null };
+    const seq = ++this.seq;
+    this.inflight.set(id, { seq, startedAt });
+    this.bySeq.set(seq, id);
+    this.outgoing.push({
+      seq,
+      url: ep.url,
+      webhook_id: d.event_id,
+      timestamp: Math.floor(startedAt / 1000),
+      body: this.store.state.webhookPayloads.get(d.event_id) ?? '',
+      secrets: activeSecrets(ep, startedAt),
+      timeout_ms: this.opts.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS,
+    });
+    // Every attempt that falls due in this turn (all the deliveries of one group commit) goes in one message.
+    this.sendTimer ??= setTimeout(() => this.send(), SEND_BATCH_MS);
+  }
+
+  /** Hand the due attempts to the runner, a message's worth at a time. */
+  private send(): void {
+    this.sendTimer = undefined;
+    if (this.closed || this.outgoing.length === 0) return;
+    this.runner.send(this.outgoing.length <= SEND_BATCH_MAX ? this.outgoing.splice(0) : this.outgoing.splice(0, SEND_BATCH_MAX));
+    if (this.outgoing.length > 0) this.sendTimer = setTimeout(() => this.send(), SEND_BATCH_MS);
+  }
+
+  /** Record a batch of outcomes in one commit, then arm the retries. */
+  private onOutcomes(outcomes: readonly AttemptOutcome[]): void {
+    if (this.closed) return;
+    const changes: StoreChange[] = [];
+    const done: string[] = [];
+    const retry: WebhookDeliveryRecord[] = [];
+    for (const o of outcomes) {
+      const id = this.bySeq.get(o.seq);
+      if (id === undefined) continue; // from before a reset
+      this.bySeq.delete(o.seq);
+      const f = this.inflight.get(id)!;
+      done.push(id);
+      const current = this.store.state.webhookDeliveries.get(id);
+      if (!current) continue;
+      const made = this.attemptsOf(id).length + 1;
+      const attempt: WebhookAttempt = {
+        id: `${id}.${made}`,
+        delivery_id: id,
+        at: iso(f.startedAt),
+        ...(o.status_code !== undefined ? { status_code: o.status_code } : {}),
+        ...(o.error !== undefined ? { error: o.error } : {}),
+        duration_ms: o.duration_ms,
+      };
+      changes.push({ kind: 'webhook_attempt', attempt });
+      const ok = o.status_code !== undefined && o.status_code >= 200 && o.status_code < 300;
+      let next: WebhookDeliveryRecord;
+      if (ok) {
+        next = { ...current, status: 'succeeded', next_attempt_at: null };
+      } else if (made - current.round_start >= RETRY_SCHEDULE_MS.length) {
+        next = { ...current, status: 'failed', next_attempt_at: null };
       } else {
-        const delay = Math.max(RETRY_SCHEDULE_MS[made]!, retryAfter);
-        next = { ...current, attempts, status: 'pending', next_attempt_at: iso(this.clock.now() + delay) };
+        const delay = Math.max(RETRY_SCHEDULE_MS[made - current.round_start]!, retryAfterMs(o.retry_after));
+        next = { ...current, status: 'pending', next_attempt_at: iso(this.clock.now() + delay) };
+        retry.push(next);
       }
+      changes.push({ kind: 'webhook_delivery', delivery: next });
     }
-    await this.store.commit([{ kind: 'webhook_delivery', delivery: next }]);
-    if (next.status === 'pending') this.arm(next);
+    this.record(changes, done, retry);
+  }
+
+  /** Commit `changes`; once durable, take `done` out of flight and arm `retry`. */
+  private record(changes: StoreChange[], done: readonly string[], retry: readonly WebhookDeliveryRecord[] = []): void {
+    const gen = this.generation;
+    this.recording++;
+    const written = changes.length > 0 ? this.store.commit(changes) : Promise.resolve();
+    written
+      .then(
+        () => {
+          if (gen !== this.generation || this.closed) return;
+          for (const id of done) this.inflight.delete(id);
+          for (const d of retry) this.arm(d);
+        },
+        (e: unknown) => {
+          for (const id of done) this.inflight.delete(id);
+          this.opts.log?.(`webhook delivery results could not be stored: ${String((e as Error)?.message ?? e)}`);
+        },
+      )
+      .finally(() => {
+        this.recording--;
+        this.wakeIdle();
+      });
+  }
+
+  /** The runner died with attempts in flight: record each as a failed attempt (retried on schedule). */
+  private onCrash(e: unknown): void {
+    this.opts.log?.(`webhook delivery worker failed: ${String((e as Error)?.message ?? e)}`);
+    this.onOutcomes([...this.inflight.values()].map((f) => ({ seq: f.seq, error: 'delivery worker crashed', duration_ms: 0 })));
+  }
+
+  private wakeIdle(): void {
+    if (this.inflight.size > 0 || this.recording > 0) return;
+    for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  /** Resolves when no attempt is in flight and every outcome is recorded (tests: after advancing the clock). */
+  async idle(): Promise<void> {
+    while (this.inflight.size > 0 || this.recording > 0) await new Promise<void>((r) => this.idleWaiters.push(r));
+    await this.store.sync();
   }
 
   // --- controls ---------------------------------------------------------------------------------------------
@@ -326,43 +372,49 @@ export class WebhookOutbox implements CommitHook {
     await this.service.commit([{ kind: 'webhook_endpoint', endpoint: { ...ep, deleted_at: iso(this.clock.now()) } }]);
   }
 
-  deliveries(shopId: string, filter: { failed?: boolean; event_id?: string } = {}): WebhookDeliveryRecord[] {
-    return [...this.store.state.webhookDeliveries.values()].filter(
-      (d) => d.shop_id === shopId && (!filter.failed || d.status === 'failed') && (!filter.event_id || d.event_id === filter.event_id),
-    );
+  /** A delivery's attempts so far, oldest first. */
+  attemptsOf(deliveryId: string): readonly WebhookAttempt[] {
+    return this.store.state.webhookAttempts.get(deliveryId) ?? [];
+  }
+
+  /** A shop's deliveries (oldest first) with their attempts. */
+  deliveries(shopId: string, filter: { failed?: boolean; event_id?: string } = {}): WebhookDelivery[] {
+    const out: WebhookDelivery[] = [];
+    for (const d of this.store.state.webhookDeliveries.values()) {
+      if (d.shop_id !== shopId || (filter.failed && d.status !== 'failed') || (filter.event_id && d.event_id !== filter.event_id)) continue;
+      out.push(this.withAttempts(d));
+    }
+    return out;
+  }
+
+  private withAttempts(d: WebhookDeliveryRecord): WebhookDelivery {
+    const attempts = this.attemptsOf(d.id).map(({ id: _id, delivery_id: _d, ...a }) => a);
+    return { ...d, attempts };
   }
 
   /** Start a new round of attempts, at once, for the matching deliveries (same webhook-id and body). */
-  async redeliver(shopId: string, filter: { failed?: boolean; event_id?: string }): Promise<WebhookDeliveryRecord[]> {
+  async redeliver(shopId: string, filter: { failed?: boolean; event_id?: string }): Promise<WebhookDelivery[]> {
     const at = iso(this.clock.now());
-    const chosen = this.deliveries(shopId, filter)
-      .filter((d) => !d.error)
-      .map((d) => ({ ...d, status: 'pending' as const, round_start: d.attempts.length, next_attempt_at: at }));
+    const chosen: WebhookDeliveryRecord[] = [];
+    for (const d of this.store.state.webhookDeliveries.values()) {
+      if (d.shop_id !== shopId || d.error || (filter.failed && d.status !== 'failed') || (filter.event_id && d.event_id !== filter.event_id)) continue;
+      chosen.push({ ...d, status: 'pending', round_start: this.attemptsOf(d.id).length, next_attempt_at: at });
+    }
     if (chosen.length === 0) return [];
     await this.service.commit(chosen.map((delivery) => ({ kind: 'webhook_delivery' as const, delivery })));
     for (const d of chosen) this.arm(d);
-    return chosen;
+    return chosen.map((d) => this.withAttempts(d));
   }
 
   /** Abort attempts in flight and stop scheduling; nothing more is written. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const a of this.aborts) a.abort(new Error('sandbox closing'));
-    await Promise.allSettled([...this.inflight.values()]);
-    if (this.ownAgent) await (this.agent as Agent).destroy().catch(() => undefined);
+    clearTimeout(this.sendTimer);
+    this.outgoing = [];
+    await this.runner.close().catch(() => undefined);
+    this.inflight.clear();
+    this.bySeq.clear();
+    this.wakeIdle();
   }
-}
-
-const signers = new Map<string, Webhook>();
-
-/** One Webhook signer per secret (decoding the secret once, not per attempt). */
-function signer(secret: string): Webhook {
-  let w = signers.get(secret);
-  if (!w) {
-    if (signers.size > 1000) signers.clear();
-    w = new Webhook(secret);
-    signers.set(secret, w);
-  }
-  return w;
 }

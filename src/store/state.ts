@@ -42,8 +42,11 @@ export interface WebhookEndpointRecord {
   deleted_at?: string;
 }
 
-/** One attempt to deliver an event to an endpoint. */
+/** One attempt to deliver an event to an endpoint: its own small record, appended, never rewritten. */
 export interface WebhookAttempt {
+  /** `<delivery id>.<n>`, n counting from 1. */
+  id: string;
+  delivery_id: string;
   /** Sandbox time the attempt started. */
   at: string;
   /** HTTP status of the response, when one arrived. */
@@ -54,7 +57,14 @@ export interface WebhookAttempt {
   duration_ms: number;
 }
 
-/** The outbox: one record per event × endpoint, written in the same commit as the event. */
+/** The exact body of an event's webhook, stored once per event (whatever the number of endpoints), sent and signed as is on every attempt. */
+export interface WebhookPayloadRecord {
+  /** The event id. */
+  id: string;
+  body: string;
+}
+
+/** The outbox: one small record per event × endpoint, written in the same commit as the event (and its payload). */
 export interface WebhookDeliveryRecord {
   id: string;
   event_id: string;
@@ -62,11 +72,8 @@ export interface WebhookDeliveryRecord {
   shop_id: string;
   endpoint_id: string;
   url: string;
-  /** The exact body sent on every attempt (signed as is). */
-  payload: string;
   status: 'pending' | 'succeeded' | 'failed';
-  attempts: WebhookAttempt[];
-  /** Index in `attempts` where the current retry schedule started (a redelivery starts a new one). */
+  /** Attempts made before the current retry schedule started (a redelivery starts a new one). */
   round_start: number;
   /** Sandbox time of the next attempt while pending; null otherwise. */
   next_attempt_at: string | null;
@@ -80,7 +87,9 @@ export type StoreChange =
   | { kind: 'key'; key: ApiKeyRecord }
   | { kind: 'meta'; meta: Entity }
   | { kind: 'webhook_endpoint'; endpoint: WebhookEndpointRecord }
-  | { kind: 'webhook_delivery'; delivery: WebhookDeliveryRecord };
+  | { kind: 'webhook_delivery'; delivery: WebhookDeliveryRecord }
+  | { kind: 'webhook_payload'; payload: WebhookPayloadRecord }
+  | { kind: 'webhook_attempt'; attempt: WebhookAttempt };
 
 export class SandboxState implements StateView {
   readonly operations = new Map<string, OperationRecord>();
@@ -90,6 +99,10 @@ export class SandboxState implements StateView {
   readonly meta = new Map<string, Entity>();
   readonly webhookEndpoints = new Map<string, WebhookEndpointRecord>();
   readonly webhookDeliveries = new Map<string, WebhookDeliveryRecord>();
+  /** Event id → its webhook body. */
+  readonly webhookPayloads = new Map<string, string>();
+  /** Delivery id → its attempts, in order. */
+  readonly webhookAttempts = new Map<string, WebhookAttempt[]>();
   readonly totals = new AccountTotals();
   /** Flexible links by operation_id (spec §4.3). */
   readonly links = new Map<string, LinkRecord>();
@@ -103,7 +116,7 @@ export class SandboxState implements StateView {
 
   /** Forget everything (sandbox reset). */
   clear(): void {
-    for (const m of [this.operations, this.postings, this.events, this.keys, this.meta, this.webhookEndpoints, this.webhookDeliveries, this.byMoid, this.byShop, this.keyByHash, this.fileOwner]) {
+    for (const m of [this.operations, this.postings, this.events, this.keys, this.meta, this.webhookEndpoints, this.webhookDeliveries, this.webhookPayloads, this.webhookAttempts, this.byMoid, this.byShop, this.keyByHash, this.fileOwner]) {
       (m as Map<string, unknown>).clear();
     }
     this.totals.clear();
@@ -120,6 +133,8 @@ export class SandboxState implements StateView {
     for (const v of collections.links ?? []) this.links.set(v.id, v as unknown as LinkRecord);
     for (const v of collections.webhook_endpoints ?? []) this.webhookEndpoints.set(v.id, v as unknown as WebhookEndpointRecord);
     for (const v of collections.webhook_deliveries ?? []) this.webhookDeliveries.set(v.id, v as unknown as WebhookDeliveryRecord);
+    for (const v of collections.webhook_payloads ?? []) this.webhookPayloads.set(v.id, (v as unknown as WebhookPayloadRecord).body);
+    for (const v of collections.webhook_attempts ?? []) this.putWebhookAttempt(v as unknown as WebhookAttempt);
   }
 
   /** Apply changes in memory; returns the entity upserts to persist. */
@@ -160,6 +175,14 @@ export class SandboxState implements StateView {
           this.webhookDeliveries.set(ch.delivery.id, ch.delivery);
           out.push({ c: 'webhook_deliveries', v: ch.delivery as unknown as Entity });
           break;
+        case 'webhook_payload':
+          this.webhookPayloads.set(ch.payload.id, ch.payload.body);
+          out.push({ c: 'webhook_payloads', v: ch.payload as unknown as Entity });
+          break;
+        case 'webhook_attempt':
+          this.putWebhookAttempt(ch.attempt);
+          out.push({ c: 'webhook_attempts', v: ch.attempt as unknown as Entity });
+          break;
       }
     }
     return out;
@@ -175,6 +198,8 @@ export class SandboxState implements StateView {
       links: [...this.links.values()] as unknown as Entity[],
       webhook_endpoints: [...this.webhookEndpoints.values()] as unknown as Entity[],
       webhook_deliveries: [...this.webhookDeliveries.values()] as unknown as Entity[],
+      webhook_payloads: [...this.webhookPayloads].map(([id, body]) => ({ id, body })),
+      webhook_attempts: [...this.webhookAttempts.values()].flat() as unknown as Entity[],
     };
   }
 
@@ -228,6 +253,12 @@ export class SandboxState implements StateView {
     if (this.postings.has(p.id)) return;
     this.postings.set(p.id, p);
     this.totals.apply(p);
+  }
+
+  private putWebhookAttempt(a: WebhookAttempt): void {
+    const list = this.webhookAttempts.get(a.delivery_id);
+    if (!list) this.webhookAttempts.set(a.delivery_id, [a]);
+    else if (list.at(-1)?.id !== a.id) list.push(a);
   }
 
   private putKey(k: ApiKeyRecord): void {

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
+import { Agent } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/emulator/index.js';
 import { fixtureSecret } from '../../src/emulator/webhooks.js';
@@ -374,6 +375,69 @@ describe('webhooks', () => {
     expect(stdVerify(secret!, r).type).toBe('operation.pending');
     await second.webhooks.idle();
     expect(second.webhooks.deliveries('shop_a')[0]!.attempts.map((a) => a.status_code ?? 'error')).toEqual(['error', 200]);
+  });
+
+  it('stores the body once per event and each attempt as its own small record (the delivery row is never rewritten with the body)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paygate-wh-rows-'));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const rx = await receiver((_r, n) => ({ status: n === 1 ? 500 : 204 }));
+    const sb = await createSandbox({ store: join(dir, 'sandbox.json'), world: world(), frozenClock: true, startTime: T0, adminToken: ADMIN, webhookUrl: rx.url });
+    cleanup.push(() => sb.close());
+    const res = await sb.fetch(new Request('http://x/v1/payment', { method: 'POST', headers: { 'x-api-key': KEY_A, 'content-type': 'application/json' }, body: JSON.stringify(paymentBody()) }));
+    expect(res.status).toBe(200);
+    await rx.next();
+    await sb.webhooks.idle();
+    await advance(sb, 5 * S);
+    await rx.next();
+    await sb.webhooks.idle();
+    const lines = readFileSync(join(dir, 'sandbox.json.journal'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { ch: { c: string; v: Record<string, unknown> }[] });
+    const rows = lines.flatMap((l) => l.ch);
+    const payloads = rows.filter((r) => r.c === 'webhook_payloads');
+    expect(payloads).toHaveLength(1);
+    expect(JSON.parse(payloads[0]!.v.body as string).type).toBe('operation.pending');
+    // The event, its payload and its delivery row went in the transition's own transaction.
+    const created = lines.find((l) => l.ch.some((r) => r.c === 'operations'))!;
+    expect(created.ch.map((r) => r.c)).toEqual(expect.arrayContaining(['operations', 'events', 'webhook_payloads', 'webhook_deliveries']));
+    const attempts = rows.filter((r) => r.c === 'webhook_attempts');
+    expect(attempts.map((a) => a.v.status_code)).toEqual([500, 204]);
+    for (const r of rows.filter((x) => x.c === 'webhook_deliveries' || x.c === 'webhook_attempts')) {
+      expect(JSON.stringify(r.v).length).toBeLessThan(400);
+      expect(r.v).not.toHaveProperty('body');
+    }
+    expect(sb.webhooks.deliveries('shop_a')[0]!.attempts.map((a) => a.status_code)).toEqual([500, 204]);
+  });
+
+  it('with a caller-supplied undici dispatcher the attempts run in-thread, signed and recorded the same way', async () => {
+    const rx = await receiver((_r, n) => (n === 1 ? { status: 503, headers: { 'retry-after': '30' } } : { status: 204 }));
+    const agent = new Agent();
+    cleanup.push(() => agent.close());
+    const h = await sandbox({ webhookDispatcher: agent });
+    const ep = await register(h, rx.url);
+    await create(h);
+    expect(stdVerify(ep.secret, await rx.next()).type).toBe('operation.pending');
+    await h.sandbox.webhooks.idle();
+    await advance(h.sandbox, 29 * S);
+    expect(rx.unread()).toBe(0);
+    await advance(h.sandbox, 1 * S);
+    const again = await rx.next();
+    expect(again.headers['webhook-id']).toBe(rx.received[0]!.headers['webhook-id']);
+    await h.sandbox.webhooks.idle();
+    expect((await deliveries(h))[0]!.attempts.map((a) => [a.at, a.status_code])).toEqual([
+      ['2026-03-01T12:00:00.000Z', 503],
+      ['2026-03-01T12:00:30.000Z', 204],
+    ]);
+  });
+
+  it('a sandbox reset stops attempts in flight: nothing of the old world is recorded afterwards', async () => {
+    const rx = await receiver(() => 'hang');
+    const h = await sandbox();
+    await register(h, rx.url);
+    await create(h);
+    await rx.next();
+    expect((await h.call('POST', '/sandbox/reset', { key: null, headers: { 'x-admin-token': ADMIN } })).status).toBe(200);
+    await h.sandbox.webhooks.idle();
+    expect(h.sandbox.store.state.webhookDeliveries.size).toBe(0);
+    expect(h.sandbox.store.state.webhookAttempts.size).toBe(0);
   });
 
   it('fixture webhooks: a missing secret is derived from the id', async () => {
