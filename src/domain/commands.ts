@@ -3,9 +3,9 @@
 import type { OperationRecord, ReceiptUpload } from './operation.js';
 import type { DomainContext, StateChange } from './state.js';
 import { DomainError } from './errors.js';
-import { completePayment, settlePayout, type Moved } from './lifecycle.js';
+import { claimEnded, completePayment, settlePayout, type Moved } from './lifecycle.js';
 import { isTerminal } from './operation.js';
-import { money, toScale2 } from './money.js';
+import { money, toScale2, ZERO } from './money.js';
 import { move } from './transitions.js';
 import { iso } from './state.js';
 
@@ -15,6 +15,11 @@ function changes(moved: { op: OperationRecord; event: unknown }): StateChange[] 
   const out: StateChange[] = [{ kind: 'operation', op: moved.op }];
   if (moved.event) out.push({ kind: 'event', event: moved.event as never });
   return out;
+}
+
+/** A matched payment ended without money: its claim is released, which may let its pool payout complete. */
+function endedWithoutMoney(ctx: DomainContext, moved: { op: OperationRecord; event: unknown }): StateChange[] {
+  return changes(moved).concat(claimEnded(ctx, moved.op, ZERO));
 }
 
 /**
@@ -43,7 +48,7 @@ export function cancel(
   const text = reason === '' ? 'cancel' : reason;
   // A create that loses the race never shows requisites (rule 6): there are none yet to strip.
   const moved = move(op, 'cancelled', now, `cancel: ${text}`, { cancelled_at: now, cancel_reason: text });
-  return { outcome: 'cancelled', moved: { op: moved.op, changes: changes(moved) } };
+  return { outcome: 'cancelled', moved: { op: moved.op, changes: endedWithoutMoney(ctx, moved) } };
 }
 
 /** The payer transfers `amount` to the requisites of a pending payment: it completes for that amount. */
@@ -93,7 +98,7 @@ export function reviewerDecides(ctx: DomainContext, op: OperationRecord, decisio
   }
   const now = iso(ctx.now);
   const moved = move(op, 'rejected', now, 'reviewer declined the receipt', { rejected_at: now, reject_reason: 'receipt_declined' });
-  return { op: moved.op, changes: changes(moved) };
+  return { op: moved.op, changes: endedWithoutMoney(ctx, moved) };
 }
 
 /** The provider's timing window passed with no money: the payment is rejected as expired. No-op otherwise. */
@@ -103,7 +108,7 @@ export function expire(ctx: DomainContext, op: OperationRecord): Moved | undefin
   if (Date.parse(op.expires_at) > ctx.now) return undefined;
   const now = iso(ctx.now);
   const moved = move(op, 'rejected', now, 'expired: the provider window closed with no transfer', { rejected_at: now, reject_reason: 'expired' });
-  return { op: moved.op, changes: changes(moved) };
+  return { op: moved.op, changes: endedWithoutMoney(ctx, moved) };
 }
 
 /** The provider completes or fails a pending payout (sandbox control, or its own settlement delay). */
@@ -111,13 +116,16 @@ export function providerSettles(ctx: DomainContext, op: OperationRecord, outcome
   if (op.type !== 'payout') throw new DomainError('invalid_state', 'only payouts are settled by the provider');
   if (op.status !== 'pending') throw new DomainError('invalid_state', `a payout in status ${op.status} cannot be settled`);
   if (op.pool_id) {
-    // A pool payout completes when matched payments fill it; the provider can only fail one nobody is paying into.
+    // A pool payout completes when matched payments fill it. The provider can fail one nobody has paid into, and
+    // close one that payers filled only in part (an underpaid remainder nobody can match): it completes for what
+    // was paid and the rest of the reserve returns. Neither while a matched payment is still open.
+    const usage = ctx.state.poolUsage(op.id);
+    if (usage.claimed.greaterThan(0)) {
+      throw new DomainError('invalid_state', 'matched payments are still open on this pool payout; pay, cancel or let them expire first');
+    }
+    if (usage.paid.greaterThan(0)) return settlePayout(ctx, op, 'completed', 'provider closed the payout short: completed for what matched payments paid', usage.paid);
     if (outcome === 'completed') {
       throw new DomainError('invalid_state', 'a pool payout completes when matched payments fill it: pay its payments (paygate sandbox pay) instead');
-    }
-    const usage = ctx.state.poolUsage(op.id);
-    if (usage.claimed.greaterThan(0) || usage.paid.greaterThan(0)) {
-      throw new DomainError('invalid_state', 'matched payments are paying into this pool payout, so it can no longer fail; complete them to fill it');
     }
   }
   return settlePayout(ctx, op, outcome, outcome === 'failed' ? 'provider failed the payout' : 'provider settled the payout');

@@ -8,7 +8,8 @@ import { DomainError } from './errors.js';
 import { operationIdFor } from './ids.js';
 import { accounts, posting } from './ledger.js';
 import { MAGIC_EXPIRY_MS, SLOW_ACCEPTANCE_MS, TIMEOUT_ACCEPTANCE_MS, magicTags, type MagicTag } from './magic.js';
-import { money, round2, toScale2 } from './money.js';
+import { money, round2, toScale2, ZERO } from './money.js';
+import { claimEnded } from './lifecycle.js';
 import { commissionOn, tierFor } from './pricing.js';
 import { allocateRequisites } from './requisites.js';
 import { eventFor, move, type OperationEvent } from './transitions.js';
@@ -332,7 +333,7 @@ export function finishAdmission(ctx: DomainContext, opId: string): { op: Operati
   const now = iso(ctx.now);
   if (!provider || latency > ACCEPTANCE_WAIT_MS) {
     const moved = move(op, 'rejected', now, 'provider did not accept within 15 s', { rejected_at: now, reject_reason: 'provider_timeout' });
-    return { op: moved.op, changes: withEvent(moved.op) };
+    return { op: moved.op, changes: [...withEvent(moved.op), ...claimEnded(ctx, moved.op, ZERO)] };
   }
   if (op.claim && ctx.state.operation(op.claim.payout_id)?.status !== 'pending') {
     // The payout slot closed while the payment waited: the pool has nothing to pay into.

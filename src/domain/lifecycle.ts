@@ -47,7 +47,7 @@ export function completePayment(ctx: DomainContext, op: OperationRecord, actualA
     settlement_amount: toScale2(settlement),
   });
   const cur = op.settlement_currency;
-  const postings: StateChange[] = op.claim ? fillPayout(ctx, moved.op, actual) : [];
+  const postings: StateChange[] = claimEnded(ctx, moved.op, actual);
   if (settlement.greaterThan(0)) {
     postings.push({ kind: 'posting', posting: posting(`${op.id}:settle`, op.shop_id, op.id, 'payment_settled', accounts.payins, accounts.balance(op.shop_id), cur, settlement, now) });
   }
@@ -58,28 +58,40 @@ export function completePayment(ctx: DomainContext, op: OperationRecord, actualA
 }
 
 /**
- * A completed pool payment pays into its payout: the payout records the contribution (its receipt item, spec §2.4)
- * and completes once its matched payments have paid its whole amount.
+ * A matched payment leaves its open claim: it completed for `paid` (its contribution, a receipt item of the payout,
+ * spec §2.4) or ended without money (cancelled, rejected, expired; `paid` zero). The payout completes once its
+ * matched payments have paid its whole amount and none is still open, so every payer's transfer is in its receipts.
  */
-function fillPayout(ctx: DomainContext, payment: OperationRecord, actual: Decimal): StateChange[] {
-  const payout = ctx.state.operation(payment.claim!.payout_id);
+export function claimEnded(ctx: DomainContext, payment: OperationRecord, paid: Decimal): StateChange[] {
+  if (!payment.claim) return [];
+  const payout = ctx.state.operation(payment.claim.payout_id);
   if (!payout || payout.status !== 'pending' || !payout.pool_id) return [];
   const now = iso(ctx.now);
-  const upload = [...(payment.uploads ?? [])].reverse().find((u) => u.review.to !== 'rejected');
-  const contribution: Contribution = {
-    payment_id: payment.id,
-    amount: toScale2(actual),
-    completed_at: now,
-    ...(upload ? { file_id: upload.file_id } : {}),
-  };
-  const filled = { ...payout, contributions: [...(payout.contributions ?? []), contribution], updated_at: now } as OperationRecord;
-  const paid = ctx.state.poolUsage(payout.id).paid.plus(actual);
-  if (paid.lessThan(money(payout.expected_amount))) return [{ kind: 'operation', op: filled }];
-  return settlePayout(ctx, filled, 'completed', 'filled by matched payments').changes;
+  let next: OperationRecord = payout;
+  if (paid.greaterThan(0)) {
+    const upload = [...(payment.uploads ?? [])].reverse().find((u) => u.review.to !== 'rejected');
+    const contribution: Contribution = {
+      payment_id: payment.id,
+      amount: toScale2(paid),
+      completed_at: now,
+      ...(upload ? { file_id: upload.file_id } : {}),
+    };
+    next = { ...payout, contributions: [...(payout.contributions ?? []), contribution], updated_at: now } as OperationRecord;
+  }
+  // Usage as it was before this payment's move: its claim is still counted as open.
+  const usage = ctx.state.poolUsage(payout.id);
+  const open = usage.claimed.minus(money(payment.claim.amount));
+  const total = usage.paid.plus(paid);
+  if (open.greaterThan(0) || total.lessThan(money(payout.expected_amount))) return next === payout ? [] : [{ kind: 'operation', op: next }];
+  return settlePayout(ctx, next, 'completed', 'filled by matched payments', total).changes;
 }
 
-/** A payout settles: completed consumes the reserve (amount out, commission to fees); failed returns it. */
-export function settlePayout(ctx: DomainContext, op: OperationRecord, outcome: 'completed' | 'failed', cause: string): Moved {
+/**
+ * A payout settles: completed consumes the reserve (amount out, commission to fees); failed returns it. A pool
+ * payout completes for what its matched payments paid (`paid`): more than its amount takes the difference from the
+ * balance, less returns the unfilled rest of the reserve.
+ */
+export function settlePayout(ctx: DomainContext, op: OperationRecord, outcome: 'completed' | 'failed', cause: string, paid?: Decimal): Moved {
   if (op.type !== 'payout') throw new DomainError('invalid_state', 'only payouts settle');
   const now = iso(ctx.now);
   const cur = op.settlement_currency;
@@ -94,10 +106,26 @@ export function settlePayout(ctx: DomainContext, op: OperationRecord, outcome: '
     };
   }
   const commission = money(op.commission_amount);
-  const moved = move(op, 'completed', now, cause, { completed_at: now, actual_amount: op.expected_amount });
-  const postings: StateChange[] = [
-    { kind: 'posting', posting: posting(`${op.id}:payout`, op.shop_id, op.id, 'payout_settled', accounts.reserved(op.shop_id), accounts.payouts, cur, reserved.minus(commission), now) },
-  ];
+  const expectedOut = reserved.minus(commission);
+  const actual = paid ?? money(op.expected_amount);
+  const out = paid === undefined ? expectedOut : round2(actual.times(rateOf(op)));
+  const moved = move(op, 'completed', now, cause, {
+    completed_at: now,
+    actual_amount: toScale2(actual),
+    settlement_amount: toScale2(out.plus(commission)),
+  });
+  const fromReserve = out.lessThan(expectedOut) ? out : expectedOut;
+  const postings: StateChange[] = [];
+  if (fromReserve.greaterThan(0)) {
+    postings.push({ kind: 'posting', posting: posting(`${op.id}:payout`, op.shop_id, op.id, 'payout_settled', accounts.reserved(op.shop_id), accounts.payouts, cur, fromReserve, now) });
+  }
+  if (out.greaterThan(expectedOut)) {
+    // Payers sent the recipient more than the payout's amount: the shop is charged what was actually paid out.
+    postings.push({ kind: 'posting', posting: posting(`${op.id}:payout-excess`, op.shop_id, op.id, 'payout_settled', accounts.balance(op.shop_id), accounts.payouts, cur, out.minus(expectedOut), now) });
+  } else if (out.lessThan(expectedOut)) {
+    // Closed short: the unfilled rest of the reserve returns to the balance.
+    postings.push({ kind: 'posting', posting: posting(`${op.id}:release`, op.shop_id, op.id, 'payout_released', accounts.reserved(op.shop_id), accounts.balance(op.shop_id), cur, expectedOut.minus(out), now) });
+  }
   if (commission.greaterThan(0)) {
     postings.push({ kind: 'posting', posting: posting(`${op.id}:fee`, op.shop_id, op.id, 'payout_commission', accounts.reserved(op.shop_id), accounts.fees, cur, commission, now) });
   }

@@ -3,7 +3,9 @@
 // fires. The payer's confirmation creates the payment under the same operation_id, with the chosen amount, or a
 // rejected payment when that amount was taken at the last moment. Pure: returns the changes to write.
 import type { DomainContext, StateChange } from './state.js';
-import type { ProviderDef, RouteDef } from './world.js';
+import type { PricingDef, ProviderDef, RouteDef } from './world.js';
+import type { Range } from './pool.js';
+import type { Decimal } from 'decimal.js';
 import { conflict, methodFor, partyFields, planCreate, type CreateParams, type CreatePlan } from './create.js';
 import { DomainError } from './errors.js';
 import { operationIdFor } from './ids.js';
@@ -66,6 +68,26 @@ function takeableNow(ctx: DomainContext, shopId: string, route: RouteDef, pools:
   return pools.some((p) => ctx.state.poolWindow(p.id, method)?.match(a, p.pool!) !== undefined);
 }
 
+const maxOf = (a: Decimal, b: Decimal) => (a.greaterThan(b) ? a : b);
+const minOf = (a: Decimal, b: Decimal) => (a.lessThan(b) ? a : b);
+
+/** What a link may offer: its explicit bounds within the route's limits (the route's limits when none are given). */
+function linkBounds(route: RouteDef, p: FlexibleParams): { lo: Decimal; hi: Decimal } {
+  const routeMin = money(route.min_amount);
+  const routeMax = money(route.max_amount);
+  const lo = p.min_amount === undefined ? routeMin : maxOf(money(p.min_amount), routeMin);
+  const hi = p.max_amount === undefined ? routeMax : minOf(money(p.max_amount), routeMax);
+  return { lo, hi };
+}
+
+/** Whether some amount of `ranges` lies in a tier of the pricing: a payment of it could be created. */
+function anyPriced(pricing: PricingDef | undefined, ranges: readonly Range[]): boolean {
+  if (!pricing) return false;
+  return ranges.some((r) =>
+    pricing.tiers.some((t) => maxOf(r.lo, money(t.min_amount)).lessThanOrEqualTo(minOf(r.hi, money(t.max_amount)))),
+  );
+}
+
 /** POST /v1/payment/link/flexible: every rule of spec §4.3. */
 export function planFlexible(ctx: DomainContext, shopId: string, p: FlexibleParams): FlexiblePlan {
   const shop = ctx.world.shops.get(shopId);
@@ -95,8 +117,9 @@ export function planFlexible(ctx: DomainContext, shopId: string, p: FlexiblePara
   if (others.length > 0 || pools.length === 0) {
     throw new DomainError('not_pool_only', `the shop's ${p.method} payin route goes through providers other than the self-matching pool; use POST /v1/payment/link`);
   }
-  if (!shop.flexible_links) {
-    // No opt-in: never a picker; an ordinary payment for the recommended amount, and payment_url null.
+  if (!shop.flexible_links || !shop.hosted_page) {
+    // No opt-in (the picker lives on the hosted page, so a shop without one has none): never a picker; an ordinary
+    // payment for the recommended amount, and payment_url null.
     return { kind: 'operation', plan: planCreate(ctx, shopId, 'payment', createParams(p, toScale2(p.recommended_amount)), { fingerprint }), url: false };
   }
   if (takeableNow(ctx, shopId, route, pools, p.method, p.recommended_amount)) {
@@ -104,9 +127,10 @@ export function planFlexible(ctx: DomainContext, shopId: string, p: FlexiblePara
     return { kind: 'operation', plan, url: true };
   }
   const now = iso(ctx.now);
-  const lo = p.min_amount === undefined ? money(route.min_amount) : money(p.min_amount);
-  const hi = p.max_amount === undefined ? money(route.max_amount) : money(p.max_amount);
-  const any = poolIntervals(ctx, pools, p.method, p.currency, lo, hi).intervals.length > 0;
+  // A picker only when the payer could actually pay some amount: within the link's bounds and the route's limits,
+  // free in the pool, and priced for this shop.
+  const { lo, hi } = linkBounds(route, p);
+  const any = anyPriced(ctx.world.pricingFor(shopId, p.method, 'payin'), poolIntervals(ctx, pools, p.method, p.currency, lo, hi).intervals);
   const record: LinkRecord = {
     id,
     shop_id: shopId,
@@ -138,9 +162,11 @@ export function planConfirm(ctx: DomainContext, shopId: string, id: string, amou
   }
   const p = link.params;
   const a = money(amount);
-  if (p.min_amount !== undefined && a.lessThan(money(p.min_amount))) throw new DomainError('validation_error', `must not be below the link's min_amount ${p.min_amount}`, 'amount');
-  if (p.max_amount !== undefined && a.greaterThan(money(p.max_amount))) throw new DomainError('validation_error', `must not exceed the link's max_amount ${p.max_amount}`, 'amount');
   const { route, pools } = payinRoute(ctx, shopId, p.method);
+  const { lo, hi } = linkBounds(route, p);
+  const which = (given: string | undefined, bound: Decimal) => (given !== undefined && money(given).equals(bound) ? 'the link\'s' : 'the route\'s');
+  if (a.lessThan(lo)) throw new DomainError('validation_error', `must not be below ${which(p.min_amount, lo)} min_amount ${toScale2(lo)}`, 'amount');
+  if (a.greaterThan(hi)) throw new DomainError('validation_error', `must not exceed ${which(p.max_amount, hi)} max_amount ${toScale2(hi)}`, 'amount');
   const chosen = toScale2(amount);
   const available = takeableNow(ctx, shopId, route, pools, p.method, chosen);
   const plan = planCreate(ctx, shopId, 'payment', createParams(p, chosen), {

@@ -1,5 +1,6 @@
 // Generated pool layouts: `count` payout amounts between min and max in multiples of step, from a seeded generator,
 // so the same layout comes out on every run (fixtures' pool_layouts and POST /sandbox/pool/layout).
+import { DomainError } from './errors.js';
 import { money, toScale2 } from './money.js';
 
 export interface LayoutGenerator {
@@ -22,8 +23,10 @@ function prng(seed: number): () => number {
   };
 }
 
+/** The amounts of a generated layout; `validation_error` (400) when min exceeds max. */
 export function generateAmounts(g: LayoutGenerator): string[] {
   const min = money(g.min);
+  if (min.greaterThan(money(g.max))) throw new DomainError('validation_error', 'must not exceed generate.max', 'generate.min');
   const step = money(g.step);
   const steps = money(g.max).minus(min).dividedToIntegerBy(step).toNumber();
   const next = prng(g.seed);

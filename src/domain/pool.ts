@@ -97,9 +97,21 @@ export function mergeRanges(ranges: Range[]): Range[] {
 
 /** Slots of one pool and method. */
 export class PoolWindow {
-  /** Matching order: insertion order of the payouts (oldest first). */
-  readonly slots = new Map<string, Slot>();
+  /** Matching order: the payouts in creation order (oldest first). */
+  slots = new Map<string, Slot>();
   private ordered: Slot[] | null = null;
+  private lastSeq = -1;
+
+  /** Add a slot at its place in matching order (a payout accepted late goes before younger ones). */
+  insert(slot: Slot): void {
+    if (slot.seq > this.lastSeq) {
+      this.slots.set(slot.payout_id, slot);
+      this.lastSeq = slot.seq;
+    } else {
+      this.slots = new Map([...this.slots.values(), slot].sort((a, b) => a.seq - b.seq).map((s) => [s.payout_id, s]));
+    }
+    this.ordered = null;
+  }
 
   /** Slots ordered by free remainder, then matching order; rebuilt lazily after a change. */
   byFree(): Slot[] {
@@ -136,6 +148,9 @@ export class PoolIndex {
   private readonly usage = new Map<string, Usage>();
   /** Per matched payment: what it currently contributes to its payout's usage. */
   private readonly contribution = new Map<string, Usage & { payout_id: string }>();
+  /** Per pool payout: its creation sequence, taken when it is first seen (admitting or not), so matching order is
+   * creation order — the same as after a restart, which loads operations in creation order. */
+  private readonly seqOf = new Map<string, number>();
   private seq = 0;
 
   window(poolId: string, method: string): PoolWindow | undefined {
@@ -151,6 +166,8 @@ export class PoolIndex {
     this.windows.clear();
     this.usage.clear();
     this.contribution.clear();
+    this.seqOf.clear();
+    this.seq = 0;
   }
 
   /** Keep the index current after an operation upsert. */
@@ -160,6 +177,11 @@ export class PoolIndex {
   }
 
   private putPayout(op: OperationRecord): void {
+    let seq = this.seqOf.get(op.id);
+    if (seq === undefined) {
+      seq = this.seq++;
+      this.seqOf.set(op.id, seq);
+    }
     const key = windowKey(op.pool_id!, op.method);
     let w = this.windows.get(key);
     if (op.status !== 'pending') {
@@ -181,13 +203,13 @@ export class PoolIndex {
       paid: ZERO,
       free: ZERO,
       freeKey: 0,
-      seq: this.seq++,
+      seq,
       destination: op.destination ?? {},
     };
     slot.destination = op.destination ?? {};
     this.refresh(slot);
-    if (!existing) w.slots.set(op.id, slot);
-    w.changed();
+    if (existing) w.changed();
+    else w.insert(slot);
   }
 
   private putPayment(op: OperationRecord): void {
@@ -307,11 +329,13 @@ export function rank(rows: readonly Slot[], intervals: readonly Range[], amount:
     seen.add(k);
     near.push({ amount: x, delta: x.minus(amount), exact: false });
   }
-  // Distance and amount as exact integer keys, computed once per candidate.
-  const byDistance = (list: Recommendation[]) =>
-    list
-      .map((x) => ({ x, d: centsKey(x.delta.abs()), a: centsKey(x.amount) }))
-      .sort((p, q) => p.d - q.d || p.a - q.a)
-      .map((k) => k.x);
+  // Distance and amount as integer keys computed once per candidate; a requested amount far outside the bounds
+  // (beyond 2^53 cents) makes them inexact, and then the Decimals themselves are compared.
+  const byDistance = (list: Recommendation[]) => {
+    const keyed = list.map((x) => ({ x, d: centsKey(x.delta.abs()), a: centsKey(x.amount) }));
+    const exactKeys = keyed.every((k) => Number.isSafeInteger(k.d) && Number.isSafeInteger(k.a));
+    keyed.sort(exactKeys ? (p, q) => p.d - q.d || p.a - q.a : (p, q) => p.x.delta.abs().comparedTo(q.x.delta.abs()) || p.x.amount.comparedTo(q.x.amount));
+    return keyed.map((k) => k.x);
+  };
   return [...byDistance(exact), ...byDistance(near)].slice(0, limit);
 }

@@ -14,7 +14,8 @@ const cfg = tempConfig();
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
+  // A frozen clock: nothing settles or expires between the CLI's read and the raw read it is compared with.
+  sandbox = await startSandbox({ port: 0, host: '127.0.0.1', frozenClock: true });
   key = sandbox.sandbox.demo.shops[0]!.api_key;
   keyNoPage = sandbox.sandbox.demo.shops.find((s) => !s.hosted_page)!.api_key;
   env = { PAYGATE_CONFIG: cfg.path, PAYGATE_BASE_URL: sandbox.baseUrl, PAYGATE_API_KEY: key };

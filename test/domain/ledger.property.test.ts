@@ -75,7 +75,8 @@ function run(actions: Action[]) {
       if (open.length === 0) continue;
       const op = open[a.pick % open.length]!;
       try {
-        // Through the provider's command: a pool payout completes only by being filled, and fails only when unmatched.
+        // Through the provider's command: a pool payout completes by being filled, fails only when unpaid, and closes
+        // short (completes for what was paid) only when no matched payment is open.
         state.apply(providerSettles(ctx(), op, a.ok ? 'completed' : 'failed').changes);
       } catch (e) {
         if (!(e instanceof DomainError) || !op.pool_id) throw e;
@@ -179,12 +180,17 @@ function checkPool(state: SandboxState) {
       expect(slot).toBeDefined();
       const free = money(payout.expected_amount).minus(claimed).minus(paid);
       expect(slot!.free.toFixed(2)).toBe((free.isNegative() ? ZERO : free).toFixed(2));
-      expect(paid.lessThan(payout.expected_amount)).toBe(true);
+      // Paid in full but still pending only while some matched payment is still open.
+      if (!paid.lessThan(payout.expected_amount)) expect(claimed.greaterThan(0)).toBe(true);
       expect(contributed.toFixed(2)).toBe(paid.toFixed(2));
     } else {
       expect(slot).toBeUndefined();
-      // A filled payout completed when its matched payments paid its whole amount.
-      if (payout.status === 'completed' && matched.length > 0) expect(contributed.greaterThanOrEqualTo(payout.expected_amount)).toBe(true);
+      // A payout closes only once no matched payment is open, and then every completed one is in its receipts.
+      expect(claimed.isZero()).toBe(true);
+      expect(contributed.toFixed(2)).toBe(paid.toFixed(2));
+      // A filled or closed-short payout completed for exactly what its matched payments paid.
+      if (payout.status === 'completed' && paid.greaterThan(0)) expect(payout.actual_amount).toBe(paid.toFixed(2));
+      if (payout.status !== 'completed') expect(paid.isZero()).toBe(true);
     }
     // Claims never promise more than the slot holds.
     expect(claimed.lessThanOrEqualTo(money(payout.expected_amount))).toBe(true);

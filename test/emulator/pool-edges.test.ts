@@ -1,0 +1,213 @@
+// Edge rules of the self-matching pool and flexible links found in review, each pinned to what docs/pool.md or the
+// spec says: link bounds, overpaid and underpaid payouts, pricing, exact ordering, hosted-page opt-in, layout
+// validation, and matching order across a restart.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSandbox } from '../../src/emulator/index.js';
+import { DEFAULT_FIXTURES } from '../../src/world/load.js';
+import { KEY_POOL, harness, type Harness } from '../helpers/harness.js';
+
+const ADMIN = { 'x-admin-token': 'adm' };
+const world = () => JSON.parse(readFileSync(DEFAULT_FIXTURES, 'utf8'));
+let seq = 0;
+const moid = () => `review-${process.pid}-${++seq}`;
+const pay = (amount: string, over: Record<string, unknown> = {}) => ({ merchant_operation_id: moid(), client_id: 'payer', method: 'WT_RUB_C2C', amount, currency: 'RUB', ...over });
+const flex = (recommended: string, over: Record<string, unknown> = {}) => ({ merchant_operation_id: moid(), client_id: 'payer', method: 'WT_RUB_C2C', currency: 'RUB', recommended_amount: recommended, ...over });
+
+async function layout(h: Harness, amounts: string[]) {
+  const r = await h.call('POST', '/sandbox/pool/layout', { key: KEY_POOL, body: { method: 'WT_RUB_C2C', amounts } });
+  expect(r.status, r.text).toBe(200);
+  return r.body as { created: number; first_operation_id: string; last_operation_id: string };
+}
+
+describe('pool edges', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await harness('in-process', { frozenClock: true, adminToken: 'adm' });
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+  const state = (operation_id: string) => h.call('POST', '/v1/get_operation_state', { key: KEY_POOL, body: { operation_id } });
+  const payOp = (id: string, amount?: string) => h.call('POST', `/sandbox/operations/${id}/pay`, { key: KEY_POOL, body: amount ? { amount } : {} });
+
+  // F1 — links.ts:141-145: a link without explicit bounds has the route's limits as bounds (docs/pool.md §Flexible
+  // links 5 and 8: "The amount must lie within the link's bounds (400)"). An amount outside them is not a 400: a
+  // rejected payment (amount_taken) is created, a webhook fires, and the link is used up.
+  it('F1: confirming an amount outside the route limits of a link with no bounds is a 400 and stores nothing', async () => {
+    await layout(h, ['3000.00']);
+    const r = await h.call('POST', '/v1/payment/link/flexible', { key: KEY_POOL, body: flex('2800.00') });
+    expect(r.body.status).toBe('amount_selection');
+    const id = r.body.operation_id;
+    const c = await h.call('POST', `/sandbox/links/${id}/confirm`, { key: KEY_POOL, body: { amount: '1000000000.00' } });
+    expect(c.status, c.text).toBe(400);
+    expect(h.sandbox.store.state.operation(id)).toBeUndefined();
+    expect(h.sandbox.store.state.link(id)?.status).toBe('amount_selection');
+  });
+
+  // F2 — lifecycle.ts:64-78: a payout completes as soon as paid ≥ amount, even while other matched payments still
+  // hold open claims on it. A payment that completes afterwards pays into a completed payout: fillPayout returns []
+  // and its contribution is lost from the payout's receipts (§2.4 "one item per contributing payment").
+  it('F2: a payment that completes after its payout was filled by an overpayment still appears in the payout receipts', async () => {
+    const l = await layout(h, ['1500.00']);
+    const a = (await h.call('POST', '/v1/payment', { key: KEY_POOL, body: pay('1000.00') })).body;
+    const b = (await h.call('POST', '/v1/payment', { key: KEY_POOL, body: pay('500.00') })).body;
+    expect([a.status, b.status]).toEqual(['pending', 'pending']);
+    await payOp(a.operation_id, '1500.00'); // A overpays: the payout is paid in full, but B's claim is still open
+    expect((await state(l.first_operation_id)).body.status).toBe('pending');
+    expect((await payOp(b.operation_id)).body.status).toBe('completed'); // B's transfer completes the payout
+    const payout = (await state(l.first_operation_id)).body;
+    expect(payout.status).toBe('completed');
+    // One item per payment (ordered by completed_at, then id: both completed at the same frozen instant).
+    expect(payout.receipts.map((x: { amount: number }) => x.amount).sort((x: number, y: number) => x - y)).toEqual([500, 1500]);
+    expect(payout.actual_amount).toBe('2000.00');
+  });
+
+  it('F2b: an overpaid payout completes when the last open claim on it is cancelled', async () => {
+    const l = await layout(h, ['1500.00']);
+    const a = (await h.call('POST', '/v1/payment', { key: KEY_POOL, body: pay('1000.00') })).body;
+    const b = (await h.call('POST', '/v1/payment', { key: KEY_POOL, body: pay('500.00') })).body;
+    await payOp(a.operation_id, '1500.00');
+    expect((await state(l.first_operation_id)).body.status).toBe('pending');
+    const c = await h.call('POST', '/v1/cancel_operation', { key: KEY_POOL, body: { operation_id: b.operation_id } });
+    expect(c.body.outcome).toBe('cancelled');
+    const payout = (await state(l.first_operation_id)).body;
+    expect(payout.status).toBe('completed');
+    expect(payout.actual_amount).toBe('1500.00');
+    expect(payout.receipts.map((x: { amount: number }) => x.amount)).toEqual([1500]);
+  });
+
+  // F3 — lifecycle.ts:97: a filled payout's actual_amount is always expected_amount, while its receipts carry what
+  // the payments actually paid: an overpaid payout's items do not add up to its amount (§2.4 "complete": items add
+  // up exactly to the leg's physical fact).
+  it('F3: an overpaid pool payout: receipts add up to actual_amount', async () => {
+    const l = await layout(h, ['1500.00']);
+    const a = (await h.call('POST', '/v1/payment', { key: KEY_POOL, body: pay('1500.00') })).body;
+    await payOp(a.operation_id, '2000.00');
+    const payout = (await state(l.first_operation_id)).body;
+    expect(payout.status).toBe('completed');
+    const sum = payout.receipts.reduce((s: number, x: { amount: number }) => s + x.amount, 0);
+    expect(sum).toBe(Number(payout.actual_amount));
+    // The shop is charged what was paid out: actual amount plus commission, the excess taken from the balance.
+    expect(payout.settlement_amount).toBe((2000 + Number(payout.commission_amount)).toFixed(2));
+    const rub = (await h.call('GET', '/v1/balances', { key: KEY_POOL })).body.balances.find((b: { currency: string }) => b.currency === 'RUB');
+    expect(rub.reserved).toBe('0.00');
+  });
+
+  // F4 — a payer who pays less leaves a remainder below the payin pricing / min_piece: only a payment of exactly
+  // that remainder can fill it, pricing refuses it, and commands.ts:234-237 refuses to fail a payout with paid > 0.
+  // The payout (and the shop's reserve) is stuck in pending forever, with no way out through the API.
+  it('F4: an underpaid pool payout whose remainder cannot be matched can still be resolved (filled or failed)', async () => {
+    const l = await layout(h, ['1500.00']);
+    const a = (await h.call('POST', '/v1/payment', { key: KEY_POOL, body: pay('1500.00') })).body;
+    await payOp(a.operation_id, '1450.00'); // 50.00 left: below pricing (100.00) and min_piece
+    const fill = (await h.call('POST', '/v1/payment', { key: KEY_POOL, body: pay('50.00') })).body;
+    const fail = await h.call('POST', `/sandbox/operations/${l.first_operation_id}/settle`, { key: KEY_POOL, body: { outcome: 'failed' } });
+    expect(fill.status === 'pending' || fail.status === 200, `fill=${fill.status}/${fill.reject_reason} fail=${fail.status} ${fail.text}`).toBe(true);
+    // Closed short: it completes for what the payer sent, and the unfilled rest of the reserve returns.
+    const payout = (await state(l.first_operation_id)).body;
+    expect(payout).toMatchObject({ status: 'completed', actual_amount: '1450.00' });
+    expect(payout.receipts.map((x: { amount: number }) => x.amount)).toEqual([1450]);
+    const rub = (await h.call('GET', '/v1/balances', { key: KEY_POOL })).body.balances.find((b: { currency: string }) => b.currency === 'RUB');
+    expect(rub.reserved).toBe('0.00');
+  });
+
+  it('F4b: a pool payout cannot be closed while a matched payment is still open', async () => {
+    const l = await layout(h, ['1500.00']);
+    await h.call('POST', '/v1/payment', { key: KEY_POOL, body: pay('1000.00') });
+    const r = await h.call('POST', `/sandbox/operations/${l.first_operation_id}/settle`, { key: KEY_POOL, body: { outcome: 'failed' } });
+    expect(r.status).toBe(409);
+    expect((await state(l.first_operation_id)).body.status).toBe('pending');
+  });
+
+  // F5 — links.ts:106-109: "the pool has some amount within the bounds" ignores the shop's payin pricing (and the
+  // route limits when explicit bounds are given), so a link offers a picker when nothing can ever be created.
+  // Availability for the same shop would answer 412 pricing_not_covered for that range.
+  it('F5: amount_selection is not offered when the only free amounts cannot be paid (outside pricing)', async () => {
+    await layout(h, ['1500.00']);
+    const a = (await h.call('POST', '/v1/payment', { key: KEY_POOL, body: pay('1500.00') })).body;
+    await payOp(a.operation_id, '1450.00'); // the only free amount is 50.00
+    const r = await h.call('POST', '/v1/payment/link/flexible', { key: KEY_POOL, body: flex('1000.00') });
+    expect(r.body.status).toBe('rejected');
+  });
+
+  // F6 — pool.ts:311-316: recommendations sort distance on `delta.times(100).toNumber()`. An amount may lie far outside
+  // the bounds (up to 18 integer digits); above ~9e13 the keys are no longer exact, distances tie, and the lower amount
+  // wins even though the higher one is nearer.
+  it('F6: recommendations order by exact distance even for a very large amount', async () => {
+    await layout(h, ['2500.00', '2500.50']);
+    const r = await h.call('POST', '/v1/payment/recommendations', {
+      key: KEY_POOL,
+      body: { method: 'WT_RUB_C2C', currency: 'RUB', amount: '99999999999999999.99', min_amount: '100.00', max_amount: '500000.00', limit: 2 },
+    });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.recommendations.map((x: { amount: string }) => x.amount)).toEqual(['2500.50', '2500.00']);
+  });
+
+  // F7 — amount-endpoints.ts:51/67: a shop with flexible_links but no hosted_page gets a payment_url whose page answers
+  // 404 (hosted-page.ts:373), while /v1/payment/link answers payment_url null for such a shop (app.ts:125).
+  it('F7: a shop without a hosted page never gets a flexible payment_url that 404s', async () => {
+    const w = world();
+    w.shops.find((s: { id: string }) => s.id === 'shop_pool').hosted_page = false;
+    const h2 = await harness('in-process', { world: w, frozenClock: true });
+    try {
+      const l = await h2.call('POST', '/sandbox/pool/layout', { key: KEY_POOL, body: { method: 'WT_RUB_C2C', amounts: ['1500.00'] } });
+      expect(l.status).toBe(200);
+      const r = await h2.call('POST', '/v1/payment/link/flexible', { key: KEY_POOL, body: flex('1500.00') });
+      expect(r.body.status).toBe('pending');
+      if (r.body.payment_url !== null) {
+        const page = await h2.call('GET', r.body.payment_url.replace(/^https?:\/\/[^/]+/, ''), { key: null });
+        expect(page.status).toBe(200);
+      }
+    } finally {
+      await h2.close();
+    }
+  });
+
+  // F8 — pool-layout.ts / contract/sandbox.ts:90-98: generate.min > generate.max is not validated; the layout lays
+  // out amounts outside [min, max] instead of answering 400.
+  it('F8: a generated layout with min > max is a 400 and creates nothing', async () => {
+    const before = h.sandbox.store.state.operations.size;
+    const r = await h.call('POST', '/sandbox/pool/layout', { key: KEY_POOL, body: { method: 'WT_RUB_C2C', generate: { count: 5, min: '5000.00', max: '1000.00', step: '100.00' } } });
+    expect(r.status, r.text).toBe(400);
+    expect(h.sandbox.store.state.operations.size).toBe(before);
+  });
+});
+
+// F9 — pool.ts:174-190 + state.ts:480-489: a slot's matching order (seq) is taken when the payout first becomes
+// pending; after a restart it is the operations' load order (creation order). A payout accepted late (+slow) matches
+// after a younger one before the restart and before it after: the same payment goes to a different payout.
+describe('pool edges: matching order across a restart', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('F9: matching order is the same before and after a restart (and oldest payout first)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paygate-pool-review-'));
+    dirs.push(dir);
+    const store = join(dir, 'sandbox.json');
+    const w = world();
+    const first = await createSandbox({ world: w, store, frozenClock: true });
+    const payout = (n: string, client_id: string) => ({ merchant_operation_id: `po-${n}`, client_id, method: 'WT_RUB_C2C', amount: '1500.00', currency: 'RUB', number: '2200700012345678', name: 'R' });
+    const older = first.service.create('shop_pool', 'payout', payout('older', 'r+slow')); // admitting for 10 s
+    await new Promise((r) => setImmediate(r));
+    await first.clock.advance(1000);
+    const younger = await first.service.create('shop_pool', 'payout', payout('younger', 'r'));
+    await first.clock.advance(10_000);
+    const olderOp = await older;
+    const order = (s: typeof first) => [...s.store.state.poolWindow('pool_main', 'WT_RUB_C2C')!.slots.keys()];
+    const before = order(first);
+    await first.close();
+    const again = await createSandbox({ world: w, store, frozenClock: true });
+    try {
+      const after = order(again);
+      expect(after).toEqual(before);
+      expect(before).toEqual([olderOp.id, younger.id]);
+    } finally {
+      await again.close();
+    }
+  });
+});
