@@ -33,9 +33,8 @@ describe('pool edges', () => {
   const state = (operation_id: string) => h.call('POST', '/v1/get_operation_state', { key: KEY_POOL, body: { operation_id } });
   const payOp = (id: string, amount?: string) => h.call('POST', `/sandbox/operations/${id}/pay`, { key: KEY_POOL, body: amount ? { amount } : {} });
 
-  // F1 — links.ts:141-145: a link without explicit bounds has the route's limits as bounds (docs/pool.md §Flexible
-  // links 5 and 8: "The amount must lie within the link's bounds (400)"). An amount outside them is not a 400: a
-  // rejected payment (amount_taken) is created, a webhook fires, and the link is used up.
+  // F1 — a link without explicit bounds has the route's limits as bounds (docs/pool.md, flexible links 8): an amount
+  // outside them is a 400 and changes nothing.
   it('F1: confirming an amount outside the route limits of a link with no bounds is a 400 and stores nothing', async () => {
     await layout(h, ['3000.00']);
     const r = await h.call('POST', '/v1/payment/link/flexible', { key: KEY_POOL, body: flex('2800.00') });
@@ -47,9 +46,8 @@ describe('pool edges', () => {
     expect(h.sandbox.store.state.link(id)?.status).toBe('amount_selection');
   });
 
-  // F2 — lifecycle.ts:64-78: a payout completes as soon as paid ≥ amount, even while other matched payments still
-  // hold open claims on it. A payment that completes afterwards pays into a completed payout: fillPayout returns []
-  // and its contribution is lost from the payout's receipts (§2.4 "one item per contributing payment").
+  // F2 — a payout paid in full waits for its other open claims, so every matched payment's transfer is one item of
+  // its receipts (§2.4).
   it('F2: a payment that completes after its payout was filled by an overpayment still appears in the payout receipts', async () => {
     const l = await layout(h, ['1500.00']);
     const a = (await h.call('POST', '/v1/payment', { key: KEY_POOL, body: pay('1000.00') })).body;
@@ -79,9 +77,7 @@ describe('pool edges', () => {
     expect(payout.receipts.map((x: { amount: number }) => x.amount)).toEqual([1500]);
   });
 
-  // F3 — lifecycle.ts:97: a filled payout's actual_amount is always expected_amount, while its receipts carry what
-  // the payments actually paid: an overpaid payout's items do not add up to its amount (§2.4 "complete": items add
-  // up exactly to the leg's physical fact).
+  // F3 — a filled payout's actual_amount is what its payments paid, and its receipt items add up to it exactly (§2.4).
   it('F3: an overpaid pool payout: receipts add up to actual_amount', async () => {
     const l = await layout(h, ['1500.00']);
     const a = (await h.call('POST', '/v1/payment', { key: KEY_POOL, body: pay('1500.00') })).body;
@@ -96,9 +92,8 @@ describe('pool edges', () => {
     expect(rub.reserved).toBe('0.00');
   });
 
-  // F4 — a payer who pays less leaves a remainder below the payin pricing / min_piece: only a payment of exactly
-  // that remainder can fill it, pricing refuses it, and commands.ts:234-237 refuses to fail a payout with paid > 0.
-  // The payout (and the shop's reserve) is stuck in pending forever, with no way out through the API.
+  // F4 — an underpaid payout whose remainder nobody can match is closed short by the provider: it completes for
+  // what was paid and the rest of the reserve returns.
   it('F4: an underpaid pool payout whose remainder cannot be matched can still be resolved (filled or failed)', async () => {
     const l = await layout(h, ['1500.00']);
     const a = (await h.call('POST', '/v1/payment', { key: KEY_POOL, body: pay('1500.00') })).body;
@@ -122,9 +117,7 @@ describe('pool edges', () => {
     expect((await state(l.first_operation_id)).body.status).toBe('pending');
   });
 
-  // F5 — links.ts:106-109: "the pool has some amount within the bounds" ignores the shop's payin pricing (and the
-  // route limits when explicit bounds are given), so a link offers a picker when nothing can ever be created.
-  // Availability for the same shop would answer 412 pricing_not_covered for that range.
+  // F5 — a picker is offered only when some free amount within the bounds is also inside the shop's payin pricing.
   it('F5: amount_selection is not offered when the only free amounts cannot be paid (outside pricing)', async () => {
     await layout(h, ['1500.00']);
     const a = (await h.call('POST', '/v1/payment', { key: KEY_POOL, body: pay('1500.00') })).body;
@@ -133,9 +126,7 @@ describe('pool edges', () => {
     expect(r.body.status).toBe('rejected');
   });
 
-  // F6 — pool.ts:311-316: recommendations sort distance on `delta.times(100).toNumber()`. An amount may lie far outside
-  // the bounds (up to 18 integer digits); above ~9e13 the keys are no longer exact, distances tie, and the lower amount
-  // wins even though the higher one is nearer.
+  // F6 — recommendations order by exact distance, also for an amount beyond 2^53 cents.
   it('F6: recommendations order by exact distance even for a very large amount', async () => {
     await layout(h, ['2500.00', '2500.50']);
     const r = await h.call('POST', '/v1/payment/recommendations', {
@@ -146,8 +137,7 @@ describe('pool edges', () => {
     expect(r.body.recommendations.map((x: { amount: string }) => x.amount)).toEqual(['2500.50', '2500.00']);
   });
 
-  // F7 — amount-endpoints.ts:51/67: a shop with flexible_links but no hosted_page gets a payment_url whose page answers
-  // 404 (hosted-page.ts:373), while /v1/payment/link answers payment_url null for such a shop (app.ts:125).
+  // F7 — the picker is a hosted page: a shop without one is not opted in and gets payment_url null.
   it('F7: a shop without a hosted page never gets a flexible payment_url that 404s', async () => {
     const w = world();
     w.shops.find((s: { id: string }) => s.id === 'shop_pool').hosted_page = false;
@@ -166,8 +156,7 @@ describe('pool edges', () => {
     }
   });
 
-  // F8 — pool-layout.ts / contract/sandbox.ts:90-98: generate.min > generate.max is not validated; the layout lays
-  // out amounts outside [min, max] instead of answering 400.
+  // F8 — a generated layout with min > max is a 400 and creates nothing.
   it('F8: a generated layout with min > max is a 400 and creates nothing', async () => {
     const before = h.sandbox.store.state.operations.size;
     const r = await h.call('POST', '/sandbox/pool/layout', { key: KEY_POOL, body: { method: 'WT_RUB_C2C', generate: { count: 5, min: '5000.00', max: '1000.00', step: '100.00' } } });
@@ -176,9 +165,8 @@ describe('pool edges', () => {
   });
 });
 
-// F9 — pool.ts:174-190 + state.ts:480-489: a slot's matching order (seq) is taken when the payout first becomes
-// pending; after a restart it is the operations' load order (creation order). A payout accepted late (+slow) matches
-// after a younger one before the restart and before it after: the same payment goes to a different payout.
+// F9 — matching order is creation order (oldest payout first), also for a payout accepted late, and the same after
+// a restart.
 describe('pool edges: matching order across a restart', () => {
   const dirs: string[] = [];
   afterEach(() => {
