@@ -6,4 +6,5 @@ export * from './links.js';
 export * from './balances.js';
 export * from './availability.js';
 export * from './endpoints.js';
+export * from './duration.js';
 export { buildOpenApiDocument } from './openapi.js';

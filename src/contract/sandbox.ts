@@ -1,6 +1,7 @@
 // The sandbox's own control API (not part of the gateway): what a payer, provider, reviewer or administrator
 // would do, under /sandbox. Shop actions take the shop's X-API-Key; cross-shop actions take X-Admin-Token.
 import { z } from 'zod';
+import { durationSchema } from './duration.js';
 import { OperationStatus, OperationType } from './common.js';
 import { RequestAmount, Timestamp } from './money.js';
 import { Operation, OperationState } from './operations.js';
@@ -45,12 +46,7 @@ export type OperationDetails = z.infer<typeof OperationDetails>;
 export const ClockState = z.object({ now: Timestamp, frozen: z.boolean(), pending_timers: z.number() }).meta({ id: 'SandboxClock' });
 export type ClockState = z.infer<typeof ClockState>;
 export const AdvanceRequest = z
-  .object({
-    by: z.union([
-      z.number({ error: 'must be milliseconds or a duration such as "10s"' }).int().min(0).max(366 * 86_400_000),
-      z.string().regex(/^\d+(ms|s|m|h|d)$/, { message: 'must be a duration such as "500ms", "10s", "5m", "2h" or "1d"' }),
-    ]),
-  })
+  .object({ by: durationSchema() })
   .meta({ id: 'SandboxAdvanceRequest' });
 
 export const EvidenceRequest = z.object({ available: z.boolean({ error: 'must be true or false' }) });

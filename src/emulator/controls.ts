@@ -18,7 +18,6 @@ import { parseWith, readJson } from './body.js';
 import { ApiError } from './http-errors.js';
 import { hashApiKey, type OperationRef } from './service.js';
 import { toWireOperation, toWireState, type PublicOperation } from './wire.js';
-import { parseDuration } from '../world/schema.js';
 import { Uuid } from '../contract/money.js';
 
 function refOf(id: string, query: URLSearchParams): OperationRef {
@@ -104,7 +103,7 @@ export function registerControls(app: H3, ctx: AppContext, guarded: Guard, evide
     '/sandbox/clock/advance',
     guarded(async (event) => {
       const { by } = await readJson(event, AdvanceRequest);
-      const ms = typeof by === 'number' ? by : parseDuration(by)!;
+      const ms = by;
       await service.clock.advance(ms);
       await service.store.sync();
       return clockState();

@@ -3,20 +3,17 @@ import { z } from 'zod';
 import type { World } from '../domain/world.js';
 import { AMOUNT_PATTERN } from '../contract/money.js';
 import { money } from '../domain/money.js';
+import { parseDurationText } from '../contract/duration.js';
 
-const DURATION = /^(\d+)(ms|s|m|h|d)$/;
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+/** Fixture durations use the project's one grammar (src/contract/duration.ts). */
+export { parseDuration } from '../contract/duration.js';
 
-/** "500ms", "10s", "30m", "2h", "1d" → milliseconds. */
-export function parseDuration(text: string): number | undefined {
-  const m = DURATION.exec(text.trim());
-  return m ? Number(m[1]) * UNIT_MS[m[2]!]! : undefined;
-}
-
-const Duration = z
-  .string()
-  .refine((s) => parseDuration(s) !== undefined, { message: 'must be a duration such as "500ms", "10s", "30m" or "2h"' })
-  .transform((s) => parseDuration(s)!);
+const Duration = z.string().transform((s, ctx) => {
+  const r = parseDurationText(s);
+  if (r.ok) return r.ms;
+  ctx.addIssue({ code: 'custom', message: r.message });
+  return z.NEVER;
+});
 
 const Id = z.string().min(1).regex(/^[A-Za-z0-9_.:-]+$/, { message: 'must be an identifier (letters, digits, _ . : -)' });
 const Amount = z.string().regex(AMOUNT_PATTERN, { message: 'must be a decimal string such as "100.00"' });
