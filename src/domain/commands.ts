@@ -3,7 +3,7 @@
 import type { OperationRecord, ReceiptUpload } from './operation.js';
 import type { DomainContext, StateChange } from './state.js';
 import { DomainError } from './errors.js';
-import { claimEnded, completePayment, settlePayout, type Moved } from './lifecycle.js';
+import { claimEnded, completePayment, movedTo, settlePayout, type Moved } from './lifecycle.js';
 import { isTerminal } from './operation.js';
 import { money, toScale2, ZERO } from './money.js';
 import { move } from './transitions.js';
@@ -48,7 +48,9 @@ export function cancel(
   const text = reason === '' ? 'cancel' : reason;
   // A create that loses the race never shows requisites (rule 6): there are none yet to strip.
   const moved = move(op, 'cancelled', now, `cancel: ${text}`, { cancelled_at: now, cancel_reason: text });
-  return { outcome: 'cancelled', moved: { op: moved.op, changes: endedWithoutMoney(ctx, moved) } };
+  // An open create that lost the race is released at once and completes as a cancelled payment (rule 6).
+  const release = op.status === 'admitting' ? [{ kind: 'resolve_admission' as const, operation_id: op.id }] : [];
+  return { outcome: 'cancelled', moved: movedTo(ctx, moved.op, endedWithoutMoney(ctx, moved), release) };
 }
 
 /** The payer transfers `amount` to the requisites of a pending payment: it completes for that amount. */
@@ -86,7 +88,7 @@ export function receiptUploaded(ctx: DomainContext, op: OperationRecord, upload:
   }
   const now = iso(ctx.now);
   const moved = move(withUpload, 'manual_check', now, `receipt needs review (${verdict.rule})`, { manual_check_reason: verdict.reason ?? null });
-  return { op: moved.op, changes: changes(moved) };
+  return movedTo(ctx, moved.op, changes(moved));
 }
 
 /** A reviewer decides a payment under manual check: approve completes it (for `amount` if given), decline rejects it. */
@@ -98,7 +100,7 @@ export function reviewerDecides(ctx: DomainContext, op: OperationRecord, decisio
   }
   const now = iso(ctx.now);
   const moved = move(op, 'rejected', now, 'reviewer declined the receipt', { rejected_at: now, reject_reason: 'receipt_declined' });
-  return { op: moved.op, changes: endedWithoutMoney(ctx, moved) };
+  return movedTo(ctx, moved.op, endedWithoutMoney(ctx, moved));
 }
 
 /** The provider's timing window passed with no money: the payment is rejected as expired. No-op otherwise. */
@@ -108,7 +110,7 @@ export function expire(ctx: DomainContext, op: OperationRecord): Moved | undefin
   if (Date.parse(op.expires_at) > ctx.now) return undefined;
   const now = iso(ctx.now);
   const moved = move(op, 'rejected', now, 'expired: the provider window closed with no transfer', { rejected_at: now, reject_reason: 'expired' });
-  return { op: moved.op, changes: endedWithoutMoney(ctx, moved) };
+  return movedTo(ctx, moved.op, endedWithoutMoney(ctx, moved));
 }
 
 /** The provider completes or fails a pending payout (sandbox control, or its own settlement delay). */

@@ -9,7 +9,7 @@ import { operationIdFor } from './ids.js';
 import { accounts, posting } from './ledger.js';
 import { MAGIC_EXPIRY_MS, SLOW_ACCEPTANCE_MS, TIMEOUT_ACCEPTANCE_MS, magicTags, type MagicTag } from './magic.js';
 import { money, round2, toScale2, ZERO } from './money.js';
-import { claimEnded } from './lifecycle.js';
+import { claimEnded, movedTo, type Moved } from './lifecycle.js';
 import { commissionOn, tierFor } from './pricing.js';
 import { allocateRequisites } from './requisites.js';
 import { eventFor, move, type OperationEvent } from './transitions.js';
@@ -35,7 +35,7 @@ export interface CreateParams {
 
 export type CreatePlan =
   | { kind: 'replay'; op: OperationRecord }
-  | { kind: 'commit'; op: OperationRecord; changes: StateChange[] };
+  | ({ kind: 'commit' } & Moved);
 
 /**
  * Canonical form of a create body. "Same body" means: the same operation type and the same values of
@@ -239,7 +239,7 @@ export function planCreate(ctx: DomainContext, shopId: string, kind: OperationKi
       reject_reason: rejectReason ?? 'no_provider_accepted',
       history: [{ at: now, from: null, to: 'rejected', cause: `create: ${rejectReason}` }],
     };
-    return { kind: 'commit', op, changes: withEvent(op) };
+    return { kind: 'commit', ...movedTo(ctx, op, withEvent(op)) };
   }
 
   if (decision.latencyMs > 0) {
@@ -250,14 +250,14 @@ export function planCreate(ctx: DomainContext, shopId: string, kind: OperationKi
       accept_at: iso(ctx.now + waitMs),
       history: [{ at: now, from: null, to: 'admitting', cause: 'create: waiting for provider acceptance' }],
     };
-    return { kind: 'commit', op, changes: [{ kind: 'operation', op }] };
+    return { kind: 'commit', ...movedTo(ctx, op, [{ kind: 'operation', op }]) };
   }
 
   // Accepted at once: build the operation in its first status directly.
   const fields = acceptedFields(ctx, base, decision.provider);
   const status = fields.requires_receipt ? 'awaiting_confirmation' : 'pending';
   const op = { ...base, ...fields, status, history: [{ at: now, from: null, to: status, cause: 'create' }] } as OperationRecord;
-  return { kind: 'commit', op, changes: acceptedChanges(op, eventFor(op), now) };
+  return { kind: 'commit', ...movedTo(ctx, op, acceptedChanges(op, eventFor(op), now)) };
 }
 
 export function conflict(merchantOperationId: string): DomainError {
@@ -313,11 +313,11 @@ function acceptedChanges(op: OperationRecord, event: OperationEvent | undefined,
 }
 
 /** An admitting create's provider accepted: move to pending / awaiting_confirmation. */
-function accept(ctx: DomainContext, op: OperationRecord, provider: ProviderDef, cause: string): { op: OperationRecord; changes: StateChange[] } {
+function accept(ctx: DomainContext, op: OperationRecord, provider: ProviderDef, cause: string): Moved {
   const now = iso(ctx.now);
   const fields = acceptedFields(ctx, op, provider);
   const moved = move(op, fields.requires_receipt ? 'awaiting_confirmation' : 'pending', now, cause, fields);
-  return { op: moved.op, changes: acceptedChanges(moved.op, moved.event, now) };
+  return movedTo(ctx, moved.op, acceptedChanges(moved.op, moved.event, now));
 }
 
 /**
@@ -325,7 +325,7 @@ function accept(ctx: DomainContext, op: OperationRecord, provider: ProviderDef, 
  * accepted, or it was slower than the 15 s wait and the create is rejected. No-op when the admission
  * was already decided (for example cancelled first).
  */
-export function finishAdmission(ctx: DomainContext, opId: string): { op: OperationRecord; changes: StateChange[] } | undefined {
+export function finishAdmission(ctx: DomainContext, opId: string): Moved | undefined {
   const op = ctx.state.operation(opId);
   if (!op || op.status !== 'admitting') return undefined;
   const provider = op.provider_id ? ctx.world.providers.get(op.provider_id) : undefined;
@@ -333,19 +333,19 @@ export function finishAdmission(ctx: DomainContext, opId: string): { op: Operati
   const now = iso(ctx.now);
   if (!provider || latency > ACCEPTANCE_WAIT_MS) {
     const moved = move(op, 'rejected', now, 'provider did not accept within 15 s', { rejected_at: now, reject_reason: 'provider_timeout' });
-    return { op: moved.op, changes: [...withEvent(moved.op), ...claimEnded(ctx, moved.op, ZERO)] };
+    return movedTo(ctx, moved.op, [...withEvent(moved.op), ...claimEnded(ctx, moved.op, ZERO)]);
   }
   if (op.claim && ctx.state.operation(op.claim.payout_id)?.status !== 'pending') {
     // The payout slot closed while the payment waited: the pool has nothing to pay into.
     const moved = move(op, 'rejected', now, 'the matched payout closed before acceptance', { rejected_at: now, reject_reason: 'no_provider_accepted' });
-    return { op: moved.op, changes: withEvent(moved.op) };
+    return movedTo(ctx, moved.op, withEvent(moved.op));
   }
   const shop = ctx.world.shops.get(op.shop_id)!;
   if (op.type === 'payout') {
     const q = { settlement: money(op.settlement_amount), settlement_currency: op.settlement_currency } as Quote;
     if (!fundsSuffice(ctx, shop, q)) {
       const moved = move(op, 'rejected', now, 'insufficient funds at acceptance', { rejected_at: now, reject_reason: 'insufficient_funds' });
-      return { op: moved.op, changes: withEvent(moved.op) };
+      return movedTo(ctx, moved.op, withEvent(moved.op));
     }
   }
   return accept(ctx, op, provider, 'provider accepted');

@@ -58,6 +58,13 @@ export class AccountTotals {
     this.add(p.source, p.currency, amount.negated());
   }
 
+  /** Take back a posting that was never written (a rolled-back commit). Postings themselves are never undone. */
+  unapply(p: Posting): void {
+    const amount = money(p.amount);
+    this.add(p.destination, p.currency, amount.negated());
+    this.add(p.source, p.currency, amount);
+  }
+
   clear(): void {
     this.totals.clear();
   }

@@ -9,10 +9,16 @@ import { money, round2, toScale2 } from './money.js';
 import { commissionOn, tierFor } from './pricing.js';
 import { move } from './transitions.js';
 import { iso } from './state.js';
+import { outcomeOf, type Effect, type Outcome } from './effects.js';
 
-export interface Moved {
+/** A command's result: the operation it moved, the changes to write, and the effects to carry out once written. */
+export interface Moved extends Outcome {
   op: OperationRecord;
-  changes: StateChange[];
+}
+
+/** The result of moving `op`, with the timers every operation among `changes` now needs. */
+export function movedTo(ctx: Pick<DomainContext, 'world'>, op: OperationRecord, changes: StateChange[], extra?: Effect[]): Moved {
+  return { op, ...outcomeOf(ctx, changes, extra) };
 }
 
 function changesOf(moved: { op: OperationRecord; event: unknown }, extra: StateChange[] = []): StateChange[] {
@@ -54,7 +60,7 @@ export function completePayment(ctx: DomainContext, op: OperationRecord, actualA
   if (commission.greaterThan(0)) {
     postings.push({ kind: 'posting', posting: posting(`${op.id}:fee`, op.shop_id, op.id, 'payment_commission', accounts.payins, accounts.fees, cur, commission, now) });
   }
-  return { op: moved.op, changes: changesOf(moved, postings) };
+  return movedTo(ctx, moved.op, changesOf(moved, postings));
 }
 
 /**
@@ -98,12 +104,13 @@ export function settlePayout(ctx: DomainContext, op: OperationRecord, outcome: '
   const reserved = money(op.settlement_amount);
   if (outcome === 'failed') {
     const moved = move(op, 'rejected', now, cause, { rejected_at: now, reject_reason: 'payout_failed' });
-    return {
-      op: moved.op,
-      changes: changesOf(moved, [
+    return movedTo(
+      ctx,
+      moved.op,
+      changesOf(moved, [
         { kind: 'posting', posting: posting(`${op.id}:release`, op.shop_id, op.id, 'payout_released', accounts.reserved(op.shop_id), accounts.balance(op.shop_id), cur, reserved, now) },
       ]),
-    };
+    );
   }
   const commission = money(op.commission_amount);
   const expectedOut = reserved.minus(commission);
@@ -129,7 +136,7 @@ export function settlePayout(ctx: DomainContext, op: OperationRecord, outcome: '
   if (commission.greaterThan(0)) {
     postings.push({ kind: 'posting', posting: posting(`${op.id}:fee`, op.shop_id, op.id, 'payout_commission', accounts.reserved(op.shop_id), accounts.fees, cur, commission, now) });
   }
-  return { op: moved.op, changes: changesOf(moved, postings) };
+  return movedTo(ctx, moved.op, changesOf(moved, postings));
 }
 
 /** Opening balances of a shop, as postings (written once, when the store is first seeded). */

@@ -2,6 +2,7 @@
 // The link is not an operation: while it waits in amount_selection, reads of its operation_id say 404 and no event
 // fires. The payer's confirmation creates the payment under the same operation_id, with the chosen amount, or a
 // rejected payment when that amount was taken at the last moment. Pure: returns the changes to write.
+import { linkTimersOf, type Effect } from './effects.js';
 import type { DomainContext, StateChange } from './state.js';
 import type { PricingDef, ProviderDef, RouteDef } from './world.js';
 import type { Range } from './pool.js';
@@ -41,7 +42,7 @@ export type FlexiblePlan =
   /** An operation: created now (or replayed). `url`: whether the response carries a payment_url with k. */
   | { kind: 'operation'; plan: CreatePlan; url: boolean }
   /** A link in amount_selection or rejected; `changes` is empty on a replay. */
-  | { kind: 'link'; link: LinkRecord; changes: StateChange[] };
+  | { kind: 'link'; link: LinkRecord; changes: StateChange[]; effects: Effect[] };
 
 /** Canonical form of a flexible-link body: like a create's, with the three amounts at scale 2. */
 export function flexibleFingerprint(p: FlexibleParams): string {
@@ -110,7 +111,7 @@ export function planFlexible(ctx: DomainContext, shopId: string, p: FlexiblePara
   const link = ctx.state.link(id);
   if (link) {
     if (link.fingerprint !== fingerprint) throw conflict(p.merchant_operation_id);
-    return { kind: 'link', link, changes: [] };
+    return { kind: 'link', link, changes: [], effects: [] };
   }
 
   const { route, pools, others } = payinRoute(ctx, shopId, p.method);
@@ -142,7 +143,7 @@ export function planFlexible(ctx: DomainContext, shopId: string, p: FlexiblePara
     updated_at: now,
     ...(any ? { expires_at: iso(ctx.now + shop.flexible_link_lifetime_ms) } : {}),
   };
-  return { kind: 'link', link: record, changes: [{ kind: 'link', link: record }] };
+  return { kind: 'link', link: record, changes: [{ kind: 'link', link: record }], effects: linkTimersOf(record) };
 }
 
 /**
@@ -179,7 +180,7 @@ export function planConfirm(ctx: DomainContext, shopId: string, id: string, amou
   const now = iso(ctx.now);
   const { expires_at: _e, ...rest } = link;
   const confirmed: LinkRecord = { ...rest, status: 'confirmed', confirmed_amount: chosen, updated_at: now };
-  return { kind: 'commit', op: plan.op, changes: [...plan.changes, { kind: 'link', link: confirmed }] };
+  return { ...plan, changes: [...plan.changes, { kind: 'link', link: confirmed }] };
 }
 
 /** The link lifetime elapsed with no choice: nothing is created and no event fires. No-op otherwise. */

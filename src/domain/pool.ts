@@ -176,6 +176,33 @@ export class PoolIndex {
     else if (op.type === 'payment' && op.claim) this.putPayment(op);
   }
 
+  /** Forget an operation that was never written (a rolled-back commit): its slot, or its contribution to a slot. */
+  remove(op: OperationRecord): void {
+    if (op.type === 'payout' && op.pool_id) {
+      const w = this.windows.get(windowKey(op.pool_id, op.method));
+      if (w?.slots.delete(op.id)) w.changed();
+      this.seqOf.delete(op.id);
+      this.usage.delete(op.id);
+      return;
+    }
+    if (op.type !== 'payment' || !op.claim) return;
+    const prev = this.contribution.get(op.id);
+    if (!prev) return;
+    this.contribution.delete(op.id);
+    const u = this.usage.get(prev.payout_id);
+    if (!u) return;
+    u.claimed = u.claimed.minus(prev.claimed);
+    u.paid = u.paid.minus(prev.paid);
+    for (const w of this.windows.values()) {
+      const slot = w.slots.get(prev.payout_id);
+      if (slot) {
+        this.refresh(slot);
+        w.changed();
+        break;
+      }
+    }
+  }
+
   private putPayout(op: OperationRecord): void {
     let seq = this.seqOf.get(op.id);
     if (seq === undefined) {

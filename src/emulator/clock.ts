@@ -34,6 +34,11 @@ export class SandboxClock {
   private running: Promise<void> | undefined;
   private closed = false;
   private readonly onError: (err: unknown) => void;
+  /**
+   * Awaited at the start of every advance(): the service sets it to wait for the store, so that an advance applies
+   * to every change accepted before it (whose timers are armed the moment it is written).
+   */
+  beforeAdvance: (() => Promise<void>) | undefined;
 
   constructor(opts: ClockOptions = {}) {
     this.frozen = opts.frozen ?? false;
@@ -73,6 +78,7 @@ export class SandboxClock {
   /** Move sandbox time forward by `ms`, running every timer that falls due, in time order. */
   async advance(ms: number): Promise<void> {
     if (ms < 0) throw new RangeError('cannot move the clock backwards');
+    await this.beforeAdvance?.();
     const target = this.now() + ms;
     await this.running;
     while (this.timers.length > 0 && this.timers[0]!.at <= target) {

@@ -34,6 +34,7 @@ export const STATUS_OF: Record<DomainErrorCode, number> = {
   pricing_not_covered: 412,
   not_pool_only: 412,
   evidence_unavailable: 503,
+  store_unavailable: 503,
 };
 
 function fieldPath(path: readonly PropertyKey[]): string {

@@ -10,6 +10,7 @@ import { FilePersistence } from '../store/file-persistence.js';
 import { MemoryPersistence } from '../store/memory-persistence.js';
 import { StoreLockedError } from '../store/errors.js';
 import { Store } from '../store/store.js';
+import type { Persistence } from '../store/persistence.js';
 import { DirFileStore, MemoryFileStore, filesDirFor } from '../store/files.js';
 import { createApp, type AppUrls } from './app.js';
 import { SandboxClock } from './clock.js';
@@ -25,6 +26,11 @@ export interface SandboxOptions {
   world?: unknown;
   /** Store file. Default: none — an in-memory store that keeps nothing. The CLI passes `.paygate/sandbox.json`. */
   store?: string;
+  /**
+   * The Persistence to write through, instead of the one `store` picks (a file journal, or memory). For tests that
+   * need a store that fails on demand; the sandbox opens and closes it. Default: from `store`.
+   */
+  persistence?: Persistence;
   /** Delete the store's files before opening (refused while another process owns them). Default false. */
   reset?: boolean;
   /** fdatasync after each group write (power-loss durability). Default false: a write() survives a process crash. */
@@ -130,7 +136,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
   const world = opts.world !== undefined ? parseWorld(opts.world, 'options.world') : loadWorld(opts.fixtures);
   const index = new WorldIndex(world);
   if (opts.store && opts.reset) resetStore(opts.store);
-  const persistence = opts.store ? new FilePersistence({ path: opts.store, fsync: opts.fsync ?? false }) : new MemoryPersistence();
+  const persistence = opts.persistence ?? (opts.store ? new FilePersistence({ path: opts.store, fsync: opts.fsync ?? false }) : new MemoryPersistence());
   const store = new Store(persistence);
   await store.open();
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));

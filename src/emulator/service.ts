@@ -1,6 +1,9 @@
-// The gateway service: runs domain commands against the store and the sandbox clock. It owns the timers of
-// in-flight work (provider acceptance, payout settlement) and recovers them after a restart. Every domain change is
-// written through one function, commit(), which lets the webhook outbox add its delivery records to the same commit.
+// The gateway service: runs domain commands against the store and the sandbox clock. A command returns its outcome
+// (changes and effects, decided by the domain); the service writes the changes through one function, commit(), which
+// lets the webhook outbox add its delivery records to the same transaction, and only once they are written carries
+// the effects out (timers on the sandbox clock, the release of a create waiting on its admission). A failed write
+// changes nothing (the store takes it back) and answers 503 store_unavailable. After a restart the timers are derived
+// again from the stored records.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { CreateParams } from '../domain/create.js';
 import type { BalanceFigures } from '../domain/ledger.js';
@@ -11,12 +14,14 @@ import type { Store } from '../store/store.js';
 import type { ApiKeyRecord, StoreChange } from '../store/state.js';
 import type { SandboxClock } from './clock.js';
 import type { PublicOperation } from './wire.js';
-import { finishAdmission, planCreate, type CreatePlan } from '../domain/create.js';
-import { expireLink, planConfirm, planFlexible, type FlexibleParams, type LinkRecord } from '../domain/links.js';
+import { planCreate, type CreatePlan } from '../domain/create.js';
+import { planConfirm, planFlexible, type FlexibleParams, type LinkRecord } from '../domain/links.js';
 import { evaluateAmounts, type AmountsQuery, type AmountsResult } from '../domain/amounts.js';
 import { generateAmounts } from '../domain/pool-layout.js';
 import { DEFAULT_READ_SETTINGS, type ReadSettings } from './amount-reads.js';
-import { cancel, expire, payerPays, providerSettles, receiptUploaded, reviewerDecides, type CancelOutcome, type ReviewVerdict } from '../domain/commands.js';
+import { cancel, payerPays, providerSettles, receiptUploaded, reviewerDecides, type CancelOutcome, type ReviewVerdict } from '../domain/commands.js';
+import { linkTimersOf, timersOf, type Effect, type Outcome, type TimerCommand } from '../domain/effects.js';
+import { runTimer } from '../domain/timers.js';
 import type { Moved } from '../domain/lifecycle.js';
 import type { FileStore } from '../store/files.js';
 import { nameUuid } from '../domain/ids.js';
@@ -26,6 +31,17 @@ import { openingPostings } from '../domain/lifecycle.js';
 import { iso } from '../domain/state.js';
 
 const notFound = () => new DomainError('operation_not_found', 'operation not found');
+
+/** How long a timer whose outcome could not be written waits before it tries again (sandbox time). */
+export const TIMER_RETRY_MS = 1000;
+
+/** A write the store refused: nothing of the request was kept. */
+function storeUnavailable(e: unknown): DomainError {
+  if (e instanceof DomainError) return e;
+  const code = typeof e === 'object' && e !== null && 'code' in e ? ` (${String((e as { code: unknown }).code)})` : '';
+  const why = e instanceof Error ? e.message : String(e);
+  return new DomainError('store_unavailable', `the sandbox could not write its store${code}: ${why}. Nothing was changed; free disk space or fix the store, then retry`);
+}
 
 const keyHashes = new Map<string, string>();
 
@@ -81,7 +97,9 @@ export class GatewayService {
     readonly store: Store,
     readonly clock: SandboxClock,
     readonly files: FileStore,
-  ) {}
+  ) {
+    clock.beforeAdvance = () => store.sync();
+  }
 
   get state() {
     return this.store.state;
@@ -118,8 +136,8 @@ export class GatewayService {
     if (!this.state.meta.has('link_secret')) changes.push({ kind: 'meta', meta: { id: 'link_secret', key: randomBytes(32).toString('base64') } });
     if (this.hook) changes.push(...this.hook.seed());
     if (changes.length > 0) await this.commit(changes);
-    for (const op of this.state.operations.values()) this.arm(op);
-    for (const link of this.state.links.values()) this.armLink(link);
+    for (const op of this.state.operations.values()) this.run(timersOf(this.world, op));
+    for (const link of this.state.links.values()) this.run(linkTimersOf(link));
     if (!this.state.meta.has('pool_layouts')) {
       for (const [i, l] of (this.world.world.pool_layouts ?? []).entries()) {
         await this.layoutPool(l.shop_id, { method: l.method, amounts: l.amounts ?? generateAmounts(l.generate!), batch: `f${i}` });
@@ -131,13 +149,58 @@ export class GatewayService {
 
   /**
    * The one path every change goes through: applies `changes` plus what the commit hook adds (webhook deliveries
-   * for the events among them) as one transaction; resolves once durable, then lets the hook schedule its work.
+   * for the events among them) as one transaction; resolves once written, then lets the hook schedule its work.
+   * Rejects with store_unavailable when the write failed: then nothing of it is visible, ever.
    */
-  commit(changes: readonly StoreChange[]): Promise<void> {
+  commit(changes: readonly StoreChange[], effects: readonly Effect[] = []): Promise<void> {
     const extra = this.hook?.extend(changes) ?? [];
-    const durable = this.store.commit(extra.length > 0 ? [...changes, ...extra] : changes);
-    if (extra.length === 0) return durable;
-    return durable.then(() => this.hook?.committed(extra));
+    const written = () => {
+      if (extra.length > 0) this.hook?.committed(extra);
+      this.run(effects);
+    };
+    let done: Promise<void>;
+    try {
+      done = this.store.commit(extra.length > 0 ? [...changes, ...extra] : changes, written);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return done.catch((e: unknown) => {
+      throw storeUnavailable(e);
+    });
+  }
+
+  /** Write an outcome's changes; the moment they are written, carry out its effects. */
+  persist(outcome: Outcome): Promise<void> {
+    return this.commit(outcome.changes, outcome.effects);
+  }
+
+  /** Carry out effects the domain decided (after their changes were written). */
+  private run(effects: readonly Effect[]): void {
+    for (const e of effects) {
+      if (e.kind === 'timer') this.clock.schedule(e.at, () => this.fire(e.command));
+      else this.release(e.operation_id);
+    }
+  }
+
+  /** A timer fell due: the domain decides what it still does; a failed write tries again a little later. */
+  private async fire(command: TimerCommand): Promise<void> {
+    try {
+      const outcome = runTimer(this.ctx(), command);
+      if (outcome) await this.persist(outcome);
+    } catch (e) {
+      if (!(e instanceof DomainError && e.code === 'store_unavailable')) throw e;
+      this.clock.schedule(this.clock.now() + TIMER_RETRY_MS, () => this.fire(command));
+    } finally {
+      if (command.kind === 'finish_admission') this.release(command.operation_id);
+    }
+  }
+
+  /** A create waiting on this operation's admission may answer now. */
+  private release(id: string): void {
+    const d = this.admissions.get(id);
+    if (!d) return;
+    this.admissions.delete(id);
+    d.resolve();
   }
 
   authenticate(token: string | null | undefined): AuthResult {
@@ -159,13 +222,7 @@ export class GatewayService {
   async flexible(shopId: string, params: FlexibleParams): Promise<{ op: PublicOperation; url: boolean } | { link: LinkRecord }> {
     const plan = planFlexible(this.ctx(), shopId, params);
     if (plan.kind === 'link') {
-      if (plan.changes.length > 0) {
-        const durable = this.commit(plan.changes);
-        this.armLink(plan.link);
-        await durable;
-      } else {
-        await this.store.sync();
-      }
+      await this.persist(plan);
       return { link: plan.link };
     }
     return { op: await this.runCreate(plan.plan), url: plan.url };
@@ -233,8 +290,7 @@ export class GatewayService {
         ...(bankname ? { bankname } : {}),
       });
       if (plan.kind !== 'commit') return;
-      writes.push(this.commit(plan.changes));
-      this.arm(plan.op);
+      writes.push(this.persist(plan));
       if (plan.op.status === 'rejected') rejected++;
       else created.push(plan.op.id);
     });
@@ -242,16 +298,20 @@ export class GatewayService {
     return { created, rejected };
   }
 
-  /** Run a create plan: write it, arm its timers, wait for the outcome. */
+  /** Run a create plan: write it, then carry out its effects, and wait for the outcome. */
   private async runCreate(plan: CreatePlan): Promise<PublicOperation> {
-    if (plan.kind === 'replay') {
-      await this.settled(plan.op.id);
-      return this.publicOperation(plan.op.id);
+    if (plan.kind === 'commit') {
+      try {
+        await this.persist(plan);
+      } catch (e) {
+        this.release(plan.op.id); // replays waiting on it answer now: the create never happened
+        throw e;
+      }
     }
-    const durable = this.commit(plan.changes);
-    this.arm(plan.op);
-    await durable;
     await this.settled(plan.op.id);
+    const op = this.state.operation(plan.op.id);
+    // The create this replays was never written, or its admission's outcome could not be written yet.
+    if (!op || op.status === 'admitting') throw storeUnavailable(new Error('the outcome of this create could not be written'));
     return this.publicOperation(plan.op.id);
   }
 
@@ -263,10 +323,9 @@ export class GatewayService {
 
   /** Read an operation of this shop; 404 for another shop's, an unknown one, or a create still in flight. */
   async get(shopId: string, ref: OperationRef): Promise<PublicOperation> {
-    const op = this.find(shopId, ref);
-    if (!op || op.status === 'admitting') throw notFound();
     await this.store.sync();
-    return op;
+    const found = this.find(shopId, ref);
+    return this.publicOperation(found?.id);
   }
 
   /** Cancel a payment (spec §4.7); wins against a create in flight when identified by merchant_operation_id. */
@@ -274,13 +333,7 @@ export class GatewayService {
     const op = this.find(shopId, ref);
     if (!op) throw notFound();
     const r = cancel(this.ctx(), op, reason, 'merchant_operation_id' in ref);
-    if (r.moved) {
-      await this.apply(r.moved);
-      // An open create that lost the race completes now, as a cancelled payment.
-      this.admissions.get(op.id)?.resolve();
-    } else {
-      await this.store.sync();
-    }
+    await (r.moved ? this.persist(r.moved) : this.store.sync());
     return { outcome: r.outcome, op: this.publicOperation(op.id) };
   }
 
@@ -324,7 +377,7 @@ export class GatewayService {
       { id, file_id: fileId, filename: file.filename, content_type: file.contentType, size: file.bytes.byteLength, uploaded_at: iso(this.clock.now()) },
       verdict,
     );
-    await this.apply(moved);
+    await this.persist(moved);
     return this.publicOperation(op.id);
   }
 
@@ -340,24 +393,19 @@ export class GatewayService {
   private async command(shopId: string, ref: OperationRef, fn: (op: OperationRecord) => Moved): Promise<PublicOperation> {
     const op = this.find(shopId, ref);
     if (!op || op.status === 'admitting') throw notFound();
-    await this.apply(fn(op));
+    await this.persist(fn(op));
     return this.publicOperation(op.id);
-  }
-
-  private async apply(moved: Moved): Promise<void> {
-    const durable = this.commit(moved.changes);
-    this.arm(moved.op);
-    await durable;
   }
 
   balances(shopId: string): BalanceFigures[] {
     return this.world.shopCurrencies(shopId).map((currency) =>
-      balanceRow(currency, this.state.accountTotal(accounts.balance(shopId), currency), this.state.accountTotal(accounts.reserved(shopId), currency)),
+      balanceRow(currency, this.store.durableTotal(accounts.balance(shopId), currency), this.store.durableTotal(accounts.reserved(shopId), currency)),
     );
   }
 
-  private publicOperation(id: string): PublicOperation {
-    const op = this.state.operation(id);
+  /** An operation as a read may show it: its written version (never a change still being written). */
+  private publicOperation(id: string | undefined): PublicOperation {
+    const op = id === undefined ? undefined : this.store.durable('operations', id, this.state.operation(id));
     // Gone (a reset raced the request) or still admitting: not an operation anyone can see.
     if (!op || op.status === 'admitting') throw notFound();
     return op;
@@ -376,9 +424,11 @@ export class GatewayService {
 
   /** Wait until an admitting create has been decided and written. */
   private async settled(id: string): Promise<void> {
-    const op = this.state.operation(id);
-    if (op?.status === 'admitting') await this.admission(id).promise;
-    else await this.store.sync();
+    await this.store.sync();
+    // Not decided yet, even in memory: wait for the decision (released once it is written, or could not be).
+    if (this.state.operation(id)?.status === 'admitting') await this.admission(id).promise;
+    // A decision applied but still being written is waited for here.
+    await this.store.sync();
   }
 
   private admission(id: string): Deferred {
@@ -388,52 +438,5 @@ export class GatewayService {
       this.admissions.set(id, d);
     }
     return d;
-  }
-
-  /** A flexible link in amount_selection expires at the end of its lifetime: nothing is created, no event fires. */
-  private armLink(link: LinkRecord): void {
-    if (link.status !== 'amount_selection' || !link.expires_at) return;
-    this.clock.schedule(Date.parse(link.expires_at), async () => {
-      const changes = expireLink(this.ctx(), link.id);
-      if (changes) await this.commit(changes);
-    });
-  }
-
-  /** Arm the timers an operation in this status needs. */
-  private arm(op: OperationRecord): void {
-    if (op.status === 'admitting') {
-      const d = this.admission(op.id);
-      this.clock.schedule(Date.parse(op.accept_at), async () => {
-        try {
-          const r = finishAdmission(this.ctx(), op.id);
-          if (r) {
-            await this.commit(r.changes);
-            this.arm(r.op);
-          }
-        } finally {
-          this.admissions.delete(op.id);
-          d.resolve();
-        }
-      });
-      return;
-    }
-    if (op.type === 'payment' && op.expires_at && (op.status === 'pending' || op.status === 'awaiting_confirmation')) {
-      this.clock.schedule(Date.parse(op.expires_at), async () => {
-        const current = this.state.operation(op.id);
-        const moved = current && expire(this.ctx(), current);
-        if (moved) await this.commit(moved.changes);
-      });
-    }
-    if (op.type === 'payout' && op.status === 'pending' && op.provider_id && !op.pool_id) {
-      const provider = this.world.providers.get(op.provider_id);
-      if (!provider) return;
-      const since = Date.parse(op.history.at(-1)?.at ?? op.updated_at);
-      this.clock.schedule(since + provider.payout_settlement_ms, async () => {
-        const current = this.state.operation(op.id);
-        if (!current || current.status !== 'pending') return;
-        const r = providerSettles(this.ctx(), current, current.magic.includes('fail') ? 'failed' : 'completed');
-        await this.commit(r.changes);
-      });
-    }
   }
 }

@@ -91,6 +91,12 @@ export type StoreChange =
   | { kind: 'webhook_payload'; payload: WebhookPayloadRecord }
   | { kind: 'webhook_attempt'; attempt: WebhookAttempt };
 
+/** What applying one transaction in memory gives: the upserts to write, and how to take it back. */
+export interface Applied {
+  upserts: Change[];
+  undo: () => void;
+}
+
 export class SandboxState implements StateView {
   readonly operations = new Map<string, OperationRecord>();
   readonly postings = new Map<string, Posting>();
@@ -137,55 +143,100 @@ export class SandboxState implements StateView {
     for (const v of collections.webhook_attempts ?? []) this.putWebhookAttempt(v as unknown as WebhookAttempt);
   }
 
-  /** Apply changes in memory; returns the entity upserts to persist. */
-  apply(changes: readonly StoreChange[]): Change[] {
-    const out: Change[] = [];
-    for (const ch of changes) {
-      switch (ch.kind) {
-        case 'operation':
-          this.putOperation(ch.op);
-          out.push({ c: 'operations', v: ch.op as unknown as Entity });
-          break;
-        case 'posting':
-          if (this.postings.has(ch.posting.id)) throw new Error(`posting ${ch.posting.id} already exists: postings are append-only`);
-          this.putPosting(ch.posting);
-          out.push({ c: 'postings', v: ch.posting as unknown as Entity });
-          break;
-        case 'event':
-          this.events.set(ch.event.id, ch.event);
-          out.push({ c: 'events', v: ch.event as unknown as Entity });
-          break;
-        case 'link':
-          this.links.set(ch.link.id, ch.link);
-          out.push({ c: 'links', v: ch.link as unknown as Entity });
-          break;
-        case 'key':
-          this.putKey(ch.key);
-          out.push({ c: 'keys', v: ch.key as unknown as Entity });
-          break;
-        case 'meta':
-          this.meta.set(ch.meta.id, ch.meta);
-          out.push({ c: 'meta', v: ch.meta });
-          break;
-        case 'webhook_endpoint':
-          this.webhookEndpoints.set(ch.endpoint.id, ch.endpoint);
-          out.push({ c: 'webhook_endpoints', v: ch.endpoint as unknown as Entity });
-          break;
-        case 'webhook_delivery':
-          this.webhookDeliveries.set(ch.delivery.id, ch.delivery);
-          out.push({ c: 'webhook_deliveries', v: ch.delivery as unknown as Entity });
-          break;
-        case 'webhook_payload':
-          this.webhookPayloads.set(ch.payload.id, ch.payload.body);
-          out.push({ c: 'webhook_payloads', v: ch.payload as unknown as Entity });
-          break;
-        case 'webhook_attempt':
-          this.putWebhookAttempt(ch.attempt);
-          out.push({ c: 'webhook_attempts', v: ch.attempt as unknown as Entity });
-          break;
+  /**
+   * Apply changes in memory as one transaction; returns the entity upserts to persist and `undo`, which takes the
+   * whole transaction back (a failed write). All or nothing: a change that cannot be applied (a posting that already
+   * exists) undoes the ones before it and throws.
+   */
+  apply(changes: readonly StoreChange[]): Applied {
+    const upserts: Change[] = [];
+    const undos: (() => void)[] = [];
+    try {
+      for (const ch of changes) this.applyOne(ch, upserts, undos);
+    } catch (e) {
+      for (let i = undos.length - 1; i >= 0; i--) undos[i]!();
+      throw e;
+    }
+    return {
+      upserts,
+      undo: () => {
+        for (let i = undos.length - 1; i >= 0; i--) undos[i]!();
+      },
+    };
+  }
+
+  private applyOne(ch: StoreChange, out: Change[], undos: (() => void)[]): void {
+    switch (ch.kind) {
+      case 'operation': {
+        const prev = this.operations.get(ch.op.id);
+        const cur = ch.op;
+        this.putOperation(cur);
+        undos.push(() => (prev ? this.restoreOperation(prev, cur) : this.removeOperation(cur)));
+        out.push({ c: 'operations', v: cur as unknown as Entity });
+        return;
+      }
+      case 'posting': {
+        const p = ch.posting;
+        if (this.postings.has(p.id)) throw new Error(`posting ${p.id} already exists: postings are append-only`);
+        this.putPosting(p);
+        undos.push(() => {
+          this.postings.delete(p.id);
+          this.totals.unapply(p);
+        });
+        out.push({ c: 'postings', v: p as unknown as Entity });
+        return;
+      }
+      case 'event':
+        return this.upsert(this.events, ch.event.id, ch.event, 'events', out, undos);
+      case 'link':
+        return this.upsert(this.links, ch.link.id, ch.link, 'links', out, undos);
+      case 'key': {
+        const prev = this.keys.get(ch.key.id);
+        const cur = ch.key;
+        this.putKey(cur);
+        undos.push(() => {
+          if (this.keyByHash.get(cur.hash) === cur.id) this.keyByHash.delete(cur.hash);
+          if (prev) this.putKey(prev);
+          else this.keys.delete(cur.id);
+        });
+        out.push({ c: 'keys', v: cur as unknown as Entity });
+        return;
+      }
+      case 'meta':
+        return this.upsert(this.meta, ch.meta.id, ch.meta, 'meta', out, undos);
+      case 'webhook_endpoint':
+        return this.upsert(this.webhookEndpoints, ch.endpoint.id, ch.endpoint, 'webhook_endpoints', out, undos);
+      case 'webhook_delivery':
+        return this.upsert(this.webhookDeliveries, ch.delivery.id, ch.delivery, 'webhook_deliveries', out, undos);
+      case 'webhook_payload': {
+        const { id, body } = ch.payload;
+        const prev = this.webhookPayloads.get(id);
+        this.webhookPayloads.set(id, body);
+        undos.push(() => (prev === undefined ? this.webhookPayloads.delete(id) : this.webhookPayloads.set(id, prev)));
+        out.push({ c: 'webhook_payloads', v: ch.payload as unknown as Entity });
+        return;
+      }
+      case 'webhook_attempt': {
+        const a = ch.attempt;
+        const pushed = this.putWebhookAttempt(a);
+        undos.push(() => {
+          if (!pushed) return;
+          const list = this.webhookAttempts.get(a.delivery_id)!;
+          list.pop();
+          if (list.length === 0) this.webhookAttempts.delete(a.delivery_id);
+        });
+        out.push({ c: 'webhook_attempts', v: a as unknown as Entity });
+        return;
       }
     }
-    return out;
+  }
+
+  /** A plain upsert by id into `map`, with its undo. */
+  private upsert<T>(map: Map<string, T>, id: string, value: T, c: string, out: Change[], undos: (() => void)[]): void {
+    const prev = map.get(id);
+    map.set(id, value);
+    undos.push(() => (prev === undefined ? map.delete(id) : map.set(id, prev)));
+    out.push({ c, v: value as unknown as Entity });
   }
 
   snapshot(): Collections {
@@ -249,16 +300,38 @@ export class SandboxState implements StateView {
     if (op.pool_id !== undefined || op.claim !== undefined) this.pools.put(op);
   }
 
+  /** Undo of an operation upsert: the version before it comes back, with its indexes. */
+  private restoreOperation(prev: OperationRecord, cur: OperationRecord): void {
+    for (const u of cur.uploads ?? []) if (!prev.uploads?.some((x) => x.file_id === u.file_id)) this.fileOwner.delete(u.file_id);
+    this.operations.set(prev.id, prev);
+    if (prev.pool_id !== undefined || prev.claim !== undefined) this.pools.put(prev);
+  }
+
+  /** Undo of an operation's first upsert: it never existed. */
+  private removeOperation(op: OperationRecord): void {
+    this.operations.delete(op.id);
+    const k = moidKey(op.shop_id, op.merchant_operation_id);
+    if (this.byMoid.get(k) === op.id) this.byMoid.delete(k);
+    const list = this.byShop.get(op.shop_id);
+    const at = list ? list.lastIndexOf(op.id) : -1;
+    if (list && at >= 0) list.splice(at, 1);
+    for (const u of op.uploads ?? []) this.fileOwner.delete(u.file_id);
+    if (op.pool_id !== undefined || op.claim !== undefined) this.pools.remove(op);
+  }
+
   private putPosting(p: Posting): void {
     if (this.postings.has(p.id)) return;
     this.postings.set(p.id, p);
     this.totals.apply(p);
   }
 
-  private putWebhookAttempt(a: WebhookAttempt): void {
+  /** Append an attempt; false when it is already the last one (a replayed upsert). */
+  private putWebhookAttempt(a: WebhookAttempt): boolean {
     const list = this.webhookAttempts.get(a.delivery_id);
     if (!list) this.webhookAttempts.set(a.delivery_id, [a]);
     else if (list.at(-1)?.id !== a.id) list.push(a);
+    else return false;
+    return true;
   }
 
   private putKey(k: ApiKeyRecord): void {

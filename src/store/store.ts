@@ -1,10 +1,47 @@
-// The Store: in-memory state plus a Persistence. A change is visible at once and durable when its promise resolves.
-import type { Persistence } from './persistence.js';
+// The Store: in-memory state plus a Persistence, with one rule: nothing acknowledged is lost, nothing unwritten is
+// shown. A transaction is applied in memory at once (so the next command plans on top of it) and written in the
+// next group write; only one group is in flight at a time. When a write fails, its group and every transaction
+// queued behind it (planned on top of it) are taken back in memory, newest first, and their commits reject: the
+// state is exactly as if those requests had never come. Reads that must show only written data ask for the
+// durable version of an entity (`durable()`) or the durable balance of an account (`durableTotal()`).
+import type { Decimal } from 'decimal.js';
+import { AccountTotals, type Posting } from '../domain/ledger.js';
+import type { Change, Entity, Persistence } from './persistence.js';
 import { SandboxState, type StoreChange } from './state.js';
+
+interface Tx {
+  seq: number;
+  upserts: Change[];
+  undo: () => void;
+  onWritten: (() => void) | undefined;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+/** What a key was before its first unwritten change, and how many unwritten transactions touch it. */
+interface Shadow {
+  durable: Entity | undefined;
+  pending: number;
+}
+
+const shadowKey = (c: string, id: string) => `${c}\u0000${id}`;
 
 export class Store {
   readonly state = new SandboxState();
   private opened = false;
+  /** Applied in memory, waiting for the next group write. */
+  private queued: Tx[] = [];
+  /** The group being written. */
+  private writing: Tx[] | undefined;
+  private scheduled = false;
+  /** Sequence number of the last transaction committed, and of the last one settled (they settle in order). */
+  private lastSeq = 0;
+  private settledSeq = 0;
+  /** Waiters of sync(): each resolved once every transaction up to its `seq` has settled. */
+  private waiters: { seq: number; resolve: () => void }[] = [];
+  private readonly shadows = new Map<string, Shadow>();
+  /** Postings applied but not yet written: subtracted from totals for durable balance reads. */
+  private readonly unwritten = new AccountTotals();
 
   constructor(readonly persistence: Persistence) {}
 
@@ -14,27 +51,173 @@ export class Store {
     this.opened = true;
   }
 
-  /** Apply in memory now; resolves once written (group commit shares one flush between concurrent callers). */
-  commit(changes: readonly StoreChange[]): Promise<void> {
-    if (!this.opened) throw new Error('store is not open');
-    const upserts = this.state.apply(changes);
-    return upserts.length > 0 ? this.persistence.commit(upserts) : this.persistence.sync();
+  /**
+   * Apply in memory now; resolves once written. Rejects (and takes the change back, with every change queued after
+   * it) when the write fails; throws at once, changing nothing, when the changes cannot be applied. `onWritten`
+   * runs as soon as the write succeeded, before any caller of commit() or sync() resumes.
+   */
+  commit(changes: readonly StoreChange[], onWritten?: () => void): Promise<void> {
+    if (!this.opened) return Promise.reject(new Error('store is not open'));
+    const before = this.capture(changes);
+    const { upserts, undo } = this.state.apply(changes);
+    if (upserts.length === 0) return onWritten ? this.sync().then(onWritten) : this.sync();
+    this.shadow(upserts, before, +1);
+    return new Promise<void>((resolve, reject) => {
+      this.queued.push({ seq: ++this.lastSeq, upserts, undo, onWritten, resolve, reject });
+      this.kick();
+    });
   }
 
-  /** Resolves when everything applied so far is durable. */
+  /** Resolves when every transaction committed so far has settled (written, or taken back). Never rejects. */
   sync(): Promise<void> {
-    return this.persistence.sync();
+    if (this.settledSeq >= this.lastSeq) return Promise.resolve();
+    const seq = this.lastSeq;
+    return new Promise<void>((resolve) => this.waiters.push({ seq, resolve }));
+  }
+
+  /** Whether a transaction touching this entity is applied but not yet written. */
+  isDirty(c: string, id: string): boolean {
+    return this.shadows.has(shadowKey(c, id));
+  }
+
+  /** The written version of an entity: what a read may show (undefined: it does not exist on disk yet). */
+  durable<T>(c: string, id: string, current: T | undefined): T | undefined {
+    const s = this.shadows.get(shadowKey(c, id));
+    return s ? (s.durable as T | undefined) : current;
+  }
+
+  /** An account's total over written postings only. */
+  durableTotal(account: string, currency: string): Decimal {
+    return this.state.accountTotal(account, currency).minus(this.unwritten.get(account, currency));
   }
 
   /** Drop every entity (sandbox reset) and write the empty state as the new snapshot. */
   async clear(): Promise<void> {
+    await this.drain();
     this.state.clear();
     await this.persistence.compact(this.state.snapshot());
   }
 
   async close(): Promise<void> {
     if (!this.opened) return;
+    await this.drain();
     this.opened = false;
     await this.persistence.close(this.state.snapshot());
+  }
+
+  /** Wait until nothing is queued or being written. */
+  private async drain(): Promise<void> {
+    while (this.writing || this.queued.length > 0) await this.sync();
+  }
+
+  /** The current value of every entity these changes touch, before they apply (for the shadows). */
+  private capture(changes: readonly StoreChange[]): (Entity | undefined)[] {
+    return changes.map((ch) => {
+      const [map, id] = locate(this.state, ch);
+      return map?.get(id) as Entity | undefined;
+    });
+  }
+
+  private shadow(upserts: readonly Change[], before: readonly (Entity | undefined)[], delta: 1 | -1, written?: boolean): void {
+    upserts.forEach((u, i) => {
+      const k = shadowKey(u.c, u.v.id);
+      let s = this.shadows.get(k);
+      if (delta === 1) {
+        if (s) s.pending++;
+        else this.shadows.set(k, { durable: before[i], pending: 1 });
+        if (u.c === 'postings') this.unwritten.apply(u.v as unknown as Posting);
+        return;
+      }
+      if (!s) return;
+      if (written) s.durable = u.v;
+      if (--s.pending === 0) this.shadows.delete(k);
+      if (u.c === 'postings') this.unwritten.unapply(u.v as unknown as Posting);
+    });
+  }
+
+  private kick(): void {
+    if (this.writing || this.scheduled || this.queued.length === 0) return;
+    // setImmediate: every transaction of this poll phase (all the requests that arrived together) joins one write.
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    if (this.writing || this.queued.length === 0) return;
+    const group = this.queued;
+    this.queued = [];
+    this.writing = group;
+    const upserts = group.length === 1 ? group[0]!.upserts : group.flatMap((t) => t.upserts);
+    let written: Promise<void>;
+    try {
+      written = this.persistence.commit(upserts);
+    } catch (e) {
+      written = Promise.reject(e);
+    }
+    written.then(
+      () => this.settle(group, undefined),
+      (e: unknown) => this.settle(group, e ?? new Error('write failed')),
+    );
+  }
+
+  private settle(group: Tx[], error: unknown): void {
+    this.writing = undefined;
+    let done = group;
+    if (error === undefined) {
+      for (const t of group) this.shadow(t.upserts, [], -1, true);
+      for (const t of group) {
+        try {
+          t.onWritten?.();
+        } catch (e) {
+          queueMicrotask(() => {
+            throw e;
+          });
+        }
+      }
+      for (const t of group) t.resolve();
+    } else {
+      // Everything queued behind the failed group was planned on top of it: take it all back, newest first.
+      done = [...group, ...this.queued];
+      this.queued = [];
+      for (let i = done.length - 1; i >= 0; i--) {
+        done[i]!.undo();
+        this.shadow(done[i]!.upserts, [], -1, false);
+      }
+      for (const t of done) t.reject(error);
+    }
+    this.settledSeq = done.at(-1)!.seq;
+    if (this.waiters.length > 0) {
+      const ready = this.waiters.filter((w) => w.seq <= this.settledSeq);
+      this.waiters = this.waiters.filter((w) => w.seq > this.settledSeq);
+      for (const w of ready) w.resolve();
+    }
+    this.kick();
+  }
+}
+
+/** The map of SandboxState a change upserts into, and the entity's id. */
+function locate(state: SandboxState, ch: StoreChange): [Map<string, unknown> | undefined, string] {
+  switch (ch.kind) {
+    case 'operation':
+      return [state.operations, ch.op.id];
+    case 'posting':
+      return [state.postings, ch.posting.id];
+    case 'event':
+      return [state.events, ch.event.id];
+    case 'link':
+      return [state.links, ch.link.id];
+    case 'key':
+      return [state.keys, ch.key.id];
+    case 'meta':
+      return [state.meta, ch.meta.id];
+    case 'webhook_endpoint':
+      return [state.webhookEndpoints, ch.endpoint.id];
+    case 'webhook_delivery':
+      return [state.webhookDeliveries, ch.delivery.id];
+    default:
+      return [undefined, ''];
   }
 }
