@@ -1,0 +1,210 @@
+// The journal `<path>.journal` of a FilePersistence: JSON Lines, one transaction {"seq":n,"ch":[{c,v},...]} per
+// line. Owns the record format, the group write (every pending line in one write, then one fdatasync), cutting a
+// failed write back off so the file stays whole lines, the failure that makes it read-only, truncation after a
+// compaction, and reading it back on open: validation, replay in seq order, and cutting a torn final write.
+import { writeSync } from 'node:fs';
+import { open as openFile, readFile, type FileHandle } from 'node:fs/promises';
+import type { Change } from './persistence.js';
+import { StoreCorruptError, StoreFailedError } from './errors.js';
+import { isEntity } from './persistence.js';
+import { upsert, type EntityMaps } from './snapshot.js';
+import { describe, errno, isRecord } from './util.js';
+
+/** The `ch` part of a record. Throws (before any seq is taken) for changes JSON cannot hold, e.g. a BigInt. */
+export function serializeChanges(changes: readonly Change[]): string {
+  return JSON.stringify(changes.map((ch) => ({ c: ch.c, v: ch.v })));
+}
+
+/** One journal line: the record of transaction `seq` whose changes serialize to `body`. */
+export function journalLine(seq: number, body: string): string {
+  return `{"seq":${seq},"ch":${body}}\n`;
+}
+
+export interface JournalReplay {
+  /** Byte offset just past the last good line (where a torn tail is cut). */
+  goodEnd: number;
+  /** Good records found (including ones the snapshot already covers). */
+  records: number;
+  /** Records applied (seq > the snapshot's lastSeq). */
+  applied: number;
+  /** Highest seq seen, 0 if none. */
+  maxSeq: number;
+}
+
+/**
+ * Validates every line and applies records with seq > lastSeq to `colls`, in order. A final line without its
+ * newline, or an unparseable final line, is a torn write and is left out (goodEnd stops before it). Any other
+ * bad line throws StoreCorruptError with its 1-based line number.
+ */
+export function replayJournal(buf: Buffer, file: string, lastSeq: number, colls: EntityMaps): JournalReplay {
+  let pos = 0;
+  let line = 0;
+  let prevSeq = 0;
+  const out: JournalReplay = { goodEnd: 0, records: 0, applied: 0, maxSeq: 0 };
+  while (pos < buf.length) {
+    const nl = buf.indexOf(0x0a, pos);
+    line++;
+    if (nl === -1) break; // incomplete final line: torn
+    const bad = (reason: string, cause?: unknown) => new StoreCorruptError(file, reason, { kind: 'journal', line, cause });
+    let rec: unknown;
+    try {
+      rec = JSON.parse(buf.toString('utf8', pos, nl));
+    } catch (e) {
+      if (nl === buf.length - 1) break; // unparseable final line: torn
+      throw bad(`the line is not valid JSON (${e instanceof Error ? e.message : String(e)})`, e);
+    }
+    if (!isRecord(rec)) throw bad(`the line holds ${describe(rec)}, expected {"seq":n,"ch":[...]}`);
+    const seq = rec.seq;
+    if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1) throw bad(`"seq" is ${describe(seq)}, expected a positive integer`);
+    if (seq <= prevSeq) throw bad(`"seq" ${seq} does not follow the previous line's ${prevSeq} (two writers?)`);
+    const ch = rec.ch;
+    if (!Array.isArray(ch)) throw bad(`"ch" is ${describe(ch)}, expected an array of {"c":collection,"v":entity}`);
+    for (let i = 0; i < ch.length; i++) {
+      const c: unknown = ch[i];
+      if (!isRecord(c) || typeof c.c !== 'string' || c.c === '') throw bad(`ch[${i}] has no collection name "c"`);
+      if (!isEntity(c.v)) throw bad(`ch[${i}].v is ${describe(c.v)} without a string "id"`);
+    }
+    if (seq > lastSeq) {
+      for (const c of ch as Change[]) upsert(colls, c.c, c.v);
+      out.applied++;
+    }
+    prevSeq = seq;
+    out.records++;
+    out.maxSeq = seq;
+    pos = nl + 1;
+    out.goodEnd = pos;
+  }
+  return out;
+}
+
+/** The journal file: read and replayed on open, then held open for appending until close. */
+export class JournalFile {
+  #fh: FileHandle | undefined;
+  /** Bytes of the journal that hold acknowledged (or replayed) records: where a failed write is cut back to. */
+  #bytes = 0;
+  #records = 0;
+  /** Size of the file read() found, torn tail included. */
+  #readSize = 0;
+  /** Set when a write left the file in an unknown state (a failed cut-back or fdatasync): nothing more may be written. */
+  failed: StoreFailedError | undefined;
+
+  constructor(
+    /** Absolute journal path. */
+    readonly path: string,
+    readonly fsync: boolean,
+  ) {}
+
+  /** Transactions currently in the journal, i.e. replayed or written since the last truncation. */
+  get records(): number {
+    return this.#records;
+  }
+
+  /** Forgets the previous session's failure and record count (before a new open). */
+  reset(): void {
+    this.failed = undefined;
+    this.#records = 0;
+  }
+
+  /** Reads the whole journal (none yet: empty) and replays it onto `colls`. Writes nothing. */
+  async read(lastSeq: number, colls: EntityMaps): Promise<JournalReplay> {
+    let buf: Buffer;
+    try {
+      buf = await readFile(this.path);
+    } catch (e) {
+      if (errno(e) !== 'ENOENT') throw e;
+      buf = Buffer.alloc(0);
+    }
+    this.#readSize = buf.length;
+    return replayJournal(buf, this.path, lastSeq, colls);
+  }
+
+  /** Opens the journal read by read() for appending, cutting off a torn tail first. */
+  async openForAppend(replay: JournalReplay): Promise<void> {
+    const fh = await openFile(this.path, 'a');
+    this.#fh = fh;
+    if (replay.goodEnd < this.#readSize) {
+      // A torn final write from a crash (never acknowledged): cut it off so later appends start on a line boundary.
+      await fh.truncate(replay.goodEnd);
+      if (this.fsync) await fh.datasync();
+    }
+    this.#bytes = replay.goodEnd;
+    this.#records = replay.records;
+  }
+
+  /**
+   * One group write: every line in one write, then (fsync on) one fdatasync. A failed write throws its error after
+   * cutting off whatever part of it reached the file, so the journal stays a sequence of whole lines; if even that
+   * fails the file is in an unknown state and `failed` is set. A failed fdatasync sets `failed` and throws it.
+   */
+  async append(lines: readonly string[]): Promise<void> {
+    const fh = this.#fh!;
+    const buf = Buffer.from(lines.join(''), 'utf8');
+    try {
+      // Without fsync the write only has to reach the page cache: a synchronous write of a few KB costs
+      // microseconds, far less than a thread-pool round trip that would leave the event loop idle.
+      if (this.fsync) await writeAll(fh, buf);
+      else writeAllSync(fh.fd, buf);
+    } catch (e) {
+      // Nothing of this write is acknowledged.
+      try {
+        await fh.truncate(this.#bytes);
+      } catch {
+        this.failed = new StoreFailedError(this.path, e);
+      }
+      throw e;
+    }
+    if (this.fsync) {
+      try {
+        await fh.datasync();
+      } catch (e) {
+        // After a failed fdatasync the kernel may have dropped the dirty pages: nothing can be promised any more.
+        this.failed = new StoreFailedError(this.path, e);
+        throw this.failed;
+      }
+    }
+    this.#bytes += buf.length;
+    this.#records += lines.length;
+  }
+
+  /** Empties the journal (its records are in a snapshot now). A failed fdatasync sets `failed` and throws it. */
+  async truncate(): Promise<void> {
+    const fh = this.#fh!;
+    await fh.truncate(0);
+    this.#bytes = 0;
+    this.#records = 0;
+    if (this.fsync) {
+      try {
+        await fh.datasync();
+      } catch (e) {
+        this.failed = new StoreFailedError(this.path, e);
+        throw this.failed;
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.#fh?.close();
+    } finally {
+      this.#fh = undefined;
+    }
+  }
+}
+
+function writeAllSync(fd: number, buf: Buffer): void {
+  let off = 0;
+  while (off < buf.length) {
+    const n = writeSync(fd, buf, off, buf.length - off);
+    if (n <= 0) throw new Error(`write returned ${n}`);
+    off += n;
+  }
+}
+
+async function writeAll(fh: FileHandle, buf: Buffer): Promise<void> {
+  let off = 0;
+  while (off < buf.length) {
+    const { bytesWritten } = await fh.write(buf, off, buf.length - off);
+    if (bytesWritten <= 0) throw new Error(`write returned ${bytesWritten}`);
+    off += bytesWritten;
+  }
+}
