@@ -2,54 +2,8 @@
 // next retry exactly as if the request had never come (issue: "a commit that never shows what was not written").
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryPersistence } from '../../src/store/memory-persistence.js';
-import type { Change, Collections, Persistence } from '../../src/store/persistence.js';
+import { FailingPersistence } from '../helpers/failing-persistence.js';
 import { harness, paymentBody, payoutBody, type Harness } from '../helpers/harness.js';
-
-/** A memory persistence whose writes fail on demand (ENOSPC, as on a full disk) or wait until released. */
-class FaultyPersistence implements Persistence {
-  readonly inner = new MemoryPersistence();
-  failing = false;
-  refused = 0;
-  written: Change[][] = [];
-  private held: { resolve: () => void; reject: (e: unknown) => void }[] = [];
-  hold = false;
-
-  get stats() {
-    return this.inner.stats;
-  }
-  open(): Promise<Collections> {
-    return this.inner.open();
-  }
-  commit(changes: readonly Change[]): Promise<void> {
-    if (this.failing) {
-      this.refused++;
-      return Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
-    }
-    const copy = JSON.parse(JSON.stringify(changes)) as Change[];
-    if (this.hold) {
-      return new Promise<void>((resolve, reject) => this.held.push({ resolve: () => (this.written.push(copy), resolve()), reject }));
-    }
-    this.written.push(copy);
-    return this.inner.commit(changes);
-  }
-  /** Let every held write succeed, or fail them all. */
-  release(fail = false): void {
-    this.hold = false;
-    for (const h of this.held.splice(0)) {
-      if (fail) h.reject(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' }));
-      else h.resolve();
-    }
-  }
-  sync(): Promise<void> {
-    return this.inner.sync();
-  }
-  compact(all: Collections): Promise<void> {
-    return this.inner.compact(all);
-  }
-  close(all?: Collections): Promise<void> {
-    return this.inner.close(all);
-  }
-}
 
 const turns = async (n = 5) => {
   for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
@@ -57,9 +11,9 @@ const turns = async (n = 5) => {
 
 describe('a failed write is never visible', () => {
   let h: Harness;
-  let p: FaultyPersistence;
+  let p: FailingPersistence;
   beforeEach(async () => {
-    p = new FaultyPersistence();
+    p = new FailingPersistence(new MemoryPersistence());
     h = await harness('in-process', { persistence: p, frozenClock: true });
   });
   afterEach(() => h.close());
@@ -72,13 +26,13 @@ describe('a failed write is never visible', () => {
     const timers = h.sandbox.clock.pendingTimers();
     const deliveries = h.sandbox.service.state.webhookDeliveries.size;
     const body = payoutBody({ amount: '500.00' });
-    p.failing = true;
+    p.failAll();
     const r = await h.call('POST', '/v1/payout', { body });
     expect(r.status).toBe(503);
     expect(r.body).toMatchObject({ code: 'store_unavailable' });
     expect((r.body as { message: string }).message).toContain('ENOSPC');
     expect(p.refused).toBeGreaterThan(0);
-    p.failing = false;
+    p.heal();
 
     expect((await state({ merchant_operation_id: body.merchant_operation_id as string })).status).toBe(404);
     expect(await balances()).toEqual(before);
@@ -99,9 +53,9 @@ describe('a failed write is never visible', () => {
 
   it('a payment create that fails leaves nothing to replay: the same request later is a new, successful create', async () => {
     const body = paymentBody();
-    p.failing = true;
+    p.failAll();
     expect((await h.call('POST', '/v1/payment', { body })).status).toBe(503);
-    p.failing = false;
+    p.heal();
     const ok = await h.call('POST', '/v1/payment', { body });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ status: 'pending' });
@@ -110,10 +64,10 @@ describe('a failed write is never visible', () => {
   it('a control whose write fails changes nothing: the payment stays pending and unpaid, and can be paid after', async () => {
     const created = (await h.call('POST', '/v1/payment', { body: paymentBody({ amount: '1000.00' }) })).body as { operation_id: string };
     const before = await balances();
-    p.failing = true;
+    p.failAll();
     const pay = await h.call('POST', `/sandbox/operations/${created.operation_id}/pay`, { body: {} });
     expect(pay.status).toBe(503);
-    p.failing = false;
+    p.heal();
     const s = await state({ operation_id: created.operation_id });
     expect(s.body).toMatchObject({ status: 'pending', actual_amount: '0.00' });
     expect(await balances()).toEqual(before);
@@ -123,12 +77,12 @@ describe('a failed write is never visible', () => {
 
   it('everything queued behind a failed write (planned on top of it) is taken back too', async () => {
     const body = paymentBody({ client_id: 'racer+slow' });
-    p.hold = true;
+    p.hold();
     const create = h.call('POST', '/v1/payment', { body });
     await turns();
     const cancel = h.call('POST', '/v1/cancel_operation', { body: { merchant_operation_id: body.merchant_operation_id } });
     await turns();
-    p.release(true);
+    p.release(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' }));
     await turns();
     // The create's write failed, and the cancel was planned on top of it: both answer 503, neither exists.
     const [c, x] = await Promise.all([create, cancel]);
@@ -140,14 +94,14 @@ describe('a failed write is never visible', () => {
 
   it('a read waits for a change being written, and shows it only once written', async () => {
     const created = (await h.call('POST', '/v1/payment', { body: paymentBody({ amount: '1000.00' }) })).body as { operation_id: string };
-    p.hold = true;
+    p.hold();
     const pay = h.call('POST', `/sandbox/operations/${created.operation_id}/pay`, { body: {} });
     await turns();
     let answered = false;
     const read = state({ operation_id: created.operation_id }).then((r) => ((answered = true), r));
     await turns();
     expect(answered).toBe(false);
-    p.release(true);
+    p.release(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' }));
     const r = await read;
     expect(r.body).toMatchObject({ status: 'pending', actual_amount: '0.00' });
     expect((await pay).status).toBe(503);
@@ -155,9 +109,9 @@ describe('a failed write is never visible', () => {
 
   it('a timer whose outcome cannot be written tries again: the payout settles once the disk is back', async () => {
     const po = (await h.call('POST', '/v1/payout', { body: payoutBody({ amount: '500.00' }) })).body as { operation_id: string };
-    p.failing = true;
+    p.failAll();
     await h.sandbox.clock.advance(5_000);
-    p.failing = false;
+    p.heal();
     expect((await state({ operation_id: po.operation_id })).body).toMatchObject({ status: 'pending' });
     await h.sandbox.clock.advance(1_000);
     expect((await state({ operation_id: po.operation_id })).body).toMatchObject({ status: 'completed' });
@@ -167,11 +121,11 @@ describe('a failed write is never visible', () => {
     const body = paymentBody({ client_id: 'slowpoke+slow' });
     const create = h.call('POST', '/v1/payment', { body });
     await turns();
-    p.failing = true;
+    p.failAll();
     await h.sandbox.clock.advance(10_000);
     const r = await create;
     expect(r.status).toBe(503);
-    p.failing = false;
+    p.heal();
     const retry = h.call('POST', '/v1/payment', { body });
     await turns();
     await h.sandbox.clock.advance(1_000);
@@ -180,9 +134,9 @@ describe('a failed write is never visible', () => {
 
   it('a key issued while the disk is full does not exist', async () => {
     const keys = h.sandbox.service.state.keys.size;
-    p.failing = true;
+    p.failAll();
     const r = await h.call('POST', '/sandbox/keys', { body: { shop_id: 'shop_a' }, headers: { 'x-admin-token': h.sandbox.adminToken } });
-    p.failing = false;
+    p.heal();
     expect(r.status).toBe(503);
     expect(h.sandbox.service.state.keys.size).toBe(keys);
   });

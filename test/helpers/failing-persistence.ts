@@ -1,7 +1,9 @@
 // FailingPersistence: a Persistence for tests that wraps another one (memory or file) and refuses commits on
 // demand, as a full disk would: the next N commits (failNext) or every commit until heal() (failAll). A refused
 // commit rejects without forwarding anything, so the inner persistence never sees those changes. Everything else
-// (open, sync, compact, close, stats) is delegated unchanged.
+// (open, sync, compact, close, stats) is delegated unchanged. hold() keeps commits waiting until release() lets
+// them through or fails them, so a test can look at the sandbox while a write is in flight; `written` keeps a copy
+// of every transaction that reached the inner persistence (what is "on disk").
 import type { Change, Collections, Persistence, PersistenceStats } from '../../src/store/persistence.js';
 
 /** An error like the one Node.js raises for a write on a full disk: `code: 'ENOSPC'`, `errno: -28`. */
@@ -16,8 +18,35 @@ export class FailingPersistence implements Persistence {
   /** What a refused commit rejects with; undefined: a fresh ENOSPC error each time. */
   #error: unknown;
   #refused = 0;
+  #when: (() => boolean) | undefined;
+  #holding = false;
+  #held: { changes: readonly Change[]; resolve: () => void; reject: (e: unknown) => void }[] = [];
+  /** A copy of every transaction forwarded to the inner persistence, in order. */
+  readonly written: Change[][] = [];
 
   constructor(readonly inner: Persistence) {}
+
+  /** Refuse each commit for which `pred()` is true (checked per commit, after failNext/failAll). */
+  failWhen(pred: (() => boolean) | undefined): this {
+    this.#when = pred;
+    return this;
+  }
+
+  /** Keep every later commit waiting until release(). */
+  hold(): this {
+    this.#holding = true;
+    return this;
+  }
+
+  /** Stop holding: the held commits go through, or all reject with `error` when given. */
+  release(error?: unknown): this {
+    this.#holding = false;
+    for (const h of this.#held.splice(0)) {
+      if (error !== undefined) h.reject(error);
+      else this.#forward(h.changes).then(h.resolve, h.reject);
+    }
+    return this;
+  }
 
   /** Refuse the next `n` commits (replacing any earlier failNext/failAll), with `error` or a fresh ENOSPC error. */
   failNext(n = 1, error?: unknown): this {
@@ -64,10 +93,20 @@ export class FailingPersistence implements Persistence {
 
   /** Refused (without reaching the inner persistence) while failing; otherwise forwarded. */
   commit(changes: readonly Change[]): Promise<void> {
-    if (!this.failing) return this.inner.commit(changes);
-    if (!this.#always) this.#remaining--;
+    const byPred = !this.failing && this.#when?.() === true;
+    if (!this.failing && !byPred) {
+      if (!this.#holding) return this.#forward(changes);
+      const copy = structuredClone(changes);
+      return new Promise<void>((resolve, reject) => this.#held.push({ changes: copy, resolve, reject }));
+    }
+    if (!byPred && !this.#always) this.#remaining--;
     this.#refused++;
-    return Promise.reject(this.#error === undefined ? enospcError() : this.#error);
+    return Promise.reject(this.#error === undefined || byPred ? enospcError() : this.#error);
+  }
+
+  #forward(changes: readonly Change[]): Promise<void> {
+    this.written.push(JSON.parse(JSON.stringify(changes)) as Change[]);
+    return this.inner.commit(changes);
   }
 
   sync(): Promise<void> {

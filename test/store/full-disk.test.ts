@@ -2,13 +2,12 @@
 // disk is full. The failing commit rejects with ENOSPC, the journal keeps exactly the acknowledged transactions
 // (whole lines: a partly written batch is cut off), and once space comes back commits succeed again.
 // Mounting needs root (CAP_SYS_ADMIN): where it is not permitted the test is skipped with a loud warning.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FilePersistence } from '../../src/store/file-persistence.js';
 import type { Change } from '../../src/store/persistence.js';
+import { mountTmpfs, warnSkipped } from '../helpers/tmpfs.js';
 
 const SIZE = '256k';
 /** Free space left for the journal once the filler is written. */
@@ -18,47 +17,23 @@ let mnt: string | undefined;
 let mounted = false;
 /** Why the test is skipped; undefined when the tmpfs is mounted. */
 let notPermitted: string | undefined;
+let unmount: (() => void) | undefined;
 const opened: FilePersistence[] = [];
 
-function run(cmd: string, args: string[]): void {
-  execFileSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-}
-
-/** Mounting is "not permitted" for these failures only; any other failure to mount fails the test. */
-function denied(e: unknown): string | undefined {
-  const err = e as NodeJS.ErrnoException & { stderr?: string };
-  if (err.code === 'ENOENT' || err.code === 'EACCES') return `no usable mount(8) here (${err.code})`;
-  const text = (err.stderr || err.message).replace(/\s+/g, ' ').trim();
-  if (/must be superuser|only root|permission denied|not permitted/i.test(text)) return text;
-  return undefined;
-}
-
 beforeAll(() => {
-  if (process.platform !== 'linux') {
-    notPermitted = `tmpfs mounts need Linux (this is ${process.platform})`;
+  const t = mountTmpfs(SIZE, 'paygate-full-disk-');
+  if (!t.ok) {
+    notPermitted = t.reason;
     return;
   }
-  mnt = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-full-disk-'));
-  try {
-    run('mount', ['-t', 'tmpfs', '-o', `size=${SIZE},mode=0700`, 'tmpfs', mnt]);
-    mounted = true;
-  } catch (e) {
-    notPermitted = denied(e);
-    if (notPermitted === undefined) throw e;
-  }
+  mnt = t.dir;
+  mounted = true;
+  unmount = t.unmount;
 });
 
 afterAll(async () => {
   for (const p of opened) await p.close().catch(() => {});
-  if (mnt === undefined) return;
-  if (mounted) {
-    try {
-      run('umount', [mnt]);
-    } catch {
-      run('umount', ['-l', mnt]); // still busy: detach it, the kernel frees it when the last handle closes
-    }
-  }
-  fs.rmSync(mnt, { recursive: true, force: true });
+  unmount?.();
 });
 
 const op = (id: string): Change => ({ c: 'operations', v: { id, pad: 'x'.repeat(1500) } });
@@ -74,10 +49,7 @@ function journalIds(file: string): string[] {
 
 it('on a full disk a commit rejects with ENOSPC, the journal keeps exactly the acknowledged ones, and commits work once space is back', async (ctx) => {
   if (!mounted) {
-    console.warn(
-      `\n*** SKIPPED test/store/full-disk.test.ts: a tmpfs cannot be mounted here: ${notPermitted}\n` +
-        `*** The real full-disk (ENOSPC) test did NOT run; run the suite as root (CAP_SYS_ADMIN) to run it. ***\n`,
-    );
+    warnSkipped('test/store/full-disk.test.ts', notPermitted!);
     ctx.skip();
     return;
   }

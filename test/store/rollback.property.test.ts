@@ -5,34 +5,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/emulator/sandbox.js';
 import { MemoryPersistence } from '../../src/store/memory-persistence.js';
-import type { Change, Collections, Persistence } from '../../src/store/persistence.js';
+import type { Change, Collections } from '../../src/store/persistence.js';
+import { FailingPersistence } from '../helpers/failing-persistence.js';
 import { KEY_A } from '../helpers/harness.js';
-
-class CoinPersistence implements Persistence {
-  readonly inner = new MemoryPersistence();
-  written: Change[][] = [];
-  constructor(private readonly fails: () => boolean) {}
-  get stats() {
-    return this.inner.stats;
-  }
-  open(): Promise<Collections> {
-    return this.inner.open();
-  }
-  commit(changes: readonly Change[]): Promise<void> {
-    if (this.fails()) return Promise.reject(Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' }));
-    this.written.push(JSON.parse(JSON.stringify(changes)) as Change[]);
-    return Promise.resolve();
-  }
-  sync(): Promise<void> {
-    return Promise.resolve();
-  }
-  compact(): Promise<void> {
-    return Promise.resolve();
-  }
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-}
 
 /** Fold the written transactions into collections, as a journal replay does. */
 function replay(txs: Change[][]): Collections {
@@ -68,7 +43,7 @@ describe('rollback: memory always equals what was written', () => {
       fc.asyncProperty(fc.array(fc.array(cmd, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 8 }), fc.array(fc.boolean(), { minLength: 64, maxLength: 64 }), async (rounds, coins) => {
         let i = 0;
         let armed = false; // the sandbox's own start-up writes succeed; failures begin with the commands
-        const p = new CoinPersistence(() => armed && coins[i++ % coins.length]!);
+        const p = new FailingPersistence(new MemoryPersistence()).failWhen(() => armed && coins[i++ % coins.length]!);
         const sb = await createSandbox({ persistence: p, frozenClock: true, log: () => {} });
         armed = true;
         const call = (method: string, path: string, body?: unknown) =>
