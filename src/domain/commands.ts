@@ -1,12 +1,13 @@
 // The commands that move an operation after creation — cancel (spec §4.7), a payer's transfer, a receipt
-// upload and its review, a reviewer's decision, expiry — each checked against the transition table.
+// upload and its review, a reviewer's decision, expiry, a provider's settlement. Each asks the state table first
+// whether it applies (decide); the table's refusal code is thrown with a message that says what to do instead.
 import type { OperationRecord, ReceiptUpload } from './operation.js';
 import type { DomainContext, StateChange } from './state.js';
 import { DomainError } from './errors.js';
 import { claimEnded, completePayment, movedTo, settlePayout, type Moved } from './lifecycle.js';
-import { isTerminal } from './operation.js';
 import { money, toScale2, ZERO } from './money.js';
 import { move } from './transitions.js';
+import { cellOf, decide } from './state-table.js';
 import { iso } from './state.js';
 
 export type CancelOutcome = 'cancelled' | 'already_terminal';
@@ -32,18 +33,15 @@ export function cancel(
   reason: string,
   byMerchantId: boolean,
 ): { outcome: CancelOutcome; moved?: Moved } {
-  if (op.status === 'admitting' && !byMerchantId) {
-    // The create is still in flight: by operation_id it does not exist yet (rule 5).
-    throw new DomainError('operation_not_found', 'operation not found');
-  }
-  if (op.type === 'payout') {
-    throw new DomainError('payout_not_cancellable', 'payouts cannot be cancelled; only payments can');
-  }
-  if (op.status === 'cancelled') return { outcome: 'cancelled' };
-  if (isTerminal(op.status)) return { outcome: 'already_terminal' };
-  if (op.status === 'manual_check') {
-    throw new DomainError('not_cancellable', 'the payment is under receipt review (manual_check) and cannot be cancelled now; wait for the review');
-  }
+  // By operation_id a create still in flight does not exist yet (rule 5): the table refuses it as not found.
+  const to = decide(op, byMerchantId ? 'cancel' : 'cancel_by_id', () =>
+    op.status === 'admitting'
+      ? 'operation not found'
+      : op.type === 'payout'
+        ? 'payouts cannot be cancelled; only payments can'
+        : 'the payment is under receipt review (manual_check) and cannot be cancelled now; wait for the review',
+  );
+  if (to === '=') return { outcome: op.status === 'cancelled' ? 'cancelled' : 'already_terminal' };
   const now = iso(ctx.now);
   const text = reason === '' ? 'cancel' : reason;
   // A create that loses the race never shows requisites (rule 6): there are none yet to strip.
@@ -55,11 +53,13 @@ export function cancel(
 
 /** The payer transfers `amount` to the requisites of a pending payment: it completes for that amount. */
 export function payerPays(ctx: DomainContext, op: OperationRecord, amount: string | undefined): Moved {
-  if (op.type !== 'payment') throw new DomainError('invalid_state', 'payers pay payments, not payouts');
-  if (op.status === 'awaiting_confirmation') {
-    throw new DomainError('invalid_state', 'this payment completes through its receipt: upload one with confirm_payment');
-  }
-  if (op.status !== 'pending') throw new DomainError('invalid_state', `a payment in status ${op.status} cannot receive a transfer`);
+  decide(op, 'pay', () =>
+    op.type !== 'payment'
+      ? 'payers pay payments, not payouts'
+      : op.status === 'awaiting_confirmation'
+        ? 'this payment completes through its receipt: upload one with confirm_payment'
+        : `a payment in status ${op.status} cannot receive a transfer`,
+  );
   const paid = amount ?? op.expected_amount;
   if (!money(paid).greaterThan(0)) throw new DomainError('validation_error', 'amount must be greater than 0', 'amount');
   return completePayment(ctx, op, toScale2(paid), `payer transferred ${toScale2(paid)} ${op.currency}`);
@@ -73,10 +73,13 @@ export interface ReviewVerdict {
 }
 
 /** A receipt was uploaded for a payment awaiting confirmation; the automatic check's verdict decides the move. */
+/** Whether `op` takes a receipt now (before its file is checked and stored); throws the refusal otherwise. */
+export function acceptsReceipt(op: OperationRecord): void {
+  decide(op, 'receipt_ok', () => `only payments awaiting confirmation accept a receipt (this one is ${op.type === 'payment' ? op.status : 'a payout'})`);
+}
+
 export function receiptUploaded(ctx: DomainContext, op: OperationRecord, upload: Omit<ReceiptUpload, 'review'>, verdict: ReviewVerdict): Moved {
-  if (op.type !== 'payment' || op.status !== 'awaiting_confirmation') {
-    throw new DomainError('invalid_state', `only payments awaiting confirmation accept a receipt (this one is ${op.type === 'payment' ? op.status : 'a payout'})`);
-  }
+  acceptsReceipt(op);
   const record: ReceiptUpload = {
     ...upload,
     review: { rule: verdict.rule, to: verdict.to, ...(verdict.to === 'manual_check' ? { reason: verdict.reason ?? null } : {}) },
@@ -93,7 +96,7 @@ export function receiptUploaded(ctx: DomainContext, op: OperationRecord, upload:
 
 /** A reviewer decides a payment under manual check: approve completes it (for `amount` if given), decline rejects it. */
 export function reviewerDecides(ctx: DomainContext, op: OperationRecord, decision: 'approve' | 'decline', amount?: string): Moved {
-  if (op.status !== 'manual_check') throw new DomainError('invalid_state', `only payments in manual_check can be reviewed (this one is ${op.status})`);
+  decide(op, decision, () => `only payments in manual_check can be reviewed (this one is ${op.status})`);
   if (decision === 'approve') {
     const last = op.uploads?.at(-1);
     return completePayment(ctx, op, toScale2(amount ?? last?.amount ?? op.expected_amount), 'reviewer approved the receipt');
@@ -105,8 +108,7 @@ export function reviewerDecides(ctx: DomainContext, op: OperationRecord, decisio
 
 /** The provider's timing window passed with no money: the payment is rejected as expired. No-op otherwise. */
 export function expire(ctx: DomainContext, op: OperationRecord): Moved | undefined {
-  if (op.type !== 'payment' || !op.expires_at) return undefined;
-  if (op.status !== 'pending' && op.status !== 'awaiting_confirmation') return undefined;
+  if (op.type !== 'payment' || !op.expires_at || cellOf(op, 'expire') === '=') return undefined;
   if (Date.parse(op.expires_at) > ctx.now) return undefined;
   const now = iso(ctx.now);
   const moved = move(op, 'rejected', now, 'expired: the provider window closed with no transfer', { rejected_at: now, reject_reason: 'expired' });
@@ -115,8 +117,9 @@ export function expire(ctx: DomainContext, op: OperationRecord): Moved | undefin
 
 /** The provider completes or fails a pending payout (sandbox control, or its own settlement delay). */
 export function providerSettles(ctx: DomainContext, op: OperationRecord, outcome: 'completed' | 'failed'): Moved {
-  if (op.type !== 'payout') throw new DomainError('invalid_state', 'only payouts are settled by the provider');
-  if (op.status !== 'pending') throw new DomainError('invalid_state', `a payout in status ${op.status} cannot be settled`);
+  decide(op, outcome === 'completed' ? 'settle_completed' : 'settle_failed', () =>
+    op.type !== 'payout' ? 'only payouts are settled by the provider' : `a payout in status ${op.status} cannot be settled`,
+  );
   if (op.pool_id) {
     // A pool payout completes when matched payments fill it. The provider can fail one nobody has paid into, and
     // close one that payers filled only in part (an underpaid remainder nobody can match): it completes for what

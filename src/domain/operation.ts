@@ -1,5 +1,5 @@
-// The stored operation: a discriminated union on status, so each status carries only its own fields,
-// plus the transition table that says which moves exist.
+// The stored operation: a discriminated union on status, so each status carries only its own fields. Which moves
+// exist is the state table's (src/domain/state-table.ts).
 import type { MagicTag } from './magic.js';
 
 export type OperationKind = 'payment' | 'payout';
@@ -113,32 +113,6 @@ export type OperationRecord = OperationBase &
     | { status: 'cancelled'; cancelled_at: string; cancel_reason: string }
     | { status: 'rejected'; rejected_at: string; reject_reason: string }
   );
-
-/** Every move that exists, by kind: from → allowed targets. Anything else is refused. */
-export const MOVES: Record<OperationKind, Record<Status, readonly Status[]>> = {
-  payment: {
-    admitting: ['pending', 'awaiting_confirmation', 'rejected', 'cancelled'],
-    pending: ['completed', 'cancelled', 'rejected'],
-    awaiting_confirmation: ['manual_check', 'completed', 'cancelled', 'rejected'],
-    manual_check: ['completed', 'rejected'],
-    completed: [],
-    cancelled: [],
-    rejected: [],
-  },
-  payout: {
-    admitting: ['pending', 'rejected'],
-    pending: ['completed', 'rejected'],
-    awaiting_confirmation: [],
-    manual_check: [],
-    completed: [],
-    cancelled: [],
-    rejected: [],
-  },
-};
-
-export function canMove(kind: OperationKind, from: Status, to: Status): boolean {
-  return MOVES[kind][from].includes(to);
-}
 
 export function isTerminal(status: Status): boolean {
   return TERMINAL.has(status);

@@ -1,7 +1,7 @@
 // Applying a move to an operation: checks the transition table, stamps history, and emits the event
 // that is written in the same store commit as the move.
 import type { HistoryEntry, OperationRecord, Status } from './operation.js';
-import { canMove } from './operation.js';
+import { canMove } from './state-table.js';
 import { DomainError } from './errors.js';
 
 /** A webhook event: written in the same commit as the transition that caused it. */

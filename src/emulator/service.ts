@@ -19,7 +19,7 @@ import { planConfirm, planFlexible, type FlexibleParams, type LinkRecord } from 
 import { evaluateAmounts, type AmountsQuery, type AmountsResult } from '../domain/amounts.js';
 import { generateAmounts } from '../domain/pool-layout.js';
 import { DEFAULT_READ_SETTINGS, type ReadSettings } from './amount-reads.js';
-import { cancel, payerPays, providerSettles, receiptUploaded, reviewerDecides, type CancelOutcome, type ReviewVerdict } from '../domain/commands.js';
+import { acceptsReceipt, cancel, payerPays, providerSettles, receiptUploaded, reviewerDecides, type CancelOutcome, type ReviewVerdict } from '../domain/commands.js';
 import { linkTimersOf, timersOf, type Effect, type Outcome, type TimerCommand } from '../domain/effects.js';
 import { runTimer } from '../domain/timers.js';
 import type { Moved } from '../domain/lifecycle.js';
@@ -361,9 +361,7 @@ export class GatewayService {
   ): Promise<PublicOperation> {
     const op = this.find(shopId, { operation_id: operationId });
     if (!op || op.status === 'admitting') throw notFound();
-    if (op.type !== 'payment' || op.status !== 'awaiting_confirmation') {
-      throw new DomainError('invalid_state', `only payments awaiting confirmation accept a receipt (this one is ${op.type === 'payment' ? op.status : 'a payout'})`);
-    }
+    acceptsReceipt(op);
     const verdict = await check(op.expected_amount);
     const n = (op.uploads?.length ?? 0) + 1;
     const id = nameUuid('upload', op.id, String(n));

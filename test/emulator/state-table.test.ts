@@ -53,7 +53,7 @@ function api(sb: Sandbox) {
 async function reach(sb: Sandbox, kind: OperationKind, status: Status, command: Command): Promise<OperationRecord> {
   const a = api(sb);
   if (status === 'admitting') {
-    const p = params(kind, command === 'accept_timeout' ? '+timeout' : '+slow');
+    const p = params(kind, command === 'accept_timeout' ? '+timeout' : command === 'accept_receipt' ? '+slow+receipt' : '+slow');
     void a.call('POST', kind === 'payment' ? '/v1/payment' : '/v1/payout', p);
     for (let i = 0; i < 20 && !sb.service.state.operationByMoid('shop_a', p.merchant_operation_id); i++) await flush();
     return sb.service.state.operationByMoid('shop_a', p.merchant_operation_id)!;
@@ -75,6 +75,7 @@ async function run(sb: Sandbox, op: OperationRecord, command: Command): Promise<
   const code = (r: { status: number; body: Record<string, unknown> }) => (r.status >= 400 ? (r.body.code as string) : undefined);
   switch (command) {
     case 'accept':
+    case 'accept_receipt':
       if (op.status === 'admitting') await a.advance(10_000);
       return undefined;
     case 'accept_timeout':
