@@ -1,5 +1,5 @@
-// The transport core of the client: builds each request from the contract's endpoint table (or the sandbox's
-// control-route table), sends it through an undici Dispatcher with a per-attempt timeout, retries what is safe,
+// The transport core of the client: builds each request from the contract's endpoint tables (the gateway's or the
+// sandbox controls'), sends it through an undici Dispatcher with a per-attempt timeout, retries what is safe,
 // maps errors to classes and validates every 2xx body against the endpoint's response schema.
 import { setTimeout as delay } from 'node:timers/promises';
 import { inspect } from 'node:util';
@@ -17,7 +17,8 @@ import {
 } from './errors.js';
 import type { MultipartBody } from './multipart.js';
 import { isRetryable, retryClassOf, retryDelayMs, type Failure } from './retry.js';
-import { sandboxEndpoints, type SandboxEndpointDef, type SandboxEndpointId } from './sandbox-endpoints.js';
+import { credentialOf, type Credential } from '../contract/route.js';
+import { sandboxEndpoints, type SandboxEndpointDef, type SandboxEndpointId, type SandboxEndpointOf } from './sandbox-endpoints.js';
 import { VERSION } from './version.js';
 
 /** Options of `new Paygate(...)`. */
@@ -98,7 +99,7 @@ export type ResponseOf<E extends AnyEndpointId> = E extends EndpointId
     ? z.output<S>
     : undefined
   : E extends SandboxEndpointId
-    ? z.output<(typeof sandboxEndpoints)[E]['response']>
+    ? z.output<SandboxEndpointOf<E>['response']>
     : never;
 
 /** One row of either table, in one shape. */
@@ -106,7 +107,7 @@ interface Route {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   /** `none`: no credential (health probes); `key`: X-API-Key; `admin`: X-Admin-Token. */
-  auth: 'none' | 'key' | 'admin';
+  auth: Credential;
   response: z.ZodType | undefined;
 }
 
@@ -177,8 +178,8 @@ export class PaygateCore {
   }
 
   /**
-   * Low-level call of any endpoint of the contract table, or of a sandbox control route
-   * (src/client/sandbox-endpoints.ts). Resources are thin wrappers over this.
+   * Low-level call of any endpoint of the contract's tables: a gateway endpoint (`createPayment`) or a sandbox
+   * control by its operationId (`sandboxPay`, see src/client/sandbox-endpoints.ts). Resources are thin wrappers over this.
    * Resolves to the body parsed by the endpoint's response schema.
    */
   request<E extends AnyEndpointId>(id: E, input: RequestInput = {}, options: RequestOptions = {}): APIPromise<ResponseOf<E>> {
@@ -362,11 +363,11 @@ interface RawResponse {
 function routeOf(id: AnyEndpointId): Route {
   if (Object.hasOwn(endpoints, id)) {
     const e: EndpointDef = endpoints[id as EndpointId];
-    return { method: e.method, path: e.path, auth: e.auth ? 'key' : 'none', response: e.response };
+    return { method: e.method, path: e.path, auth: credentialOf(e), response: e.response };
   }
   const s: SandboxEndpointDef | undefined = Object.hasOwn(sandboxEndpoints, id) ? sandboxEndpoints[id as SandboxEndpointId] : undefined;
   if (!s) throw new PaygateError(`unknown endpoint ${JSON.stringify(id)}`);
-  return { method: s.method, path: s.path, auth: s.auth, response: s.response };
+  return { method: s.method, path: s.path, auth: credentialOf(s), response: s.response };
 }
 
 /** Fill `:name` segments of a path template from `params`, URL-encoded; a missing or empty one throws. */
