@@ -1,11 +1,9 @@
-// The transport core of the client: builds each request from the contract's endpoint table (or the sandbox's
-// control-route table), sends it through an undici Dispatcher with a per-attempt timeout, retries what is safe,
+// The transport core of the client: builds each request from the contract's endpoint tables (the gateway's or the
+// sandbox controls'), sends it through an undici Dispatcher with a per-attempt timeout, retries what is safe,
 // maps errors to classes and validates every 2xx body against the endpoint's response schema.
 import { setTimeout as delay } from 'node:timers/promises';
 import { inspect } from 'node:util';
 import { request, type Dispatcher } from 'undici';
-import type { z } from 'zod';
-import { endpoints, type EndpointDef, type EndpointId } from '../contract/index.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { checkResponse, notJson } from './contract-check.js';
 import {
@@ -17,7 +15,7 @@ import {
 } from './errors.js';
 import type { MultipartBody } from './multipart.js';
 import { isRetryable, retryClassOf, retryDelayMs, type Failure } from './retry.js';
-import { sandboxEndpoints, type SandboxEndpointDef, type SandboxEndpointId } from './sandbox-endpoints.js';
+import { fillPath, routeOf, type AnyEndpointId, type ClientRoute, type ResponseOf } from './routes.js';
 import { VERSION } from './version.js';
 
 /** Options of `new Paygate(...)`. */
@@ -89,26 +87,7 @@ export interface RequestInput {
   anyStatus?: boolean | undefined;
 }
 
-/** Any row of the gateway's endpoint table or of the sandbox's control-route table. */
-export type AnyEndpointId = EndpointId | SandboxEndpointId;
-
-/** The parsed body type of an endpoint's success response, straight from the contract (or control-route) table. */
-export type ResponseOf<E extends AnyEndpointId> = E extends EndpointId
-  ? (typeof endpoints)[E] extends { response: infer S extends z.ZodType }
-    ? z.output<S>
-    : undefined
-  : E extends SandboxEndpointId
-    ? z.output<(typeof sandboxEndpoints)[E]['response']>
-    : never;
-
-/** One row of either table, in one shape. */
-interface Route {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  path: string;
-  /** `none`: no credential (health probes); `key`: X-API-Key; `admin`: X-Admin-Token. */
-  auth: 'none' | 'key' | 'admin';
-  response: z.ZodType | undefined;
-}
+export type { AnyEndpointId, ResponseOf } from './routes.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRIES = 2;
@@ -177,8 +156,8 @@ export class PaygateCore {
   }
 
   /**
-   * Low-level call of any endpoint of the contract table, or of a sandbox control route
-   * (src/client/sandbox-endpoints.ts). Resources are thin wrappers over this.
+   * Low-level call of any endpoint of the contract's tables: a gateway endpoint (`createPayment`) or a sandbox
+   * control by its operationId (`sandboxPay`, see src/client/sandbox-endpoints.ts). Resources are thin wrappers over this.
    * Resolves to the body parsed by the endpoint's response schema.
    */
   request<E extends AnyEndpointId>(id: E, input: RequestInput = {}, options: RequestOptions = {}): APIPromise<ResponseOf<E>> {
@@ -271,7 +250,7 @@ export class PaygateCore {
 
   async #attempt(
     url: string,
-    method: Route['method'],
+    method: ClientRoute['method'],
     headers: Record<string, string>,
     body: string | Buffer | import('node:stream').Readable | undefined,
     timeout: number,
@@ -313,7 +292,7 @@ export class PaygateCore {
     return url;
   }
 
-  #headers(e: Route, input: RequestInput, options: RequestOptions): Record<string, string> {
+  #headers(e: ClientRoute, input: RequestInput, options: RequestOptions): Record<string, string> {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.#userAgent,
@@ -356,26 +335,6 @@ interface RawResponse {
   status: number;
   headers: Record<string, string>;
   text: string;
-}
-
-/** The row of `id` in the gateway's table or the sandbox's control-route table. */
-function routeOf(id: AnyEndpointId): Route {
-  if (Object.hasOwn(endpoints, id)) {
-    const e: EndpointDef = endpoints[id as EndpointId];
-    return { method: e.method, path: e.path, auth: e.auth ? 'key' : 'none', response: e.response };
-  }
-  const s: SandboxEndpointDef | undefined = Object.hasOwn(sandboxEndpoints, id) ? sandboxEndpoints[id as SandboxEndpointId] : undefined;
-  if (!s) throw new PaygateError(`unknown endpoint ${JSON.stringify(id)}`);
-  return { method: s.method, path: s.path, auth: s.auth, response: s.response };
-}
-
-/** Fill `:name` segments of a path template from `params`, URL-encoded; a missing or empty one throws. */
-function fillPath(path: string, params: Record<string, string> | undefined, label: string): string {
-  return path.replace(/:([A-Za-z_]+)/g, (_m, name: string) => {
-    const value = params?.[name];
-    if (typeof value !== 'string' || value === '') throw new PaygateError(`${label}: path parameter "${name}" must be a non-empty string`);
-    return encodeURIComponent(value);
-  });
 }
 
 /** Show the last 4 characters only; a short key is hidden entirely. */

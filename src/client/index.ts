@@ -66,8 +66,8 @@ export type {
   SandboxPoolSettingsInput,
   SandboxConfirmLinkInput,
 } from './resources/sandbox.js';
+export { sandboxEndpoints } from './sandbox-endpoints.js';
 export {
-  sandboxEndpoints,
   SandboxResetResponse,
   SandboxWebhookEndpoint,
   SandboxWebhookList,
@@ -78,8 +78,8 @@ export {
   SandboxWebhookDelivery,
   SandboxWebhookDeliveries,
   SandboxWebhookRedelivered,
-} from './sandbox-endpoints.js';
-export type { SandboxEndpointDef, SandboxEndpointId } from './sandbox-endpoints.js';
+} from '../contract/index.js';
+export type { SandboxEndpointDef, SandboxEndpointId, SandboxEndpointOf } from './sandbox-endpoints.js';
 export type {
   ListOperationsResponse,
   OperationDetails,

@@ -33,7 +33,7 @@ export const RETRY_CLASS: Record<EndpointId, RetryClass> = {
   readyz: 'read',
 };
 
-/** The same for the sandbox's control routes (src/client/sandbox-endpoints.ts). */
+/** The same for the sandbox's controls, by operationId (src/contract/controls.ts). */
 export const SANDBOX_RETRY_CLASS: Record<SandboxEndpointId, RetryClass> = {
   sandboxListOperations: 'read',
   sandboxOperationDetails: 'read',

@@ -1,5 +1,6 @@
 // The endpoint table of the gateway (spec §1, §4): one row per endpoint, used by the emulator's router,
-// the client and the OpenAPI generator, so the three cannot drift apart.
+// the client and the OpenAPI generator, so the three cannot drift apart. The sandbox's controls have their own
+// table of the same shape in controls.ts.
 import type { z } from 'zod';
 import { AvailabilityQuery, AvailabilityResponse, RecommendationsRequest, RecommendationsResponse } from './availability.js';
 import { BalancesResponse } from './balances.js';
@@ -14,29 +15,29 @@ import {
   Operation,
   OperationState,
 } from './operations.js';
+import type { RouteDef } from './route.js';
 
-export interface EndpointDef {
+/** The optional endpoint groups a key can be limited to (spec §7): a key limited to other groups gets 403. */
+export type EndpointScope = 'links' | 'amounts';
+
+export interface EndpointDef extends RouteDef {
+  /** The OpenAPI operationId and the client's request id, e.g. `createPayment`. */
   readonly id: string;
   readonly method: 'GET' | 'POST';
-  readonly path: string;
-  readonly summary: string;
   /** Whether the X-API-Key header is required. */
   readonly auth: boolean;
-  readonly body?: z.ZodType;
-  readonly query?: z.ZodType;
   /** multipart/form-data body (documented shape). */
   readonly multipart?: z.ZodType;
-  /** Response body on success; undefined means 204 No Content. */
-  readonly response?: z.ZodType;
-  /** Error statuses the endpoint can answer with (spec §7). */
-  readonly errors: readonly number[];
+  /** The optional endpoint group the endpoint belongs to. Default: none (every key may call it). */
+  readonly scope?: EndpointScope;
 }
 
-const def = <T extends EndpointDef>(d: T) => d;
+const def = <const T extends EndpointDef>(d: T) => d;
 
 export const endpoints = {
   createPayment: def({
     id: 'createPayment',
+    name: 'payment.create',
     method: 'POST',
     path: '/v1/payment',
     summary: 'Create inbound payment',
@@ -47,6 +48,8 @@ export const endpoints = {
   }),
   createPaymentLink: def({
     id: 'createPaymentLink',
+    name: 'payment.link',
+    scope: 'links',
     method: 'POST',
     path: '/v1/payment/link',
     summary: 'Create inbound payment plus hosted page URL',
@@ -57,6 +60,8 @@ export const endpoints = {
   }),
   createFlexibleLink: def({
     id: 'createFlexibleLink',
+    name: 'payment.flexible_link',
+    scope: 'links',
     method: 'POST',
     path: '/v1/payment/link/flexible',
     summary: 'Hosted link with payer-chosen amount',
@@ -67,6 +72,7 @@ export const endpoints = {
   }),
   createPayout: def({
     id: 'createPayout',
+    name: 'payout.create',
     method: 'POST',
     path: '/v1/payout',
     summary: 'Create outbound payout',
@@ -77,6 +83,7 @@ export const endpoints = {
   }),
   confirmPayment: def({
     id: 'confirmPayment',
+    name: 'payment.confirm',
     method: 'POST',
     path: '/v1/confirm_payment',
     summary: 'Upload receipt confirmation for a payment (multipart)',
@@ -87,6 +94,7 @@ export const endpoints = {
   }),
   getOperationState: def({
     id: 'getOperationState',
+    name: 'operation.state',
     method: 'POST',
     path: '/v1/get_operation_state',
     summary: 'Read operation state',
@@ -97,6 +105,7 @@ export const endpoints = {
   }),
   cancelOperation: def({
     id: 'cancelOperation',
+    name: 'operation.cancel',
     method: 'POST',
     path: '/v1/cancel_operation',
     summary: 'Cancel a payment',
@@ -107,6 +116,7 @@ export const endpoints = {
   }),
   getBalances: def({
     id: 'getBalances',
+    name: 'balances.list',
     method: 'GET',
     path: '/v1/balances',
     summary: 'Shop balances',
@@ -116,6 +126,8 @@ export const endpoints = {
   }),
   getAvailability: def({
     id: 'getAvailability',
+    name: 'payment.availability',
+    scope: 'amounts',
     method: 'GET',
     path: '/v1/payment/availability',
     summary: 'Available amount intervals',
@@ -126,6 +138,8 @@ export const endpoints = {
   }),
   getRecommendations: def({
     id: 'getRecommendations',
+    name: 'payment.recommendations',
+    scope: 'amounts',
     method: 'POST',
     path: '/v1/payment/recommendations',
     summary: 'Nearby amount recommendations',
@@ -134,9 +148,9 @@ export const endpoints = {
     response: RecommendationsResponse,
     errors: [400, 401, 403, 412, 429, 503],
   }),
-  livez: def({ id: 'livez', method: 'GET', path: '/livez', summary: 'Liveness probe', auth: false, errors: [503] }),
-  healthz: def({ id: 'healthz', method: 'GET', path: '/healthz', summary: 'Health probe', auth: false, errors: [503] }),
-  readyz: def({ id: 'readyz', method: 'GET', path: '/readyz', summary: 'Readiness probe', auth: false, errors: [503] }),
+  livez: def({ id: 'livez', name: 'health.livez', method: 'GET', path: '/livez', status: 204, summary: 'Liveness probe', auth: false, errors: [503] }),
+  healthz: def({ id: 'healthz', name: 'health.healthz', method: 'GET', path: '/healthz', status: 204, summary: 'Health probe', auth: false, errors: [503] }),
+  readyz: def({ id: 'readyz', name: 'health.readyz', method: 'GET', path: '/readyz', status: 204, summary: 'Readiness probe', auth: false, errors: [503] }),
 } as const;
 
 export type EndpointId = keyof typeof endpoints;

@@ -167,3 +167,10 @@ export const LinkInfo = z
   })
   .meta({ id: 'SandboxLinkInfo' });
 export type LinkInfo = z.infer<typeof LinkInfo>;
+
+/** POST /sandbox/reset (admin). */
+export const SandboxResetResponse = z.object({ reset: z.literal(true), now: Timestamp });
+export type SandboxResetResponse = z.infer<typeof SandboxResetResponse>;
+
+/** GET /sandbox/keys (admin). */
+export const ListKeysQuery = z.object({ shop_id: z.string().optional().meta({ description: "Only this shop's keys. Default: every shop's." }) });

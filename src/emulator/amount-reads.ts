@@ -3,7 +3,7 @@
 // no queue), and a 2-second read budget. A sandbox setting adds simulated read latency, on the sandbox clock, so
 // clients can exercise their 429/503 handling deterministically.
 import type { SandboxClock } from './clock.js';
-import { ApiError } from './http-errors.js';
+import { ApiError } from './http/errors.js';
 
 export const READS_PER_SECOND = 5;
 export const READ_BUDGET_MS = 2000;
@@ -38,12 +38,12 @@ export class AmountReadGate {
       this.recent.set(shopId, list);
       if (list.length >= READS_PER_SECOND) {
         const wait = Math.max(1, Math.ceil((list[0]! + 1000 - now) / 1000));
-        throw new ApiError(429, 'rate_limited', `at most ${READS_PER_SECOND} availability/recommendation requests per second per shop; retry after ${wait} s`, { 'retry-after': String(wait) });
+        throw new ApiError('rate_limited', `at most ${READS_PER_SECOND} availability/recommendation requests per second per shop; retry after ${wait} s`, { 'retry-after': String(wait) });
       }
       list.push(now);
     }
     if (this.active) {
-      throw new ApiError(503, 'read_capacity_exhausted', 'another availability or recommendations read is in progress (one at a time per replica); retry with backoff', { 'retry-after': '1' });
+      throw new ApiError('read_capacity_exhausted', 'another availability or recommendations read is in progress (one at a time per replica); retry with backoff', { 'retry-after': '1' });
     }
     this.active = true;
     try {
@@ -59,7 +59,7 @@ export class AmountReadGate {
           this.clock.schedule(now + Math.min(latency, READ_BUDGET_MS), done);
         });
         if (latency > READ_BUDGET_MS) {
-          throw new ApiError(503, 'read_timeout', `the pool read exceeded its ${READ_BUDGET_MS / 1000} s budget; retry later (this is not an empty pool)`, { 'retry-after': '1' });
+          throw new ApiError('read_timeout', `the pool read exceeded its ${READ_BUDGET_MS / 1000} s budget; retry later (this is not an empty pool)`, { 'retry-after': '1' });
         }
       }
       return result;

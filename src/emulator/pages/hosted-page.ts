@@ -2,16 +2,20 @@
 // accepts a receipt upload where the route requires one (the same checks as confirm_payment), and shows the
 // payer the outcome: paid, under review, declined or expired. Server-rendered HTML, every value escaped.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { H3, H3Event } from 'h3';
-import type { LinkRecord } from '../domain/links.js';
-import { toScale2 } from '../domain/money.js';
-import type { OperationRecord } from '../domain/operation.js';
-import type { AppContext } from './app.js';
-import { DomainError } from '../domain/errors.js';
-import { readLimited } from './body.js';
-import { RECEIPT_LIMIT } from './app.js';
-import { receiptCheck } from './receipts/check.js';
-import { toWireOperation, type PublicOperation } from './wire.js';
+import type { H3Event } from 'h3';
+import type { LinkRecord } from '../../domain/links.js';
+import { toScale2 } from '../../domain/money.js';
+import type { OperationRecord } from '../../domain/operation.js';
+import { DomainError } from '../../domain/errors.js';
+import { RECEIPT_LIMIT, type AppContext } from '../context.js';
+import { readLimited } from '../http/body.js';
+import { STATUS_OF } from '../http/errors.js';
+import { receiptCheck } from '../receipts/check.js';
+import { toWireOperation, type PublicOperation } from '../wire.js';
+
+/** A page shown; the redirect back to the page after an upload. Errors take their status from STATUS_OF. */
+const PAGE_OK = 200;
+const PAGE_SEE_OTHER = 303;
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -91,56 +95,65 @@ function renderLink(link: LinkRecord, ctx: AppContext, now: number): string {
   return page(`${shop.name}: choose an amount`, `<div class="card"><p>${esc(shop.name)}</p>${body}</div>`);
 }
 
-export function registerHostedPages(app: H3, ctx: AppContext): void {
-  /** The k credential presented, when the page needs one (flexible links): undefined = refused. */
-  const credential = (event: H3Event, id: string): string | undefined => {
-    const k = event.url.searchParams.get('k') ?? '';
-    return k !== '' && sameCredential(k, ctx.service.linkCredential(id)) ? `?k=${encodeURIComponent(k)}` : undefined;
-  };
-  const find = (event: H3Event): { op: PublicOperation; query: string } | undefined => {
-    const id = (event.context.params?.id ?? '').toLowerCase();
-    const op: OperationRecord | undefined = ctx.service.state.operation(id);
-    if (!op || op.status === 'admitting' || op.type !== 'payment') return undefined;
-    if (!ctx.service.world.shops.get(op.shop_id)?.hosted_page) return undefined;
-    if (!op.flexible_link) return { op, query: '' };
-    // A flexible link's page answers only with its k credential (spec §4.3 rule 1): without it, not found.
-    const query = credential(event, id);
-    return query === undefined ? undefined : { op, query };
-  };
-  const notFound = (event: H3Event) => html(event, 404, page('Not found', '<div class="card"><h1>Payment not found</h1><p>Check the link you were given.</p></div>'));
+/** The k credential presented, when the page needs one (flexible links): undefined = refused. */
+function credential(event: H3Event, ctx: AppContext, id: string): string | undefined {
+  const k = event.url.searchParams.get('k') ?? '';
+  return k !== '' && sameCredential(k, ctx.service.linkCredential(id)) ? `?k=${encodeURIComponent(k)}` : undefined;
+}
 
-  app.get('/pay/:id', (event) => {
-    const found = find(event);
-    if (found) return html(event, 200, render(found.op, ctx, undefined, found.query));
-    const id = (event.context.params?.id ?? '').toLowerCase();
-    const link = ctx.service.state.link(id);
-    if (link && !ctx.service.state.operation(id) && credential(event, id) !== undefined) return html(event, 200, renderLink(link, ctx, ctx.service.clock.now()));
-    return notFound(event);
-  });
+/** The payment of the page, if it has one the caller may see. */
+function find(event: H3Event, ctx: AppContext): { op: PublicOperation; query: string } | undefined {
+  const id = (event.context.params?.id ?? '').toLowerCase();
+  const op: OperationRecord | undefined = ctx.service.state.operation(id);
+  if (!op || op.status === 'admitting' || op.type !== 'payment') return undefined;
+  if (!ctx.service.world.shops.get(op.shop_id)?.hosted_page) return undefined;
+  if (!op.flexible_link) return { op, query: '' };
+  // A flexible link's page answers only with its k credential (spec §4.3 rule 1): without it, not found.
+  const query = credential(event, ctx, id);
+  return query === undefined ? undefined : { op, query };
+}
 
-  app.post('/pay/:id/receipt', async (event) => {
-    const found = find(event);
-    if (!found) return notFound(event);
-    const { op, query } = found;
-    const type = event.req.headers.get('content-type') ?? '';
-    let file: File | undefined;
-    try {
-      const bytes = await readLimited(event, RECEIPT_LIMIT);
-      const part = (await new Request('http://paygate.local/', { method: 'POST', headers: { 'content-type': type }, body: bytes }).formData()).get('receipt');
-      if (part && typeof part !== 'string' && part.size > 0) file = part;
-    } catch {
-      file = undefined;
-    }
-    if (!file) return html(event, 400, render(op, ctx, 'Choose a PDF receipt to upload (at most 10 MiB).', query));
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    try {
-      await ctx.service.uploadReceipt(op.shop_id, op.id, { bytes, filename: file.name || 'receipt', contentType: file.type || 'application/octet-stream' }, receiptCheck(bytes));
-    } catch (e) {
-      if (!(e instanceof DomainError)) throw e;
-      return html(event, 409, render(find(event)?.op ?? op, ctx, 'This payment does not accept a receipt now.', query));
-    }
-    event.res.status = 303;
-    event.res.headers.set('location', `${ctx.urls.paymentPage}/${op.id}${query}`);
-    return '';
-  });
+const notFound = (event: H3Event) =>
+  html(event, STATUS_OF.not_found, page('Not found', '<div class="card"><h1>Payment not found</h1><p>Check the link you were given.</p></div>'));
+
+/** GET /pay/:id: the payment's page, or a flexible link's page while it waits for the payer's amount. */
+export function showPaymentPage(event: H3Event, ctx: AppContext): string {
+  const found = find(event, ctx);
+  if (found) return html(event, PAGE_OK, render(found.op, ctx, undefined, found.query));
+  const id = (event.context.params?.id ?? '').toLowerCase();
+  const link = ctx.service.state.link(id);
+  if (link && !ctx.service.state.operation(id) && credential(event, ctx, id) !== undefined) return html(event, PAGE_OK, renderLink(link, ctx, ctx.service.clock.now()));
+  return notFound(event);
+}
+
+/** The receipt file part of the page's form, if one was sent. */
+async function receiptPart(event: H3Event): Promise<File | undefined> {
+  const type = event.req.headers.get('content-type') ?? '';
+  try {
+    const bytes = await readLimited(event, RECEIPT_LIMIT);
+    const part = (await new Request('http://paygate.local/', { method: 'POST', headers: { 'content-type': type }, body: bytes }).formData()).get('receipt');
+    if (part && typeof part !== 'string' && part.size > 0) return part;
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
+
+/** POST /pay/:id/receipt: the page's upload form; the same checks as confirm_payment, then back to the page. */
+export async function uploadPageReceipt(event: H3Event, ctx: AppContext): Promise<string> {
+  const found = find(event, ctx);
+  if (!found) return notFound(event);
+  const { op, query } = found;
+  const file = await receiptPart(event);
+  if (!file) return html(event, STATUS_OF.validation_error, render(op, ctx, 'Choose a PDF receipt to upload (at most 10 MiB).', query));
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  try {
+    await ctx.service.uploadReceipt(op.shop_id, op.id, { bytes, filename: file.name || 'receipt', contentType: file.type || 'application/octet-stream' }, receiptCheck(bytes));
+  } catch (e) {
+    if (!(e instanceof DomainError)) throw e;
+    return html(event, STATUS_OF.invalid_state, render(find(event, ctx)?.op ?? op, ctx, 'This payment does not accept a receipt now.', query));
+  }
+  event.res.status = PAGE_SEE_OTHER;
+  event.res.headers.set('location', `${ctx.urls.paymentPage}/${op.id}${query}`);
+  return '';
 }

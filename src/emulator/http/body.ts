@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { H3Event } from 'h3';
 import { header } from './headers.js';
 import type { z } from 'zod';
-import { ApiError, validationError } from './http-errors.js';
+import { ApiError, validationError } from './errors.js';
 
 /** Largest JSON body accepted (bytes). */
 export const JSON_BODY_LIMIT = 64 * 1024;
@@ -55,13 +55,13 @@ function readNode(req: IncomingMessage, limit: number): Promise<Uint8Array> {
       chunks.push(chunk);
     };
     const onEnd = () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    const onError = (e: Error) => reject(new ApiError(400, 'body_unreadable', `the request body could not be read: ${e.message}`));
+    const onError = (e: Error) => reject(new ApiError('body_unreadable', `the request body could not be read: ${e.message}`));
     req.on('data', onData).once('end', onEnd).once('error', onError);
   });
 }
 
 function tooLarge(limit: number): ApiError {
-  return new ApiError(413, 'body_too_large', `request body is larger than ${limit} bytes`);
+  return new ApiError('body_too_large', `request body is larger than ${limit} bytes`);
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -70,7 +70,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 export async function readJson<S extends z.ZodType>(event: H3Event, schema: S): Promise<z.output<S>> {
   const type = header(event, 'content-type') ?? '';
   if (!/^application\/([a-z0-9.+-]*\+)?json\b/i.test(type.trim())) {
-    throw new ApiError(415, 'unsupported_media_type', `send the body as JSON with Content-Type: application/json${type ? ` (got ${type})` : ''}`);
+    throw new ApiError('unsupported_media_type', `send the body as JSON with Content-Type: application/json${type ? ` (got ${type})` : ''}`);
   }
   const bytes = await readLimited(event, JSON_BODY_LIMIT);
   let data: unknown;
@@ -78,7 +78,7 @@ export async function readJson<S extends z.ZodType>(event: H3Event, schema: S): 
     data = JSON.parse(decoder.decode(bytes));
   } catch (e) {
     const detail = e instanceof RangeError ? 'nested too deeply' : (e as Error).message;
-    throw new ApiError(400, 'invalid_json', `request body is not valid JSON: ${detail}`);
+    throw new ApiError('invalid_json', `request body is not valid JSON: ${detail}`);
   }
   return parseWith(schema, data, 'body');
 }
@@ -88,7 +88,7 @@ export function parseWith<S extends z.ZodType>(schema: S, data: unknown, where: 
   try {
     r = schema.safeParse(data) as ReturnType<S['safeParse']>;
   } catch (e) {
-    if (e instanceof RangeError) throw new ApiError(400, 'validation_error', `request ${where} is nested too deeply`);
+    if (e instanceof RangeError) throw new ApiError('validation_error', `request ${where} is nested too deeply`);
     throw e;
   }
   if (!r.success) throw validationError(r.error, where);

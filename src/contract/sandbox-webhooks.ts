@@ -1,0 +1,74 @@
+// The webhook controls of the sandbox (/sandbox/webhooks, shop X-API-Key): requests and answers, field for field
+// as the sandbox sends them. Secrets are whole only in the answers of add and rotate-secret.
+import { z } from 'zod';
+import { Timestamp } from './money.js';
+
+/** POST /sandbox/webhooks. */
+export const RegisterWebhookRequest = z.object({ url: z.url({ protocol: /^https?$/, message: 'url must be an absolute http(s) URL' }) });
+
+/** POST /sandbox/webhooks/deliveries/redeliver: exactly one of `event_id` or `failed: true`. */
+export const RedeliverRequest = z
+  .object({ event_id: z.string().min(1).optional(), failed: z.literal(true).optional() })
+  .refine((b) => (b.event_id !== undefined) !== (b.failed !== undefined), { message: 'send exactly one of event_id or failed: true' });
+
+/** GET /sandbox/webhooks/deliveries. */
+export const DeliveriesQuery = z.object({ failed: z.enum(['true', 'false']).optional(), event_id: z.string().min(1).optional() });
+
+/** A webhook endpoint as listed: `secret` masked to its last 4 characters (`whsec_…abcd`). */
+export const SandboxWebhookEndpoint = z.object({
+  id: z.string(),
+  url: z.string(),
+  secret: z.string(),
+  created_at: Timestamp,
+  /** While a rotation's old secret is still signed alongside: when it stops being. */
+  previous_secret_expires_at: Timestamp.optional(),
+});
+export type SandboxWebhookEndpoint = z.infer<typeof SandboxWebhookEndpoint>;
+
+/** GET /sandbox/webhooks. */
+export const SandboxWebhookList = z.object({ webhooks: z.array(SandboxWebhookEndpoint) });
+export type SandboxWebhookList = z.infer<typeof SandboxWebhookList>;
+
+/** POST /sandbox/webhooks (201): the full `whsec_` secret, in this answer only. */
+export const SandboxWebhookCreated = z.object({ id: z.string(), url: z.string(), secret: z.string(), created_at: Timestamp });
+export type SandboxWebhookCreated = z.infer<typeof SandboxWebhookCreated>;
+
+/** POST /sandbox/webhooks/:id/rotate-secret: the new full secret (shown once) and when the old one stops being signed. */
+export const SandboxWebhookRotated = SandboxWebhookCreated.extend({ previous_secret_expires_at: Timestamp });
+export type SandboxWebhookRotated = z.infer<typeof SandboxWebhookRotated>;
+
+/** DELETE /sandbox/webhooks/:id. */
+export const SandboxWebhookDeleted = z.object({ id: z.string(), deleted: z.literal(true) });
+export type SandboxWebhookDeleted = z.infer<typeof SandboxWebhookDeleted>;
+
+/** One attempt of a delivery: `status_code` when an answer arrived, `error` when none did. */
+export const SandboxWebhookAttempt = z.object({
+  at: Timestamp,
+  status_code: z.number().int().optional(),
+  error: z.string().optional(),
+  duration_ms: z.number(),
+});
+export type SandboxWebhookAttempt = z.infer<typeof SandboxWebhookAttempt>;
+
+/** One event × endpoint delivery with every attempt. */
+export const SandboxWebhookDelivery = z.object({
+  id: z.string(),
+  event_id: z.string(),
+  event_type: z.string(),
+  endpoint_id: z.string(),
+  url: z.string(),
+  status: z.enum(['pending', 'succeeded', 'failed']),
+  created_at: Timestamp,
+  next_attempt_at: Timestamp.nullable(),
+  attempts: z.array(SandboxWebhookAttempt),
+  error: z.string().optional(),
+});
+export type SandboxWebhookDelivery = z.infer<typeof SandboxWebhookDelivery>;
+
+/** GET /sandbox/webhooks/deliveries. */
+export const SandboxWebhookDeliveries = z.object({ deliveries: z.array(SandboxWebhookDelivery) });
+export type SandboxWebhookDeliveries = z.infer<typeof SandboxWebhookDeliveries>;
+
+/** POST /sandbox/webhooks/deliveries/redeliver: how many deliveries were scheduled again, and which. */
+export const SandboxWebhookRedelivered = z.object({ scheduled: z.number().int(), deliveries: z.array(SandboxWebhookDelivery) });
+export type SandboxWebhookRedelivered = z.infer<typeof SandboxWebhookRedelivered>;

@@ -1,0 +1,39 @@
+// What the emulator's routes are given: the service, the public URLs, the credentials and secrets of one app, and
+// the per-app helpers built from them (the amount-read limits, receipt evidence as the state read shows it).
+import type { AmountReadGate } from './amount-reads.js';
+import type { GatewayService } from './service.js';
+import type { WebhookOutbox } from './webhooks.js';
+import type { EvidenceOptions } from './wire.js';
+
+export interface AppUrls {
+  /** Base of hosted payment pages; payment_url is `${paymentPage}/<operation_id>`. */
+  paymentPage: string;
+  /** Base of receipt file links. */
+  storage: string;
+}
+
+export interface AppContext {
+  service: GatewayService;
+  urls: AppUrls;
+  /** Credential of the cross-shop sandbox controls (x-admin-token). */
+  adminToken: string;
+  /** Secret that signs receipt download links. */
+  urlSecret: Uint8Array;
+  /** Readiness: false while starting or closing. */
+  ready: () => boolean;
+  log?: (line: string) => void;
+  /** The webhook outbox behind the /sandbox/webhooks controls. */
+  outbox: WebhookOutbox;
+}
+
+export interface RouteContext extends AppContext {
+  /** The limits of this app's availability and recommendation reads. */
+  readonly amountReads: AmountReadGate;
+  /** Receipt evidence now: whether it is available, and signed links to stored files. */
+  evidence(): EvidenceOptions;
+}
+
+/** How long a receipt download link stays valid (sandbox time). */
+export const RECEIPT_URL_TTL_MS = 15 * 60_000;
+/** Largest receipt upload accepted (bytes). */
+export const RECEIPT_LIMIT = 10 * 1024 * 1024;

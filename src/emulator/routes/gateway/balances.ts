@@ -1,0 +1,9 @@
+// GET /v1/balances (spec §4.8): the shop's balance per currency, read after every pending write has landed.
+import { toWireBalance } from '../../wire.js';
+import type { GatewayHandler } from '../types.js';
+
+export const getBalances: GatewayHandler<'getBalances'> = async (call) => {
+  const { service } = call.ctx;
+  await service.store.sync();
+  return { balances: service.balances(call.shopId).map(toWireBalance) };
+};

@@ -1,0 +1,39 @@
+// The handler of every sandbox control, by the control's dotted id in src/contract/controls.ts.
+import type { SandboxControls } from '../../../contract/controls.js';
+import type { HandlersOf } from '../../http/mount.js';
+import * as clock from './clock.js';
+import * as evidence from './evidence.js';
+import * as keys from './keys.js';
+import * as links from './links.js';
+import * as operations from './operations.js';
+import * as pool from './pool.js';
+import { reset } from './reset.js';
+import * as webhooks from './webhooks.js';
+
+export const controlHandlers: HandlersOf<SandboxControls> = {
+  'operations.list': operations.list,
+  'operations.show': operations.show,
+  'operations.pay': operations.pay,
+  'operations.settle': operations.settle,
+  'operations.review': operations.review,
+  'clock.show': clock.show,
+  'clock.advance': clock.advance,
+  'evidence.show': evidence.show,
+  'evidence.set': evidence.set,
+  'keys.list': keys.list,
+  'keys.issue': keys.issue,
+  'keys.revoke': keys.revoke,
+  'sandbox.reset': reset,
+  'webhooks.list': webhooks.list,
+  'webhooks.add': webhooks.add,
+  'webhooks.rotate_secret': webhooks.rotateSecret,
+  'webhooks.remove': webhooks.remove,
+  'webhooks.deliveries': webhooks.deliveries,
+  'webhooks.redeliver': webhooks.redeliver,
+  'pool.layout': pool.layout,
+  'pool.show': pool.show,
+  'pool.settings': pool.settings,
+  'pool.update_settings': pool.updateSettings,
+  'links.show': links.show,
+  'links.confirm': links.confirm,
+};
