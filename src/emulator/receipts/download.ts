@@ -2,7 +2,7 @@
 import type { H3Event } from 'h3';
 import type { AppContext } from '../context.js';
 import { ApiError, errorResponse } from '../http/errors.js';
-import { verifySignedPath } from '../signed-url.js';
+import { verifySignedPath } from './signed-url.js';
 
 export async function downloadReceipt(event: H3Event, ctx: AppContext): Promise<Response> {
   const { service } = ctx;

@@ -3,7 +3,7 @@
 import { sandboxControls } from '../../../contract/controls.js';
 import { Uuid } from '../../../contract/money.js';
 import { ApiError } from '../../http/errors.js';
-import type { OperationRef } from '../../service.js';
+import type { OperationRef } from '../../runtime/service.js';
 import { toWireOperation, toWireState, type PublicOperation } from '../../wire.js';
 import type { AnyCall, ControlHandler } from '../types.js';
 
