@@ -6,7 +6,7 @@ import type { GlobalOptions } from './config.js';
 import { processOutput, type Output } from './output.js';
 import { canPrompt } from './prompts.js';
 
-export interface Connected {
+export interface ConnectedClient {
   client: Paygate;
   /** The base URL the client talks to, for messages. */
   baseUrl: string;
@@ -18,7 +18,7 @@ export interface CommandDeps {
    * resolves base URL, key and admin token (flag > env > profile > default) and throws a UsageError for a missing
    * key or admin token that `need` asks for.
    */
-  connect(need?: ConnectOptions): Promise<Connected>;
+  connect(need?: ConnectOptions): Promise<ConnectedClient>;
   output: Output;
   /** stdin and stdout are terminals: missing required flags are asked for, `sandbox reset` asks to confirm. */
   interactive: boolean;

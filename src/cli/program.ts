@@ -1,31 +1,14 @@
 // The root command: the global options (--base-url, --api-key, --admin-token, --profile), version, help and error
 // output, and the commands in help order. Each command is defined in define/<noun>.ts (flags, help, typed options)
-// and run by a plain function in commands/<noun>.ts, imported only when it runs: `paygate --help` loads commander
-// and the definitions, nothing else.
+// and run by a plain function in commands/<noun>.ts, imported only when it runs. The groups (payment, sandbox, …) are
+// created here with their one-line description; their subcommands are defined only when argv names the group, so
+// `paygate --help` loads commander, this file, define/shared.ts and define/top-level.ts, nothing else.
 import { Command } from 'commander';
-import { defineAmounts } from './define/amounts.js';
-import { defineBalances } from './define/balances.js';
-import { defineConfig } from './define/config.js';
-import { defineHealth } from './define/health.js';
-import { defineOpenapi } from './define/openapi.js';
-import { defineOperation } from './define/operation.js';
-import { definePayment } from './define/payment.js';
-import { definePayout } from './define/payout.js';
-import { defineSandboxEvidence } from './define/sandbox-evidence.js';
-import { defineSandboxKeys } from './define/sandbox-keys.js';
-import { defineSandboxLinks } from './define/sandbox-links.js';
-import { defineSandboxOperations } from './define/sandbox-operations.js';
-import { defineSandboxPool } from './define/sandbox-pool.js';
-import { defineSandboxReset } from './define/sandbox-reset.js';
-import { defineSandboxTime } from './define/sandbox-time.js';
-import { defineSandboxWebhooks } from './define/sandbox-webhooks.js';
-import { defineSandbox } from './define/sandbox.js';
 import { example } from './define/shared.js';
-import { defineState } from './define/state.js';
-import { defineWebhooksListen } from './define/webhooks-listen.js';
+import { defineAmounts, defineBalances, defineHealth, defineOpenapi, defineState } from './define/top-level.js';
 import { redact, registerSecretsFromProcess } from './mask.js';
 
-/** The program with its global options; read by every command through `globalOptions()` (action.ts). */
+/** The program with its global options; every command reads them through `globalOptions()` (define/shared.ts). */
 function rootCommand(version: string): Command {
   return new Command('paygate')
     .description('Offline sandbox of the payment gateway API, and a CLI to call it.')
@@ -59,28 +42,59 @@ Exit codes: 0 ok, 1 API error, 2 usage, 3 connection or timeout, 4 response not 
     );
 }
 
-export function buildProgram(version: string): Command {
+/** Adds a group's subcommands and help text to it (define/<noun>.ts). */
+type DefineGroup = (group: Command) => void;
+
+/** The global options that take a value: argv's command name is the first operand after them. */
+const VALUE_OPTIONS = new Set(['--base-url', '--api-key', '--admin-token', '--profile']);
+
+/** The top-level command argv names (`help <name>` names <name>), or undefined. */
+export function commandNamed(args: readonly string[]): string | undefined {
+  let help = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') return args[i + 1];
+    if (VALUE_OPTIONS.has(a)) i++;
+    else if (a.startsWith('-')) continue;
+    else if (a === 'help' && !help) help = true;
+    else return a;
+  }
+  return undefined;
+}
+
+/**
+ * The program, with the subcommands of the group `argv` names defined. A group that is dispatched to without
+ * having been named that way (argv read differently than here) is still defined first, by a preSubcommand hook.
+ */
+export async function buildProgram(version: string, argv: readonly string[] = process.argv): Promise<Command> {
   const program = rootCommand(version);
-  definePayment(program);
-  definePayout(program);
+  const groups = new Map<string, () => Promise<void>>();
+  const group = (name: string, description: string, load: () => Promise<DefineGroup>): void => {
+    const cmd = program.command(name).description(description);
+    let defined: Promise<void> | undefined;
+    groups.set(name, () => (defined ??= load().then((define) => define(cmd))));
+  };
+
+  group('payment', 'inbound payments: create, hosted link, confirm, cancel', async () => (await import('./define/payment.js')).definePayment);
+  group('payout', 'outbound payouts', async () => (await import('./define/payout.js')).definePayout);
   defineAmounts(program);
   defineState(program);
-  defineOperation(program);
+  group('operation', 'one operation as the sandbox records it (sandbox control API)', async () => (await import('./define/operation.js')).defineOperation);
   defineBalances(program);
   defineHealth(program);
   defineOpenapi(program, version);
-  defineConfig(program);
+  group('config', 'profiles of base URL, API key and sandbox admin token, stored in the config file', async () => (await import('./define/config.js')).defineConfig);
+  group(
+    'sandbox',
+    'run the offline sandbox of the gateway, and drive it: time, payer / provider / reviewer actions, evidence, keys, pool, links, reset',
+    async () => (await import('./define/sandbox.js')).defineSandbox,
+  );
+  group('webhooks', 'receive the sandbox\'s webhooks locally: verify, print, forward', async () => (await import('./define/webhooks-listen.js')).defineWebhooksListen);
 
-  const sandbox = defineSandbox(program);
-  defineSandboxTime(sandbox);
-  defineSandboxOperations(sandbox);
-  defineSandboxEvidence(sandbox);
-  defineSandboxKeys(sandbox);
-  defineSandboxWebhooks(sandbox);
-  defineSandboxPool(sandbox);
-  defineSandboxLinks(sandbox);
-  defineSandboxReset(sandbox);
-
-  defineWebhooksListen(program);
+  program.hook('preSubcommand', async (_program, sub) => {
+    await groups.get(sub.name())?.();
+  });
+  const named = commandNamed(argv.slice(2));
+  if (named !== undefined) await groups.get(named)?.();
   return program;
 }

@@ -1,6 +1,6 @@
-// `paygate availability` and `paygate recommend` (flags: define/amounts.ts): advisory amount lookups (the
+// `paygate availability` and `paygate recommend` (flags: define/top-level.ts): advisory amount lookups (the
 // self-matching pool, docs/pool.md). Human output: intervals as `min … max` rows, deltas signed; --json is the body.
-import type { AvailabilityOptions, RecommendOptions } from '../define/amounts.js';
+import type { AvailabilityOptions, RecommendOptions } from '../define/top-level.js';
 import type { CommandDeps } from '../deps.js';
 import { show } from '../output.js';
 import { AMOUNT_FIELD, checkAmounts, CURRENCY_FIELD, fillRequired, METHOD_FIELD, type RequiredField } from '../prompts.js';

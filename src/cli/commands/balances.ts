@@ -1,4 +1,4 @@
-// `paygate balances` (flags: define/balances.ts).
+// `paygate balances` (flags: define/top-level.ts).
 import type { JsonOptions } from '../define/shared.js';
 import type { CommandDeps } from '../deps.js';
 import { show } from '../output.js';

@@ -1,4 +1,4 @@
-// `paygate health` (flags: define/health.ts): the three probes as a table (probe → status); exit 1 when any is
+// `paygate health` (flags: define/top-level.ts): the three probes as a table (probe → status); exit 1 when any is
 // unhealthy.
 import type { JsonOptions } from '../define/shared.js';
 import type { CommandDeps } from '../deps.js';

@@ -1,5 +1,5 @@
 // `paygate operation history <operation_id>` (flags: define/operation.ts): the sandbox's record of one operation.
-import type { OperationOptions } from '../define/state.js';
+import type { OperationOptions } from '../define/shared.js';
 import type { CommandDeps } from '../deps.js';
 import { operationRef } from '../operation-ref.js';
 import { show } from '../output.js';

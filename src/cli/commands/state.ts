@@ -1,5 +1,5 @@
-// `paygate state <operation_id>` / `paygate state --merchant-operation-id <id>` (flags: define/state.ts).
-import type { OperationOptions } from '../define/state.js';
+// `paygate state <operation_id>` / `paygate state --merchant-operation-id <id>` (flags: define/top-level.ts).
+import type { OperationOptions } from '../define/shared.js';
 import type { CommandDeps } from '../deps.js';
 import { operationRef, shownMoid } from '../operation-ref.js';
 import { show } from '../output.js';

@@ -1,7 +1,6 @@
 // `paygate config set | get | list | use`: flags, help and typed options (run: commands/config.ts).
 import type { Command } from 'commander';
-import { action, type Parsed } from '../action.js';
-import { example, flag } from './shared.js';
+import { action, example, flag, type Parsed } from './shared.js';
 
 const run = () => import('../commands/config.js');
 
@@ -33,8 +32,8 @@ export interface ConfigUseOptions {
 
 const text = (v: unknown): string => String(v);
 
-export function defineConfig(program: Command): void {
-  const configCmd = program.command('config').description('profiles of base URL, API key and sandbox admin token, stored in the config file');
+/** The subcommands and help text of the `config` group (created, with its description, by program.ts). */
+export function defineConfig(configCmd: Command): void {
   configCmd.addHelpText('after', `
 The config file is $PAYGATE_CONFIG, else $XDG_CONFIG_HOME/paygate/config.json, else ~/.config/paygate/config.json
 (mode 0600). Keys: base-url, api-key, admin-token. API keys and admin tokens are always shown masked.

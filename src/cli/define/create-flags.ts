@@ -1,8 +1,7 @@
 // The flags of a create request (spec §2.2), named after the fields in kebab case: shared by `payment create`,
 // `payment link` and `payout create`, with their typed options.
 import type { Command } from 'commander';
-import type { Parsed } from '../action.js';
-import { flag, str } from './shared.js';
+import { flag, str, type Parsed } from './shared.js';
 
 /** `payment create`, `payout create`, and the base of `payment link`. The required fields are asked for on a TTY. */
 export interface CreateOptions {

@@ -1,11 +1,9 @@
 // `paygate operation history`: flags and help (run: commands/operation.ts).
 import type { Command } from 'commander';
-import { action } from '../action.js';
-import { example, JSON_HELP } from './shared.js';
-import { operationOptions } from './state.js';
+import { action, example, JSON_HELP, operationOptions } from './shared.js';
 
-export function defineOperation(program: Command): void {
-  const operationCmd = program.command('operation').description('one operation as the sandbox records it (sandbox control API)');
+/** The subcommand and help text of the `operation` group (created, with its description, by program.ts). */
+export function defineOperation(operationCmd: Command): void {
   operationCmd.addHelpText('after', example(`
   $ paygate operation history 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c`));
   operationCmd

@@ -1,9 +1,8 @@
 // `paygate payment create | link | confirm | cancel`: flags, help and typed options (run: commands/payment.ts).
 import type { Command } from 'commander';
-import { action, type Parsed } from '../action.js';
+import { action, example, flag, str, type Parsed } from './shared.js';
 import type { RefOptions } from '../operation-ref.js';
 import { addCreateFlags, createOptions, type CreateOptions } from './create-flags.js';
-import { example, flag, str } from './shared.js';
 
 const run = () => import('../commands/payment.js');
 
@@ -40,8 +39,8 @@ function linkOptions(parsed: Parsed): LinkOptions {
   };
 }
 
-export function definePayment(program: Command): void {
-  const paymentCmd = program.command('payment').description('inbound payments: create, hosted link, confirm, cancel');
+/** The subcommands and help text of the `payment` group (created, with its description, by program.ts). */
+export function definePayment(paymentCmd: Command): void {
   paymentCmd.addHelpText('after', example(`
   $ paygate payment create --method WT_RUB_C2C --amount 1500.00 --currency RUB --client-id user-42
   $ paygate payment link --method WT_RUB_C2C --amount 1500.00 --currency RUB --client-id user-42`));

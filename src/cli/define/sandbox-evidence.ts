@@ -1,7 +1,6 @@
 // `paygate sandbox evidence [--on | --off]`: flags, help and typed options (run: commands/sandbox-evidence.ts).
 import type { Command } from 'commander';
-import { action, type Parsed } from '../action.js';
-import { adminExample, flag, JSON_HELP } from './shared.js';
+import { action, adminExample, flag, JSON_HELP, type Parsed } from './shared.js';
 
 /** Neither: show the switch. At most one of `on` and `off` (checked by the command). */
 export interface EvidenceOptions {

@@ -1,7 +1,6 @@
 // `paygate sandbox keys list | issue | revoke`: flags, help and typed options (run: commands/sandbox-keys.ts).
 import type { Command } from 'commander';
-import { action, type Parsed } from '../action.js';
-import { adminExample, flag, JSON_HELP, str } from './shared.js';
+import { action, adminExample, flag, JSON_HELP, str, type Parsed } from './shared.js';
 
 const run = () => import('../commands/sandbox-keys.js');
 

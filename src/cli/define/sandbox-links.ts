@@ -1,7 +1,6 @@
 // `paygate sandbox links show | confirm`: flags, help and typed options (run: commands/sandbox-links.ts).
 import type { Command } from 'commander';
-import { action, type Parsed } from '../action.js';
-import { example, flag, JSON_HELP, str } from './shared.js';
+import { action, example, flag, JSON_HELP, str, type Parsed } from './shared.js';
 
 const run = () => import('../commands/sandbox-links.js');
 

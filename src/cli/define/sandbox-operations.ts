@@ -1,9 +1,8 @@
 // `paygate sandbox pay | settle | review | operations`: flags, help and typed options
 // (run: commands/sandbox-operations.ts).
 import { Option, type Command } from 'commander';
-import { action, type Parsed } from '../action.js';
+import { action, example, flag, JSON_HELP, num, parseIntIn, str, type Parsed } from './shared.js';
 import type { RefOptions } from '../operation-ref.js';
-import { example, flag, JSON_HELP, num, parseIntIn, str } from './shared.js';
 
 const run = () => import('../commands/sandbox-operations.js');
 

@@ -1,7 +1,6 @@
 // `paygate sandbox pool layout | show | settings`: flags, help and typed options (run: commands/sandbox-pool.ts).
 import { Option, type Command } from 'commander';
-import { action, type Parsed } from '../action.js';
-import { adminExample, example, flag, JSON_HELP, num, parseIntIn, parseInteger, parseLatency, str } from './shared.js';
+import { action, adminExample, example, flag, JSON_HELP, num, parseInteger, parseIntIn, parseLatency, str, type Parsed } from './shared.js';
 
 const run = () => import('../commands/sandbox-pool.js');
 

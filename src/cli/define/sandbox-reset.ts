@@ -1,7 +1,6 @@
 // `paygate sandbox reset`: flags, help and typed options (run: commands/sandbox-reset.ts).
 import type { Command } from 'commander';
-import { action, type Parsed } from '../action.js';
-import { adminExample, flag, JSON_HELP } from './shared.js';
+import { action, adminExample, flag, JSON_HELP, type Parsed } from './shared.js';
 
 export interface ResetOptions {
   /** Do not ask for confirmation (required without a terminal). Default false. */

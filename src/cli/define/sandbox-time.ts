@@ -1,7 +1,6 @@
 // `paygate sandbox time [advance <duration>]`: flags, help and typed options (run: commands/sandbox-time.ts).
 import type { Command } from 'commander';
-import { action, type Parsed } from '../action.js';
-import { adminExample, JSON_HELP, jsonOptions, flag, parseDuration } from './shared.js';
+import { action, adminExample, flag, JSON_HELP, jsonOptions, parseDuration, type Parsed } from './shared.js';
 
 const run = () => import('../commands/sandbox-time.js');
 

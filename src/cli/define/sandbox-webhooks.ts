@@ -1,8 +1,7 @@
 // `paygate sandbox webhooks add | list | rotate-secret | remove | deliveries | redeliver`: flags, help and typed
 // options (run: commands/sandbox-webhooks.ts).
 import type { Command } from 'commander';
-import { action, type Parsed } from '../action.js';
-import { example, flag, JSON_HELP, jsonOptions, str } from './shared.js';
+import { action, example, flag, JSON_HELP, jsonOptions, str, type Parsed } from './shared.js';
 
 const run = () => import('../commands/sandbox-webhooks.js');
 

@@ -1,9 +1,16 @@
-// `paygate sandbox` and `paygate sandbox start`: flags, help and typed options (run: commands/sandbox.ts). The
-// controls under `sandbox` are defined in define/sandbox-*.ts.
+// `paygate sandbox` and `paygate sandbox start`: flags, help and typed options (run: commands/sandbox.ts); the
+// controls under `sandbox` are defined in define/sandbox-*.ts and added here.
 import { Option, type Command } from 'commander';
 import { fileURLToPath } from 'node:url';
-import { action, type Parsed } from '../action.js';
-import { example, flag, num, parsePort, str } from './shared.js';
+import { action, example, flag, num, parsePort, str, type Parsed } from './shared.js';
+import { defineSandboxEvidence } from './sandbox-evidence.js';
+import { defineSandboxKeys } from './sandbox-keys.js';
+import { defineSandboxLinks } from './sandbox-links.js';
+import { defineSandboxOperations } from './sandbox-operations.js';
+import { defineSandboxPool } from './sandbox-pool.js';
+import { defineSandboxReset } from './sandbox-reset.js';
+import { defineSandboxTime } from './sandbox-time.js';
+import { defineSandboxWebhooks } from './sandbox-webhooks.js';
 
 export interface SandboxStartOptions {
   /** Port to listen on; 0 picks a free one. Default 4080 (env PAYGATE_PORT). */
@@ -50,11 +57,11 @@ export function sandboxStartOptions({ opts }: Parsed): SandboxStartOptions {
   };
 }
 
-/** The `sandbox` group with its `start` command; returns the group, for the controls to be added to it. */
-export function defineSandbox(program: Command): Command {
-  const sandboxCmd = program
-    .command('sandbox')
-    .description('run the offline sandbox of the gateway, and drive it: time, payer / provider / reviewer actions, evidence, keys, pool, links, reset');
+/**
+ * The subcommands and help text of the `sandbox` group (created, with its description, by program.ts): `start`,
+ * then the controls in help order.
+ */
+export function defineSandbox(sandboxCmd: Command): void {
   sandboxCmd.addHelpText('after', `
 Actions on one shop's operations (pay, settle, review, operations, webhooks, pool layout, links) take that shop's API
 key; the clock, evidence, keys, pool show / settings and reset take the admin token (--admin-token,
@@ -87,5 +94,12 @@ ${example(`
   $ paygate sandbox start --port 0 --in-memory --frozen-clock
   $ PAYGATE_STORE=/tmp/pg.json paygate sandbox start --reset --json`))
     .action(action(sandboxStartOptions, async () => (await import('../commands/sandbox.js')).sandboxStart));
-  return sandboxCmd;
+  defineSandboxTime(sandboxCmd);
+  defineSandboxOperations(sandboxCmd);
+  defineSandboxEvidence(sandboxCmd);
+  defineSandboxKeys(sandboxCmd);
+  defineSandboxWebhooks(sandboxCmd);
+  defineSandboxPool(sandboxCmd);
+  defineSandboxLinks(sandboxCmd);
+  defineSandboxReset(sandboxCmd);
 }

@@ -1,7 +1,63 @@
-// What the command definitions share: help-text helpers, parsers of flag values, and the readers that turn
-// commander's untyped option values into typed fields. Loaded for `--help`: imports commander only.
-import { InvalidArgumentError } from 'commander';
-import type { Parsed } from '../action.js';
+// What the command definitions share: `action`, which joins a definition to its run function (commander's values
+// become the command's typed options once; the run module and the process's dependencies are imported only when the
+// command runs), help-text helpers, flag value parsers and typed readers of option values. Loaded for `--help`: it
+// imports commander and nothing else at run time.
+import { InvalidArgumentError, type Command, type OptionValues } from 'commander';
+import type { GlobalOptions } from '../config.js';
+import type { CommandDeps } from '../deps.js';
+import type { RefOptions } from '../operation-ref.js';
+
+/** A string value, else undefined. */
+export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+/** A number value (from a parser such as parseIntIn), else undefined. */
+export const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
+/** A boolean flag: true only when given. */
+export const flag = (v: unknown): boolean => v === true;
+
+/** What a command's options are read from: its positional arguments, its own options, the global ones. */
+export interface Parsed {
+  /** The positional arguments, after their parsers (e.g. `parseDuration`). */
+  args: readonly unknown[];
+  /**
+   * The command's options merged with its parents' (commander's `optsWithGlobals()`): an option a parent declares
+   * too is parsed by the parent (`paygate sandbox time advance 1s --json`: `time` has --json), so it is read here.
+   */
+  opts: OptionValues;
+  globals: GlobalOptions;
+}
+
+/** A command: a plain function of its typed options and its dependencies. Throws typed errors, never exits. */
+export type Run<O> = (options: O, deps: CommandDeps) => Promise<void>;
+
+/** `--base-url`, `--api-key`, `--admin-token` and `--profile`, from any command's merged options. */
+export function globalOptions(all: OptionValues): GlobalOptions {
+  const globals: GlobalOptions = {};
+  const baseUrl = str(all.baseUrl);
+  const apiKey = str(all.apiKey);
+  const adminToken = str(all.adminToken);
+  const profile = str(all.profile);
+  if (baseUrl !== undefined) globals.baseUrl = baseUrl;
+  if (apiKey !== undefined) globals.apiKey = apiKey;
+  if (adminToken !== undefined) globals.adminToken = adminToken;
+  if (profile !== undefined) globals.profile = profile;
+  return globals;
+}
+
+/**
+ * A commander action: `toOptions` reads the typed options (it only converts, never validates: the run function
+ * checks, in its own order), then `load` imports the run function, which gets the process's dependencies.
+ */
+export function action<O>(toOptions: (parsed: Parsed) => O, load: () => Promise<Run<O>>) {
+  return async (...received: unknown[]): Promise<void> => {
+    const cmd = received[received.length - 1] as Command;
+    const opts = cmd.optsWithGlobals();
+    const globals = globalOptions(opts);
+    const options = toOptions({ args: received.slice(0, -2), opts, globals });
+    const run = await load();
+    const { processDeps } = await import('../deps.js');
+    await run(options, processDeps(globals));
+  };
+}
 
 export const example = (lines: string): string => `\nExamples:\n${lines.replace(/^\n/, '')}`;
 
@@ -14,13 +70,6 @@ Needs the sandbox admin token: --admin-token, PAYGATE_ADMIN_TOKEN or the profile
 starting the sandbox to fix it.`;
 export const adminExample = (lines: string): string => `${ADMIN_NOTE}\n${example(lines)}`;
 
-/** A string value, else undefined. */
-export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-/** A number value (from a parser such as parseIntIn), else undefined. */
-export const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
-/** A boolean flag: true only when given. */
-export const flag = (v: unknown): boolean => v === true;
-
 /** A command whose only flag is --json. */
 export interface JsonOptions {
   /** Print the data as JSON. Default false. */
@@ -28,6 +77,17 @@ export interface JsonOptions {
 }
 
 export const jsonOptions = ({ opts }: Parsed): JsonOptions => ({ json: flag(opts.json) });
+
+/** An operation named by <operation_id> or --merchant-operation-id, and --json. */
+export interface OperationOptions extends RefOptions {
+  json: boolean;
+}
+
+export const operationOptions = ({ args, opts }: Parsed): OperationOptions => ({
+  operationId: str(args[0]),
+  merchantOperationId: str(opts.merchantOperationId),
+  json: flag(opts.json),
+});
 
 export function parsePort(value: string): number {
   const n = Number(value);

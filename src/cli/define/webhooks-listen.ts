@@ -1,7 +1,6 @@
 // `paygate webhooks listen`: flags, help and typed options (run: commands/webhooks-listen.ts).
 import { Option, type Command } from 'commander';
-import { action, type Parsed } from '../action.js';
-import { collect, example, flag, num, parseIntIn, parsePort, str } from './shared.js';
+import { action, collect, example, flag, num, parseIntIn, parsePort, str, type Parsed } from './shared.js';
 
 export interface ListenOptions {
   /** Port to listen on; 0 picks a free one. Default 4090. */
@@ -30,9 +29,11 @@ function listenOptions({ opts }: Parsed): ListenOptions {
   };
 }
 
-/** `paygate webhooks listen`: a local receiver that verifies, prints and forwards the sandbox's webhooks. */
-export function defineWebhooksListen(program: Command): void {
-  const webhooksCmd = program.command('webhooks').description('receive the sandbox\'s webhooks locally: verify, print, forward');
+/**
+ * `paygate webhooks listen`, a local receiver that verifies, prints and forwards the sandbox's webhooks: the
+ * subcommand and help text of the `webhooks` group (created, with its description, by program.ts).
+ */
+export function defineWebhooksListen(webhooksCmd: Command): void {
   webhooksCmd.addHelpText('after', example(`
   $ paygate webhooks listen --port 4090 --secret whsec_xxxxxxxx
   $ paygate sandbox start --webhook-url http://127.0.0.1:4090/webhooks`));
