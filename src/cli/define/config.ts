@@ -31,6 +31,10 @@ export interface ConfigUseOptions {
 }
 
 const text = (v: unknown): string => String(v);
+const setOptions = ({ args, globals }: Parsed): ConfigSetOptions => ({ key: text(args[0]), value: text(args[1]), profile: globals.profile });
+const getOptions = ({ args, opts, globals }: Parsed): ConfigGetOptions => ({ key: text(args[0]), json: flag(opts.json), profile: globals.profile });
+const listOptions = ({ opts, globals }: Parsed): ConfigListOptions => ({ json: flag(opts.json), profile: globals.profile });
+const useOptions = ({ args }: Parsed): ConfigUseOptions => ({ name: text(args[0]) });
 
 /** The subcommands and help text of the `config` group (created, with its description, by program.ts). */
 export function defineConfig(configCmd: Command): void {
@@ -53,7 +57,7 @@ ${example(`
   $ paygate config set api-key pg_test_xxxxxxxxxxxx
   $ paygate config set admin-token pg_admin_xxxxxxxxxxxx       # printed by \`paygate sandbox start\`
   $ paygate config set base-url http://127.0.0.1:4080 --profile staging`))
-    .action(action(({ args, globals }: Parsed): ConfigSetOptions => ({ key: text(args[0]), value: text(args[1]), profile: globals.profile }), async () => (await run()).configSet));
+    .action(action(setOptions, async () => (await run()).configSet));
 
   configCmd
     .command('get')
@@ -63,7 +67,7 @@ ${example(`
     .addHelpText('after', example(`
   $ paygate config get base-url
   $ paygate config get api-key --profile staging`))
-    .action(action(({ args, opts, globals }: Parsed): ConfigGetOptions => ({ key: text(args[0]), json: flag(opts.json), profile: globals.profile }), async () => (await run()).configGet));
+    .action(action(getOptions, async () => (await run()).configGet));
 
   configCmd
     .command('list')
@@ -71,7 +75,7 @@ ${example(`
     .option('--json', 'print the profiles as JSON (api-key and admin-token masked)')
     .addHelpText('after', example(`
   $ paygate config list`))
-    .action(action(({ opts, globals }: Parsed): ConfigListOptions => ({ json: flag(opts.json), profile: globals.profile }), async () => (await run()).configList));
+    .action(action(listOptions, async () => (await run()).configList));
 
   configCmd
     .command('use')
@@ -79,5 +83,5 @@ ${example(`
     .argument('<profile>', 'profile name')
     .addHelpText('after', example(`
   $ paygate config use staging`))
-    .action(action(({ args }: Parsed): ConfigUseOptions => ({ name: text(args[0]) }), async () => (await run()).configUse));
+    .action(action(useOptions, async () => (await run()).configUse));
 }
