@@ -1,5 +1,6 @@
 // Creating payments and payouts (spec §2.1–§2.3, §4.1, §4.2, §4.4): field rules, idempotency, routing through
 // simulated providers, amounts and the payout reserve. Pure: returns the changes to write.
+import { claimOf, type PaymentFields, type PayoutFields } from './operation.js';
 import type { Decimal } from 'decimal.js';
 import type { Conversion, Destination, OperationKind, OperationRecord } from './operation.js';
 import type { DomainContext, StateChange } from './state.js';
@@ -294,7 +295,8 @@ export function finishAdmission(ctx: DomainContext, opId: string): Moved | undef
     const moved = move(op, 'rejected', now, 'provider did not accept within 15 s', { rejected_at: now, reject_reason: 'provider_timeout' });
     return movedTo(ctx, moved.op, [...withEvent(moved.op), ...claimEnded(ctx, moved.op, ZERO)]);
   }
-  if (op.claim && ctx.state.operation(op.claim.payout_id)?.status !== 'pending') {
+  const claim = claimOf(op);
+  if (claim && ctx.state.operation(claim.payout_id)?.status !== 'pending') {
     // The payout slot closed while the payment waited: the pool has nothing to pay into.
     const moved = move(op, 'rejected', now, 'the matched payout closed before acceptance', { rejected_at: now, reject_reason: 'no_provider_accepted' });
     return movedTo(ctx, moved.op, withEvent(moved.op));
@@ -317,7 +319,9 @@ function effectiveLatency(provider: ProviderDef, magic: readonly MagicTag[]): nu
 }
 
 /** An operation before its first status. */
-type Base = Omit<Extract<OperationRecord, { status: 'pending' }>, 'status' | 'history'>;
+type Base = Omit<Extract<OperationRecord, { status: 'pending' }>, 'status' | 'history' | 'type'> & {
+  type: OperationKind;
+} & Partial<Omit<PaymentFields, 'type'> & Omit<PayoutFields, 'type'>>;
 
 /** Why a create is rejected at once, if it is: the first rule it breaks, in the order the gateway checks them. */
 function rejectionOf(ctx: DomainContext, kind: OperationKind, shop: ShopDef, p: CreateParams, route: RouteDef | undefined, decision: Decision | undefined, q: Quote | undefined): string | undefined {

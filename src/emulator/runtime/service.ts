@@ -4,6 +4,7 @@
 // the effects out (timers on the sandbox clock, the release of a create waiting on its admission). A failed write
 // changes nothing (the store takes it back) and answers 503 store_unavailable. After a restart the timers are derived
 // again from the stored records.
+import { uploadsOf } from '../../domain/operation.js';
 import { createHmac } from 'node:crypto';
 import type { CreateParams } from '../../domain/create.js';
 import type { BalanceFigures } from '../../domain/ledger.js';
@@ -319,7 +320,7 @@ export class GatewayService {
     if (!op || op.status === 'admitting') throw notFound();
     acceptsReceipt(op);
     const verdict = await check(op.expected_amount);
-    const n = (op.uploads?.length ?? 0) + 1;
+    const n = uploadsOf(op).length + 1;
     const id = nameUuid('upload', op.id, String(n));
     const fileId = id.replace(/-/g, '');
     await this.files.put(fileId, file.bytes);
