@@ -31,9 +31,20 @@ export function activeSecrets(ep: WebhookEndpointRecord, now: number): string[] 
   return [ep.secret, ...ep.previous_secrets.filter((p) => Date.parse(p.expires_at) > now).map((p) => p.secret)];
 }
 
-/** Retry-After in milliseconds (delta-seconds only), or 0. */
-export function retryAfterMs(v: string | undefined): number {
-  return v !== undefined && /^\d+$/.test(v.trim()) ? Number(v.trim()) * 1000 : 0;
+/** The longest wait a receiver's Retry-After may ask for: the retry schedule's longest step (10 h). */
+export const MAX_RETRY_AFTER_MS = 36_000_000;
+
+/**
+ * A receiver's Retry-After in milliseconds — delta-seconds, or an HTTP date counted from `now` (sandbox time) —
+ * clamped to 0…MAX_RETRY_AFTER_MS; 0 when absent or unreadable. Nothing a receiver sends can push a retry past the
+ * schedule, or make the time unrepresentable.
+ */
+export function retryAfterMs(v: string | undefined, now = 0): number {
+  if (v === undefined) return 0;
+  const t = v.trim();
+  const ms = /^\d+$/.test(t) ? Number(t) * 1000 : /[a-z]/i.test(t) ? Date.parse(t) - now : NaN;
+  if (!Number.isFinite(ms) || ms <= 0) return 0;
+  return Math.min(ms, MAX_RETRY_AFTER_MS);
 }
 
 /** A delivery as the controls list it: the record with its attempts. */
