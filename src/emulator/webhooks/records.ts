@@ -49,3 +49,19 @@ export function retryAfterMs(v: string | undefined, now = 0): number {
 
 /** A delivery as the controls list it: the record with its attempts. */
 export type WebhookDelivery = WebhookDeliveryRecord & { attempts: Omit<WebhookAttempt, 'id' | 'delivery_id'>[] };
+
+/**
+ * A webhook URL as listings show it: credentials in it — `user:password@` and the value of every query parameter
+ * (`?token=…`) — masked like secrets. Unparseable input is shown as `***`.
+ */
+export function maskUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.username) u.username = '***';
+    if (u.password) u.password = '***';
+    for (const k of [...new Set(u.searchParams.keys())]) u.searchParams.set(k, '***');
+    return u.toString().replace(/=%2A%2A%2A/g, '=***');
+  } catch {
+    return '***';
+  }
+}
