@@ -103,7 +103,7 @@ export class FilePersistence implements Persistence {
     this.#stats = { commits: 0, flushes: 0 };
     const opening = (async () => {
       try {
-        await mkdir(path.dirname(this.path), { recursive: true });
+        await mkdir(path.dirname(this.path), { recursive: true, mode: 0o700 });
         this.#lock = await acquireLock(this.lockPath, this.path);
       } catch (e) {
         this.#state = before;

@@ -30,10 +30,10 @@ export class DirFileStore implements FileStore {
 
   async put(id: string, bytes: Uint8Array): Promise<void> {
     if (!SAFE_ID.test(id)) throw new Error(`invalid file id ${id}`);
-    await mkdir(this.dir, { recursive: true });
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const target = join(this.dir, id);
     const tmp = `${target}.tmp`;
-    const fh = await open(tmp, 'w');
+    const fh = await open(tmp, 'w', 0o600);
     try {
       await fh.write(bytes);
       await fh.datasync();

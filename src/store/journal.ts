@@ -120,7 +120,8 @@ export class JournalFile {
 
   /** Opens the journal read by read() for appending, cutting off a torn tail first. */
   async openForAppend(replay: JournalReplay): Promise<void> {
-    const fh = await openFile(this.path, 'a');
+    const fh = await openFile(this.path, 'a', 0o600);
+    await fh.chmod(0o600); // an existing journal made before this rule, too
     this.#fh = fh;
     if (replay.goodEnd < this.#readSize) {
       // A torn final write from a crash (never acknowledged): cut it off so later appends start on a line boundary.

@@ -69,7 +69,7 @@ export async function acquireLock(lockPath: string, storePath: string): Promise<
   for (let attempt = 0; ; attempt++) {
     let fh: FileHandle;
     try {
-      fh = await openFile(lockPath, 'wx');
+      fh = await openFile(lockPath, 'wx', 0o600);
     } catch (e) {
       if (errno(e) !== 'EEXIST') throw e;
       if (attempt >= 5) throw new StoreLockedError(storePath, lockPath, undefined, { unreadable: true });

@@ -2,7 +2,7 @@
 // atomically through lowdb (temp file + rename) and, with fsync on, made durable with its directory entry. Owns
 // the format and version, serializing and validating/parsing it, and the in-memory maps that loading builds
 // (shared with the journal's replay).
-import { open as openFile } from 'node:fs/promises';
+import { chmod, open as openFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { TextFile } from 'lowdb/node';
@@ -95,6 +95,8 @@ export class SnapshotFile {
     } finally {
       this.#db.data = ''; // do not keep a copy of the whole state alive
     }
+    // It holds webhook secrets and key hashes: owner-only, whatever the umask (lowdb writes with the default mode).
+    await chmod(this.path, 0o600);
     if (this.fsync) {
       const fh = await openFile(this.path, 'r+');
       try {
