@@ -11,6 +11,7 @@ import { FilePersistence } from '../store/file-persistence.js';
 import { MemoryPersistence } from '../store/memory-persistence.js';
 import { StoreLockedError } from '../store/errors.js';
 import { Store } from '../store/store.js';
+import { loadSecrets, type SandboxSecrets } from '../store/secrets.js';
 import type { Persistence } from '../store/persistence.js';
 import { DirFileStore, MemoryFileStore, filesDirFor } from '../store/files.js';
 import { createApp, type AppUrls } from './app.js';
@@ -121,7 +122,7 @@ function resetStore(path: string): void {
       if (e instanceof StoreLockedError) throw e;
     }
   }
-  for (const f of [path, `${path}.journal`, filesDirFor(path), lock]) rmSync(f, { recursive: true, force: true });
+  for (const f of [path, `${path}.journal`, `${path}.secrets`, filesDirFor(path), lock]) rmSync(f, { recursive: true, force: true });
 }
 
 function isAlive(pid: number): boolean {
@@ -161,19 +162,36 @@ function stopServer(s: Server): Promise<void> {
   });
 }
 
-export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
-  const world = opts.world !== undefined ? parseWorld(opts.world, 'options.world') : loadWorld(opts.fixtures);
-  const index = new WorldIndex(world);
+/**
+ * Open the store, its secrets (src/store/secrets.ts) and where the clock starts: an explicit start time wins;
+ * otherwise the clock resumes where the store's last advance left it.
+ */
+async function openState(opts: SandboxOptions): Promise<{ store: Store; secrets: SandboxSecrets; start: number | undefined }> {
   if (opts.store && opts.reset) resetStore(opts.store);
   const persistence = opts.persistence ?? (opts.store ? new FilePersistence({ path: opts.store, fsync: opts.fsync ?? false }) : new MemoryPersistence());
   const store = new Store(persistence);
   await store.open();
+  const saved = store.state.meta.get('clock') as { now?: number; offset?: number } | undefined;
+  const resumed = saved?.now === undefined ? undefined : opts.frozenClock ? saved.now : Date.now() + (saved.offset ?? 0);
+  const start = typeof opts.startTime === 'string' ? Date.parse(opts.startTime) : (opts.startTime ?? resumed);
+  try {
+    const secrets = loadSecrets(opts.persistence ? undefined : opts.store, store.state.meta.get('link_secret')?.key as string | undefined);
+    return { store, secrets, start };
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+}
+
+export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const world = opts.world !== undefined ? parseWorld(opts.world, 'options.world') : loadWorld(opts.fixtures);
+  const index = new WorldIndex(world);
+  const { store, secrets, start } = await openState(opts);
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const start = typeof opts.startTime === 'string' ? Date.parse(opts.startTime) : opts.startTime;
   const clock = new SandboxClock({ frozen: opts.frozenClock ?? false, ...(start !== undefined ? { start } : {}), onError: (e) => log(`timer failed: ${String((e as Error)?.stack ?? e)}`) });
   const files = opts.store ? new DirFileStore(filesDirFor(opts.store)) : new MemoryFileStore();
   const service = new GatewayService(index, store, clock, files);
-  const urlSecret = randomBytes(32);
+  const urlSecret = secrets.url;
   let ready = false;
   let closed = false;
   const urls = { base: '', paymentPage: '', storage: '' };
@@ -194,6 +212,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     log,
   });
   service.hook = outbox;
+  service.linkKey = secrets.link;
   try {
     await service.init();
   } catch (e) {

@@ -51,7 +51,9 @@ describe('a full disk', () => {
       const res = await fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json', 'x-api-key': KEY_A }, ...(body ? { body: JSON.stringify(body) } : {}) });
       return { status: res.status, body: (await res.json()) as Record<string, any> };
     };
-    const payout = { merchant_operation_id: 'full-disk-1', client_id: 'c1', method: 'WT_RUB_C2C', amount: '500.00', currency: 'RUB', number: '2200700000000004' };
+    // tmpfs allocates whole pages: a journal line shorter than the slack of the journal's last page could still fit on
+    // a "full" disk. A client_id of 6,000 characters (in the operation and its event) makes the line span pages.
+    const payout = { merchant_operation_id: 'full-disk-1', client_id: `c1-${'x'.repeat(6000)}`, method: 'WT_RUB_C2C', amount: '500.00', currency: 'RUB', number: '2200700000000004' };
     const before = (await call(first.baseUrl, 'GET', '/v1/balances')).body.balances[0];
 
     const filler = fillDisk(disk.dir);

@@ -39,6 +39,8 @@ export class SandboxClock {
    * to every change accepted before it (whose timers are armed the moment it is written).
    */
   beforeAdvance: (() => Promise<void>) | undefined;
+  /** Awaited at the end of every advance(): the service records where the clock stands. */
+  afterAdvance: (() => Promise<void>) | undefined;
 
   constructor(opts: ClockOptions = {}) {
     this.frozen = opts.frozen ?? false;
@@ -93,6 +95,7 @@ export class SandboxClock {
     if (this.handle) clearTimeout(this.handle);
     this.handle = undefined;
     this.arm();
+    await this.afterAdvance?.();
   }
 
   /** Drop every pending timer (sandbox reset). */

@@ -1,6 +1,6 @@
 // What a sandbox writes when it opens a store: the fixtures' API keys (hashed), the shops' opening balances and the
 // secret of flexible-link credentials, each only when the store does not have it yet.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { WorldIndex } from '../../domain/world.js';
 import { openingPostings } from '../../domain/lifecycle.js';
 import type { ApiKeyRecord, SandboxState, StoreChange } from '../../store/state.js';
@@ -41,6 +41,7 @@ export function seedChanges(world: WorldIndex, state: SandboxState, at: string):
       if (ch.kind === 'posting' && !state.postings.has(ch.posting.id)) changes.push(ch);
     }
   }
-  if (!state.meta.has('link_secret')) changes.push({ kind: 'meta', meta: { id: 'link_secret', key: randomBytes(32).toString('base64') } });
+  // An older version kept the flexible-link key here; it now lives in the secrets file: drop the plain copy.
+  if (state.meta.get('link_secret')?.key !== undefined) changes.push({ kind: 'meta', meta: { id: 'link_secret', moved: 'secrets file' } });
   return changes;
 }

@@ -28,22 +28,11 @@ import type { Moved } from '../../domain/lifecycle.js';
 import type { FileStore } from '../../store/files.js';
 import { nameUuid } from '../../domain/ids.js';
 import { DomainError } from '../../domain/errors.js';
+import { notFound, storeUnavailable, TIMER_RETRY_MS } from './errors.js';
 import { accounts, balanceRow } from '../../domain/ledger.js';
 import { iso } from '../../domain/state.js';
 
-const notFound = () => new DomainError('operation_not_found', 'operation not found');
-
-/** How long a timer whose outcome could not be written waits before it tries again (sandbox time). */
-export const TIMER_RETRY_MS = 1000;
-
-/** A write the store refused: nothing of the request was kept. */
-function storeUnavailable(e: unknown): DomainError {
-  if (e instanceof DomainError) return e;
-  const code = typeof e === 'object' && e !== null && 'code' in e ? ` (${String((e as { code: unknown }).code)})` : '';
-  const why = e instanceof Error ? e.message : String(e);
-  return new DomainError('store_unavailable', `the sandbox could not write its store${code}: ${why}. Nothing was changed; free disk space or fix the store, then retry`);
-}
-
+export { TIMER_RETRY_MS } from './errors.js';
 export { hashApiKey } from './seed.js';
 
 export type OperationRef = { operation_id: string } | { merchant_operation_id: string };
@@ -81,6 +70,8 @@ export class GatewayService {
   private readonly admissions = new Map<string, Deferred>();
   /** The webhook outbox; set before init() by createSandbox. */
   hook: CommitHook | undefined;
+  /** The key of flexible links' `k` credentials (src/store/secrets.ts); set before init() by createSandbox. */
+  linkKey: Buffer | undefined;
 
   constructor(
     readonly world: WorldIndex,
@@ -89,6 +80,9 @@ export class GatewayService {
     readonly files: FileStore,
   ) {
     clock.beforeAdvance = () => store.sync();
+    // Where the clock stands is kept in the store, so a restart resumes from it (a frozen clock at the same moment).
+    // Best effort: a failed write of the position does not undo the advance.
+    clock.afterAdvance = () => this.commit([{ kind: 'meta', meta: { id: 'clock', now: clock.now(), offset: clock.now() - Date.now() } }]).catch(() => undefined);
   }
 
   get state() {
@@ -207,9 +201,8 @@ export class GatewayService {
   }
 
   private linkSecret(): Buffer {
-    const m = this.state.meta.get('link_secret') as { key?: string } | undefined;
-    if (!m?.key) throw new Error('the link secret is not seeded (init() has not run)');
-    return Buffer.from(m.key, 'base64');
+    if (!this.linkKey) throw new Error('the link key is not set (createSandbox sets it from the secrets file)');
+    return this.linkKey;
   }
 
   /** The amount-read simulation of this replica (sandbox setting, kept in the store). */
