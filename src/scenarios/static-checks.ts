@@ -43,7 +43,9 @@ export function checkReferences(s: Scenario): StaticProblem[] {
   for (const [i, step] of s.steps.entries()) {
     const { line: _line, kind: _kind, ...body } = step;
     for (const [p, r] of refs(body, ['steps', i], out)) {
-      if (r.root === 'steps' && !seen.has(r.path[0]!)) out.push({ path: p, message: `\${{ ${r.source} }}: no earlier step has id "${r.path[0]}"` });
+      // A step's expectations are checked after its answer, so they may refer to the step itself.
+      const own = p[2] === 'expect' && r.path[0] === step.id;
+      if (r.root === 'steps' && !seen.has(r.path[0]!) && !own) out.push({ path: p, message: `\${{ ${r.source} }}: no earlier step has id "${r.path[0]}"` });
       if (r.root === 'vars' && !vars.has(r.path[0]!)) out.push({ path: p, message: `\${{ ${r.source} }}: no variable "${r.path[0]}" (define it under variables:)` });
     }
     if (step.kind === 'await') {
