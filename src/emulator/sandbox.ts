@@ -18,6 +18,7 @@ import { GatewayService } from './service.js';
 import { signPath } from './signed-url.js';
 import { RECEIPT_URL_TTL_MS } from './app.js';
 import { WebhookOutbox } from './webhooks.js';
+import { retainPdfReader } from './receipts/pdf-reader.js';
 
 export interface SandboxOptions {
   /** Fixture file path. Default: the bundled `fixtures/default.json`. */
@@ -144,6 +145,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
   const clock = new SandboxClock({ frozen: opts.frozenClock ?? false, ...(start !== undefined ? { start } : {}), onError: (e) => log(`timer failed: ${String((e as Error)?.stack ?? e)}`) });
   const files = opts.store ? new DirFileStore(filesDirFor(opts.store)) : new MemoryFileStore();
   const service = new GatewayService(index, store, clock, files);
+  const releasePdfReader = retainPdfReader();
   const urlSecret = randomBytes(32);
   let ready = false;
   let closed = false;
@@ -171,6 +173,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     await outbox.close();
     clock.close();
     await store.close();
+    await releasePdfReader();
     throw e;
   }
   const adminToken = opts.adminToken ?? `pg_admin_${randomBytes(12).toString('hex')}`;
@@ -224,9 +227,8 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
       await outbox.close();
       clock.close();
       await store.close();
-      // The PDF worker is only loaded by a receipt upload; close it if this sandbox started it.
-      const reader = await import('./receipts/pdf-reader.js').catch(() => undefined);
-      await reader?.closePdfReader?.();
+      // The PDF worker is started by the first receipt upload; it stops when no open sandbox (or other holder) needs it.
+      await releasePdfReader();
     },
   };
   return sandbox;

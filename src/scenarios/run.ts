@@ -59,6 +59,8 @@ export async function runScenarios(scenarios: Scenario[], opts: RunOptions = {})
   if (opts.remote) await probe(opts.remote.baseUrl);
   const concurrency = Math.max(1, opts.concurrency ?? (opts.remote ? 1 : availableParallelism()));
   const results: ScenarioResult[] = new Array(scenarios.length);
+  // In process, keep the receipt reader's worker for the whole run rather than one per sandbox.
+  const release = opts.remote ? undefined : (await import('../emulator/receipts/pdf-reader.js')).retainPdfReader();
   let next = 0;
   let bailed = false;
   const worker = async () => {
@@ -76,7 +78,11 @@ export async function runScenarios(scenarios: Scenario[], opts: RunOptions = {})
       opts.onScenarioEnd?.(r);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, scenarios.length) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, scenarios.length) }, worker));
+  } finally {
+    await release?.();
+  }
   const count = (st: ScenarioResult['status']) => results.filter((r) => r.status === st).length;
   return {
     results,
