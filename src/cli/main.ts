@@ -11,8 +11,8 @@ function commanderExit(e: CommanderError): ExitCode {
 }
 
 export async function main(argv: readonly string[] = process.argv): Promise<ExitCode> {
-  const program = buildProgram(packageVersion());
   try {
+    const program = await buildProgram(packageVersion(), argv);
     await program.parseAsync([...argv]);
     return EXIT.OK;
   } catch (e) {

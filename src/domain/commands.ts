@@ -1,6 +1,7 @@
 // The commands that move an operation after creation — cancel (spec §4.7), a payer's transfer, a receipt
 // upload and its review, a reviewer's decision, expiry, a provider's settlement. Each asks the state table first
 // whether it applies (decide); the table's refusal code is thrown with a message that says what to do instead.
+import { poolOf, uploadsOf } from './operation.js';
 import type { OperationRecord, ReceiptUpload } from './operation.js';
 import type { DomainContext, StateChange } from './state.js';
 import { DomainError } from './errors.js';
@@ -85,7 +86,7 @@ export function receiptUploaded(ctx: DomainContext, op: OperationRecord, upload:
     review: { rule: verdict.rule, to: verdict.to, ...(verdict.to === 'manual_check' ? { reason: verdict.reason ?? null } : {}) },
     ...(verdict.amount ? { amount: verdict.amount } : {}),
   };
-  const withUpload = { ...op, uploads: [...(op.uploads ?? []), record] } as OperationRecord;
+  const withUpload = { ...op, uploads: [...uploadsOf(op), record] } as OperationRecord;
   if (verdict.to === 'completed') {
     return completePayment(ctx, withUpload, verdict.amount ?? op.expected_amount, `receipt accepted (${verdict.rule})`);
   }
@@ -98,7 +99,7 @@ export function receiptUploaded(ctx: DomainContext, op: OperationRecord, upload:
 export function reviewerDecides(ctx: DomainContext, op: OperationRecord, decision: 'approve' | 'decline', amount?: string): Moved {
   decide(op, decision, () => `only payments in manual_check can be reviewed (this one is ${op.status})`);
   if (decision === 'approve') {
-    const last = op.uploads?.at(-1);
+    const last = uploadsOf(op).at(-1);
     return completePayment(ctx, op, toScale2(amount ?? last?.amount ?? op.expected_amount), 'reviewer approved the receipt');
   }
   const now = iso(ctx.now);
@@ -120,7 +121,7 @@ export function providerSettles(ctx: DomainContext, op: OperationRecord, outcome
   decide(op, outcome === 'completed' ? 'settle_completed' : 'settle_failed', () =>
     op.type !== 'payout' ? 'only payouts are settled by the provider' : `a payout in status ${op.status} cannot be settled`,
   );
-  if (op.pool_id) {
+  if (poolOf(op)) {
     // A pool payout completes when matched payments fill it. The provider can fail one nobody has paid into, and
     // close one that payers filled only in part (an underpaid remainder nobody can match): it completes for what
     // was paid and the rest of the reserve returns. Neither while a matched payment is still open.

@@ -1,5 +1,6 @@
 // Creating payments and payouts (spec §2.1–§2.3, §4.1, §4.2, §4.4): field rules, idempotency, routing through
 // simulated providers, amounts and the payout reserve. Pure: returns the changes to write.
+import { claimOf, type PaymentFields, type PayoutFields } from './operation.js';
 import type { Decimal } from 'decimal.js';
 import type { Conversion, Destination, OperationKind, OperationRecord } from './operation.js';
 import type { DomainContext, StateChange } from './state.js';
@@ -186,7 +187,6 @@ export function planCreate(ctx: DomainContext, shopId: string, kind: OperationKi
       : undefined;
 
   // Built by assignment, not conditional spreads: this runs on every create.
-  type Base = Omit<Extract<OperationRecord, { status: 'pending' }>, 'status' | 'history'>;
   const base: Base = {
     id,
     shop_id: shopId,
@@ -215,50 +215,10 @@ export function planCreate(ctx: DomainContext, shopId: string, kind: OperationKi
   if (decision?.slot) base.claim = { payout_id: decision.slot.payout_id, amount };
   if (kind === 'payout' && decision?.provider.kind === 'self_matching') base.pool_id = decision.provider.id;
 
-  const rejectReason = opts.reject ?? (!route
-    ? 'no_route'
-    : !decision
-      ? 'no_provider_accepted'
-      : !q
-        ? 'pricing_not_covered'
-        : money(p.amount).lessThan(money(route.min_amount)) || money(p.amount).greaterThan(money(route.max_amount))
-          ? 'amount_out_of_route_limits'
-          : kind === 'payment' && !q.settlement.greaterThan(0)
-            ? 'amount_below_commission'
-            : kind === 'payout' && !fundsSuffice(ctx, shop, q)
-              ? 'insufficient_funds'
-              : undefined);
-
-  if (rejectReason || !decision || !q) {
-    delete base.claim;
-    delete base.pool_id;
-    const op: OperationRecord = {
-      ...base,
-      status: 'rejected',
-      rejected_at: now,
-      reject_reason: rejectReason ?? 'no_provider_accepted',
-      history: [{ at: now, from: null, to: 'rejected', cause: `create: ${rejectReason}` }],
-    };
-    return { kind: 'commit', ...movedTo(ctx, op, withEvent(op)) };
-  }
-
-  if (decision.latencyMs > 0) {
-    const waitMs = Math.min(decision.latencyMs, ACCEPTANCE_WAIT_MS);
-    const op: OperationRecord = {
-      ...base,
-      status: 'admitting',
-      accept_at: iso(ctx.now + waitMs),
-      history: [{ at: now, from: null, to: 'admitting', cause: 'create: waiting for provider acceptance' }],
-    };
-    return { kind: 'commit', ...movedTo(ctx, op, [{ kind: 'operation', op }]) };
-  }
-
-  // Accepted at once: build the operation in its first status directly.
-  const fields = acceptedFields(ctx, base, decision.provider);
-  const status = fields.requires_receipt ? 'awaiting_confirmation' : 'pending';
-  const op = { ...base, ...fields, status, history: [{ at: now, from: null, to: status, cause: 'create' }] } as OperationRecord;
-  return { kind: 'commit', ...movedTo(ctx, op, acceptedChanges(op, eventFor(op), now)) };
+  const rejectReason = opts.reject ?? rejectionOf(ctx, kind, shop, p, route, decision, q);
+  return firstMove(ctx, base, decision, q, rejectReason);
 }
+
 
 export function conflict(merchantOperationId: string): DomainError {
   return new DomainError(
@@ -335,7 +295,8 @@ export function finishAdmission(ctx: DomainContext, opId: string): Moved | undef
     const moved = move(op, 'rejected', now, 'provider did not accept within 15 s', { rejected_at: now, reject_reason: 'provider_timeout' });
     return movedTo(ctx, moved.op, [...withEvent(moved.op), ...claimEnded(ctx, moved.op, ZERO)]);
   }
-  if (op.claim && ctx.state.operation(op.claim.payout_id)?.status !== 'pending') {
+  const claim = claimOf(op);
+  if (claim && ctx.state.operation(claim.payout_id)?.status !== 'pending') {
     // The payout slot closed while the payment waited: the pool has nothing to pay into.
     const moved = move(op, 'rejected', now, 'the matched payout closed before acceptance', { rejected_at: now, reject_reason: 'no_provider_accepted' });
     return movedTo(ctx, moved.op, withEvent(moved.op));
@@ -355,4 +316,54 @@ function effectiveLatency(provider: ProviderDef, magic: readonly MagicTag[]): nu
   if (magic.includes('timeout')) return TIMEOUT_ACCEPTANCE_MS;
   if (magic.includes('slow')) return SLOW_ACCEPTANCE_MS;
   return provider.acceptance_latency_ms;
+}
+
+/** An operation before its first status. */
+type Base = Omit<Extract<OperationRecord, { status: 'pending' }>, 'status' | 'history' | 'type'> & {
+  type: OperationKind;
+} & Partial<Omit<PaymentFields, 'type'> & Omit<PayoutFields, 'type'>>;
+
+/** Why a create is rejected at once, if it is: the first rule it breaks, in the order the gateway checks them. */
+function rejectionOf(ctx: DomainContext, kind: OperationKind, shop: ShopDef, p: CreateParams, route: RouteDef | undefined, decision: Decision | undefined, q: Quote | undefined): string | undefined {
+  if (!route) return 'no_route';
+  if (!decision) return 'no_provider_accepted';
+  if (!q) return 'pricing_not_covered';
+  if (money(p.amount).lessThan(money(route.min_amount)) || money(p.amount).greaterThan(money(route.max_amount))) return 'amount_out_of_route_limits';
+  if (kind === 'payment' && !q.settlement.greaterThan(0)) return 'amount_below_commission';
+  if (kind === 'payout' && !fundsSuffice(ctx, shop, q)) return 'insufficient_funds';
+  return undefined;
+}
+
+/** The new operation's first status: rejected, admitting (the provider takes its time), or accepted at once. */
+function firstMove(ctx: DomainContext, base: Base, decision: Decision | undefined, q: Quote | undefined, rejectReason: string | undefined): CreatePlan {
+  const now = base.created_at;
+  if (rejectReason || !decision || !q) {
+    delete base.claim;
+    delete base.pool_id;
+    const op: OperationRecord = {
+      ...base,
+      status: 'rejected',
+      rejected_at: now,
+      reject_reason: rejectReason ?? 'no_provider_accepted',
+      history: [{ at: now, from: null, to: 'rejected', cause: `create: ${rejectReason}` }],
+    };
+    return { kind: 'commit', ...movedTo(ctx, op, withEvent(op)) };
+  }
+
+  if (decision.latencyMs > 0) {
+    const waitMs = Math.min(decision.latencyMs, ACCEPTANCE_WAIT_MS);
+    const op: OperationRecord = {
+      ...base,
+      status: 'admitting',
+      accept_at: iso(ctx.now + waitMs),
+      history: [{ at: now, from: null, to: 'admitting', cause: 'create: waiting for provider acceptance' }],
+    };
+    return { kind: 'commit', ...movedTo(ctx, op, [{ kind: 'operation', op }]) };
+  }
+
+  // Accepted at once: build the operation in its first status directly.
+  const fields = acceptedFields(ctx, base, decision.provider);
+  const status = fields.requires_receipt ? 'awaiting_confirmation' : 'pending';
+  const op = { ...base, ...fields, status, history: [{ at: now, from: null, to: status, cause: 'create' }] } as OperationRecord;
+  return { kind: 'commit', ...movedTo(ctx, op, acceptedChanges(op, eventFor(op), now)) };
 }

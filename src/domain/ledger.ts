@@ -12,7 +12,7 @@ export type PostingKind =
   | 'payout_commission'
   | 'payout_released';
 
-export interface Posting {
+export type Posting = {
   /** Deterministic: `<operation_id>:<n>` or `opening:<shop>:<currency>`. */
   id: string;
   shop_id: string;
@@ -24,7 +24,7 @@ export interface Posting {
   /** Positive, scale 2. */
   amount: string;
   at: string;
-}
+};
 
 export const accounts = {
   balance: (shopId: string) => `shop:${shopId}:balance`,

@@ -1,5 +1,6 @@
 // Moves after creation that touch money: payment completion (credit net of commission), payout settlement
 // (reserve consumed) and payout failure (reserve returned). Cancelled or rejected operations move nothing.
+import { claimOf, contributionsOf, poolOf, uploadsOf } from './operation.js';
 import type { Decimal } from 'decimal.js';
 import type { Contribution, OperationRecord } from './operation.js';
 import type { DomainContext, StateChange } from './state.js';
@@ -69,24 +70,25 @@ export function completePayment(ctx: DomainContext, op: OperationRecord, actualA
  * matched payments have paid its whole amount and none is still open, so every payer's transfer is in its receipts.
  */
 export function claimEnded(ctx: DomainContext, payment: OperationRecord, paid: Decimal): StateChange[] {
-  if (!payment.claim) return [];
-  const payout = ctx.state.operation(payment.claim.payout_id);
-  if (!payout || payout.status !== 'pending' || !payout.pool_id) return [];
+  const claim = claimOf(payment);
+  if (!claim) return [];
+  const payout = ctx.state.operation(claim.payout_id);
+  if (!payout || payout.status !== 'pending' || !poolOf(payout)) return [];
   const now = iso(ctx.now);
   let next: OperationRecord = payout;
   if (paid.greaterThan(0)) {
-    const upload = [...(payment.uploads ?? [])].reverse().find((u) => u.review.to !== 'rejected');
+    const upload = [...uploadsOf(payment)].reverse().find((u) => u.review.to !== 'rejected');
     const contribution: Contribution = {
       payment_id: payment.id,
       amount: toScale2(paid),
       completed_at: now,
       ...(upload ? { file_id: upload.file_id } : {}),
     };
-    next = { ...payout, contributions: [...(payout.contributions ?? []), contribution], updated_at: now } as OperationRecord;
+    next = { ...payout, contributions: [...contributionsOf(payout), contribution], updated_at: now } as OperationRecord;
   }
   // Usage as it was before this payment's move: its claim is still counted as open.
   const usage = ctx.state.poolUsage(payout.id);
-  const open = usage.claimed.minus(money(payment.claim.amount));
+  const open = usage.claimed.minus(money(claim.amount));
   const total = usage.paid.plus(paid);
   if (open.greaterThan(0) || total.lessThan(money(payout.expected_amount))) return next === payout ? [] : [{ kind: 'operation', op: next }];
   return settlePayout(ctx, next, 'completed', 'filled by matched payments', total).changes;

@@ -21,7 +21,7 @@ export interface FlexibleParams extends Omit<CreateParams, 'amount'> {
   max_amount?: string | undefined;
 }
 
-export interface LinkRecord {
+type LinkBase = {
   /** The operation_id the payment will have: derived from the shop and merchant_operation_id. */
   id: string;
   shop_id: string;
@@ -29,13 +29,22 @@ export interface LinkRecord {
   fingerprint: string;
   /** The request, kept to create the payment on confirmation. */
   params: FlexibleParams;
-  status: 'amount_selection' | 'rejected' | 'expired' | 'confirmed';
-  /** Link lifetime, while in amount_selection. */
-  expires_at?: string;
   created_at: string;
   updated_at: string;
-  /** Set on confirmation: the payment created (same id). */
-  confirmed_amount?: string;
+};
+
+/** A flexible link (spec §4.3): each status carries only its own fields. */
+export type LinkRecord = LinkBase &
+  (
+    | { status: 'amount_selection'; /** Link lifetime. */ expires_at: string }
+    | { status: 'rejected' }
+    | { status: 'expired'; expires_at: string }
+    | { status: 'confirmed'; /** The amount the payer chose: the payment created (same id) has it. */ confirmed_amount: string }
+  );
+
+/** When a link's lifetime ends (or ended): only a link that offered a choice has one. */
+export function linkExpiry(link: LinkRecord): string | undefined {
+  return link.status === 'amount_selection' || link.status === 'expired' ? link.expires_at : undefined;
 }
 
 export type FlexiblePlan =
@@ -106,7 +115,7 @@ export function planFlexible(ctx: DomainContext, shopId: string, p: FlexiblePara
   const existing = ctx.state.operationByMoid(shopId, p.merchant_operation_id);
   if (existing) {
     if (existing.fingerprint !== fingerprint) throw conflict(p.merchant_operation_id);
-    return { kind: 'operation', plan: { kind: 'replay', op: existing }, url: existing.flexible_link === true };
+    return { kind: 'operation', plan: { kind: 'replay', op: existing }, url: existing.type === 'payment' && existing.flexible_link === true };
   }
   const link = ctx.state.link(id);
   if (link) {
@@ -132,17 +141,8 @@ export function planFlexible(ctx: DomainContext, shopId: string, p: FlexiblePara
   // free in the pool, and priced for this shop.
   const { lo, hi } = linkBounds(route, p);
   const any = anyPriced(ctx.world.pricingFor(shopId, p.method, 'payin'), poolIntervals(ctx, pools, p.method, p.currency, lo, hi).intervals);
-  const record: LinkRecord = {
-    id,
-    shop_id: shopId,
-    merchant_operation_id: p.merchant_operation_id,
-    fingerprint,
-    params: p,
-    status: any ? 'amount_selection' : 'rejected',
-    created_at: now,
-    updated_at: now,
-    ...(any ? { expires_at: iso(ctx.now + shop.flexible_link_lifetime_ms) } : {}),
-  };
+  const base = { id, shop_id: shopId, merchant_operation_id: p.merchant_operation_id, fingerprint, params: p, created_at: now, updated_at: now };
+  const record: LinkRecord = any ? { ...base, status: 'amount_selection', expires_at: iso(ctx.now + shop.flexible_link_lifetime_ms) } : { ...base, status: 'rejected' };
   return { kind: 'link', link: record, changes: [{ kind: 'link', link: record }], effects: linkTimersOf(record) };
 }
 
@@ -158,8 +158,9 @@ export function planConfirm(ctx: DomainContext, shopId: string, id: string, amou
     if (op) return { kind: 'replay', op };
   }
   if (link.status === 'rejected') throw new DomainError('invalid_state', 'this flexible link found nothing available; there is no amount to confirm');
-  if (link.status === 'expired' || (link.expires_at && Date.parse(link.expires_at) <= ctx.now)) {
-    throw new DomainError('invalid_state', `this flexible link expired at ${link.expires_at}; the merchant must create a new one`);
+  const expiry = linkExpiry(link);
+  if (link.status === 'expired' || (expiry && Date.parse(expiry) <= ctx.now)) {
+    throw new DomainError('invalid_state', `this flexible link expired at ${expiry}; the merchant must create a new one`);
   }
   const p = link.params;
   const a = money(amount);
@@ -178,8 +179,8 @@ export function planConfirm(ctx: DomainContext, shopId: string, id: string, amou
   });
   if (plan.kind !== 'commit') return plan;
   const now = iso(ctx.now);
-  const { expires_at: _e, ...rest } = link;
-  const confirmed: LinkRecord = { ...rest, status: 'confirmed', confirmed_amount: chosen, updated_at: now };
+  const { id: lid, shop_id, merchant_operation_id, fingerprint, params, created_at } = link;
+  const confirmed: LinkRecord = { id: lid, shop_id, merchant_operation_id, fingerprint, params, created_at, status: 'confirmed', confirmed_amount: chosen, updated_at: now };
   return { ...plan, changes: [...plan.changes, { kind: 'link', link: confirmed }] };
 }
 

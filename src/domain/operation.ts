@@ -60,14 +60,13 @@ export interface HistoryEntry {
   cause: string;
 }
 
-interface OperationBase {
+type OperationBase = {
   /** operation_id (UUID). */
   id: string;
   shop_id: string;
   merchant_operation_id: string;
   /** Canonical form of the create body; same key + same fingerprint = same request. */
   fingerprint: string;
-  type: OperationKind;
   method: string;
   currency: string;
   expected_amount: string;
@@ -88,22 +87,37 @@ interface OperationBase {
   settlement_currency: string;
   requires_receipt: boolean;
   expires_at?: string;
-  /** Receipts uploaded through confirm_payment, oldest first. */
-  uploads?: ReceiptUpload[];
-  /** A payout that is a slot of a self-matching pool: the pool (its provider id). */
-  pool_id?: string;
-  /** A payment matched to a pool slot: the payout it pays into and the amount it claims. */
-  claim?: { payout_id: string; amount: string };
-  /** A pool payout: the completed payments that filled it, in completion order. */
-  contributions?: Contribution[];
-  /** Created through an opted-in flexible link: its hosted page needs the link's `k` credential. */
-  flexible_link?: boolean;
   created_at: string;
   updated_at: string;
   history: HistoryEntry[];
-}
+};
 
+/** What only a payment carries. */
+export type PaymentFields = {
+  type: 'payment';
+  /** Receipts uploaded through confirm_payment, oldest first. */
+  uploads?: ReceiptUpload[];
+  /** A payment matched to a pool slot: the payout it pays into and the amount it claims. */
+  claim?: { payout_id: string; amount: string };
+  /** Created through an opted-in flexible link: its hosted page needs the link's `k` credential. */
+  flexible_link?: boolean;
+};
+
+/** What only a payout carries. */
+export type PayoutFields = {
+  type: 'payout';
+  /** A payout that is a slot of a self-matching pool: the pool (its provider id). */
+  pool_id?: string;
+  /** A pool payout: the completed payments that filled it, in completion order. */
+  contributions?: Contribution[];
+};
+
+/**
+ * The stored operation: common fields, then what its type carries (a payment cannot hold a pool or contributions,
+ * a payout cannot hold uploads, a claim or a link), then what its status carries.
+ */
 export type OperationRecord = OperationBase &
+  (PaymentFields | PayoutFields) &
   (
     | { status: 'admitting'; accept_at: string }
     | { status: 'pending' }
@@ -116,4 +130,24 @@ export type OperationRecord = OperationBase &
 
 export function isTerminal(status: Status): boolean {
   return TERMINAL.has(status);
+}
+
+/** A payment's uploaded receipts (none for a payout). */
+export function uploadsOf(op: OperationRecord): readonly ReceiptUpload[] {
+  return op.type === 'payment' ? (op.uploads ?? []) : [];
+}
+
+/** The pool slot a payment claims, if it is matched to one. */
+export function claimOf(op: OperationRecord): { payout_id: string; amount: string } | undefined {
+  return op.type === 'payment' ? op.claim : undefined;
+}
+
+/** The pool a payout is a slot of, if any. */
+export function poolOf(op: OperationRecord): string | undefined {
+  return op.type === 'payout' ? op.pool_id : undefined;
+}
+
+/** The payments that filled a pool payout (none for anything else). */
+export function contributionsOf(op: OperationRecord): readonly Contribution[] {
+  return op.type === 'payout' ? (op.contributions ?? []) : [];
 }

@@ -2,6 +2,8 @@
 // so the same layout comes out on every run (fixtures' pool_layouts and POST /sandbox/pool/layout).
 import { DomainError } from './errors.js';
 import { money, toScale2 } from './money.js';
+import type { CreateParams } from './create.js';
+import type { WorldIndex } from './world.js';
 
 export interface LayoutGenerator {
   count: number;
@@ -33,4 +35,23 @@ export function generateAmounts(g: LayoutGenerator): string[] {
   const out: string[] = [];
   for (let i = 0; i < g.count; i++) out.push(toScale2(min.plus(step.times(Math.floor(next() * (steps + 1))))));
   return out;
+}
+
+/** The create requests of a pool layout: one payout per amount, numbered in matching order within `batch`. */
+export function layoutParams(world: WorldIndex, methodId: string, amounts: readonly string[], batch: string): CreateParams[] {
+  const method = world.methods.get(methodId);
+  const bankname = method?.payout_bankname === 'required' ? world.world.banks.find((b) => b.currency === method.currency)?.code : undefined;
+  return amounts.map((amount, i) => {
+    const n = String(i + 1).padStart(6, '0');
+    return {
+      merchant_operation_id: `pool-layout-${batch}-${n}`,
+      client_id: `pool-recipient-${n}`,
+      method: methodId,
+      amount,
+      currency: method?.currency ?? '',
+      number: `22007000${String(i + 1).padStart(8, '0')}`,
+      name: `Pool recipient ${n}`,
+      ...(bankname ? { bankname } : {}),
+    };
+  });
 }

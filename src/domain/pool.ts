@@ -3,6 +3,7 @@
 // whole free remainder of one slot, or a piece of at least `min_piece` that leaves at least `min_remainder` free.
 // Slots live in windows, one per pool and method, kept in matching order (oldest payout first) and, lazily, in
 // free-remainder order for the reads that start at an amount. Pure data structures; the store keeps them current.
+import { claimOf, poolOf } from './operation.js';
 import type { Decimal } from 'decimal.js';
 import type { Destination, OperationRecord } from './operation.js';
 import type { PoolRules } from './world.js';
@@ -209,7 +210,8 @@ export class PoolIndex {
       seq = this.seq++;
       this.seqOf.set(op.id, seq);
     }
-    const key = windowKey(op.pool_id!, op.method);
+    const poolId = poolOf(op)!;
+    const key = windowKey(poolId, op.method);
     let w = this.windows.get(key);
     if (op.status !== 'pending') {
       if (w?.slots.delete(op.id)) w.changed();
@@ -222,7 +224,7 @@ export class PoolIndex {
     const existing = w.slots.get(op.id);
     const slot: Slot = existing ?? {
       payout_id: op.id,
-      pool_id: op.pool_id!,
+      pool_id: poolId,
       method: op.method,
       currency: op.currency,
       amount: money(op.expected_amount),
@@ -240,7 +242,7 @@ export class PoolIndex {
   }
 
   private putPayment(op: OperationRecord): void {
-    const claim = op.claim!;
+    const claim = claimOf(op)!;
     const next = {
       payout_id: claim.payout_id,
       claimed: OPEN_CLAIM.has(op.status) ? money(claim.amount) : ZERO,

@@ -5,7 +5,7 @@ import { canMove } from './state-table.js';
 import { DomainError } from './errors.js';
 
 /** A webhook event: written in the same commit as the transition that caused it. */
-export interface OperationEvent {
+export type OperationEvent = {
   /** Deterministic: `evt_<operation_id>_<history index>`. */
   id: string;
   shop_id: string;
@@ -14,7 +14,7 @@ export interface OperationEvent {
   created_at: string;
   /** Snapshot of the operation at this moment (history omitted). */
   operation: Omit<OperationRecord, 'history'>;
-}
+};
 
 type StatusFields<S extends Status> = Omit<Extract<OperationRecord, { status: S }>, keyof OperationRecord | 'status'> &
   Partial<Pick<OperationRecord, 'actual_amount' | 'settlement_amount' | 'commission_amount' | 'destination' | 'expires_at'>>;

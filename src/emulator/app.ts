@@ -3,7 +3,7 @@
 // outside the API (hosted payment pages, signed receipt downloads); and the not-found / method-not-allowed answer.
 import { H3, type H3Event } from 'h3';
 import { endpoints, sandboxControls, type EndpointDef } from '../contract/index.js';
-import { AmountReadGate } from './amount-reads.js';
+import { AmountReadGate } from './runtime/amount-reads.js';
 import { RECEIPT_URL_TTL_MS, type AppContext, type RouteContext } from './context.js';
 import { ApiError, errorResponse } from './http/errors.js';
 import { mountTable } from './http/mount.js';
@@ -11,7 +11,7 @@ import { showPaymentPage, uploadPageReceipt } from './pages/hosted-page.js';
 import { downloadReceipt } from './receipts/download.js';
 import { gatewayHandlers } from './routes/gateway/index.js';
 import { controlHandlers } from './routes/sandbox/index.js';
-import { signPath } from './signed-url.js';
+import { signPath } from './receipts/signed-url.js';
 
 export type { AppContext, AppUrls, RouteContext } from './context.js';
 export { RECEIPT_LIMIT, RECEIPT_URL_TTL_MS } from './context.js';

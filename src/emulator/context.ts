@@ -1,8 +1,8 @@
 // What the emulator's routes are given: the service, the public URLs, the credentials and secrets of one app, and
 // the per-app helpers built from them (the amount-read limits, receipt evidence as the state read shows it).
-import type { AmountReadGate } from './amount-reads.js';
-import type { GatewayService } from './service.js';
-import type { WebhookOutbox } from './webhooks.js';
+import type { AmountReadGate } from './runtime/amount-reads.js';
+import type { GatewayService } from './runtime/service.js';
+import type { WebhookOutbox } from './webhooks/outbox.js';
 import type { EvidenceOptions } from './wire.js';
 
 export interface AppUrls {

@@ -1,4 +1,4 @@
 // Public entry of the emulator: createSandbox / startSandbox and their types.
 export { createSandbox, startSandbox } from './sandbox.js';
 export type { Sandbox, SandboxOptions, RunningSandbox, DemoInfo, DemoShop } from './sandbox.js';
-export { SandboxClock } from './clock.js';
+export { SandboxClock } from './runtime/clock.js';

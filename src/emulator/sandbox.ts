@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
+import type { H3 } from 'h3';
 import type { Dispatcher } from 'undici';
 import type { World } from '../domain/world.js';
 import { WorldIndex } from '../domain/world.js';
@@ -13,11 +14,11 @@ import { Store } from '../store/store.js';
 import type { Persistence } from '../store/persistence.js';
 import { DirFileStore, MemoryFileStore, filesDirFor } from '../store/files.js';
 import { createApp, type AppUrls } from './app.js';
-import { SandboxClock } from './clock.js';
-import { GatewayService } from './service.js';
-import { signPath } from './signed-url.js';
+import { SandboxClock } from './runtime/clock.js';
+import { GatewayService } from './runtime/service.js';
+import { signPath } from './receipts/signed-url.js';
 import { RECEIPT_URL_TTL_MS } from './app.js';
-import { WebhookOutbox } from './webhooks.js';
+import { WebhookOutbox } from './webhooks/outbox.js';
 import { retainPdfReader } from './receipts/pdf-reader.js';
 
 export interface SandboxOptions {
@@ -133,6 +134,34 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** Listen on `port` (0: any free one) of `host`; `onUrl` learns the URL the server is reachable at. */
+async function listen(app: H3, servers: Server[], { port = 0, host = '127.0.0.1' }: { port?: number; host?: string }, onUrl: (url: string) => unknown): Promise<{ url: string; server: Server }> {
+  const { createServer } = await import('node:http');
+  const { toNodeHandler } = await import('h3/node');
+  const server = createServer(toNodeHandler(app));
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  servers.push(server);
+  const addr = server.address();
+  const actual = typeof addr === 'object' && addr ? addr.port : port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${actual}`;
+  onUrl(url);
+  return { url, server };
+}
+
+function stopServer(s: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    s.close(() => resolve());
+    s.closeAllConnections?.();
+  });
+}
+
 export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const world = opts.world !== undefined ? parseWorld(opts.world, 'options.world') : loadWorld(opts.fixtures);
   const index = new WorldIndex(world);
@@ -193,37 +222,11 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     webhooks: outbox,
     webhookSecret: outbox.optionSecret,
     fetch: async (request) => app.fetch(request),
-    async listen({ port = 0, host = '127.0.0.1' } = {}) {
-      const { createServer } = await import('node:http');
-      const { toNodeHandler } = await import('h3/node');
-      const server = createServer(toNodeHandler(app));
-      server.keepAliveTimeout = 65_000;
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          resolve();
-        });
-      });
-      servers.push(server);
-      const addr = server.address();
-      const actual = typeof addr === 'object' && addr ? addr.port : port;
-      const url = `http://${host.includes(':') ? `[${host}]` : host}:${actual}`;
-      if (!opts.publicUrl) setBase(url);
-      return { url, server };
-    },
+    listen: (o = {}) => listen(app, servers, o, (url) => !opts.publicUrl && setBase(url)),
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.all(
-        servers.map(
-          (s) =>
-            new Promise<void>((resolve) => {
-              s.close(() => resolve());
-              s.closeAllConnections?.();
-            }),
-        ),
-      );
+      await Promise.all(servers.map(stopServer));
       await outbox.close();
       clock.close();
       await store.close();

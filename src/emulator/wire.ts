@@ -1,4 +1,5 @@
 // Mapping stored records to the wire shapes of the contract. Internal routing ids never leave this file.
+import { contributionsOf, uploadsOf } from '../domain/operation.js';
 import type { BalanceRow, Operation, OperationState, Receipt } from '../contract/index.js';
 import type { BalanceFigures } from '../domain/ledger.js';
 import type { OperationRecord } from '../domain/operation.js';
@@ -65,9 +66,10 @@ export function toWireState(op: PublicOperation, world: WorldIndex, evidence: Ev
     return { ...base, receipts: [], receipt_evidence_status: 'complete' };
   }
   if (!evidence.available) return { ...base, receipts: [], receipt_evidence_status: 'unavailable' };
-  if (op.contributions && op.contributions.length > 0) {
+  const contributions = contributionsOf(op);
+  if (contributions.length > 0) {
     // A pool payout: one item per matched payment that paid into it, with that payment's receipt when it had one.
-    const items: Receipt[] = op.contributions
+    const items: Receipt[] = contributions
       .map((c) => ({
         id: nameUuid('contribution', op.id, c.payment_id),
         amount: Number(c.amount),
@@ -77,7 +79,7 @@ export function toWireState(op: PublicOperation, world: WorldIndex, evidence: Ev
       .sort((a, b) => (a.completed_at < b.completed_at ? -1 : a.completed_at > b.completed_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return { ...base, receipts: items, receipt_evidence_status: items.every((i) => i.receipt_url !== null) ? 'complete' : 'partial' };
   }
-  const upload = [...(op.uploads ?? [])].reverse().find((u) => u.review.to === 'completed' || u.review.to === 'manual_check');
+  const upload = [...uploadsOf(op)].reverse().find((u) => u.review.to === 'completed' || u.review.to === 'manual_check');
   if (upload) {
     // The payer's uploaded receipt is the provider evidence of the one leg.
     const item: Receipt = {

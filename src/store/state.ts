@@ -1,5 +1,6 @@
 // The sandbox's in-memory state: operations, ledger postings, webhook events, API keys, webhook endpoints and
 // the webhook outbox, with the indexes the domain reads through StateView. Persistence sees only plain entity upserts.
+import { claimOf, poolOf, uploadsOf } from '../domain/operation.js';
 import type { Decimal } from 'decimal.js';
 import type { Posting } from '../domain/ledger.js';
 import type { OperationRecord } from '../domain/operation.js';
@@ -11,8 +12,14 @@ import type { LinkRecord } from '../domain/links.js';
 import { PoolIndex, type PoolWindow } from '../domain/pool.js';
 import type { Change, Collections, Entity } from './persistence.js';
 
+/** A sandbox setting or seed marker in the `meta` collection: an id and any JSON fields. */
+export interface MetaRecord {
+  id: string;
+  [k: string]: unknown;
+}
+
 /** A stored API key: only the SHA-256 hash of the token is kept. */
-export interface ApiKeyRecord {
+export type ApiKeyRecord = {
   id: string;
   shop_id: string;
   hash: string;
@@ -24,10 +31,10 @@ export interface ApiKeyRecord {
   scopes?: KeyScope[];
   created_at: string;
   revoked_at?: string;
-}
+};
 
 /** A shop's webhook endpoint. Secrets are the sandbox's own signing secrets (`whsec_…`); never log them. */
-export interface WebhookEndpointRecord {
+export type WebhookEndpointRecord = {
   id: string;
   shop_id: string;
   url: string;
@@ -40,10 +47,10 @@ export interface WebhookEndpointRecord {
   created_at: string;
   /** Set by DELETE: the endpoint gets no new deliveries (records are never removed: the journal only upserts). */
   deleted_at?: string;
-}
+};
 
 /** One attempt to deliver an event to an endpoint: its own small record, appended, never rewritten. */
-export interface WebhookAttempt {
+export type WebhookAttempt = {
   /** `<delivery id>.<n>`, n counting from 1. */
   id: string;
   delivery_id: string;
@@ -55,17 +62,17 @@ export interface WebhookAttempt {
   error?: string;
   /** Real milliseconds the attempt took. */
   duration_ms: number;
-}
+};
 
 /** The exact body of an event's webhook, stored once per event (whatever the number of endpoints), sent and signed as is on every attempt. */
-export interface WebhookPayloadRecord {
+export type WebhookPayloadRecord = {
   /** The event id. */
   id: string;
   body: string;
-}
+};
 
 /** The outbox: one small record per event × endpoint, written in the same commit as the event (and its payload). */
-export interface WebhookDeliveryRecord {
+export type WebhookDeliveryRecord = {
   id: string;
   event_id: string;
   event_type: string;
@@ -80,12 +87,12 @@ export interface WebhookDeliveryRecord {
   created_at: string;
   /** Why delivery stopped without an attempt (e.g. the endpoint was deleted). */
   error?: string;
-}
+};
 
 export type StoreChange =
   | StateChange
   | { kind: 'key'; key: ApiKeyRecord }
-  | { kind: 'meta'; meta: Entity }
+  | { kind: 'meta'; meta: MetaRecord }
   | { kind: 'webhook_endpoint'; endpoint: WebhookEndpointRecord }
   | { kind: 'webhook_delivery'; delivery: WebhookDeliveryRecord }
   | { kind: 'webhook_payload'; payload: WebhookPayloadRecord }
@@ -102,7 +109,7 @@ export class SandboxState implements StateView {
   readonly postings = new Map<string, Posting>();
   readonly events = new Map<string, OperationEvent>();
   readonly keys = new Map<string, ApiKeyRecord>();
-  readonly meta = new Map<string, Entity>();
+  readonly meta = new Map<string, MetaRecord>();
   readonly webhookEndpoints = new Map<string, WebhookEndpointRecord>();
   readonly webhookDeliveries = new Map<string, WebhookDeliveryRecord>();
   /** Event id → its webhook body. */
@@ -131,16 +138,16 @@ export class SandboxState implements StateView {
   }
 
   load(collections: Collections): void {
-    for (const v of collections.operations ?? []) this.putOperation(v as unknown as OperationRecord);
-    for (const v of collections.postings ?? []) this.putPosting(v as unknown as Posting);
-    for (const v of collections.events ?? []) this.events.set(v.id, v as unknown as OperationEvent);
-    for (const v of collections.keys ?? []) this.putKey(v as unknown as ApiKeyRecord);
-    for (const v of collections.meta ?? []) this.meta.set(v.id, v);
-    for (const v of collections.links ?? []) this.links.set(v.id, v as unknown as LinkRecord);
-    for (const v of collections.webhook_endpoints ?? []) this.webhookEndpoints.set(v.id, v as unknown as WebhookEndpointRecord);
-    for (const v of collections.webhook_deliveries ?? []) this.webhookDeliveries.set(v.id, v as unknown as WebhookDeliveryRecord);
-    for (const v of collections.webhook_payloads ?? []) this.webhookPayloads.set(v.id, (v as unknown as WebhookPayloadRecord).body);
-    for (const v of collections.webhook_attempts ?? []) this.putWebhookAttempt(v as unknown as WebhookAttempt);
+    for (const v of collections.operations ?? []) this.putOperation(v as OperationRecord);
+    for (const v of collections.postings ?? []) this.putPosting(v as Posting);
+    for (const v of collections.events ?? []) this.events.set(v.id, v as OperationEvent);
+    for (const v of collections.keys ?? []) this.putKey(v as ApiKeyRecord);
+    for (const v of collections.meta ?? []) this.meta.set(v.id, v as MetaRecord);
+    for (const v of collections.links ?? []) this.links.set(v.id, v as LinkRecord);
+    for (const v of collections.webhook_endpoints ?? []) this.webhookEndpoints.set(v.id, v as WebhookEndpointRecord);
+    for (const v of collections.webhook_deliveries ?? []) this.webhookDeliveries.set(v.id, v as WebhookDeliveryRecord);
+    for (const v of collections.webhook_payloads ?? []) this.webhookPayloads.set(v.id, (v as WebhookPayloadRecord).body);
+    for (const v of collections.webhook_attempts ?? []) this.putWebhookAttempt(v as WebhookAttempt);
   }
 
   /**
@@ -172,7 +179,7 @@ export class SandboxState implements StateView {
         const cur = ch.op;
         this.putOperation(cur);
         undos.push(() => (prev ? this.restoreOperation(prev, cur) : this.removeOperation(cur)));
-        out.push({ c: 'operations', v: cur as unknown as Entity });
+        out.push({ c: 'operations', v: cur });
         return;
       }
       case 'posting': {
@@ -183,7 +190,7 @@ export class SandboxState implements StateView {
           this.postings.delete(p.id);
           this.totals.unapply(p);
         });
-        out.push({ c: 'postings', v: p as unknown as Entity });
+        out.push({ c: 'postings', v: p });
         return;
       }
       case 'event':
@@ -199,7 +206,7 @@ export class SandboxState implements StateView {
           if (prev) this.putKey(prev);
           else this.keys.delete(cur.id);
         });
-        out.push({ c: 'keys', v: cur as unknown as Entity });
+        out.push({ c: 'keys', v: cur });
         return;
       }
       case 'meta':
@@ -213,7 +220,7 @@ export class SandboxState implements StateView {
         const prev = this.webhookPayloads.get(id);
         this.webhookPayloads.set(id, body);
         undos.push(() => (prev === undefined ? this.webhookPayloads.delete(id) : this.webhookPayloads.set(id, prev)));
-        out.push({ c: 'webhook_payloads', v: ch.payload as unknown as Entity });
+        out.push({ c: 'webhook_payloads', v: ch.payload });
         return;
       }
       case 'webhook_attempt': {
@@ -225,32 +232,32 @@ export class SandboxState implements StateView {
           list.pop();
           if (list.length === 0) this.webhookAttempts.delete(a.delivery_id);
         });
-        out.push({ c: 'webhook_attempts', v: a as unknown as Entity });
+        out.push({ c: 'webhook_attempts', v: a });
         return;
       }
     }
   }
 
   /** A plain upsert by id into `map`, with its undo. */
-  private upsert<T>(map: Map<string, T>, id: string, value: T, c: string, out: Change[], undos: (() => void)[]): void {
+  private upsert<T extends Entity>(map: Map<string, T>, id: string, value: T, c: string, out: Change[], undos: (() => void)[]): void {
     const prev = map.get(id);
     map.set(id, value);
     undos.push(() => (prev === undefined ? map.delete(id) : map.set(id, prev)));
-    out.push({ c, v: value as unknown as Entity });
+    out.push({ c, v: value });
   }
 
   snapshot(): Collections {
     return {
-      operations: [...this.operations.values()] as unknown as Entity[],
-      postings: [...this.postings.values()] as unknown as Entity[],
-      events: [...this.events.values()] as unknown as Entity[],
-      keys: [...this.keys.values()] as unknown as Entity[],
+      operations: [...this.operations.values()],
+      postings: [...this.postings.values()],
+      events: [...this.events.values()],
+      keys: [...this.keys.values()],
       meta: [...this.meta.values()],
-      links: [...this.links.values()] as unknown as Entity[],
-      webhook_endpoints: [...this.webhookEndpoints.values()] as unknown as Entity[],
-      webhook_deliveries: [...this.webhookDeliveries.values()] as unknown as Entity[],
+      links: [...this.links.values()],
+      webhook_endpoints: [...this.webhookEndpoints.values()],
+      webhook_deliveries: [...this.webhookDeliveries.values()],
       webhook_payloads: [...this.webhookPayloads].map(([id, body]) => ({ id, body })),
-      webhook_attempts: [...this.webhookAttempts.values()].flat() as unknown as Entity[],
+      webhook_attempts: [...this.webhookAttempts.values()].flat(),
     };
   }
 
@@ -296,15 +303,15 @@ export class SandboxState implements StateView {
       else this.byShop.set(op.shop_id, [op.id]);
     }
     this.operations.set(op.id, op);
-    for (const u of op.uploads ?? []) this.fileOwner.set(u.file_id, op.id);
-    if (op.pool_id !== undefined || op.claim !== undefined) this.pools.put(op);
+    for (const u of uploadsOf(op)) this.fileOwner.set(u.file_id, op.id);
+    if (poolOf(op) !== undefined || claimOf(op) !== undefined) this.pools.put(op);
   }
 
   /** Undo of an operation upsert: the version before it comes back, with its indexes. */
   private restoreOperation(prev: OperationRecord, cur: OperationRecord): void {
-    for (const u of cur.uploads ?? []) if (!prev.uploads?.some((x) => x.file_id === u.file_id)) this.fileOwner.delete(u.file_id);
+    for (const u of uploadsOf(cur)) if (!uploadsOf(prev).some((x) => x.file_id === u.file_id)) this.fileOwner.delete(u.file_id);
     this.operations.set(prev.id, prev);
-    if (prev.pool_id !== undefined || prev.claim !== undefined) this.pools.put(prev);
+    if (poolOf(prev) !== undefined || claimOf(prev) !== undefined) this.pools.put(prev);
   }
 
   /** Undo of an operation's first upsert: it never existed. */
@@ -315,8 +322,8 @@ export class SandboxState implements StateView {
     const list = this.byShop.get(op.shop_id);
     const at = list ? list.lastIndexOf(op.id) : -1;
     if (list && at >= 0) list.splice(at, 1);
-    for (const u of op.uploads ?? []) this.fileOwner.delete(u.file_id);
-    if (op.pool_id !== undefined || op.claim !== undefined) this.pools.remove(op);
+    for (const u of uploadsOf(op)) this.fileOwner.delete(u.file_id);
+    if (poolOf(op) !== undefined || claimOf(op) !== undefined) this.pools.remove(op);
   }
 
   private putPosting(p: Posting): void {

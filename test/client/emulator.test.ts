@@ -8,7 +8,6 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from 'undici';
 import {
-  APIError,
   AuthenticationError,
   BadRequestError,
   IdempotencyConflictError,

@@ -1,5 +1,6 @@
 // Property test: over random sequences of creates, payer transfers and payout settlements, the ledger balances
 // and every balance row follows from the operations (spec §2.5).
+import { claimOf, contributionsOf, poolOf } from '../../src/domain/operation.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { planCreate } from '../../src/domain/create.js';
@@ -170,12 +171,12 @@ const OPEN = new Set(['admitting', 'pending', 'awaiting_confirmation', 'manual_c
 /** The pool index agrees with the operations: every open slot's free remainder is its amount minus claims and payments. */
 function checkPool(state: SandboxState) {
   const ops = [...state.operations.values()];
-  for (const payout of ops.filter((o) => o.type === 'payout' && o.pool_id)) {
-    const matched = ops.filter((o) => o.claim?.payout_id === payout.id);
-    const claimed = matched.filter((o) => OPEN.has(o.status)).reduce((t, o) => t.plus(o.claim!.amount), ZERO);
+  for (const payout of ops.filter((o) => o.type === 'payout' && poolOf(o))) {
+    const matched = ops.filter((o) => claimOf(o)?.payout_id === payout.id);
+    const claimed = matched.filter((o) => OPEN.has(o.status)).reduce((t, o) => t.plus(claimOf(o)!.amount), ZERO);
     const paid = matched.filter((o) => o.status === 'completed').reduce((t, o) => t.plus(o.actual_amount), ZERO);
-    const contributed = (payout.contributions ?? []).reduce((t, c) => t.plus(c.amount), ZERO);
-    const slot = state.poolWindow(payout.pool_id!, payout.method)?.slots.get(payout.id);
+    const contributed = contributionsOf(payout).reduce((t, c) => t.plus(c.amount), ZERO);
+    const slot = state.poolWindow(poolOf(payout)!, payout.method)?.slots.get(payout.id);
     if (payout.status === 'pending') {
       expect(slot).toBeDefined();
       const free = money(payout.expected_amount).minus(claimed).minus(paid);
@@ -196,8 +197,8 @@ function checkPool(state: SandboxState) {
     expect(claimed.lessThanOrEqualTo(money(payout.expected_amount))).toBe(true);
   }
   // A pool payment pays into the destination of the payout it matched.
-  for (const p of ops.filter((o) => o.claim && o.status !== 'rejected' && o.status !== 'admitting')) {
-    expect(p.destination?.number).toBe(state.operation(p.claim!.payout_id)!.destination?.number);
+  for (const p of ops.filter((o) => claimOf(o) && o.status !== 'rejected' && o.status !== 'admitting')) {
+    expect(p.destination?.number).toBe(state.operation(claimOf(p)!.payout_id)!.destination?.number);
   }
 }
 
@@ -229,10 +230,10 @@ describe('pool payouts in the ledger', () => {
       { t: 'pay', pick: 0, mode: 'full' },
     ]);
     const [payout, p1, p2] = [...state.operations.values()];
-    expect(p1!.claim?.payout_id).toBe(payout!.id);
-    expect(p2!.claim).toEqual({ payout_id: payout!.id, amount: '500.00' });
+    expect(claimOf(p1!)?.payout_id).toBe(payout!.id);
+    expect(claimOf(p2!)).toEqual({ payout_id: payout!.id, amount: '500.00' });
     expect(payout).toMatchObject({ status: 'completed', actual_amount: '1500.00' });
-    expect(payout!.contributions?.map((c) => c.amount).sort()).toEqual(['1000.00', '500.00']);
+    expect(contributionsOf(payout!).map((c) => c.amount).sort()).toEqual(['1000.00', '500.00']);
   });
 
   it('a pool payout with matched payments cannot fail, and cannot be completed by the provider', () => {

@@ -1,7 +1,7 @@
 // The sandbox clock: frozen time moves only by advance(), timers run in time order, real-time mode honours
 // an advance for timers already armed. Real time is injected, so nothing here waits on a wall clock.
 import { describe, expect, it } from 'vitest';
-import { SandboxClock } from '../../src/emulator/clock.js';
+import { SandboxClock } from '../../src/emulator/runtime/clock.js';
 
 describe('SandboxClock', () => {
   it('frozen: advance runs every due timer in time order, and only those', async () => {

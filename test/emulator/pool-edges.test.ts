@@ -9,7 +9,6 @@ import { createSandbox } from '../../src/emulator/index.js';
 import { DEFAULT_FIXTURES } from '../../src/world/load.js';
 import { KEY_POOL, harness, type Harness } from '../helpers/harness.js';
 
-const ADMIN = { 'x-admin-token': 'adm' };
 const world = () => JSON.parse(readFileSync(DEFAULT_FIXTURES, 'utf8'));
 let seq = 0;
 const moid = () => `review-${process.pid}-${++seq}`;

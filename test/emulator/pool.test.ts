@@ -1,5 +1,6 @@
 // The self-matching pool through the API and the sandbox controls only: matching and filling payouts, availability
 // and recommendations with their validation, limits and headers, and every outcome of the flexible link.
+import { claimOf } from '../../src/domain/operation.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -419,7 +420,7 @@ describe('pool state on disk', () => {
       expect(again.store.state.operations.size).toBe(52 - 1); // 50 payouts + 1 payment; the link is no operation
       const after = again.store.state.poolWindow('pool_main', 'WT_RUB_C2C')!;
       expect([...after.slots.values()].map((s) => [s.payout_id, s.free.toFixed(2)])).toEqual(snapshot);
-      expect(again.store.state.operation(payment.id)?.claim).toBeDefined();
+      expect(claimOf(again.store.state.operation(payment.id)!)).toBeDefined();
       expect(again.store.state.link('link' in flexible ? flexible.link.id : '')?.status).toBe('amount_selection');
     } finally {
       await again.close();
@@ -463,7 +464,7 @@ describe('coverage partial', () => {
       expect((await h.call('POST', '/v1/payment/link/flexible', { key: KEY_A, body: flex('1500.00') })).status).toBe(412);
       // A payment the pool can take goes to the pool (first in the route); one it cannot falls through to sim_cards.
       const pooled = (await h.call('POST', '/v1/payment', { key: KEY_A, body: pay('1500.00') })).body;
-      expect(h.sandbox.store.state.operation(pooled.operation_id)?.claim).toBeDefined();
+      expect(claimOf(h.sandbox.store.state.operation(pooled.operation_id)!)).toBeDefined();
       const simulated = (await h.call('POST', '/v1/payment', { key: KEY_A, body: pay('1200.00') })).body;
       expect(simulated.status).toBe('pending');
       expect(h.sandbox.store.state.operation(simulated.operation_id)?.provider_id).toBe('sim_cards');

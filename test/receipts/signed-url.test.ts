@@ -2,7 +2,7 @@
 // is refused. Time is passed in; no clock is read.
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signPath, verifySignedPath } from '../../src/emulator/signed-url.js';
+import { signPath, verifySignedPath } from '../../src/emulator/receipts/signed-url.js';
 
 const SECRET = new TextEncoder().encode('sandbox-url-secret');
 const PATH = '/receipts/3f2b9c1e-file';

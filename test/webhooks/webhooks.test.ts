@@ -8,7 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/emulator/index.js';
-import { fixtureSecret } from '../../src/emulator/webhooks.js';
+import { fixtureSecret } from '../../src/emulator/webhooks/outbox.js';
 import { verifyWebhook, WebhookVerificationError, type WebhookEvent } from '../../src/webhooks/index.js';
 import { KEY_A, KEY_B, harness, paymentBody, type Harness } from '../helpers/harness.js';
 import { closedPort, startReceiver, type Received, type Receiver } from './receiver.js';

@@ -1,34 +1,33 @@
-// `paygate availability` and `paygate recommend`: advisory amount lookups (the self-matching pool, docs/pool.md).
-// Human output: intervals as `min … max` rows, deltas signed; --json is the body as received.
-import { connect } from '../api.js';
-import { AMOUNT_FIELD, CURRENCY_FIELD, METHOD_FIELD } from '../create-request.js';
+// `paygate availability` and `paygate recommend` (flags: define/top-level.ts): advisory amount lookups (the
+// self-matching pool, docs/pool.md). Human output: intervals as `min … max` rows, deltas signed; --json is the body.
+import type { AvailabilityOptions, RecommendOptions } from '../define/top-level.js';
+import type { CommandDeps } from '../deps.js';
 import { show } from '../output.js';
-import { checkAmounts, fillRequired, type RequiredField } from '../prompts.js';
+import { AMOUNT_FIELD, checkAmounts, CURRENCY_FIELD, fillRequired, METHOD_FIELD, type RequiredField } from '../prompts.js';
 import { availabilityView, recommendationsView } from '../views.js';
 
-type Opts = Record<string, unknown>;
-const MIN: RequiredField = { ...AMOUNT_FIELD, key: 'minAmount', flag: '--min-amount', message: 'Minimum amount' };
-const MAX: RequiredField = { ...AMOUNT_FIELD, key: 'maxAmount', flag: '--max-amount', message: 'Maximum amount' };
+const MIN: RequiredField<'minAmount'> = { ...AMOUNT_FIELD, key: 'minAmount', flag: '--min-amount', message: 'Minimum amount' };
+const MAX: RequiredField<'maxAmount'> = { ...AMOUNT_FIELD, key: 'maxAmount', flag: '--max-amount', message: 'Maximum amount' };
 
-export async function availability(opts: Opts): Promise<void> {
-  const { client } = connect(opts);
-  await fillRequired(opts, [METHOD_FIELD, CURRENCY_FIELD, MIN, MAX]);
-  await checkAmounts(opts, { minAmount: '--min-amount', maxAmount: '--max-amount' });
-  const q = { method: opts.method as string, currency: opts.currency as string, min_amount: opts.minAmount as string, max_amount: opts.maxAmount as string };
-  await show(opts, 'Checking availability…', () => client.payments.availability(q), (res) => availabilityView(res, q));
+export async function availability(options: AvailabilityOptions, deps: CommandDeps): Promise<void> {
+  const { client } = await deps.connect();
+  const o = await fillRequired(options, [METHOD_FIELD, CURRENCY_FIELD, MIN, MAX], deps.interactive);
+  await checkAmounts(o, { minAmount: '--min-amount', maxAmount: '--max-amount' });
+  const q = { method: o.method, currency: o.currency, min_amount: o.minAmount, max_amount: o.maxAmount };
+  await show(deps.output, options.json, 'Checking availability…', () => client.payments.availability(q), (res) => availabilityView(res, q));
 }
 
-export async function recommend(opts: Opts): Promise<void> {
-  const { client } = connect(opts);
-  await fillRequired(opts, [METHOD_FIELD, CURRENCY_FIELD, AMOUNT_FIELD, MIN, MAX]);
-  await checkAmounts(opts, { amount: '--amount', minAmount: '--min-amount', maxAmount: '--max-amount' });
+export async function recommend(options: RecommendOptions, deps: CommandDeps): Promise<void> {
+  const { client } = await deps.connect();
+  const o = await fillRequired(options, [METHOD_FIELD, CURRENCY_FIELD, AMOUNT_FIELD, MIN, MAX], deps.interactive);
+  await checkAmounts(o, { amount: '--amount', minAmount: '--min-amount', maxAmount: '--max-amount' });
   const body = {
-    method: opts.method as string,
-    currency: opts.currency as string,
-    amount: opts.amount as string,
-    min_amount: opts.minAmount as string,
-    max_amount: opts.maxAmount as string,
-    ...(typeof opts.limit === 'number' ? { limit: opts.limit } : {}),
+    method: o.method,
+    currency: o.currency,
+    amount: o.amount,
+    min_amount: o.minAmount,
+    max_amount: o.maxAmount,
+    ...(options.limit !== undefined ? { limit: options.limit } : {}),
   };
-  await show(opts, 'Finding recommendations…', () => client.payments.recommendations(body), (res) => recommendationsView(res, body));
+  await show(deps.output, options.json, 'Finding recommendations…', () => client.payments.recommendations(body), (res) => recommendationsView(res, body));
 }

@@ -1,5 +1,5 @@
-// `paygate config set | get | list | use`: profiles in the config file; API keys and admin tokens are only ever
-// shown masked.
+// `paygate config set | get | list | use` (flags: define/config.ts): profiles in the config file; API keys and admin
+// tokens are only ever shown masked.
 import {
   CONFIG_KEYS,
   SECRET_CONFIG_KEYS,
@@ -9,15 +9,14 @@ import {
   readConfig,
   validateBaseUrl,
   writeConfig,
-  type GlobalOptions,
   type Profile,
 } from '../config.js';
+import type { ConfigGetOptions, ConfigListOptions, ConfigSetOptions, ConfigUseOptions } from '../define/config.js';
+import type { CommandDeps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { maskKey } from '../mask.js';
 import { out } from '../colors.js';
-import { dim, keyValue, note, print, printJson, table } from '../render.js';
-
-type Opts = GlobalOptions & Record<string, unknown>;
+import { dim, keyValue, table } from '../render.js';
 
 function shown(profile: Profile | undefined): { 'base-url': string | null; 'api-key': string | null; 'admin-token': string | null } {
   return {
@@ -27,39 +26,39 @@ function shown(profile: Profile | undefined): { 'base-url': string | null; 'api-
   };
 }
 
-export async function configSet(key: string, value: string, opts: Opts): Promise<void> {
+export async function configSet({ key, value, profile }: ConfigSetOptions, deps: CommandDeps): Promise<void> {
   const k = parseConfigKey(key);
   const path = configPath();
   const config = readConfig(path);
-  const { name } = activeProfile(opts, config);
+  const { name } = activeProfile({ profile }, config);
   const v = k === 'base-url' ? validateBaseUrl(value, 'base-url') : value;
   if (v === '') throw new UsageError(`${key} must not be empty`);
-  const profile = { ...(config.profiles[name] ?? {}), [CONFIG_KEYS[k]]: v };
-  writeConfig(path, { ...config, profiles: { ...config.profiles, [name]: profile } });
-  note(`${key} of profile "${name}" set to ${SECRET_CONFIG_KEYS.has(k) ? maskKey(v) : v} (${path})`);
+  const updated = { ...(config.profiles[name] ?? {}), [CONFIG_KEYS[k]]: v };
+  writeConfig(path, { ...config, profiles: { ...config.profiles, [name]: updated } });
+  deps.output.note(`${key} of profile "${name}" set to ${SECRET_CONFIG_KEYS.has(k) ? maskKey(v) : v} (${path})`);
 }
 
-export async function configGet(key: string, opts: Opts): Promise<void> {
+export async function configGet({ key, json, profile }: ConfigGetOptions, deps: CommandDeps): Promise<void> {
   const k = parseConfigKey(key);
   const path = configPath();
   const config = readConfig(path);
-  const { name } = activeProfile(opts, config);
+  const { name } = activeProfile({ profile }, config);
   const value = shown(config.profiles[name])[k];
-  if (opts.json) {
-    printJson({ profile: name, key: k, value });
+  if (json) {
+    deps.output.json({ profile: name, key: k, value });
     return;
   }
   if (value === null) throw new UsageError(`${key} is not set in profile "${name}"`, `set it with \`paygate config set ${key} <value>\``);
-  print(value);
+  deps.output.print(value);
 }
 
-export async function configList(opts: Opts): Promise<void> {
+export async function configList({ json, profile }: ConfigListOptions, deps: CommandDeps): Promise<void> {
   const path = configPath();
   const config = readConfig(path);
-  const { name: active } = activeProfile(opts, config);
+  const { name: active } = activeProfile({ profile }, config);
   const names = Object.keys(config.profiles).sort();
-  if (opts.json) {
-    printJson({
+  if (json) {
+    deps.output.json({
       path,
       current_profile: config.current_profile ?? null,
       active_profile: active,
@@ -67,16 +66,16 @@ export async function configList(opts: Opts): Promise<void> {
     });
     return;
   }
-  print(keyValue([
+  deps.output.print(keyValue([
     ['config file', path],
     ['active profile', active],
   ]));
   if (names.length === 0) {
-    print(`\n${out.dim('no profiles yet: `paygate config set api-key <key>`')}`);
+    deps.output.print(`\n${out.dim('no profiles yet: `paygate config set api-key <key>`')}`);
     return;
   }
-  print('');
-  print(
+  deps.output.print('');
+  deps.output.print(
     table(
       ['', 'profile', 'base-url', 'api-key', 'admin-token'],
       names.map((n) => {
@@ -87,12 +86,12 @@ export async function configList(opts: Opts): Promise<void> {
   );
 }
 
-export async function configUse(profile: string): Promise<void> {
+export async function configUse({ name: profile }: ConfigUseOptions, deps: CommandDeps): Promise<void> {
   const path = configPath();
   const config = readConfig(path);
   if (!config.profiles[profile]) {
     throw new UsageError(`profile "${profile}" is not defined in ${path}`, `create it with \`paygate config set api-key <key> --profile ${profile}\``);
   }
   writeConfig(path, { ...config, current_profile: profile });
-  note(`current profile is now "${profile}"`);
+  deps.output.note(`current profile is now "${profile}"`);
 }

@@ -1,5 +1,9 @@
-// `paygate openapi`: the OpenAPI 3.1 document generated from the contract, 2-space indented.
-export async function openapi(version: string): Promise<void> {
+// `paygate openapi` (flags: define/top-level.ts): the OpenAPI 3.1 document generated from the contract, 2-space
+// indented.
+import type { OpenapiOptions } from '../define/top-level.js';
+import type { CommandDeps } from '../deps.js';
+
+export async function openapi(options: OpenapiOptions, deps: CommandDeps): Promise<void> {
   const { buildOpenApiDocument } = await import('../../contract/openapi.js');
-  process.stdout.write(`${JSON.stringify(buildOpenApiDocument(version), null, 2)}\n`);
+  deps.output.json(buildOpenApiDocument(options.version));
 }

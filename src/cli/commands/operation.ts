@@ -1,11 +1,12 @@
-// `paygate operation history <operation_id>`: the sandbox's record of one operation (transitions, receipt uploads).
-import { connect } from '../api.js';
+// `paygate operation history <operation_id>` (flags: define/operation.ts): the sandbox's record of one operation.
+import type { OperationOptions } from '../define/shared.js';
+import type { CommandDeps } from '../deps.js';
+import { operationRef } from '../operation-ref.js';
 import { show } from '../output.js';
 import { historyView } from '../views.js';
-import { identifier } from './payment.js';
 
-export async function history(operationId: string | undefined, opts: Record<string, unknown>): Promise<void> {
-  const id = identifier(operationId, opts);
-  const { client } = connect(opts);
-  await show(opts, 'Reading the operation history…', () => client.sandbox.operations.details(id), historyView);
+export async function history(options: OperationOptions, deps: CommandDeps): Promise<void> {
+  const ref = operationRef(options);
+  const { client } = await deps.connect();
+  await show(deps.output, options.json, 'Reading the operation history…', () => client.sandbox.operations.details(ref), historyView);
 }

@@ -1,16 +1,17 @@
-// `paygate sandbox evidence [--on | --off]`: show or switch receipt evidence and URL signing (admin token).
-import { connect } from '../api.js';
+// `paygate sandbox evidence [--on | --off]` (flags: define/sandbox-evidence.ts): show or switch receipt evidence
+// and URL signing (admin token).
+import type { EvidenceOptions } from '../define/sandbox-evidence.js';
+import type { CommandDeps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { show } from '../output.js';
 import { evidenceView } from '../views.js';
 
-export async function evidence(opts: Record<string, unknown>): Promise<void> {
-  if (opts.on === true && opts.off === true) throw new UsageError('pass either --on or --off, not both');
-  const { client } = connect(opts, { needKey: false, needAdminToken: true });
-  if (opts.on === true || opts.off === true) {
-    const available = opts.on === true;
-    await show(opts, `Switching receipt evidence ${available ? 'on' : 'off'}…`, () => client.sandbox.evidence.set(available), evidenceView);
+export async function evidence({ on, off, json }: EvidenceOptions, deps: CommandDeps): Promise<void> {
+  if (on && off) throw new UsageError('pass either --on or --off, not both');
+  const { client } = await deps.connect({ needKey: false, needAdminToken: true });
+  if (on || off) {
+    await show(deps.output, json, `Switching receipt evidence ${on ? 'on' : 'off'}…`, () => client.sandbox.evidence.set(on), evidenceView);
   } else {
-    await show(opts, 'Reading the receipt evidence switch…', () => client.sandbox.evidence.get(), evidenceView);
+    await show(deps.output, json, 'Reading the receipt evidence switch…', () => client.sandbox.evidence.get(), evidenceView);
   }
 }

@@ -1,21 +1,19 @@
-// `paygate sandbox links show | confirm`: a flexible link from the payer's side (shop API key): read it, pick an amount.
-import { connect } from '../api.js';
-import { AMOUNT_FIELD } from '../create-request.js';
+// `paygate sandbox links show | confirm` (flags: define/sandbox-links.ts): a flexible link from the payer's side
+// (shop API key): read it, pick an amount.
+import type { LinkConfirmOptions, LinkShowOptions } from '../define/sandbox-links.js';
+import type { CommandDeps } from '../deps.js';
 import { show } from '../output.js';
 import { confirmedLinkView, linkView } from '../pool-views.js';
-import { checkAmounts, fillRequired } from '../prompts.js';
+import { AMOUNT_FIELD, checkAmounts, fillRequired } from '../prompts.js';
 
-type Opts = Record<string, unknown>;
-
-export async function showLink(operationId: string, opts: Opts): Promise<void> {
-  const { client } = connect(opts);
-  await show(opts, 'Reading the flexible link…', () => client.sandbox.links.get(operationId), linkView);
+export async function showLink({ operationId, json }: LinkShowOptions, deps: CommandDeps): Promise<void> {
+  const { client } = await deps.connect();
+  await show(deps.output, json, 'Reading the flexible link…', () => client.sandbox.links.get(operationId), linkView);
 }
 
-export async function confirmLink(operationId: string, opts: Opts): Promise<void> {
-  const { client } = connect(opts);
-  await fillRequired(opts, [{ ...AMOUNT_FIELD, message: 'Amount the payer picks (e.g. 2500.00)' }]);
-  await checkAmounts(opts, { amount: '--amount' });
-  const amount = opts.amount as string;
-  await show(opts, 'The payer confirms the amount…', () => client.sandbox.links.confirm(operationId, { amount }), confirmedLinkView);
+export async function confirmLink(options: LinkConfirmOptions, deps: CommandDeps): Promise<void> {
+  const { client } = await deps.connect();
+  const { amount } = await fillRequired(options, [{ ...AMOUNT_FIELD, message: 'Amount the payer picks (e.g. 2500.00)' }], deps.interactive);
+  await checkAmounts({ amount }, { amount: '--amount' });
+  await show(deps.output, options.json, 'The payer confirms the amount…', () => client.sandbox.links.confirm(options.operationId, { amount }), confirmedLinkView);
 }

@@ -1,9 +1,9 @@
-// `paygate sandbox reset`: forget every operation, posting and issued key (admin token). Asks first on a terminal;
-// without one it needs --yes, and never waits on stdin.
-import { connect } from '../api.js';
+// `paygate sandbox reset` (flags: define/sandbox-reset.ts): forget every operation, posting and issued key (admin
+// token). Asks first on a terminal; without one it needs --yes, and never waits on stdin.
+import type { ResetOptions } from '../define/sandbox-reset.js';
+import type { CommandDeps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { show } from '../output.js';
-import { canPrompt } from '../prompts.js';
 import { resetView } from '../views.js';
 
 async function confirmed(baseUrl: string): Promise<boolean> {
@@ -20,11 +20,11 @@ async function confirmed(baseUrl: string): Promise<boolean> {
   }
 }
 
-export async function reset(opts: Record<string, unknown>): Promise<void> {
-  const { client, conn } = connect(opts, { needKey: false, needAdminToken: true });
-  if (opts.yes !== true) {
-    if (!canPrompt()) throw new UsageError('sandbox reset needs --yes when there is no terminal to confirm on', 'run `paygate sandbox reset --yes`');
-    if (!(await confirmed(conn.baseUrl))) throw new UsageError('reset cancelled: nothing was changed');
+export async function reset({ yes, json }: ResetOptions, deps: CommandDeps): Promise<void> {
+  const { client, baseUrl } = await deps.connect({ needKey: false, needAdminToken: true });
+  if (!yes) {
+    if (!deps.interactive) throw new UsageError('sandbox reset needs --yes when there is no terminal to confirm on', 'run `paygate sandbox reset --yes`');
+    if (!(await confirmed(baseUrl))) throw new UsageError('reset cancelled: nothing was changed');
   }
-  await show(opts, 'Resetting the sandbox…', () => client.sandbox.reset(), resetView);
+  await show(deps.output, json, 'Resetting the sandbox…', () => client.sandbox.reset(), resetView);
 }

@@ -1,7 +1,9 @@
 // `paygate sandbox start`: create the sandbox from fixtures and a store, listen, print where it is, and run until
 // SIGINT/SIGTERM, then flush and compact the store. Every start-up failure becomes a SandboxStartError (exit 5).
-import type { SandboxStartOptions } from './sandbox-options.js';
+import type { Sandbox } from '../../emulator/index.js';
+import type { SandboxStartOptions } from '../define/sandbox.js';
 import { SandboxStartError } from '../errors.js';
+import type { Output } from '../output.js';
 
 export const DEFAULT_PORT = 4080;
 export const DEFAULT_STORE = '.paygate/sandbox.json';
@@ -25,13 +27,14 @@ function explain(e: unknown, port: number, host: string): SandboxStartError {
   return new SandboxStartError(`the sandbox could not start: ${err?.message ?? String(e)}`, undefined, { cause: e });
 }
 
-export async function runSandboxStart(opts: SandboxStartOptions): Promise<void> {
+/** The running sandbox, listening; every failure explained as a SandboxStartError. */
+async function started(opts: SandboxStartOptions): Promise<{ sandbox: Sandbox; url: string; store: string | undefined }> {
   const port = parsePort(opts.port);
   const host = opts.host ?? '127.0.0.1';
   const store = opts.inMemory ? undefined : (opts.store ?? process.env.PAYGATE_STORE ?? DEFAULT_STORE);
   const fixtures = opts.fixtures ?? process.env.PAYGATE_FIXTURES;
   const { createSandbox } = await import('../../emulator/index.js');
-  let sandbox: Awaited<ReturnType<typeof createSandbox>>;
+  let sandbox: Sandbox;
   try {
     sandbox = await createSandbox({
       ...(fixtures ? { fixtures } : {}),
@@ -45,15 +48,17 @@ export async function runSandboxStart(opts: SandboxStartOptions): Promise<void> 
   } catch (e) {
     throw explain(e, port, host);
   }
-  let url: string;
   try {
-    url = (await sandbox.listen({ port, host })).url;
+    return { sandbox, url: (await sandbox.listen({ port, host })).url, store };
   } catch (e) {
     await sandbox.close();
     throw explain(e, port, host);
   }
+}
 
-  const info = {
+/** What `--json` prints: where the sandbox is and the demo keys. */
+function startupInfo(sandbox: Sandbox, url: string, store: string | undefined, webhookUrl: string | undefined) {
+  return {
     base_url: url,
     payment_page_url: sandbox.urls.paymentPage,
     storage_url: sandbox.urls.storage,
@@ -62,49 +67,60 @@ export async function runSandboxStart(opts: SandboxStartOptions): Promise<void> 
     shops: sandbox.demo.shops,
     revoked_api_key: sandbox.demo.revoked_api_key,
     admin_token: sandbox.adminToken,
-    webhook_url: opts.webhookUrl ?? null,
+    webhook_url: webhookUrl ?? null,
     webhook_secret: sandbox.webhookSecret ?? null,
   };
-  if (opts.json) {
-    process.stdout.write(`${JSON.stringify(info)}\n`);
-  } else {
-    const { out } = await import('../colors.js');
-    const lines = [
-      out.bold.green('paygate sandbox is ready'),
-      `  base URL        ${out.cyan(url)}`,
-      `  payment pages   ${sandbox.urls.paymentPage}/<operation_id>`,
-      `  receipt files   ${sandbox.urls.storage}`,
-      `  store           ${store ?? 'in memory (nothing is kept)'}`,
-      `  clock           ${sandbox.clock.frozen ? `frozen at ${info.clock.now}` : 'follows real time'}`,
-      '',
-      out.bold('  demo shops'),
-      ...sandbox.demo.shops.map((s) => {
-        const flags = [s.hosted_page ? 'hosted page' : 'no hosted page', s.flexible_links ? 'flexible links' : null, s.pool_only ? 'pool only' : null]
-          .filter(Boolean)
-          .join(', ');
-        return `  ${s.id.padEnd(10)} ${s.name.padEnd(28)} key ${out.yellow(s.api_key)}  ${out.dim(flags)}`;
-      }),
-      ...(sandbox.demo.revoked_api_key ? [`  ${'revoked'.padEnd(10)} ${''.padEnd(28)} key ${out.dim(sandbox.demo.revoked_api_key)}`] : []),
-      '',
-      `  admin token     ${out.yellow(sandbox.adminToken)}  ${out.dim('(X-Admin-Token for clock, keys, evidence, pool and reset controls)')}`,
-      ...(opts.webhookUrl ? [`  webhooks        ${opts.webhookUrl} for every shop, secret ${out.yellow(sandbox.webhookSecret ?? '')}`] : []),
-      '',
-      out.dim(`  try: PAYGATE_BASE_URL=${url} PAYGATE_API_KEY=${sandbox.demo.shops[0]?.api_key ?? '<key>'} paygate balances`),
-      out.dim('  Ctrl+C stops the sandbox and compacts the store.'),
-    ];
-    process.stdout.write(`${lines.join('\n')}\n`);
-  }
+}
 
-  await new Promise<void>((resolve) => {
+/** The human startup banner. */
+async function readyLines(sandbox: Sandbox, info: ReturnType<typeof startupInfo>, webhookUrl: string | undefined): Promise<string[]> {
+  const { out } = await import('../colors.js');
+  const url = info.base_url;
+  return [
+    out.bold.green('paygate sandbox is ready'),
+    `  base URL        ${out.cyan(url)}`,
+    `  payment pages   ${sandbox.urls.paymentPage}/<operation_id>`,
+    `  receipt files   ${sandbox.urls.storage}`,
+    `  store           ${info.store ?? 'in memory (nothing is kept)'}`,
+    `  clock           ${sandbox.clock.frozen ? `frozen at ${info.clock.now}` : 'follows real time'}`,
+    '',
+    out.bold('  demo shops'),
+    ...sandbox.demo.shops.map((s) => {
+      const flags = [s.hosted_page ? 'hosted page' : 'no hosted page', s.flexible_links ? 'flexible links' : null, s.pool_only ? 'pool only' : null]
+        .filter(Boolean)
+        .join(', ');
+      return `  ${s.id.padEnd(10)} ${s.name.padEnd(28)} key ${out.yellow(s.api_key)}  ${out.dim(flags)}`;
+    }),
+    ...(sandbox.demo.revoked_api_key ? [`  ${'revoked'.padEnd(10)} ${''.padEnd(28)} key ${out.dim(sandbox.demo.revoked_api_key)}`] : []),
+    '',
+    `  admin token     ${out.yellow(sandbox.adminToken)}  ${out.dim('(X-Admin-Token for clock, keys, evidence, pool and reset controls)')}`,
+    ...(webhookUrl ? [`  webhooks        ${webhookUrl} for every shop, secret ${out.yellow(sandbox.webhookSecret ?? '')}`] : []),
+    '',
+    out.dim(`  try: PAYGATE_BASE_URL=${url} PAYGATE_API_KEY=${sandbox.demo.shops[0]?.api_key ?? '<key>'} paygate balances`),
+    out.dim('  Ctrl+C stops the sandbox and compacts the store.'),
+  ];
+}
+
+/** Resolves once SIGINT or SIGTERM has closed the sandbox (flushing and compacting its store). */
+function closedOnSignal(sandbox: Sandbox, output: Output): Promise<void> {
+  return new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
       void sandbox.close().then(resolve, (e) => {
-        process.stderr.write(`paygate: error while stopping: ${(e as Error).message}\n`);
+        output.note(`paygate: error while stopping: ${(e as Error).message}`);
         resolve();
       });
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+}
+
+export async function runSandboxStart(opts: SandboxStartOptions, output: Output): Promise<void> {
+  const { sandbox, url, store } = await started(opts);
+  const info = startupInfo(sandbox, url, store, opts.webhookUrl);
+  if (opts.json) output.print(JSON.stringify(info));
+  else output.print((await readyLines(sandbox, info, opts.webhookUrl)).join('\n'));
+  await closedOnSignal(sandbox, output);
 }

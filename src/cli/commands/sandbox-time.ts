@@ -1,17 +1,18 @@
-// `paygate sandbox time` and `paygate sandbox time advance <duration>`: the sandbox clock (admin token).
-import { connect } from '../api.js';
+// `paygate sandbox time` and `paygate sandbox time advance <duration>` (flags: define/sandbox-time.ts): the sandbox
+// clock (admin token).
+import type { JsonOptions } from '../define/shared.js';
+import type { AdvanceOptions } from '../define/sandbox-time.js';
+import type { CommandDeps } from '../deps.js';
 import { show } from '../output.js';
 import { clockView } from '../views.js';
 
-type Opts = Record<string, unknown>;
-
-export async function time(opts: Opts): Promise<void> {
-  const { client } = connect(opts, { needKey: false, needAdminToken: true });
-  await show(opts, 'Reading the sandbox clock…', () => client.sandbox.clock.get(), clockView);
+export async function time(options: JsonOptions, deps: CommandDeps): Promise<void> {
+  const { client } = await deps.connect({ needKey: false, needAdminToken: true });
+  await show(deps.output, options.json, 'Reading the sandbox clock…', () => client.sandbox.clock.get(), clockView);
 }
 
-/** `duration` is already checked by program.ts: a duration string such as `10s`, or milliseconds. */
-export async function advance(duration: string | number, opts: Opts): Promise<void> {
-  const { client } = connect(opts, { needKey: false, needAdminToken: true });
-  await show(opts, `Advancing the sandbox clock by ${typeof duration === 'number' ? `${duration} ms` : duration}…`, () => client.sandbox.clock.advance(duration), clockView);
+export async function advance({ duration, json }: AdvanceOptions, deps: CommandDeps): Promise<void> {
+  const { client } = await deps.connect({ needKey: false, needAdminToken: true });
+  const how = typeof duration === 'number' ? `${duration} ms` : duration;
+  await show(deps.output, json, `Advancing the sandbox clock by ${how}…`, () => client.sandbox.clock.advance(duration), clockView);
 }

@@ -1,10 +1,10 @@
-// `paygate sandbox start` glue: resolves the options, loads the lead's runSandboxStart and turns any failure
-// to load or start into a SandboxStartError (exit 5).
+// `paygate sandbox start` glue (flags: define/sandbox.ts): loads runSandboxStart and turns any failure to load or
+// start into a SandboxStartError (exit 5).
+import type { SandboxStartOptions } from '../define/sandbox.js';
+import type { CommandDeps } from '../deps.js';
 import { CliError, SandboxStartError } from '../errors.js';
-import { sandboxStartOptions } from './sandbox-options.js';
 
-export async function sandboxStart(opts: Record<string, unknown>): Promise<void> {
-  const resolved = sandboxStartOptions(opts);
+export async function sandboxStart(options: SandboxStartOptions, deps: CommandDeps): Promise<void> {
   let m: typeof import('./sandbox-start.js');
   try {
     m = await import('./sandbox-start.js');
@@ -12,7 +12,7 @@ export async function sandboxStart(opts: Record<string, unknown>): Promise<void>
     throw new SandboxStartError(`cannot load the sandbox: ${(e as Error).message}`, 'run `npm run build` first', { cause: e });
   }
   try {
-    await m.runSandboxStart(resolved);
+    await m.runSandboxStart(options, deps.output);
   } catch (e) {
     if (e instanceof CliError) throw e;
     throw new SandboxStartError(`sandbox could not start: ${(e as Error)?.message ?? String(e)}`, undefined, { cause: e });

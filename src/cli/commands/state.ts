@@ -1,12 +1,12 @@
-// `paygate state <operation_id>` / `paygate state --merchant-operation-id <id>`.
-import { connect } from '../api.js';
+// `paygate state <operation_id>` / `paygate state --merchant-operation-id <id>` (flags: define/top-level.ts).
+import type { OperationOptions } from '../define/shared.js';
+import type { CommandDeps } from '../deps.js';
+import { operationRef, shownMoid } from '../operation-ref.js';
 import { show } from '../output.js';
 import { operationView } from '../views.js';
-import { identifier } from './payment.js';
 
-export async function state(operationId: string | undefined, opts: Record<string, unknown>): Promise<void> {
-  const id = identifier(operationId, opts);
-  const { client } = connect(opts);
-  const moid = 'merchant_operation_id' in id ? { id: id.merchant_operation_id, generated: false } : undefined;
-  await show(opts, 'Reading operation state…', () => client.operations.get(id), (op) => operationView(op, moid));
+export async function state(options: OperationOptions, deps: CommandDeps): Promise<void> {
+  const ref = operationRef(options);
+  const { client } = await deps.connect();
+  await show(deps.output, options.json, 'Reading operation state…', () => client.operations.get(ref), (op) => operationView(op, shownMoid(ref)));
 }

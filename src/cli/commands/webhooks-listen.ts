@@ -1,35 +1,34 @@
 // `paygate webhooks listen`: a local receiver for the sandbox's webhooks. Reads each raw body, verifies the
 // Standard Webhooks signature against --secret (several allowed, for a rotation), prints the event (readable, or
 // one JSON line with --json), answers 204 whatever the outcome, and with --forward-to sends the same body and
-// webhook-* headers on to the developer's app. Runs until SIGINT / SIGTERM.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+// webhook-* headers on to the developer's app. Runs until SIGINT / SIGTERM. Flags: define/webhooks-listen.ts.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { verifyWebhook, WebhookVerificationError } from '../../webhooks/index.js';
 import { out } from '../colors.js';
+import type { ListenOptions } from '../define/webhooks-listen.js';
+import type { CommandDeps } from '../deps.js';
 import { UsageError } from '../errors.js';
-import { print } from '../render.js';
+import type { Output } from '../output.js';
 import { forwardView, maskWebhookSecret, receivedView, type ForwardResult, type ReceivedEvent } from '../webhook-views.js';
-
-type Opts = Record<string, unknown>;
 
 const FORWARD_TIMEOUT_MS = 10_000;
 const FORWARDED_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'content-type'] as const;
 
-function secretsOf(opts: Opts): string[] {
-  const v = opts.secret;
-  const list = Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : typeof v === 'string' ? [v] : [];
+/** The --secret values, each checked to be a whsec_ secret. */
+function checkedSecrets(list: readonly string[]): string[] {
   for (const s of list) {
     if (!/^whsec_[A-Za-z0-9+/=]+$/.test(s)) {
       throw new UsageError(`--secret ${maskWebhookSecret(s)} is not a whsec_ secret`, 'pass the whsec_… secret printed by `paygate sandbox start --webhook-url` or `paygate sandbox webhooks add`');
     }
   }
-  return list;
+  return [...list];
 }
 
-function forwardUrlOf(opts: Opts): string | undefined {
-  const v = opts.forwardTo;
-  if (typeof v !== 'string') return undefined;
+/** --forward-to, checked to be an http(s) URL. */
+function checkedForwardUrl(v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
   let u: URL;
   try {
     u = new URL(v);
@@ -38,11 +37,6 @@ function forwardUrlOf(opts: Opts): string | undefined {
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError('--forward-to must be an http(s) URL');
   return v;
-}
-
-function toleranceOf(opts: Opts): number {
-  const v = opts.tolerance;
-  return typeof v === 'number' ? v : Number.POSITIVE_INFINITY;
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -89,66 +83,66 @@ function publicUrl(address: AddressInfo): string {
   return `http://${h}:${address.port}/webhooks`;
 }
 
-export async function listen(opts: Opts): Promise<void> {
-  const secrets = secretsOf(opts);
-  const forwardTo = forwardUrlOf(opts);
-  const tolerance = toleranceOf(opts);
-  const json = opts.json === true;
-  const port = typeof opts.port === 'number' ? opts.port : 4090;
-  const host = typeof opts.host === 'string' ? opts.host : '127.0.0.1';
+/** What the receiver does with each request, once the options are checked. */
+interface Receiver {
+  secrets: string[];
+  forwardTo: string | undefined;
+  /** Seconds; Infinity when not checked. */
+  tolerance: number;
+  json: boolean;
+  output: Output;
+}
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (req.method !== 'POST') {
-      res.writeHead(405, { allow: 'POST', 'content-type': 'text/plain' }).end('paygate webhooks listen: POST webhooks here\n');
-      return;
-    }
-    const body = await readBody(req);
-    const receivedAt = new Date().toISOString();
-    // Always 204: the listener shows everything, even what fails verification.
-    res.writeHead(204).end();
-
-    let event: unknown = null;
+/** One received body, parsed and (when there are secrets) verified. */
+function received(body: Buffer, req: IncomingMessage, receivedAt: string, r: Receiver): ReceivedEvent {
+  let event: unknown = null;
+  try {
+    event = JSON.parse(body.toString('utf8'));
+  } catch {
+    event = null;
+  }
+  const result: ReceivedEvent = { received_at: receivedAt, verified: null, event };
+  if (r.secrets.length > 0) {
     try {
-      event = JSON.parse(body.toString('utf8'));
-    } catch {
-      event = null;
+      verifyWebhook(body, req.headers, r.secrets, { toleranceSeconds: r.tolerance });
+      result.verified = true;
+    } catch (err) {
+      result.verified = false;
+      result.error = err instanceof WebhookVerificationError ? err.message : String(err);
     }
-    const received: ReceivedEvent = { received_at: receivedAt, verified: null, event };
-    if (secrets.length > 0) {
-      try {
-        verifyWebhook(body, req.headers, secrets, { toleranceSeconds: tolerance });
-        received.verified = true;
-      } catch (err) {
-        received.verified = false;
-        received.error = err instanceof WebhookVerificationError ? err.message : String(err);
-      }
-    }
-    if (event === null) received.body = body.toString('utf8');
+  }
+  if (event === null) result.body = body.toString('utf8');
+  return result;
+}
 
-    if (!json) print(receivedView(received, { id: headerOf(req, 'webhook-id') }));
-    const fwd = forwardTo !== undefined ? await forward(forwardTo, body, req) : undefined;
-    if (json) {
-      const line: Record<string, unknown> = {
-        received_at: received.received_at,
-        verified: received.verified,
-        ...(received.error !== undefined ? { error: received.error } : {}),
-        event: received.event,
-        ...(received.body !== undefined ? { body: received.body } : {}),
-        ...(fwd ? { forward: fwd } : {}),
-      };
-      print(JSON.stringify(line));
-    } else if (fwd) {
-      print(forwardView(fwd));
-    }
-  };
+async function handle(req: IncomingMessage, res: ServerResponse, r: Receiver): Promise<void> {
+  if (req.method !== 'POST') {
+    res.writeHead(405, { allow: 'POST', 'content-type': 'text/plain' }).end('paygate webhooks listen: POST webhooks here\n');
+    return;
+  }
+  const body = await readBody(req);
+  const receivedAt = new Date().toISOString();
+  // Always 204: the listener shows everything, even what fails verification.
+  res.writeHead(204).end();
+  const got = received(body, req, receivedAt, r);
+  if (!r.json) r.output.print(receivedView(got, { id: headerOf(req, 'webhook-id') }));
+  const fwd = r.forwardTo !== undefined ? await forward(r.forwardTo, body, req) : undefined;
+  if (r.json) {
+    const line: Record<string, unknown> = {
+      received_at: got.received_at,
+      verified: got.verified,
+      ...(got.error !== undefined ? { error: got.error } : {}),
+      event: got.event,
+      ...(got.body !== undefined ? { body: got.body } : {}),
+      ...(fwd ? { forward: fwd } : {}),
+    };
+    r.output.print(JSON.stringify(line));
+  } else if (fwd) {
+    r.output.print(forwardView(fwd));
+  }
+}
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) res.writeHead(204).end();
-      process.stderr.write(`paygate webhooks listen: ${err instanceof Error ? err.message : String(err)}\n`);
-    });
-  });
-
+async function listening(server: Server, port: number, host: string): Promise<string> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
       const hint = err.code === 'EADDRINUSE' ? 'pick another --port, or --port 0 for a free one' : undefined;
@@ -156,27 +150,41 @@ export async function listen(opts: Opts): Promise<void> {
     });
     server.listen(port, host, () => resolve());
   });
-  const url = publicUrl(server.address() as AddressInfo);
+  return publicUrl(server.address() as AddressInfo);
+}
 
-  if (json) {
-    print(JSON.stringify({ listening: url }));
-  } else {
-    const lines = [
-      `${out.green('Listening for webhooks on')} ${out.bold(url)}  (any path; every POST is answered 204)`,
-      '',
-      `Point the sandbox at it:  paygate sandbox start --webhook-url ${url}`,
-      `or register it for a shop: paygate sandbox webhooks add ${url}`,
-      '',
-      secrets.length > 0
-        ? `Verifying signatures with ${secrets.map(maskWebhookSecret).join(', ')}${Number.isFinite(tolerance) ? ` (timestamp tolerance ${tolerance} s)` : ''}`
-        : out.yellow('Not verifying signatures: pass --secret whsec_… (printed by the sandbox) to check them'),
-      ...(forwardTo !== undefined ? [`Forwarding each body and its webhook-* headers to ${forwardTo}`] : []),
-      out.dim('Ctrl+C stops.'),
-      '',
-    ];
-    print(lines.join('\n'));
-  }
+function banner(url: string, r: Receiver): string {
+  return [
+    `${out.green('Listening for webhooks on')} ${out.bold(url)}  (any path; every POST is answered 204)`,
+    '',
+    `Point the sandbox at it:  paygate sandbox start --webhook-url ${url}`,
+    `or register it for a shop: paygate sandbox webhooks add ${url}`,
+    '',
+    r.secrets.length > 0
+      ? `Verifying signatures with ${r.secrets.map(maskWebhookSecret).join(', ')}${Number.isFinite(r.tolerance) ? ` (timestamp tolerance ${r.tolerance} s)` : ''}`
+      : out.yellow('Not verifying signatures: pass --secret whsec_… (printed by the sandbox) to check them'),
+    ...(r.forwardTo !== undefined ? [`Forwarding each body and its webhook-* headers to ${r.forwardTo}`] : []),
+    out.dim('Ctrl+C stops.'),
+    '',
+  ].join('\n');
+}
 
+export async function listen(options: ListenOptions, deps: CommandDeps): Promise<void> {
+  const r: Receiver = {
+    secrets: checkedSecrets(options.secrets),
+    forwardTo: checkedForwardUrl(options.forwardTo),
+    tolerance: options.tolerance ?? Number.POSITIVE_INFINITY,
+    json: options.json,
+    output: deps.output,
+  };
+  const server = createServer((req, res) => {
+    handle(req, res, r).catch((err: unknown) => {
+      if (!res.headersSent) res.writeHead(204).end();
+      deps.output.note(`paygate webhooks listen: ${err instanceof Error ? err.message : String(err)}`);
+    });
+  });
+  const url = await listening(server, options.port, options.host);
+  deps.output.print(r.json ? JSON.stringify({ listening: url }) : banner(url, r));
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);

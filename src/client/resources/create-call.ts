@@ -15,13 +15,21 @@ export type WithOptionalMerchantOperationId<T extends { merchant_operation_id: s
   merchant_operation_id?: string | undefined;
 };
 
+/**
+ * A new idempotency key: a random UUID. The one generator of merchant_operation_id, used by create calls without
+ * one and by the CLI, which generates the key itself so that it can print it before the request is sent.
+ */
+export function newMerchantOperationId(): string {
+  return randomUUID();
+}
+
 export function createCall<E extends EndpointId>(
   core: PaygateCore,
   id: E,
   params: { merchant_operation_id?: string | undefined },
   options: RequestOptions | undefined,
 ): APIPromise<ResponseOf<E>, WithMerchantOperationId<ResponseOf<E>>> {
-  const merchant_operation_id = params.merchant_operation_id ?? randomUUID();
+  const merchant_operation_id = params.merchant_operation_id ?? newMerchantOperationId();
   const body = { ...params, merchant_operation_id };
   const outcomeHint = `the operation may or may not exist: retry with the same merchant_operation_id ${merchant_operation_id} or read its state`;
   const result = core

@@ -6,6 +6,9 @@ import { APIPromise } from '../api-promise.js';
 import type { PaygateCore, RequestInput, RequestOptions, ResponseOf } from '../core.js';
 import { PaygateError } from '../errors.js';
 import type { OperationRef } from './operations.js';
+import { SandboxLinks, SandboxPool, SandboxWebhooks } from './sandbox-groups.js';
+
+export * from './sandbox-groups.js';
 
 export interface SandboxListOperationsInput {
   /** Only operations in this status. Default: every status. */
@@ -43,62 +46,6 @@ export interface SandboxIssueKeyInput {
   label?: string | undefined;
   /** Limit the key to these optional endpoint groups (`links`, `amounts`); others answer 403. Default: all. */
   scopes?: ('links' | 'amounts')[] | undefined;
-}
-
-export interface SandboxAddWebhookInput {
-  /** Absolute http(s) URL the shop's events are POSTed to. */
-  url: string;
-}
-
-export interface SandboxWebhookDeliveriesInput {
-  /** Only deliveries that gave up (`status: "failed"`). Default: every delivery. */
-  failed?: boolean | undefined;
-  /** Only the deliveries of this event, e.g. `evt_<operation_id>_0`. Default: every event. */
-  event_id?: string | undefined;
-}
-
-/** What to deliver again: one event (to every endpoint of the shop that got it), or every failed delivery. */
-export type SandboxRedeliverInput = { event_id: string; failed?: undefined } | { failed: true; event_id?: undefined };
-
-/** `generate` of a pool layout: `count` amounts drawn from `[min, max]` on a grid of `step`, reproducible by `seed`. */
-export interface SandboxPoolGenerate {
-  /** How many payouts, 1 to 100,000. */
-  count: number;
-  /** Lowest amount, a decimal string such as `"500.00"`. */
-  min: string;
-  /** Highest amount, a decimal string such as `"50000.00"`. */
-  max: string;
-  /** Amounts are multiples of this above `min`. Default `"1.00"`. */
-  step?: string | undefined;
-  /** Seed of the generator: the same seed lays out the same amounts. Default 1. */
-  seed?: number | undefined;
-}
-
-/**
- * What `client.sandbox.pool.layout()` lays out: these amounts, in this (matching) order, or generated ones.
- * Exactly one of `amounts` and `generate`.
- */
-export type SandboxPoolLayoutInput =
-  | { method: string; amounts: string[]; generate?: undefined }
-  | { method: string; generate: SandboxPoolGenerate; amounts?: undefined };
-
-export interface SandboxPoolShowInput {
-  /** Only the windows of this method, e.g. `WT_RUB_C2C`. Default: every method. */
-  method?: string | undefined;
-  /** How many slots of each window to list, in matching order, 0 to 1000. Default 20. */
-  limit?: number | undefined;
-}
-
-export interface SandboxPoolSettingsInput {
-  /** How long each availability / recommendations read holds the replica's read slot, in ms of sandbox time (0 to 60,000). */
-  read_latency_ms?: number | undefined;
-  /** Whether the 5-reads-per-second-per-shop limit applies (`false` lifts it). */
-  rate_limit?: boolean | undefined;
-}
-
-export interface SandboxConfirmLinkInput {
-  /** The amount the payer picks, a decimal string within the link's bounds, e.g. `"2500.00"`. */
-  amount: string;
 }
 
 const DETAILS_HINT = 'the sandbox may or may not have applied it: read client.sandbox.operations.details() before repeating it';
@@ -272,160 +219,6 @@ export class SandboxKeys {
   /** POST /sandbox/keys/:id/revoke (admin): the key stops authenticating at once; revoking twice answers the same. */
   revoke(id: string, options?: RequestOptions): APIPromise<ResponseOf<'sandboxRevokeKey'>> {
     return this.#core.request('sandboxRevokeKey', { params: { id }, outcomeHint: 'see client.sandbox.keys.list() for whether it was revoked' }, options);
-  }
-}
-
-const WEBHOOKS_HINT = 'see client.sandbox.webhooks.list() for what the sandbox holds now';
-const REDELIVER_HINT = 'it may or may not have been scheduled: see client.sandbox.webhooks.deliveries() before repeating it';
-
-/**
- * The shop's webhook endpoints (`{ id, url, secret }`) and the deliveries of its events, with every attempt. Sent
- * with the client's API key: each shop sees only its own. A full `whsec_` secret is in the answers of `add()` and
- * `rotateSecret()` only; `list()` masks it to the last 4 characters.
- */
-export class SandboxWebhooks {
-  readonly #core: PaygateCore;
-
-  constructor(core: PaygateCore) {
-    this.#core = core;
-  }
-
-  /** GET /sandbox/webhooks: the shop's endpoints, secrets masked (`whsec_…abcd`). */
-  list(options?: RequestOptions): APIPromise<ResponseOf<'sandboxListWebhooks'>> {
-    return this.#core.request('sandboxListWebhooks', {}, options);
-  }
-
-  /** POST /sandbox/webhooks: register an endpoint; the answer holds its full secret, shown once. Not retried after a timeout. */
-  add(params: SandboxAddWebhookInput, options?: RequestOptions): APIPromise<ResponseOf<'sandboxAddWebhook'>> {
-    return this.#core.request('sandboxAddWebhook', { body: { url: params?.url }, outcomeHint: `an endpoint may or may not have been added: ${WEBHOOKS_HINT}` }, options);
-  }
-
-  /**
-   * POST /sandbox/webhooks/:id/rotate-secret: a new secret (in this answer only); the old one is still signed
-   * alongside for 24 h of sandbox time. Not retried after a timeout.
-   */
-  rotateSecret(id: string, options?: RequestOptions): APIPromise<ResponseOf<'sandboxRotateWebhookSecret'>> {
-    return this.#core.request(
-      'sandboxRotateWebhookSecret',
-      { params: { id }, outcomeHint: `the secret may or may not have been rotated: ${WEBHOOKS_HINT}` },
-      options,
-    );
-  }
-
-  /** DELETE /sandbox/webhooks/:id: its pending deliveries stop (`failed`, `error: endpoint_deleted`). Not retried after a timeout. */
-  remove(id: string, options?: RequestOptions): APIPromise<ResponseOf<'sandboxRemoveWebhook'>> {
-    return this.#core.request('sandboxRemoveWebhook', { params: { id }, outcomeHint: WEBHOOKS_HINT }, options);
-  }
-
-  /** GET /sandbox/webhooks/deliveries: deliveries with every attempt, optionally only failed ones or one event's. */
-  deliveries(query: SandboxWebhookDeliveriesInput = {}, options?: RequestOptions): APIPromise<ResponseOf<'sandboxWebhookDeliveries'>> {
-    const failed = query.failed === undefined ? undefined : String(query.failed);
-    return this.#core.request('sandboxWebhookDeliveries', { query: { failed, event_id: query.event_id } }, options);
-  }
-
-  /**
-   * POST /sandbox/webhooks/deliveries/redeliver: deliver `{ event_id }` again at once (same `webhook-id` and body),
-   * or every delivery that gave up (`{ failed: true }`). Not retried after a timeout.
-   */
-  redeliver(params: SandboxRedeliverInput, options?: RequestOptions): APIPromise<ResponseOf<'sandboxRedeliverWebhooks'>> {
-    const byEvent = params?.event_id !== undefined;
-    const byFailed = params?.failed === true;
-    if (byEvent === byFailed) {
-      return new APIPromise(Promise.reject(new PaygateError('redeliver takes exactly one of { event_id } or { failed: true }')));
-    }
-    const body = byEvent ? { event_id: params.event_id } : { failed: true };
-    return this.#core.request('sandboxRedeliverWebhooks', { body, outcomeHint: REDELIVER_HINT }, options);
-  }
-}
-
-const POOL_HINT = 'see client.sandbox.pool.show() (admin) or client.sandbox.operations.list({ type: "payout" }) before repeating it';
-
-/**
- * The self-matching pools (docs/pool.md). A payout routed to a pool becomes a slot that matched payments fill;
- * `layout()` creates many such payouts at once for the client's shop. `show()`, `settings()` and `updateSettings()`
- * are admin controls.
- */
-export class SandboxPool {
-  readonly #core: PaygateCore;
-
-  constructor(core: PaygateCore) {
-    this.#core = core;
-  }
-
-  /**
-   * POST /sandbox/pool/layout: payouts of the client's shop, in the pool its payout route for `method` reaches, in
-   * matching order (each through the ordinary create rules: reserves and balances move). `412 not_pool_route` when
-   * that route has no self-matching provider. Not retried after a timeout or a connection error.
-   */
-  layout(params: SandboxPoolLayoutInput, options?: RequestOptions): APIPromise<ResponseOf<'sandboxPoolLayout'>> {
-    const byAmounts = params?.amounts !== undefined;
-    const byGenerate = params?.generate !== undefined;
-    if (byAmounts === byGenerate) {
-      return new APIPromise(Promise.reject(new PaygateError('layout takes exactly one of { amounts } or { generate: { count, min, max } }')));
-    }
-    let body: Record<string, unknown>;
-    if (byAmounts) {
-      body = { method: params.method, amounts: params.amounts };
-    } else {
-      const { count, min, max, step, seed } = params.generate!;
-      body = { method: params.method, generate: { count, min, max, ...(step !== undefined ? { step } : {}), ...(seed !== undefined ? { seed } : {}) } };
-    }
-    return this.#core.request('sandboxPoolLayout', { body, outcomeHint: `payouts may or may not have been laid out: ${POOL_HINT}` }, options);
-  }
-
-  /** GET /sandbox/pool (admin): every pool window (pool × method) with its open slots, free total and first `limit` slots. */
-  show(query: SandboxPoolShowInput = {}, options?: RequestOptions): APIPromise<ResponseOf<'sandboxPoolState'>> {
-    return this.#core.request('sandboxPoolState', { query: { method: query.method, limit: query.limit } }, options);
-  }
-
-  /** GET /sandbox/pool/settings (admin): `{ read_latency_ms, rate_limit }` of the amount reads. */
-  settings(options?: RequestOptions): APIPromise<ResponseOf<'sandboxPoolSettings'>> {
-    return this.#core.request('sandboxPoolSettings', {}, options);
-  }
-
-  /**
-   * POST /sandbox/pool/settings (admin): change the fields given, keep the others; resolves to the settings now in
-   * force. Not retried after a timeout.
-   */
-  updateSettings(patch: SandboxPoolSettingsInput, options?: RequestOptions): APIPromise<ResponseOf<'sandboxSetPoolSettings'>> {
-    const body: Record<string, unknown> = {};
-    if (patch?.read_latency_ms !== undefined) body.read_latency_ms = patch.read_latency_ms;
-    if (patch?.rate_limit !== undefined) body.rate_limit = patch.rate_limit;
-    return this.#core.request('sandboxSetPoolSettings', { body, outcomeHint: 'read client.sandbox.pool.settings() to see the settings in force' }, options);
-  }
-}
-
-/**
- * Flexible links (POST /v1/payment/link/flexible) from the payer's side. Sent with the client's API key: a shop
- * sees only its own links.
- */
-export class SandboxLinks {
-  readonly #core: PaygateCore;
-
-  constructor(core: PaygateCore) {
-    this.#core = core;
-  }
-
-  /** GET /sandbox/links/:operation_id: the link's status (`amount_selection`, `expired`, `rejected`, `confirmed`), bounds and deadline. */
-  get(operationId: string, options?: RequestOptions): APIPromise<ResponseOf<'sandboxLink'>> {
-    return this.#core.request('sandboxLink', { params: { id: operationId } }, options);
-  }
-
-  /**
-   * POST /sandbox/links/:operation_id/confirm: the payer picks `amount` (within the link's bounds). The payment is
-   * created under the link's operation_id for that amount, or `rejected` when the pool can no longer take it;
-   * confirming again returns that payment. An expired link is `409 invalid_state`. Not retried after a timeout.
-   */
-  confirm(operationId: string, params: SandboxConfirmLinkInput, options?: RequestOptions): APIPromise<ResponseOf<'sandboxConfirmLink'>> {
-    return this.#core.request(
-      'sandboxConfirmLink',
-      {
-        params: { id: operationId },
-        body: { amount: params?.amount },
-        outcomeHint: 'the payment may or may not have been created: read client.sandbox.links.get() or client.operations.get() before repeating it',
-      },
-      options,
-    );
   }
 }
 

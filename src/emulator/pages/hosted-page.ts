@@ -1,6 +1,7 @@
 // The hosted payment page at {payment_page_url}/<operation_id> (spec §4.2): shows the amount and the requisites,
 // accepts a receipt upload where the route requires one (the same checks as confirm_payment), and shows the
 // payer the outcome: paid, under review, declined or expired. Server-rendered HTML, every value escaped.
+import { linkExpiry } from '../../domain/links.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { H3Event } from 'h3';
 import type { LinkRecord } from '../../domain/links.js';
@@ -85,13 +86,14 @@ function sameCredential(given: string, expected: string): boolean {
 function renderLink(link: LinkRecord, ctx: AppContext, now: number): string {
   const shop = ctx.service.world.shops.get(link.shop_id)!;
   const p = link.params;
-  const expired = link.status === 'expired' || (link.expires_at !== undefined && Date.parse(link.expires_at) <= now);
+  const expiry = linkExpiry(link);
+  const expired = link.status === 'expired' || (expiry !== undefined && Date.parse(expiry) <= now);
   const bounds = `${p.min_amount ?? '—'} … ${p.max_amount ?? '—'} ${p.currency}`;
   const body = expired
     ? `<h1 class="bad" data-status="expired">Expired</h1><p>The time to choose an amount has run out. Start a new payment with the merchant.</p>`
     : link.status === 'rejected'
       ? `<h1 class="bad" data-status="rejected">Declined</h1><p>No amount can be paid right now.</p>`
-      : `<h1 class="wait" data-status="amount_selection">Choose an amount</h1><p>Suggested: ${esc(toScale2(p.recommended_amount))} ${esc(p.currency)}. Allowed: ${esc(bounds)}.</p><dl><dt>Choose before</dt><dd>${esc(link.expires_at ?? '')}</dd></dl><p class="note">In this sandbox version the payer's choice is made with <code>paygate sandbox links confirm</code>.</p>`;
+      : `<h1 class="wait" data-status="amount_selection">Choose an amount</h1><p>Suggested: ${esc(toScale2(p.recommended_amount))} ${esc(p.currency)}. Allowed: ${esc(bounds)}.</p><dl><dt>Choose before</dt><dd>${esc(expiry ?? '')}</dd></dl><p class="note">In this sandbox version the payer's choice is made with <code>paygate sandbox links confirm</code>.</p>`;
   return page(`${shop.name}: choose an amount`, `<div class="card"><p>${esc(shop.name)}</p>${body}</div>`);
 }
 

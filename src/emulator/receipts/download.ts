@@ -1,8 +1,9 @@
 // GET /storage/receipts/:file: an uploaded receipt through its short-lived signed link (spec §2.4 receipt_url).
+import { uploadsOf } from '../../domain/operation.js';
 import type { H3Event } from 'h3';
 import type { AppContext } from '../context.js';
 import { ApiError, errorResponse } from '../http/errors.js';
-import { verifySignedPath } from '../signed-url.js';
+import { verifySignedPath } from './signed-url.js';
 
 export async function downloadReceipt(event: H3Event, ctx: AppContext): Promise<Response> {
   const { service } = ctx;
@@ -16,7 +17,7 @@ export async function downloadReceipt(event: H3Event, ctx: AppContext): Promise<
     );
   }
   const owner = service.state.fileOwner.get(file);
-  const upload = owner ? service.state.operation(owner)?.uploads?.find((u) => u.file_id === file) : undefined;
+  const upload = owner ? (() => { const op = service.state.operation(owner); return op ? uploadsOf(op).find((u) => u.file_id === file) : undefined; })() : undefined;
   const bytes = upload ? await service.files.get(file) : undefined;
   if (!upload || !bytes) return errorResponse(new ApiError('not_found', 'no such file'));
   return new Response(bytes, {

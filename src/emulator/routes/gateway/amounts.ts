@@ -1,6 +1,7 @@
 // The pool's endpoints of the gateway: GET /v1/payment/availability, POST /v1/payment/recommendations (spec §4.9,
 // §4.10; read-only, under the limits of src/emulator/amount-reads.ts) and POST /v1/payment/link/flexible (spec
 // §4.3). Every answer of the two reads, errors included, carries Cache-Control: no-store.
+import { linkExpiry } from '../../../domain/links.js';
 import type { AmountsResult } from '../../../domain/amounts.js';
 import type { LinkRecord } from '../../../domain/links.js';
 import { toScale2 } from '../../../domain/money.js';
@@ -54,7 +55,7 @@ function selection(ctx: RouteContext, link: LinkRecord) {
     currency: link.params.currency,
     recommended_amount: toScale2(link.params.recommended_amount),
     payment_url: link.status === 'rejected' ? null : linkUrl(ctx, link.id),
-    ...(link.status !== 'rejected' && link.expires_at ? { expires_at: link.expires_at } : {}),
+    ...(link.status !== 'rejected' && linkExpiry(link) ? { expires_at: linkExpiry(link)! } : {}),
   };
 }
 

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { KeyInfo } from '../../../contract/sandbox.js';
 import type { ApiKeyRecord } from '../../../store/state.js';
 import { ApiError } from '../../http/errors.js';
-import { hashApiKey } from '../../service.js';
+import { hashApiKey } from '../../runtime/service.js';
 import type { ControlHandler } from '../types.js';
 
 function keyInfo(k: ApiKeyRecord): KeyInfo {

@@ -1,4 +1,5 @@
 // Flexible links from the payer's side (shop key): read one, and confirm an amount on it.
+import { linkExpiry } from '../../../domain/links.js';
 import { Uuid } from '../../../contract/money.js';
 import type { LinkInfo } from '../../../contract/sandbox.js';
 import { toScale2 } from '../../../domain/money.js';
@@ -28,8 +29,8 @@ export const show: ControlHandler<'links.show'> = (call): LinkInfo => {
     recommended_amount: toScale2(p.recommended_amount),
     min_amount: p.min_amount === undefined ? null : toScale2(p.min_amount),
     max_amount: p.max_amount === undefined ? null : toScale2(p.max_amount),
-    expires_at: link.expires_at ?? null,
-    confirmed_amount: link.confirmed_amount ?? null,
+    expires_at: linkExpiry(link) ?? null,
+    confirmed_amount: link.status === 'confirmed' ? link.confirmed_amount : null,
     created_at: link.created_at,
   };
 };

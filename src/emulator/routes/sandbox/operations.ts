@@ -1,9 +1,10 @@
 // The shop's operations as the sandbox keeps them (X-API-Key): list them, show one with its history, and act on
 // one as its payer (pay), provider (settle) or reviewer (review).
+import { uploadsOf } from '../../../domain/operation.js';
 import { sandboxControls } from '../../../contract/controls.js';
 import { Uuid } from '../../../contract/money.js';
 import { ApiError } from '../../http/errors.js';
-import type { OperationRef } from '../../service.js';
+import type { OperationRef } from '../../runtime/service.js';
 import { toWireOperation, toWireState, type PublicOperation } from '../../wire.js';
 import type { AnyCall, ControlHandler } from '../types.js';
 
@@ -38,7 +39,7 @@ export const show: ControlHandler<'operations.show'> = async (call) => {
     merchant_operation_id: op.merchant_operation_id,
     created_at: op.created_at,
     history: op.history,
-    uploads: (op.uploads ?? []).map(({ file_id: _f, ...u }) => u),
+    uploads: uploadsOf(op).map(({ file_id: _f, ...u }) => u),
   };
 };
 

@@ -5,7 +5,7 @@ import { nameUuid } from '../../../domain/ids.js';
 import { toScale2, ZERO } from '../../../domain/money.js';
 import { generateAmounts } from '../../../domain/pool-layout.js';
 import type { MethodDef, ProviderDef } from '../../../domain/world.js';
-import type { GatewayService } from '../../service.js';
+import type { GatewayService } from '../../runtime/service.js';
 import { ApiError } from '../../http/errors.js';
 import type { ControlHandler } from '../types.js';
 

@@ -3,7 +3,7 @@
 import { sandboxControls } from '../../../contract/controls.js';
 import type { WebhookEndpointRecord } from '../../../store/state.js';
 import { ApiError } from '../../http/errors.js';
-import { maskSecret, type WebhookDelivery } from '../../webhooks.js';
+import { maskSecret, type WebhookDelivery } from '../../webhooks/outbox.js';
 import type { AnyCall, ControlHandler } from '../types.js';
 
 /** An endpoint as listed: the secret masked (all but its last 4 characters). */

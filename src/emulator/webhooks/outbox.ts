@@ -1,18 +1,18 @@
 // Webhooks of the sandbox: endpoint registration, the durable outbox (one delivery record per event × endpoint,
 // written in the same commit as the event) and delivery: signed per Standard Webhooks, retried on the sandbox clock,
 // every attempt recorded. Attempts run detached from requests and timers: a slow receiver never holds anything up.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Dispatcher } from 'undici';
-import type { OperationEvent } from '../domain/transitions.js';
-import type { WorldIndex } from '../domain/world.js';
-import type { StoreChange, WebhookAttempt, WebhookDeliveryRecord, WebhookEndpointRecord } from '../store/state.js';
-import type { Store } from '../store/store.js';
-import type { WebhookEvent } from '../webhooks/index.js';
-import type { SandboxClock } from './clock.js';
-import type { CommitHook, GatewayService } from './service.js';
-import { iso } from '../domain/state.js';
-import { toWireState, type EvidenceOptions, type PublicOperation } from './wire.js';
-import { InThreadAttemptRunner, WorkerAttemptRunner, type AttemptJob, type AttemptOutcome, type AttemptRunner } from './webhook-worker.js';
+import type { OperationEvent } from '../../domain/transitions.js';
+import type { WorldIndex } from '../../domain/world.js';
+import type { StoreChange, WebhookAttempt, WebhookDeliveryRecord, WebhookEndpointRecord } from '../../store/state.js';
+import type { Store } from '../../store/store.js';
+import type { WebhookEvent } from '../../webhooks/index.js';
+import type { SandboxClock } from '../runtime/clock.js';
+import type { CommitHook, GatewayService } from '../runtime/service.js';
+import { iso } from '../../domain/state.js';
+import { toWireState, type EvidenceOptions, type PublicOperation } from '../wire.js';
+import { InThreadAttemptRunner, WorkerAttemptRunner, type AttemptJob, type AttemptOutcome, type AttemptRunner } from './worker.js';
 
 /** Delay before each attempt, from the previous one (sandbox time): at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const RETRY_SCHEDULE_MS: readonly number[] = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
@@ -32,41 +32,8 @@ export interface WebhookOptions {
   log?: (line: string) => void;
 }
 
-/** `whsec_` + base64 of 32 random bytes. */
-export function newSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64')}`;
-}
-
-/** The secret of a fixture endpoint that names none: derived from its id, so it is stable across runs. */
-export function fixtureSecret(endpointId: string): string {
-  return `whsec_${createHash('sha256').update(`paygate-webhook-secret:${endpointId}`).digest('base64')}`;
-}
-
-/** `whsec_…abcd`: only the last 4 characters. */
-export function maskSecret(secret: string): string {
-  return `whsec_…${secret.slice(-4)}`;
-}
-
-/** `dlv_<event id without evt_>.<endpoint id>`: unique per event × endpoint, stable across restarts. */
-export function deliveryId(eventId: string, endpointId: string): string {
-  return `dlv_${eventId.startsWith('evt_') ? eventId.slice(4) : eventId}.${endpointId}`;
-}
-
-/** The id of the endpoint the `url` option registers for a shop. */
-export const optionEndpointId = (shopId: string) => `we_default_${shopId}`;
-
-/** Secrets an attempt at `now` signs with: the current one and rotated-out ones still in their overlap. */
-export function activeSecrets(ep: WebhookEndpointRecord, now: number): string[] {
-  return [ep.secret, ...ep.previous_secrets.filter((p) => Date.parse(p.expires_at) > now).map((p) => p.secret)];
-}
-
-/** Retry-After in milliseconds (delta-seconds only), or 0. */
-function retryAfterMs(v: string | undefined): number {
-  return v !== undefined && /^\d+$/.test(v.trim()) ? Number(v.trim()) * 1000 : 0;
-}
-
-/** A delivery as the controls list it: the record with its attempts. */
-export type WebhookDelivery = WebhookDeliveryRecord & { attempts: Omit<WebhookAttempt, 'id' | 'delivery_id'>[] };
+export { activeSecrets, deliveryId, fixtureSecret, maskSecret, newSecret, optionEndpointId, type WebhookDelivery } from './records.js';
+import { activeSecrets, deliveryId, fixtureSecret, newSecret, optionEndpointId, retryAfterMs, type WebhookDelivery } from './records.js';
 
 /** Attempts that fall due together are handed to the runner together, this long after the first (ms). */
 const SEND_BATCH_MS = 1;

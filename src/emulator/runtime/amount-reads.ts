@@ -3,7 +3,7 @@
 // no queue), and a 2-second read budget. A sandbox setting adds simulated read latency, on the sandbox clock, so
 // clients can exercise their 429/503 handling deterministically.
 import type { SandboxClock } from './clock.js';
-import { ApiError } from './http/errors.js';
+import { ApiError } from '../http/errors.js';
 
 export const READS_PER_SECOND = 5;
 export const READ_BUDGET_MS = 2000;

@@ -4,31 +4,32 @@
 // the effects out (timers on the sandbox clock, the release of a create waiting on its admission). A failed write
 // changes nothing (the store takes it back) and answers 503 store_unavailable. After a restart the timers are derived
 // again from the stored records.
-import { createHash, createHmac, randomBytes } from 'node:crypto';
-import type { CreateParams } from '../domain/create.js';
-import type { BalanceFigures } from '../domain/ledger.js';
-import type { OperationKind, OperationRecord } from '../domain/operation.js';
-import type { DomainContext } from '../domain/state.js';
-import type { KeyScope, WorldIndex } from '../domain/world.js';
-import type { Store } from '../store/store.js';
-import type { ApiKeyRecord, StoreChange } from '../store/state.js';
+import { uploadsOf } from '../../domain/operation.js';
+import { createHmac } from 'node:crypto';
+import type { CreateParams } from '../../domain/create.js';
+import type { BalanceFigures } from '../../domain/ledger.js';
+import type { OperationKind, OperationRecord } from '../../domain/operation.js';
+import type { DomainContext } from '../../domain/state.js';
+import type { KeyScope, WorldIndex } from '../../domain/world.js';
+import type { Store } from '../../store/store.js';
+import type { StoreChange } from '../../store/state.js';
 import type { SandboxClock } from './clock.js';
-import type { PublicOperation } from './wire.js';
-import { planCreate, type CreatePlan } from '../domain/create.js';
-import { planConfirm, planFlexible, type FlexibleParams, type LinkRecord } from '../domain/links.js';
-import { evaluateAmounts, type AmountsQuery, type AmountsResult } from '../domain/amounts.js';
-import { generateAmounts } from '../domain/pool-layout.js';
+import type { PublicOperation } from '../wire.js';
+import { planCreate, type CreatePlan } from '../../domain/create.js';
+import { planConfirm, planFlexible, type FlexibleParams, type LinkRecord } from '../../domain/links.js';
+import { evaluateAmounts, type AmountsQuery, type AmountsResult } from '../../domain/amounts.js';
+import { generateAmounts, layoutParams } from '../../domain/pool-layout.js';
+import { hashApiKey, seedChanges } from './seed.js';
 import { DEFAULT_READ_SETTINGS, type ReadSettings } from './amount-reads.js';
-import { acceptsReceipt, cancel, payerPays, providerSettles, receiptUploaded, reviewerDecides, type CancelOutcome, type ReviewVerdict } from '../domain/commands.js';
-import { linkTimersOf, timersOf, type Effect, type Outcome, type TimerCommand } from '../domain/effects.js';
-import { runTimer } from '../domain/timers.js';
-import type { Moved } from '../domain/lifecycle.js';
-import type { FileStore } from '../store/files.js';
-import { nameUuid } from '../domain/ids.js';
-import { DomainError } from '../domain/errors.js';
-import { accounts, balanceRow } from '../domain/ledger.js';
-import { openingPostings } from '../domain/lifecycle.js';
-import { iso } from '../domain/state.js';
+import { acceptsReceipt, cancel, payerPays, providerSettles, receiptUploaded, reviewerDecides, type CancelOutcome, type ReviewVerdict } from '../../domain/commands.js';
+import { linkTimersOf, timersOf, type Effect, type Outcome, type TimerCommand } from '../../domain/effects.js';
+import { runTimer } from '../../domain/timers.js';
+import type { Moved } from '../../domain/lifecycle.js';
+import type { FileStore } from '../../store/files.js';
+import { nameUuid } from '../../domain/ids.js';
+import { DomainError } from '../../domain/errors.js';
+import { accounts, balanceRow } from '../../domain/ledger.js';
+import { iso } from '../../domain/state.js';
 
 const notFound = () => new DomainError('operation_not_found', 'operation not found');
 
@@ -43,18 +44,7 @@ function storeUnavailable(e: unknown): DomainError {
   return new DomainError('store_unavailable', `the sandbox could not write its store${code}: ${why}. Nothing was changed; free disk space or fix the store, then retry`);
 }
 
-const keyHashes = new Map<string, string>();
-
-/** SHA-256 of an API key, memoised (bounded): the same few keys arrive on every request. */
-export function hashApiKey(token: string): string {
-  let h = keyHashes.get(token);
-  if (h === undefined) {
-    if (keyHashes.size >= 1000) keyHashes.clear();
-    h = createHash('sha256').update(token, 'utf8').digest('hex');
-    keyHashes.set(token, h);
-  }
-  return h;
-}
+export { hashApiKey } from './seed.js';
 
 export type OperationRef = { operation_id: string } | { merchant_operation_id: string };
 
@@ -111,29 +101,7 @@ export class GatewayService {
 
   /** Seed what the fixtures add (keys, opening balances) and re-arm the timers of in-flight operations. */
   async init(): Promise<void> {
-    const at = iso(this.clock.now());
-    const changes: StoreChange[] = [];
-    for (const k of this.world.world.api_keys) {
-      if (this.state.keys.has(k.id)) continue;
-      const key: ApiKeyRecord = {
-        id: k.id,
-        shop_id: k.shop_id,
-        hash: hashApiKey(k.key),
-        last4: k.key.slice(-4),
-        revoked: k.revoked,
-        created_at: at,
-        ...(k.label ? { label: k.label } : {}),
-        ...(k.scopes ? { scopes: k.scopes } : {}),
-        ...(k.revoked ? { revoked_at: at } : {}),
-      };
-      changes.push({ kind: 'key', key });
-    }
-    for (const shop of this.world.world.shops) {
-      for (const ch of openingPostings(shop.id, shop.opening_balances, at)) {
-        if (ch.kind === 'posting' && !this.state.postings.has(ch.posting.id)) changes.push(ch);
-      }
-    }
-    if (!this.state.meta.has('link_secret')) changes.push({ kind: 'meta', meta: { id: 'link_secret', key: randomBytes(32).toString('base64') } });
+    const changes = seedChanges(this.world, this.state, iso(this.clock.now()));
     if (this.hook) changes.push(...this.hook.seed());
     if (changes.length > 0) await this.commit(changes);
     for (const op of this.state.operations.values()) this.run(timersOf(this.world, op));
@@ -276,24 +244,13 @@ export class GatewayService {
     const created: string[] = [];
     let rejected = 0;
     const writes: Promise<void>[] = [];
-    const bankname = this.world.methods.get(layout.method)?.payout_bankname === 'required' ? this.world.world.banks.find((b) => b.currency === this.world.methods.get(layout.method)!.currency)?.code : undefined;
-    layout.amounts.forEach((amount, i) => {
-      const n = String(i + 1).padStart(6, '0');
-      const plan = planCreate(this.ctx(), shopId, 'payout', {
-        merchant_operation_id: `pool-layout-${layout.batch}-${n}`,
-        client_id: `pool-recipient-${n}`,
-        method: layout.method,
-        amount,
-        currency: this.world.methods.get(layout.method)?.currency ?? '',
-        number: `22007000${String(i + 1).padStart(8, '0')}`,
-        name: `Pool recipient ${n}`,
-        ...(bankname ? { bankname } : {}),
-      });
-      if (plan.kind !== 'commit') return;
+    for (const params of layoutParams(this.world, layout.method, layout.amounts, layout.batch)) {
+      const plan = planCreate(this.ctx(), shopId, 'payout', params);
+      if (plan.kind !== 'commit') continue;
       writes.push(this.persist(plan));
       if (plan.op.status === 'rejected') rejected++;
       else created.push(plan.op.id);
-    });
+    }
     await Promise.all(writes);
     return { created, rejected };
   }
@@ -363,7 +320,7 @@ export class GatewayService {
     if (!op || op.status === 'admitting') throw notFound();
     acceptsReceipt(op);
     const verdict = await check(op.expected_amount);
-    const n = (op.uploads?.length ?? 0) + 1;
+    const n = uploadsOf(op).length + 1;
     const id = nameUuid('upload', op.id, String(n));
     const fileId = id.replace(/-/g, '');
     await this.files.put(fileId, file.bytes);

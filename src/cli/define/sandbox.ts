@@ -1,0 +1,105 @@
+// `paygate sandbox` and `paygate sandbox start`: flags, help and typed options (run: commands/sandbox.ts); the
+// controls under `sandbox` are defined in define/sandbox-*.ts and added here.
+import { Option, type Command } from 'commander';
+import { fileURLToPath } from 'node:url';
+import { action, example, flag, num, parsePort, str, type Parsed } from './shared.js';
+import { defineSandboxEvidence } from './sandbox-evidence.js';
+import { defineSandboxKeys } from './sandbox-keys.js';
+import { defineSandboxLinks } from './sandbox-links.js';
+import { defineSandboxOperations } from './sandbox-operations.js';
+import { defineSandboxPool } from './sandbox-pool.js';
+import { defineSandboxReset } from './sandbox-reset.js';
+import { defineSandboxTime } from './sandbox-time.js';
+import { defineSandboxWebhooks } from './sandbox-webhooks.js';
+
+export interface SandboxStartOptions {
+  /** Port to listen on; 0 picks a free one. Default 4080 (env PAYGATE_PORT). */
+  port: number;
+  /** Interface to listen on. Default 127.0.0.1. */
+  host: string;
+  /** State file. Default `.paygate/sandbox.json` (env PAYGATE_STORE). Ignored when `inMemory`. */
+  store: string;
+  /** Absolute path of the world fixture file. Default: the bundled `fixtures/default.json` (env PAYGATE_FIXTURES). */
+  fixtures: string;
+  /** Keep state in memory only. Default false. */
+  inMemory: boolean;
+  /** Delete the stored state before starting. Default false. */
+  reset: boolean;
+  /** Stand the sandbox clock still until advanced. Default false. */
+  frozenClock: boolean;
+  /** fdatasync each group write (power-loss durability). Default false: writes survive a process crash. */
+  fsync: boolean;
+  /** A webhook URL registered for every shop. Default none. */
+  webhookUrl?: string;
+  /** Print the startup information as JSON instead of human text. Default false. */
+  json: boolean;
+}
+
+/** The bundled fixture file, `fixtures/default.json` at the package root (three levels up from src/cli/define). */
+export function bundledFixtures(): string {
+  return fileURLToPath(new URL('../../../fixtures/default.json', import.meta.url));
+}
+
+/** Commander's values as SandboxStartOptions, with the defaults commander cannot know. */
+export function sandboxStartOptions({ opts }: Parsed): SandboxStartOptions {
+  const webhookUrl = str(opts.webhookUrl);
+  return {
+    port: num(opts.port) ?? 4080,
+    host: str(opts.host) ?? '127.0.0.1',
+    store: str(opts.store) ?? '.paygate/sandbox.json',
+    fixtures: str(opts.fixtures) ?? bundledFixtures(),
+    inMemory: flag(opts.inMemory),
+    reset: flag(opts.reset),
+    frozenClock: flag(opts.frozenClock),
+    fsync: flag(opts.fsync),
+    ...(webhookUrl !== undefined ? { webhookUrl } : {}),
+    json: flag(opts.json),
+  };
+}
+
+/**
+ * The subcommands and help text of the `sandbox` group (created, with its description, by program.ts): `start`,
+ * then the controls in help order.
+ */
+export function defineSandbox(sandboxCmd: Command): void {
+  sandboxCmd.addHelpText('after', `
+Actions on one shop's operations (pay, settle, review, operations, webhooks, pool layout, links) take that shop's API
+key; the clock, evidence, keys, pool show / settings and reset take the admin token (--admin-token,
+PAYGATE_ADMIN_TOKEN or the profile key admin-token), which \`paygate sandbox start\` prints (set PAYGATE_ADMIN_TOKEN
+when starting it to fix it).
+${example(`
+  $ paygate sandbox start
+  $ paygate sandbox start --port 0 --in-memory --frozen-clock --json
+  $ paygate sandbox pay 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c
+  $ paygate sandbox time advance 10s --admin-token pg_admin_xxxxxxxxxxxx`)}`);
+  sandboxCmd
+    .command('start')
+    .description('start the sandbox HTTP server (Ctrl+C stops it)')
+    .addOption(new Option('--port <n>', 'port to listen on; 0 picks a free one').env('PAYGATE_PORT').default(4080).argParser(parsePort))
+    .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
+    .addOption(new Option('--store <path>', 'state file (persists between runs)').env('PAYGATE_STORE').default('.paygate/sandbox.json'))
+    .addOption(
+      new Option('--fixtures <path>', 'world fixture file: shops, keys, providers, routes (default: the bundled fixtures/default.json)').env(
+        'PAYGATE_FIXTURES',
+      ),
+    )
+    .option('--in-memory', 'keep state in memory only (nothing written, --store ignored)')
+    .option('--reset', 'delete the stored state before starting')
+    .option('--frozen-clock', 'stand the sandbox clock still until advanced')
+    .option('--fsync', 'fdatasync every group write, so acknowledged changes survive power loss too (default: survive a crash of the process)')
+    .option('--webhook-url <url>', 'register this webhook URL for every shop (its whsec_ secret is printed)')
+    .option('--json', 'print the startup information (URL, demo keys) as JSON')
+    .addHelpText('after', example(`
+  $ paygate sandbox start
+  $ paygate sandbox start --port 0 --in-memory --frozen-clock
+  $ PAYGATE_STORE=/tmp/pg.json paygate sandbox start --reset --json`))
+    .action(action(sandboxStartOptions, async () => (await import('../commands/sandbox.js')).sandboxStart));
+  defineSandboxTime(sandboxCmd);
+  defineSandboxOperations(sandboxCmd);
+  defineSandboxEvidence(sandboxCmd);
+  defineSandboxKeys(sandboxCmd);
+  defineSandboxWebhooks(sandboxCmd);
+  defineSandboxPool(sandboxCmd);
+  defineSandboxLinks(sandboxCmd);
+  defineSandboxReset(sandboxCmd);
+}

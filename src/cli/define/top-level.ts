@@ -1,0 +1,119 @@
+// The commands directly under `paygate` that are not groups — availability, recommend, state, balances, health,
+// openapi: flags, help and typed options (run: commands/amounts.ts, state.ts, balances.ts, health.ts, openapi.ts).
+// One module, as the root `--help` needs them all and every module adds to its start-up time.
+import type { Command } from 'commander';
+import { action, example, flag, jsonOptions, num, operationOptions, parseIntIn, str, type Parsed } from './shared.js';
+
+/** The required fields are asked for on a TTY. */
+export interface AvailabilityOptions {
+  method?: string | undefined;
+  currency?: string | undefined;
+  minAmount?: string | undefined;
+  maxAmount?: string | undefined;
+  json: boolean;
+}
+
+export interface RecommendOptions extends AvailabilityOptions {
+  /** The amount the payer wants to pay. */
+  amount?: string | undefined;
+  /** How many suggestions, 1 to 10. Default: the server's (3). */
+  limit?: number | undefined;
+}
+
+function availabilityOptions({ opts }: Parsed): AvailabilityOptions {
+  return { method: str(opts.method), currency: str(opts.currency), minAmount: str(opts.minAmount), maxAmount: str(opts.maxAmount), json: flag(opts.json) };
+}
+
+function recommendOptions(parsed: Parsed): RecommendOptions {
+  return { ...availabilityOptions(parsed), amount: str(parsed.opts.amount), limit: num(parsed.opts.limit) };
+}
+
+/** `paygate availability` and `paygate recommend`: advisory amount lookups. */
+export function defineAmounts(program: Command): void {
+  program
+    .command('availability')
+    .description('available payment amount intervals (GET /v1/payment/availability)')
+    .option('--method <method>', 'payment method, e.g. WT_RUB_C2C')
+    .option('--currency <code>', 'ISO 4217 currency code, e.g. RUB')
+    .option('--min-amount <amount>', 'lower end of the range to check')
+    .option('--max-amount <amount>', 'upper end of the range to check')
+    .option('--json', 'print exactly the response body as JSON')
+    .addHelpText('after', `
+Prints coverage (whether every provider of the route is a pool), whether the list was truncated, and the intervals
+as "min … max" rows, both ends inclusive (a single amount when both ends are equal). Advisory: nothing is reserved.
+${example(`
+  $ paygate availability --method WT_RUB_C2C --currency RUB --min-amount 100.00 --max-amount 5000.00
+  $ paygate availability --method WT_RUB_C2C --currency RUB --min-amount 500.00 --max-amount 50000.00 --json`)}`)
+    .action(action(availabilityOptions, async () => (await import('../commands/amounts.js')).availability));
+
+  program
+    .command('recommend')
+    .description('nearby payable amounts (POST /v1/payment/recommendations)')
+    .option('--method <method>', 'payment method, e.g. WT_RUB_C2C')
+    .option('--currency <code>', 'ISO 4217 currency code, e.g. RUB')
+    .option('--amount <amount>', 'the amount the payer wants to pay')
+    .option('--min-amount <amount>', 'lowest amount the payer accepts')
+    .option('--max-amount <amount>', 'highest amount the payer accepts')
+    .option('--limit <n>', 'how many suggestions, 1 to 10 (server default 3)', parseIntIn(1, 10, 'an integer from 1 to 10'))
+    .option('--json', 'print exactly the response body as JSON')
+    .addHelpText('after', `
+Prints the suggestions best first, each with its signed delta from --amount (+300.00, −4,700.00), then the
+intervals; --json is the body as received (delta "-4700.00").
+${example(`
+  $ paygate recommend --method WT_RUB_C2C --currency RUB --amount 1500.00 --min-amount 1000.00 --max-amount 2000.00 --limit 5`)}`)
+    .action(action(recommendOptions, async () => (await import('../commands/amounts.js')).recommend));
+}
+
+/** `paygate state [operation_id]`. */
+export function defineState(program: Command): void {
+  program
+    .command('state')
+    .description('read the state of an operation (POST /v1/get_operation_state)')
+    .argument('[operation_id]', 'the operation_id (or use --merchant-operation-id)')
+    .option('--merchant-operation-id <id>', 'the idempotency key the operation was created with')
+    .option('--json', 'print exactly the response body as JSON')
+    .addHelpText('after', example(`
+  $ paygate state 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c
+  $ paygate state --merchant-operation-id order-1001 --json`))
+    .action(action(operationOptions, async () => (await import('../commands/state.js')).state));
+}
+
+/** `paygate balances`. */
+export function defineBalances(program: Command): void {
+  program
+    .command('balances')
+    .description('balances of the shop bound to the API key (GET /v1/balances)')
+    .option('--json', 'print exactly the response body as JSON')
+    .addHelpText('after', example(`
+  $ paygate balances
+  $ paygate balances --profile staging --json`))
+    .action(action(jsonOptions, async () => (await import('../commands/balances.js')).balances));
+}
+
+/** `paygate health`: the three probes. */
+export function defineHealth(program: Command): void {
+  program
+    .command('health')
+    .description('check the livez, healthz and readyz probes (exit 1 when any is unhealthy)')
+    .option('--json', 'print the probe results as JSON: {"livez":{"ok":true,"status":204},...}')
+    .addHelpText('after', example(`
+  $ paygate health
+  $ paygate health --base-url http://127.0.0.1:4080 --json`))
+    .action(action(jsonOptions, async () => (await import('../commands/health.js')).health));
+}
+
+export interface OpenapiOptions {
+  /** The package version, written as info.version. */
+  version: string;
+}
+
+/** `paygate openapi`: the document is always JSON. */
+export function defineOpenapi(program: Command, version: string): void {
+  program
+    .command('openapi')
+    .description('print the OpenAPI 3.1 document of the gateway')
+    .option('--json', 'the document is always JSON; accepted like on every command that prints data')
+    .addHelpText('after', example(`
+  $ paygate openapi > openapi.json`))
+    .action(action((): OpenapiOptions => ({ version }), async () => (await import('../commands/openapi.js')).openapi));
+}
