@@ -34,7 +34,8 @@ export function checkContract(c: Callable, answer: Answer): Mismatch[] {
 /** Webhook events accepted since `mark` that belong to this scenario. */
 export function eventsSince(ctx: RunContext, mark: number): ReceivedEvent[] {
   const all = ctx.target.receiver.accepted.slice(mark);
-  const mine = ctx.target.mode === 'remote' ? all.filter((e) => ctx.operations.has(e.event.data?.operation?.operation_id)) : all;
+  // On a sandbox that also holds others' operations, only events about operations this scenario has seen count.
+  const mine = ctx.target.fresh ? all : all.filter((e) => ctx.operations.has(e.event.data?.operation?.operation_id));
   return orderEvents(mine);
 }
 

@@ -18,6 +18,11 @@ export interface RemoteOptions {
   keys?: Record<string, string> | undefined;
   /** X-Admin-Token for the sandbox controls that need it. Default: none (those steps then fail with 401). */
   adminToken?: string | undefined;
+  /**
+   * Reset the sandbox (control `sandbox.reset`, admin token) before each scenario, so each starts from the fixtures
+   * as it would in process. Default true when an admin token is given.
+   */
+  reset?: boolean | undefined;
 }
 
 export interface ClockInfo {
@@ -31,6 +36,8 @@ export interface ClockInfo {
 export interface Target {
   readonly mode: 'in-process' | 'remote';
   readonly baseUrl: string;
+  /** The sandbox holds nothing but this scenario's doings (in process, or reset before it). */
+  readonly fresh: boolean;
   readonly receiver: WebhookReceiver;
   readonly adminToken: string | undefined;
   /** The shop steps act as unless they say `as:`. */
@@ -81,6 +88,7 @@ export async function inProcessTarget(s: Scenario): Promise<Target> {
   return {
     mode: 'in-process',
     baseUrl: sandbox.urls.base,
+    fresh: true,
     receiver,
     adminToken: sandbox.adminToken,
     defaultShop: s.shop ?? sandbox.demo.shops[0]?.id ?? '',
@@ -150,6 +158,7 @@ export async function remoteTarget(s: Scenario, opts: RemoteOptions): Promise<Ta
   const target: Target = {
     mode: 'remote',
     baseUrl: base,
+    fresh: false,
     receiver,
     adminToken: opts.adminToken,
     defaultShop,
@@ -167,7 +176,15 @@ export async function remoteTarget(s: Scenario, opts: RemoteOptions): Promise<Ta
     },
     close: () => receiver.close(),
   };
-  if (!needsWebhooks(s)) return target;
+  const fresh = opts.reset !== false && opts.adminToken ? await resetRemote(target) : target;
+  if (!needsWebhooks(s)) return fresh;
   const { registerReceiver } = await import('./remote-webhooks.js');
-  return registerReceiver(target, s);
+  return registerReceiver(fresh, s);
+}
+
+async function resetRemote(target: Target): Promise<Target> {
+  const { callById } = await import('./http.js');
+  const res = await callById(target, 'sandbox.reset', {}, target.defaultShop);
+  if (res.status !== 200) throw new Error(`could not reset the sandbox before the scenario: sandbox.reset answered ${res.status} ${JSON.stringify(res.body)}`);
+  return { ...target, fresh: true };
 }
