@@ -41,6 +41,8 @@ export interface TestSandbox {
   readonly keys: Readonly<Record<string, string>> & { readonly default: string };
   /** X-Admin-Token of the cross-shop controls. */
   readonly adminToken: string;
+  /** The `whsec_…` secret every webhook is signed with (give it to your receiver). */
+  readonly webhookSecret: string;
   /** A typed client for the default shop, with the admin token, in process (no socket). */
   readonly client: Paygate;
   readonly clock: {
@@ -102,6 +104,7 @@ function wrap(sandbox: Sandbox, baseUrl: string, webhooks: WebhookEvents, shop: 
     baseUrl,
     keys: { ...byShop, default: defaultKey },
     adminToken: sandbox.adminToken,
+    webhookSecret: sandbox.webhookSecret ?? '',
     client,
     clock: {
       async advance(by) {
