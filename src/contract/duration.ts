@@ -1,7 +1,7 @@
 // The one duration grammar of paygate: CLI flags, sandbox controls, fixture files and scenario steps all parse
 // durations here. A duration is a bare number of milliseconds (`1500`) or one or more `<number><unit>` parts
 // (`500ms`, `1.5s`, `30m`, `2h`, `1d`, `1h30m`), whole milliseconds in the end, from 0 up to MAX_DURATION_MS.
-import { z } from 'zod';
+// No dependencies, so the CLI can parse flags without loading zod (its zod schema: duration-schema.ts).
 
 /** The largest duration accepted anywhere: 366 days. Larger values are refused, never wrapped or clamped. */
 export const MAX_DURATION_MS = 366 * 86_400_000;
@@ -58,22 +58,4 @@ export function formatDuration(ms: number): string {
     }
   }
   return out;
-}
-
-/**
- * A zod schema of a duration on the wire: a duration string, or a non-negative integer of milliseconds; parses to
- * milliseconds. `max` bounds it (default MAX_DURATION_MS).
- */
-export function durationSchema(max: number = MAX_DURATION_MS) {
-  return z.union([z.number(), z.string()]).transform((v, ctx) => {
-    if (typeof v === 'number') {
-      if (Number.isInteger(v) && v >= 0 && v <= max) return v;
-      ctx.addIssue({ code: 'custom', message: `must be whole milliseconds from 0 to ${max} (${formatDuration(max)}), or ${DURATION_HINT}` });
-      return z.NEVER;
-    }
-    const r = parseDurationText(v, max);
-    if (r.ok) return r.ms;
-    ctx.addIssue({ code: 'custom', message: r.message });
-    return z.NEVER;
-  });
 }

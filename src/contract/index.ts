@@ -12,4 +12,5 @@ export * from './sandbox.js';
 export * from './sandbox-webhooks.js';
 export * from './controls.js';
 export * from './duration.js';
+export * from './duration-schema.js';
 export { buildOpenApiDocument } from './openapi.js';

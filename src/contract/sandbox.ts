@@ -1,7 +1,7 @@
 // The sandbox's own control API (not part of the gateway): what a payer, provider, reviewer or administrator
 // would do, under /sandbox. Shop actions take the shop's X-API-Key; cross-shop actions take X-Admin-Token.
 import { z } from 'zod';
-import { durationSchema } from './duration.js';
+import { durationSchema } from './duration-schema.js';
 import { OperationStatus, OperationType } from './common.js';
 import { RequestAmount, Timestamp } from './money.js';
 import { Operation, OperationState } from './operations.js';

@@ -194,14 +194,7 @@ export class PoolIndex {
     if (!u) return;
     u.claimed = u.claimed.minus(prev.claimed);
     u.paid = u.paid.minus(prev.paid);
-    for (const w of this.windows.values()) {
-      const slot = w.slots.get(prev.payout_id);
-      if (slot) {
-        this.refresh(slot);
-        w.changed();
-        break;
-      }
-    }
+    this.refreshSlot(prev.payout_id);
   }
 
   private putPayout(op: OperationRecord): void {
@@ -254,12 +247,17 @@ export class PoolIndex {
     u.paid = u.paid.plus(next.paid).minus(prev?.paid ?? ZERO);
     this.usage.set(claim.payout_id, u);
     this.contribution.set(op.id, next);
+    this.refreshSlot(claim.payout_id);
+  }
+
+  /** A payout's usage changed: its open slot, if it has one, shows the new free remainder. */
+  private refreshSlot(payoutId: string): void {
     for (const w of this.windows.values()) {
-      const slot = w.slots.get(claim.payout_id);
+      const slot = w.slots.get(payoutId);
       if (slot) {
         this.refresh(slot);
         w.changed();
-        break;
+        return;
       }
     }
   }

@@ -2,7 +2,7 @@
 // of step. The `call` steps are derived from the two endpoint tables (vocabulary.ts), so the JSON Schema generated
 // from here (json-schema.ts) completes every endpoint id and its request fields in an editor.
 import { z } from 'zod';
-import { durationSchema } from '../contract/duration.js';
+import { durationSchema } from '../contract/duration-schema.js';
 import { VOCABULARY, type Callable } from './vocabulary.js';
 
 /**

@@ -1,11 +1,13 @@
 // Uploaded files (receipts): a directory beside the store file, or memory for an in-memory sandbox.
 // A file is written (and flushed) before the operation that refers to it is committed.
-import { mkdir, open, readFile, rename } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 export interface FileStore {
   put(id: string, bytes: Uint8Array): Promise<void>;
   get(id: string): Promise<Uint8Array | undefined>;
+  /** Forget a file no committed record refers to (an upload that lost its race). Missing is fine. */
+  remove(id: string): Promise<void>;
 }
 
 export class MemoryFileStore implements FileStore {
@@ -15,6 +17,9 @@ export class MemoryFileStore implements FileStore {
   }
   async get(id: string): Promise<Uint8Array | undefined> {
     return this.files.get(id);
+  }
+  async remove(id: string): Promise<void> {
+    this.files.delete(id);
   }
 }
 
@@ -36,6 +41,10 @@ export class DirFileStore implements FileStore {
       await fh.close();
     }
     await rename(tmp, target);
+  }
+
+  async remove(id: string): Promise<void> {
+    if (SAFE_ID.test(id)) await rm(join(this.dir, id), { force: true });
   }
 
   async get(id: string): Promise<Uint8Array | undefined> {

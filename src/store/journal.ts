@@ -153,17 +153,21 @@ export class JournalFile {
       }
       throw e;
     }
-    if (this.fsync) {
-      try {
-        await fh.datasync();
-      } catch (e) {
-        // After a failed fdatasync the kernel may have dropped the dirty pages: nothing can be promised any more.
-        this.failed = new StoreFailedError(this.path, e);
-        throw this.failed;
-      }
-    }
+    await this.#datasync(fh);
     this.#bytes += buf.length;
     this.#records += lines.length;
+  }
+
+  /** fdatasync when fsync is on. A failure sets `failed` and throws it: after a failed fdatasync the kernel may have
+   * dropped the dirty pages, so nothing can be promised any more. */
+  async #datasync(fh: FileHandle): Promise<void> {
+    if (!this.fsync) return;
+    try {
+      await fh.datasync();
+    } catch (e) {
+      this.failed = new StoreFailedError(this.path, e);
+      throw this.failed;
+    }
   }
 
   /** Empties the journal (its records are in a snapshot now). A failed fdatasync sets `failed` and throws it. */
@@ -172,14 +176,7 @@ export class JournalFile {
     await fh.truncate(0);
     this.#bytes = 0;
     this.#records = 0;
-    if (this.fsync) {
-      try {
-        await fh.datasync();
-      } catch (e) {
-        this.failed = new StoreFailedError(this.path, e);
-        throw this.failed;
-      }
-    }
+    await this.#datasync(fh);
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, MAX_DURATION_MS, parseDuration, parseDurationText, durationSchema } from '../../src/contract/duration.js';
+import { formatDuration, MAX_DURATION_MS, parseDuration, parseDurationText } from '../../src/contract/duration.js';
+import { durationSchema } from '../../src/contract/duration-schema.js';
 
 describe('the one duration grammar', () => {
   it('takes bare milliseconds, units, decimals and compound parts', () => {

@@ -1,5 +1,6 @@
 // `paygate sandbox pool layout | show | settings` (flags: define/sandbox-pool.ts): the self-matching pools
 // (docs/pool.md). layout lays out payouts of the key's shop (shop API key); show and settings are admin controls.
+import { latencyArg } from '../durations.js';
 import type { Paygate } from '../../client/index.js';
 import type { LayoutOptions, PoolSettingsOptions, PoolShowOptions } from '../define/sandbox-pool.js';
 import type { CommandDeps } from '../deps.js';
@@ -85,8 +86,9 @@ export async function showPool({ method, limit, json }: PoolShowOptions, deps: C
   await show(deps.output, json, 'Reading the pools…', () => client.sandbox.pool.show({ method, limit }), (res) => poolStateView(res, method));
 }
 
-/** `readLatency` is already milliseconds (the flag's parser reads `1500ms`, `2s`). */
-export async function settings({ readLatency: latency, rateLimit: rate, json }: PoolSettingsOptions, deps: CommandDeps): Promise<void> {
+/** `readLatency` is read here, with the project's duration grammar (`1500ms`, `1.5s`, `2s`, `1500`). */
+export async function settings({ readLatency, rateLimit: rate, json }: PoolSettingsOptions, deps: CommandDeps): Promise<void> {
+  const latency = readLatency === undefined ? undefined : latencyArg(readLatency);
   const { client } = await deps.connect(ADMIN);
   if (latency === undefined && rate === undefined) {
     await show(deps.output, json, 'Reading the pool read settings…', () => client.sandbox.pool.settings(), readSettingsView);

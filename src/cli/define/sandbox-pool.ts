@@ -1,6 +1,6 @@
 // `paygate sandbox pool layout | show | settings`: flags, help and typed options (run: commands/sandbox-pool.ts).
 import { Option, type Command } from 'commander';
-import { action, adminExample, example, flag, JSON_HELP, num, parseInteger, parseIntIn, parseLatency, str, type Parsed } from './shared.js';
+import { action, adminExample, example, flag, JSON_HELP, num, parseInteger, parseIntIn, str, type Parsed } from './shared.js';
 
 const run = () => import('../commands/sandbox-pool.js');
 
@@ -31,8 +31,8 @@ export interface PoolShowOptions {
 
 /** Neither field: show the settings. */
 export interface PoolSettingsOptions {
-  /** Read latency in milliseconds (the flag takes `1500ms`, `2s`, …). */
-  readLatency?: number | undefined;
+  /** Read latency as typed (`1500ms`, `1.5s`, `1500`; read when the command runs). */
+  readLatency?: string | undefined;
   rateLimit?: 'on' | 'off' | undefined;
   json: boolean;
 }
@@ -54,7 +54,7 @@ const showOptions = ({ opts }: Parsed): PoolShowOptions => ({ method: str(opts.m
 
 function settingsOptions({ opts }: Parsed): PoolSettingsOptions {
   const rate = str(opts.rateLimit);
-  return { readLatency: num(opts.readLatency), rateLimit: rate === 'on' || rate === 'off' ? rate : undefined, json: flag(opts.json) };
+  return { readLatency: str(opts.readLatency), rateLimit: rate === 'on' || rate === 'off' ? rate : undefined, json: flag(opts.json) };
 }
 
 /** `paygate sandbox pool layout | show | settings` (docs/pool.md). */
@@ -84,7 +84,7 @@ ${example(`
   poolCmd
     .command('settings')
     .description('show, or change, the amount-read simulation: read latency and the per-shop rate limit (GET|POST /sandbox/pool/settings; admin token)')
-    .option('--read-latency <duration>', 'how long each availability / recommendations read takes, in sandbox time: 1500ms, 2s, or milliseconds; 0 to 60s', parseLatency)
+    .option('--read-latency <duration>', 'how long each availability / recommendations read takes, in sandbox time: 1500ms, 1.5s, 2s, or milliseconds; 0 to 60s')
     .addOption(new Option('--rate-limit <on|off>', 'the limit of 5 amount reads per second per shop (off lifts it)').choices(['on', 'off']))
     .option('--json', JSON_HELP)
     .addHelpText('after', `

@@ -1,16 +1,16 @@
 // `paygate sandbox time [advance <duration>]`: flags, help and typed options (run: commands/sandbox-time.ts).
 import type { Command } from 'commander';
-import { action, adminExample, flag, JSON_HELP, jsonOptions, parseDuration, type Parsed } from './shared.js';
+import { action, adminExample, flag, JSON_HELP, jsonOptions, type Parsed } from './shared.js';
 
 const run = () => import('../commands/sandbox-time.js');
 
 export interface AdvanceOptions {
-  /** How far: a duration string such as `10s` (sent as given), or milliseconds. */
-  duration: string | number;
+  /** How far, as typed: a duration such as `10s` or `1.5s`, or milliseconds (read when the command runs). */
+  duration: string;
   json: boolean;
 }
 
-const advanceOptions = ({ args, opts }: Parsed): AdvanceOptions => ({ duration: args[0] as string | number, json: flag(opts.json) });
+const advanceOptions = ({ args, opts }: Parsed): AdvanceOptions => ({ duration: String(args[0]), json: flag(opts.json) });
 
 export function defineSandboxTime(sandboxCmd: Command): void {
   const timeCmd = sandboxCmd
@@ -24,7 +24,7 @@ export function defineSandboxTime(sandboxCmd: Command): void {
   timeCmd
     .command('advance')
     .description('move the sandbox clock forward and run every timer that falls due; prints the new time (admin token)')
-    .argument('<duration>', 'how far: 500ms, 10s, 30m, 2h, 1d, or a number of milliseconds', parseDuration)
+    .argument('<duration>', 'how far: 500ms, 1.5s, 30m, 2h, 1d, 1h30m, or a number of milliseconds (at most 366d)')
     .option('--json', JSON_HELP)
     .addHelpText('after', adminExample(`
   $ paygate sandbox time advance 10s          # a +slow provider accepts

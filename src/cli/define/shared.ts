@@ -95,22 +95,6 @@ export function parsePort(value: string): number {
   return n;
 }
 
-/** `10s`, `30m`, `2h`, `1d`, `500ms` (sent as given) or a bare number of milliseconds. */
-export function parseDuration(value: string): string | number {
-  if (/^\d+$/.test(value)) return Number(value);
-  if (/^\d+(ms|s|m|h|d)$/.test(value)) return value;
-  throw new InvalidArgumentError('must be a duration such as 10s, 30m, 2h, 1d, 500ms, or a number of milliseconds');
-}
-
-/** `--read-latency`: milliseconds, bare (`1500`) or as a duration (`1500ms`, `2s`, `1.5s`, `1m`); 0 to 60 s. */
-export function parseLatency(value: string): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value);
-  const ms = m ? Number(m[1]) * (m[2] === 's' ? 1000 : m[2] === 'm' ? 60_000 : 1) : NaN;
-  if (!Number.isInteger(ms)) throw new InvalidArgumentError('must be milliseconds or a duration such as 1500ms, 2s or 1.5s (whole milliseconds)');
-  if (ms > 60_000) throw new InvalidArgumentError('must be at most 60s (60000 ms)');
-  return ms;
-}
-
 /** An integer, negative allowed (`--seed`). */
 export function parseInteger(value: string): number {
   if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError('must be an integer');

@@ -83,7 +83,33 @@ export async function readJson<S extends z.ZodType>(event: H3Event, schema: S): 
   return parseWith(schema, data, 'body');
 }
 
+/**
+ * The path of the first string (value or key) in `data` that is not well-formed Unicode — a lone surrogate such as
+ * `\ud800`, which JSON can spell but UTF-8 cannot carry — or undefined. Two such ids would otherwise name one
+ * operation (both become U+FFFD when hashed).
+ */
+export function illFormedAt(data: unknown, path = '', depth = 0): string | undefined {
+  if (typeof data === 'string') return data.isWellFormed() ? undefined : path || 'value';
+  if (typeof data !== 'object' || data === null || depth > 64) return undefined;
+  if (Array.isArray(data)) {
+    for (let i = 0; i < data.length; i++) {
+      const at = illFormedAt(data[i], `${path}[${i}]`, depth + 1);
+      if (at) return at;
+    }
+    return undefined;
+  }
+  for (const [k, v] of Object.entries(data)) {
+    const key = path ? `${path}.${k}` : k;
+    if (!k.isWellFormed()) return key;
+    const at = illFormedAt(v, key, depth + 1);
+    if (at) return at;
+  }
+  return undefined;
+}
+
 export function parseWith<S extends z.ZodType>(schema: S, data: unknown, where: string): z.output<S> {
+  const bad = illFormedAt(data);
+  if (bad) throw new ApiError('validation_error', `${bad}: must be well-formed Unicode text (it holds a lone surrogate such as \ud800)`);
   let r: ReturnType<S['safeParse']>;
   try {
     r = schema.safeParse(data) as ReturnType<S['safeParse']>;

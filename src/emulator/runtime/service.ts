@@ -5,7 +5,7 @@
 // changes nothing (the store takes it back) and answers 503 store_unavailable. After a restart the timers are derived
 // again from the stored records.
 import { uploadsOf } from '../../domain/operation.js';
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import type { CreateParams } from '../../domain/create.js';
 import type { BalanceFigures } from '../../domain/ledger.js';
 import type { OperationKind, OperationRecord } from '../../domain/operation.js';
@@ -320,19 +320,21 @@ export class GatewayService {
     if (!op || op.status === 'admitting') throw notFound();
     acceptsReceipt(op);
     const verdict = await check(op.expected_amount);
-    const n = uploadsOf(op).length + 1;
-    const id = nameUuid('upload', op.id, String(n));
-    const fileId = id.replace(/-/g, '');
+    // Each upload its own file: a concurrent upload to the same payment never shares (or overwrites) it.
+    const fileId = randomUUID().replace(/-/g, '');
     await this.files.put(fileId, file.bytes);
-    // Re-read: the operation may have moved while the file was checked and written.
-    const current = this.state.operation(op.id)!;
-    const moved = receiptUploaded(
-      this.ctx(),
-      current,
-      { id, file_id: fileId, filename: file.filename, content_type: file.contentType, size: file.bytes.byteLength, uploaded_at: iso(this.clock.now()) },
-      verdict,
-    );
-    await this.persist(moved);
+    try {
+      // Re-read: the operation may have moved while the file was checked and written.
+      const current = this.state.operation(op.id);
+      if (!current) throw notFound();
+      const id = nameUuid('upload', op.id, String(uploadsOf(current).length + 1));
+      const upload = { id, file_id: fileId, filename: file.filename, content_type: file.contentType, size: file.bytes.byteLength, uploaded_at: iso(this.clock.now()) };
+      await this.persist(receiptUploaded(this.ctx(), current, upload, verdict));
+    } catch (e) {
+      // This upload decided nothing (the payment moved first, or the write failed): its file goes.
+      await this.files.remove(fileId).catch(() => undefined);
+      throw e;
+    }
     return this.publicOperation(op.id);
   }
 

@@ -253,7 +253,7 @@ export class WebhookOutbox implements CommitHook {
       } else if (made - current.round_start >= RETRY_SCHEDULE_MS.length) {
         next = { ...current, status: 'failed', next_attempt_at: null };
       } else {
-        const delay = Math.max(RETRY_SCHEDULE_MS[made - current.round_start]!, retryAfterMs(o.retry_after));
+        const delay = Math.max(RETRY_SCHEDULE_MS[made - current.round_start]!, retryAfterMs(o.retry_after, this.clock.now()));
         next = { ...current, status: 'pending', next_attempt_at: iso(this.clock.now() + delay) };
         retry.push(next);
       }

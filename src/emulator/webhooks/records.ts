@@ -31,10 +31,37 @@ export function activeSecrets(ep: WebhookEndpointRecord, now: number): string[] 
   return [ep.secret, ...ep.previous_secrets.filter((p) => Date.parse(p.expires_at) > now).map((p) => p.secret)];
 }
 
-/** Retry-After in milliseconds (delta-seconds only), or 0. */
-export function retryAfterMs(v: string | undefined): number {
-  return v !== undefined && /^\d+$/.test(v.trim()) ? Number(v.trim()) * 1000 : 0;
+/** The longest wait a receiver's Retry-After may ask for: the retry schedule's longest step (10 h). */
+export const MAX_RETRY_AFTER_MS = 36_000_000;
+
+/**
+ * A receiver's Retry-After in milliseconds — delta-seconds, or an HTTP date counted from `now` (sandbox time) —
+ * clamped to 0…MAX_RETRY_AFTER_MS; 0 when absent or unreadable. Nothing a receiver sends can push a retry past the
+ * schedule, or make the time unrepresentable.
+ */
+export function retryAfterMs(v: string | undefined, now = 0): number {
+  if (v === undefined) return 0;
+  const t = v.trim();
+  const ms = /^\d+$/.test(t) ? Number(t) * 1000 : /[a-z]/i.test(t) ? Date.parse(t) - now : NaN;
+  if (!Number.isFinite(ms) || ms <= 0) return 0;
+  return Math.min(ms, MAX_RETRY_AFTER_MS);
 }
 
 /** A delivery as the controls list it: the record with its attempts. */
 export type WebhookDelivery = WebhookDeliveryRecord & { attempts: Omit<WebhookAttempt, 'id' | 'delivery_id'>[] };
+
+/**
+ * A webhook URL as listings show it: credentials in it — `user:password@` and the value of every query parameter
+ * (`?token=…`) — masked like secrets. Unparseable input is shown as `***`.
+ */
+export function maskUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.username) u.username = '***';
+    if (u.password) u.password = '***';
+    for (const k of [...new Set(u.searchParams.keys())]) u.searchParams.set(k, '***');
+    return u.toString().replace(/=%2A%2A%2A/g, '=***');
+  } catch {
+    return '***';
+  }
+}

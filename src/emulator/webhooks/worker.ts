@@ -72,7 +72,9 @@ function makeDeliverer(Webhook, dispatcher, perOrigin, report) {
     if (!t) {
       if (targets.size > 1000) targets.clear();
       const u = new URL(url);
-      t = { origin: u.origin, path: u.pathname + u.search };
+      // Credentials in the URL are sent as Basic auth (undici would drop them), never as part of the path.
+      const auth = u.username || u.password ? 'Basic ' + Buffer.from(decodeURIComponent(u.username) + ':' + decodeURIComponent(u.password)).toString('base64') : undefined;
+      t = { origin: u.origin, path: u.pathname + u.search, auth };
       targets.set(url, t);
     }
     return t;
@@ -152,6 +154,7 @@ function makeDeliverer(Webhook, dispatcher, perOrigin, report) {
             'webhook-id': job.webhook_id,
             'webhook-timestamp': String(job.timestamp),
             'webhook-signature': signature,
+            ...(t.auth ? { authorization: t.auth } : {}),
           },
           body: job.body,
         },

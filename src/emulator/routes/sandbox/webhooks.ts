@@ -4,6 +4,7 @@ import { sandboxControls } from '../../../contract/controls.js';
 import type { WebhookEndpointRecord } from '../../../store/state.js';
 import { ApiError } from '../../http/errors.js';
 import { maskSecret, type WebhookDelivery } from '../../webhooks/outbox.js';
+import { maskUrl } from '../../webhooks/records.js';
 import type { AnyCall, ControlHandler } from '../types.js';
 
 /** An endpoint as listed: the secret masked (all but its last 4 characters). */
@@ -11,7 +12,7 @@ function listed(ep: WebhookEndpointRecord, now: number) {
   const overlap = ep.previous_secrets.filter((p) => Date.parse(p.expires_at) > now);
   return {
     id: ep.id,
-    url: ep.url,
+    url: maskUrl(ep.url),
     secret: maskSecret(ep.secret),
     created_at: ep.created_at,
     ...(overlap.length > 0 ? { previous_secret_expires_at: overlap.at(-1)!.expires_at } : {}),
@@ -24,7 +25,7 @@ function deliveryView(d: WebhookDelivery) {
     event_id: d.event_id,
     event_type: d.event_type,
     endpoint_id: d.endpoint_id,
-    url: d.url,
+    url: maskUrl(d.url),
     status: d.status,
     created_at: d.created_at,
     next_attempt_at: d.next_attempt_at,
@@ -54,7 +55,7 @@ export const add: ControlHandler<'webhooks.add'> = async (call) => {
 
 export const rotateSecret: ControlHandler<'webhooks.rotate_secret'> = async (call) => {
   const ep = await call.ctx.outbox.rotate(owned(call));
-  return { id: ep.id, url: ep.url, secret: ep.secret, created_at: ep.created_at, previous_secret_expires_at: ep.previous_secrets.at(-1)!.expires_at };
+  return { id: ep.id, url: maskUrl(ep.url), secret: ep.secret, created_at: ep.created_at, previous_secret_expires_at: ep.previous_secrets.at(-1)!.expires_at };
 };
 
 export const remove: ControlHandler<'webhooks.remove'> = async (call) => {
