@@ -1,12 +1,19 @@
-// npm run docs: regenerate docs/openapi.json and the state table in docs/state-machine.md from the built sources.
+// npm run docs: regenerate docs/openapi.json, docs/scenario.schema.json and the state table in docs/state-machine.md
+// from the built sources.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { buildOpenApiDocument } from '../dist/contract/index.js';
 import { renderStateTable } from '../dist/domain/state-table.js';
+import { buildScenarioJsonSchema } from '../dist/scenarios/json-schema.js';
+import { renderVocabulary } from '../dist/scenarios/vocabulary.js';
 
 const root = new URL('..', import.meta.url);
 const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
 writeFileSync(new URL('docs/openapi.json', root), `${JSON.stringify(buildOpenApiDocument(pkg.version), null, 2)}\n`);
+writeFileSync(new URL('docs/scenario.schema.json', root), `${JSON.stringify(buildScenarioJsonSchema(), null, 2)}\n`);
 const docUrl = new URL('docs/state-machine.md', root);
 const doc = readFileSync(docUrl, 'utf8');
 writeFileSync(docUrl, doc.replace(/<!-- state-table:begin -->\n[\s\S]*?<!-- state-table:end -->/, `<!-- state-table:begin -->\n${renderStateTable()}\n<!-- state-table:end -->`));
-console.log('wrote docs/openapi.json and docs/state-machine.md');
+const scenariosUrl = new URL('docs/scenarios.md', root);
+const scenariosDoc = readFileSync(scenariosUrl, 'utf8');
+writeFileSync(scenariosUrl, scenariosDoc.replace(/<!-- scenario-steps:begin -->\n[\s\S]*?<!-- scenario-steps:end -->/, `<!-- scenario-steps:begin -->\n${renderVocabulary()}\n<!-- scenario-steps:end -->`));
+console.log('wrote docs/openapi.json, docs/scenario.schema.json, docs/scenarios.md and docs/state-machine.md');

@@ -90,6 +90,7 @@ export async function buildProgram(version: string, argv: readonly string[] = pr
     async () => (await import('./define/sandbox.js')).defineSandbox,
   );
   group('webhooks', 'receive the sandbox\'s webhooks locally: verify, print, forward', async () => (await import('./define/webhooks-listen.js')).defineWebhooksListen);
+  group('scenario', 'scripted scenarios: list, validate, write and run them (in process or against --base-url)', async () => (await import('./define/scenario.js')).defineScenario);
 
   program.hook('preSubcommand', async (_program, sub) => {
     await groups.get(sub.name())?.();

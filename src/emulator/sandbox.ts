@@ -20,6 +20,7 @@ import { GatewayService } from './runtime/service.js';
 import { signPath } from './receipts/signed-url.js';
 import { RECEIPT_URL_TTL_MS } from './app.js';
 import { WebhookOutbox } from './webhooks/outbox.js';
+import { retainPdfReader } from './receipts/pdf-reader.js';
 
 export interface SandboxOptions {
   /** Fixture file path. Default: the bundled `fixtures/default.json`. */
@@ -191,6 +192,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
   const clock = new SandboxClock({ frozen: opts.frozenClock ?? false, ...(start !== undefined ? { start } : {}), onError: (e) => log(`timer failed: ${String((e as Error)?.stack ?? e)}`) });
   const files = opts.store ? new DirFileStore(filesDirFor(opts.store)) : new MemoryFileStore();
   const service = new GatewayService(index, store, clock, files);
+  const releasePdfReader = retainPdfReader();
   const urlSecret = secrets.url;
   let ready = false;
   let closed = false;
@@ -219,6 +221,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     await outbox.close();
     clock.close();
     await store.close();
+    await releasePdfReader();
     throw e;
   }
   const adminToken = opts.adminToken ?? `pg_admin_${randomBytes(12).toString('hex')}`;
@@ -246,9 +249,8 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
       await outbox.close();
       clock.close();
       await store.close();
-      // The PDF worker is only loaded by a receipt upload; close it if this sandbox started it.
-      const reader = await import('./receipts/pdf-reader.js').catch(() => undefined);
-      await reader?.closePdfReader?.();
+      // The PDF worker is started by the first receipt upload; it stops when no open sandbox (or other holder) needs it.
+      await releasePdfReader();
     },
   };
   return sandbox;

@@ -7,6 +7,8 @@ describe('package exports', () => {
     ['paygate/client', ['Paygate', 'APIError', 'createInProcessDispatcher']],
     ['paygate/emulator', ['createSandbox', 'startSandbox']],
     ['paygate/contract', ['Operation', 'endpoints', 'buildOpenApiDocument']],
+    ['paygate/testing', ['startSandbox', 'runScenario', 'WebhookEvents']],
+    ['paygate/msw', ['createPaygateHandlers']],
   ])('%s', async (entry, names) => {
     const mod = (await import(/* @vite-ignore */ entry)) as Record<string, unknown>;
     for (const n of names) expect(mod[n], `${entry} exports ${n}`).toBeDefined();

@@ -161,6 +161,24 @@ function runOne(bytes: Uint8Array, options: PdfReadOptions): Promise<PdfReadResu
   });
 }
 
+let holders = 0;
+
+/**
+ * Keep the reader worker for as long as someone holds it: each sandbox holds it while open, and so may a caller
+ * that opens many sandboxes in turn (the scenario runner), so the worker is started once, not once per sandbox,
+ * and one sandbox closing never terminates it under another's read. The last release terminates it.
+ */
+export function retainPdfReader(): () => Promise<void> {
+  holders++;
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    holders--;
+    if (holders === 0) await closePdfReader();
+  };
+}
+
 /** Terminate the idle reader worker (graceful shutdown, tests). The next read starts a new one. */
 export async function closePdfReader(): Promise<void> {
   await queue;

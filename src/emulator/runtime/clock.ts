@@ -77,6 +77,11 @@ export class SandboxClock {
     return this.timers.length;
   }
 
+  /** Sandbox time of the earliest pending timer, or undefined when none is pending (scenario wait_for). */
+  nextTimerAt(): number | undefined {
+    return this.timers[0]?.at;
+  }
+
   /** Move sandbox time forward by `ms`, running every timer that falls due, in time order. */
   async advance(ms: number): Promise<void> {
     if (ms < 0) throw new RangeError('cannot move the clock backwards');

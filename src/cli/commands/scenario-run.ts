@@ -1,0 +1,68 @@
+// `paygate scenario run` (flags: define/scenario.ts): load and validate the files, run them in process (or against
+// --base-url with the usual key and admin token), report with every reporter asked for, and exit 0, 1, 2 or 3.
+import type { ReporterName, ScenarioRunOptions } from '../define/scenario.js';
+import type { CommandDeps } from '../deps.js';
+import { CheckFailedError, UsageError } from '../errors.js';
+import { asCliError } from './scenario.js';
+
+const DEFAULT_JUNIT = 'scenario-report.xml';
+
+function parseKeys(pairs: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of pairs) {
+    const m = /^([^=]+)=(.+)$/.exec(p);
+    if (!m) throw new UsageError(`--key ${p}: expected <shop id>=<api key>, e.g. --key shop_b=pg_test_b_…`);
+    out[m[1]!] = m[2]!;
+  }
+  return out;
+}
+
+async function remoteOf(options: ScenarioRunOptions) {
+  if (!options.baseUrl) {
+    if (options.keys.length > 0) throw new UsageError('--key is for runs against --base-url; in process every shop\'s key is known');
+    return undefined;
+  }
+  const { resolveConnection } = await import('../config.js');
+  const { registerSecret } = await import('../mask.js');
+  const conn = resolveConnection(options.globals);
+  registerSecret(conn.apiKey);
+  registerSecret(conn.adminToken);
+  return { baseUrl: options.baseUrl, apiKey: conn.apiKey, adminToken: conn.adminToken, keys: parseKeys(options.keys), reset: options.reset };
+}
+
+async function reportersOf(names: ReporterName[], output: string | undefined) {
+  const { JsonReporter, JunitReporter, TerminalReporter } = await import('../../scenarios/reporters/index.js');
+  const { out, err } = await import('../colors.js');
+  const unique = [...new Set(names)];
+  if (output && !unique.includes('junit')) throw new UsageError('--output names the JUnit file: add --reporter junit');
+  const reporters = [];
+  for (const name of unique) {
+    if (name === 'json') reporters.push(new JsonReporter(process.stdout));
+    if (name === 'junit') reporters.push(new JunitReporter(output ?? DEFAULT_JUNIT));
+    if (name === 'terminal') {
+      // With JSON Lines on stdout, the terminal report goes to stderr.
+      const toErr = unique.includes('json');
+      const stream = toErr ? process.stderr : process.stdout;
+      const t = new TerminalReporter(stream, { color: (toErr ? err : out).level > 0, spinner: stream.isTTY === true && stream.columns > 0 });
+      await t.start();
+      reporters.push(t);
+    }
+  }
+  return reporters;
+}
+
+export async function runScenarios(options: ScenarioRunOptions, _deps: CommandDeps): Promise<void> {
+  const remote = await remoteOf(options);
+  const { discover, loadAll, filterScenarios } = await import('../../scenarios/index.js');
+  const { runReported } = await import('../../scenarios/reporters/index.js');
+  let summary;
+  try {
+    const scenarios = filterScenarios(await loadAll(discover(options.paths)), options.grep);
+    if (scenarios.length === 0) throw new UsageError(`no scenario matches --grep ${JSON.stringify(options.grep)}`);
+    const reporters = await reportersOf(options.reporters, options.output);
+    summary = await runReported(scenarios, { remote, concurrency: options.concurrency, bail: options.bail, seed: options.seed }, reporters);
+  } catch (e) {
+    throw await asCliError(e);
+  }
+  if (summary.failed > 0) throw new CheckFailedError(`${summary.failed} of ${summary.results.length} scenario${summary.results.length === 1 ? '' : 's'} failed`);
+}

@@ -1,0 +1,75 @@
+// `paygate scenario list`, `validate` and `new` (flags: define/scenario.ts). `run` is in scenario-run.ts.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
+import type { ScenarioNewOptions, ScenarioPathsOptions } from '../define/scenario.js';
+import type { CommandDeps } from '../deps.js';
+import { CliError, UsageError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+
+/** Library errors as the CLI's: an invalid file or misuse is 2, an unreachable target 3. */
+export async function asCliError(e: unknown): Promise<unknown> {
+  const { ScenarioFilesError, ScenarioFileError, ScenarioUsageError, TargetUnreachableError } = await import('../../scenarios/errors.js');
+  if (e instanceof ScenarioFilesError || e instanceof ScenarioFileError) return new UsageError(`invalid scenario file:\n${e.message}`, 'the format is described in docs/scenarios.md');
+  if (e instanceof ScenarioUsageError) return new UsageError(e.message);
+  if (e instanceof TargetUnreachableError) return new CliError(e.message, EXIT.CONNECTION, 'start one with `paygate sandbox start`, or drop --base-url to run each scenario in process');
+  return e;
+}
+
+export async function list(options: ScenarioPathsOptions, deps: CommandDeps): Promise<void> {
+  const { discover, loadAll } = await import('../../scenarios/index.js');
+  try {
+    const scenarios = await loadAll(discover(options.paths));
+    if (options.json) {
+      for (const s of scenarios) deps.output.print(JSON.stringify({ file: s.file, name: s.name, steps: s.steps.length, tags: s.tags }));
+      return;
+    }
+    const width = Math.max(...scenarios.map((s) => (s.file ?? '').length));
+    for (const s of scenarios) deps.output.print(`${(s.file ?? '').padEnd(width)}  ${String(s.steps.length).padStart(3)} steps  ${s.name}`);
+    deps.output.note(`${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'}`);
+  } catch (e) {
+    throw await asCliError(e);
+  }
+}
+
+export async function validate(options: ScenarioPathsOptions, deps: CommandDeps): Promise<void> {
+  const { discover, loadScenarioFile, ScenarioFileError } = await import('../../scenarios/index.js');
+  let files: string[];
+  try {
+    files = discover(options.paths);
+  } catch (e) {
+    throw await asCliError(e);
+  }
+  const problems: { file: string; line: number; column: number; path: string; message: string }[] = [];
+  for (const f of files) {
+    try {
+      await loadScenarioFile(f);
+    } catch (e) {
+      if (!(e instanceof ScenarioFileError)) throw e;
+      problems.push(...e.issues.map((i) => ({ file: f, ...i })));
+    }
+  }
+  if (options.json) deps.output.json({ files: files.length, valid: problems.length === 0, problems });
+  else for (const p of problems) deps.output.print(`${p.file}:${p.line}:${p.column}: ${p.path ? `${p.path}: ` : ''}${p.message}`);
+  const bad = new Set(problems.map((p) => p.file)).size;
+  if (bad > 0) throw new UsageError(`${bad} of ${files.length} scenario file${files.length === 1 ? '' : 's'} invalid`);
+  if (!options.json) deps.output.note(`${files.length} scenario file${files.length === 1 ? '' : 's'} valid`);
+}
+
+const slug = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60) || 'scenario';
+
+export async function create(options: ScenarioNewOptions, deps: CommandDeps): Promise<void> {
+  const file = options.output ?? `scenarios/${slug(options.name)}.yaml`;
+  if (existsSync(file) && !options.force) throw new UsageError(`${file} exists`, 'pass --force to overwrite it, or --output another file');
+  const { starterScenario } = await import('./scenario-starter.js');
+  const schema = relative(dirname(file), 'node_modules/paygate/docs/scenario.schema.json');
+  const local = existsSync('docs/scenario.schema.json') ? relative(dirname(file), 'docs/scenario.schema.json') : schema;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, starterScenario(options.name, local));
+  deps.output.print(file);
+  deps.output.note(`wrote ${file}; run it with \`paygate scenario run ${file}\``);
+}

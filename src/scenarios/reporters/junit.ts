@@ -1,0 +1,40 @@
+// `--reporter junit --output report.xml`: one <testsuite> for the run, one <testcase> per scenario (classname its
+// file), its steps in <system-out>, and for a failed scenario a <failure> naming the step, with the diff as its body.
+// Built with junit-report-builder.
+import type { Builder } from 'junit-report-builder';
+import type { RunSummary } from '../results.js';
+import { renderFailure, renderSteps, stepTitle } from './diff.js';
+import type { Reporter } from './reporter.js';
+
+/** The CommonJS module's `module.exports` is the builder; TypeScript types it as the ES default export. */
+async function loadBuilder(): Promise<Builder> {
+  const mod = (await import('junit-report-builder')) as unknown as { default: Builder | { default: Builder } };
+  return 'newBuilder' in mod.default ? mod.default : mod.default.default;
+}
+
+export class JunitReporter implements Reporter {
+  /** @param output the XML file to write (its directory is created). */
+  constructor(private readonly output: string) {}
+
+  async onRunEnd(sum: RunSummary): Promise<void> {
+    const builder = (await loadBuilder()).newBuilder();
+    const suite = builder.testSuite().name(`paygate scenarios (${sum.target})`).timestamp(new Date()).time(sum.durationMs / 1000);
+    suite.property('seed', String(sum.seed));
+    for (const r of sum.results) {
+      const tc = suite
+        .testCase()
+        .className(r.file ?? 'scenario')
+        .name(r.name)
+        .time(r.durationMs / 1000);
+      if (r.file) tc.file(r.file);
+      tc.standardOutput(renderSteps(r));
+      if (r.status === 'skipped') tc.skipped();
+      if (r.status === 'failed') {
+        const step = r.steps.find((s) => s.status === 'failed');
+        const message = step ? `${stepTitle(step, r.file)}: ${step.error ?? step.mismatches.map((m) => m.what).join(', ')}` : (r.error ?? 'failed');
+        tc.failure(message, step?.error ? 'error' : 'expectation').stacktrace(renderFailure(r, undefined, ''));
+      }
+    }
+    builder.writeTo(this.output);
+  }
+}

@@ -1,0 +1,151 @@
+// Package entry `paygate/testing`: the sandbox inside a merchant's own test suite (vitest, jest, node:test).
+// startSandbox() listens on 127.0.0.1 and hands back the keys, a client, the clock and the sandbox's controls as
+// typed methods, and every webhook it sent; runScenario() runs a scenario file or object from code.
+import { readFile } from 'node:fs/promises';
+import { Paygate } from '../client/paygate.js';
+import { createInProcessDispatcher, type FetchHandler } from '../client/in-process.js';
+import type { ResponseOf } from '../client/routes.js';
+import { parseDuration } from '../contract/duration.js';
+import { createSandbox, type Sandbox } from '../emulator/sandbox.js';
+import { parseScenario, scenarioFromObject } from '../scenarios/load.js';
+import { renderFailure } from '../scenarios/reporters/diff.js';
+import type { ScenarioResult } from '../scenarios/results.js';
+import { runOneScenario, type ScenarioRunOptions } from '../scenarios/run-scenario.js';
+import { WebhookEvents } from './webhook-events.js';
+
+export { WebhookEvents, type WaitForOptions } from './webhook-events.js';
+export type { WebhookEvent, WebhookEventType } from '../webhooks/index.js';
+export type { ScenarioResult, StepResult } from '../scenarios/results.js';
+
+export interface StartSandboxOptions {
+  /** Fixture file. Default: the bundled default world (shops shop_a, shop_b, shop_pool). */
+  fixtures?: string;
+  /** `frozen`: time stands still until `clock.advance()`; `real`: it follows real time. Default `frozen`. */
+  clock?: 'frozen' | 'real';
+  /** Port on 127.0.0.1. Default 0 (a free one). */
+  port?: number;
+  /** Sandbox time at the start (frozen clock). Default: now. */
+  startTime?: string | number;
+  /** The shop whose key `client` uses. Default: the fixtures' first shop. */
+  shop?: string;
+  /** Also deliver every webhook to this handler (your app's receiver, as a fetch handler). Default: none. */
+  forwardWebhooksTo?: FetchHandler['fetch'];
+}
+
+export type Operation = ResponseOf<'sandboxPay'>;
+
+export interface TestSandbox {
+  /** http://127.0.0.1:<port> — give it to the code under test as the gateway's base URL. */
+  readonly baseUrl: string;
+  /** API key of each shop, by shop id; `default` is the key `client` uses. */
+  readonly keys: Readonly<Record<string, string>> & { readonly default: string };
+  /** X-Admin-Token of the cross-shop controls. */
+  readonly adminToken: string;
+  /** The `whsec_…` secret every webhook is signed with (give it to your receiver). */
+  readonly webhookSecret: string;
+  /** A typed client for the default shop, with the admin token, in process (no socket). */
+  readonly client: Paygate;
+  readonly clock: {
+    /** Move sandbox time forward (`'5s'`, `'30m'`, or milliseconds), running every timer that falls due. */
+    advance(by: string | number): Promise<void>;
+    /** Sandbox time, epoch ms. */
+    now(): number;
+  };
+  /** The payer transfers to a payment (the whole amount, or `amount`). */
+  pay(operationId: string, amount?: string): Promise<Operation>;
+  /** The provider completes or fails a payout. */
+  settle(operationId: string, outcome?: 'completed' | 'failed'): Promise<Operation>;
+  /** A reviewer approves or declines a payment under manual_check. */
+  review(operationId: string, decision: 'approve' | 'decline', amount?: string): Promise<Operation>;
+  /** Every webhook the sandbox sent, verified against its secret. */
+  readonly webhooks: WebhookEvents;
+  /** The sandbox itself (store, service, fetch) for what the above does not cover. */
+  readonly sandbox: Sandbox;
+  close(): Promise<void>;
+}
+
+const RECEIVER_URL = 'http://webhooks.paygate.test/receive';
+
+/** Start a sandbox on 127.0.0.1 for a test file; `await sb.close()` in afterAll. */
+export async function startSandbox(opts: StartSandboxOptions = {}): Promise<TestSandbox> {
+  const webhooks = new WebhookEvents(opts.forwardWebhooksTo);
+  const sandbox = await createSandbox({
+    ...(opts.fixtures ? { fixtures: opts.fixtures } : {}),
+    frozenClock: (opts.clock ?? 'frozen') === 'frozen',
+    ...(opts.startTime !== undefined ? { startTime: opts.startTime } : {}),
+    webhookUrl: RECEIVER_URL,
+    webhookDispatcher: createInProcessDispatcher(webhooks),
+    log: () => {},
+  });
+  try {
+    webhooks.attach(sandbox);
+    const { url } = await sandbox.listen({ port: opts.port ?? 0, host: '127.0.0.1' });
+    return wrap(sandbox, url, webhooks, opts.shop);
+  } catch (e) {
+    await sandbox.close();
+    throw e;
+  }
+}
+
+function wrap(sandbox: Sandbox, baseUrl: string, webhooks: WebhookEvents, shop: string | undefined): TestSandbox {
+  const byShop = Object.fromEntries(sandbox.demo.shops.map((s) => [s.id, s.api_key]));
+  const defaultKey = byShop[shop ?? sandbox.demo.shops[0]?.id ?? ''];
+  if (!defaultKey) throw new Error(`no shop ${shop} in the fixtures`);
+  const client = new Paygate({ baseUrl, apiKey: defaultKey, adminToken: sandbox.adminToken, dispatcher: createInProcessDispatcher(sandbox), maxRetries: 0 });
+  // The low-level call by the control's id: the contract's table, whatever shape the resource classes take.
+  const control = <E extends 'sandboxPay' | 'sandboxSettle' | 'sandboxReview'>(id: E, operationId: string, body: object) =>
+    client.request(id, { params: { id: operationId }, body }, { maxRetries: 0 });
+  /** A control's answer, once the webhooks it caused were delivered. */
+  const settled = async <T>(value: T): Promise<T> => {
+    await webhooks.settle();
+    return value;
+  };
+  return {
+    baseUrl,
+    keys: { ...byShop, default: defaultKey },
+    adminToken: sandbox.adminToken,
+    webhookSecret: sandbox.webhookSecret ?? '',
+    client,
+    clock: {
+      async advance(by) {
+        const ms = typeof by === 'number' ? by : parseDuration(by);
+        if (ms === undefined) throw new Error(`not a duration: ${by}`);
+        await sandbox.clock.advance(ms);
+        await webhooks.settle();
+      },
+      now: () => sandbox.clock.now(),
+    },
+    pay: async (id, amount) => settled(await control('sandboxPay', id, amount === undefined ? {} : { amount })),
+    settle: async (id, outcome = 'completed') => settled(await control('sandboxSettle', id, { outcome })),
+    review: async (id, decision, amount) => settled(await control('sandboxReview', id, amount === undefined ? { decision } : { decision, amount })),
+    webhooks,
+    sandbox,
+    close: () => sandbox.close(),
+  };
+}
+
+export interface RunScenarioOptions extends Pick<ScenarioRunOptions, 'seed' | 'remote'> {
+  /** Throw an Error with the failure's diff when the scenario fails. Default false. */
+  throwOnFailure?: boolean;
+}
+
+/** A scenario result with a verdict and, when it failed, the readable diff. */
+export type ScenarioOutcome = ScenarioResult & { ok: boolean; failure?: string };
+
+/**
+ * Run one scenario in its own in-process sandbox (or against `remote`): a file path (.yaml, .yml, .json), YAML text,
+ * or the scenario as an object. Invalid input throws ScenarioFileError (with line and column).
+ */
+export async function runScenario(fileOrObject: string | object, opts: RunScenarioOptions = {}): Promise<ScenarioOutcome> {
+  const scenario =
+    typeof fileOrObject !== 'string'
+      ? scenarioFromObject(fileOrObject)
+      : /\.(ya?ml|json)$/i.test(fileOrObject) && !fileOrObject.includes('\n')
+        ? parseScenario(await readFile(fileOrObject, 'utf8'), fileOrObject)
+        : parseScenario(fileOrObject);
+  const result = await runOneScenario(scenario, { seed: opts.seed, remote: opts.remote });
+  const ok = result.status === 'passed';
+  const failure = ok ? undefined : renderFailure(result) || result.error;
+  if (!ok && opts.throwOnFailure) throw new Error(`scenario "${result.name}" ${result.status}:\n${failure ?? ''}`);
+  return { ...result, ok, ...(failure ? { failure } : {}) };
+}

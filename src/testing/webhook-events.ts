@@ -1,0 +1,72 @@
+// The webhooks a test sandbox sent: received in process (the sandbox's webhook dispatcher points here, no port),
+// verified against the sandbox's secret, recorded, optionally forwarded to the app's own receiver, and waited for.
+import type { FetchHandler } from '../client/in-process.js';
+import type { Sandbox } from '../emulator/sandbox.js';
+import { verifyWebhook, type WebhookEvent, type WebhookEventType } from '../webhooks/index.js';
+
+export interface WaitForOptions {
+  /** Only an event about this operation. Default: any. */
+  operationId?: string;
+  /** Give up after this many real milliseconds (deliveries are in process: they take milliseconds). Default 5000. */
+  timeoutMs?: number;
+}
+
+export class WebhookEvents implements FetchHandler {
+  readonly #events: WebhookEvent[] = [];
+  #sandbox: Sandbox | undefined;
+  #waiters: (() => void)[] = [];
+
+  /** @param forward the app's receiver: every delivery is also handed to it, and its answer is the sandbox's. */
+  constructor(private readonly forward?: FetchHandler['fetch']) {}
+
+  /** @internal Called once the sandbox exists (its secret and clock verify the deliveries). */
+  attach(sandbox: Sandbox): void {
+    this.#sandbox = sandbox;
+  }
+
+  /** @internal The receiving end of the sandbox's webhook dispatcher. */
+  readonly fetch = async (request: Request): Promise<Response> => {
+    const raw = new Uint8Array(await request.clone().arrayBuffer());
+    const sb = this.#sandbox;
+    if (sb?.webhookSecret) {
+      const event = verifyWebhook(raw, request.headers, sb.webhookSecret, { now: sb.clock.now() });
+      if (!this.#events.some((e) => e.id === event.id)) this.#events.push(event);
+      for (const w of this.#waiters.splice(0)) w();
+    }
+    return this.forward ? this.forward(request) : new Response(null, { status: 204 });
+  };
+
+  /** Every event received so far (each once, in arrival order), optionally of one type. */
+  events(type?: WebhookEventType): WebhookEvent[] {
+    return type ? this.#events.filter((e) => e.type === type) : [...this.#events];
+  }
+
+  /** Wait until every delivery in flight was answered. */
+  async settle(): Promise<void> {
+    await new Promise<void>((r) => setImmediate(r));
+    await this.#sandbox?.webhooks.idle();
+  }
+
+  /** The first event of `type` (about `operationId`, if given), waiting for it if it has not arrived yet. */
+  async waitFor(type: WebhookEventType, opts: WaitForOptions = {}): Promise<WebhookEvent> {
+    const match = (e: WebhookEvent) => e.type === type && (!opts.operationId || e.data.operation.operation_id === opts.operationId);
+    const deadline = Date.now() + (opts.timeoutMs ?? 5000);
+    await this.settle();
+    for (;;) {
+      const found = this.#events.find(match);
+      if (found) return found;
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        const seen = this.#events.map((e) => e.type).join(', ') || 'none';
+        throw new Error(`no ${type} webhook${opts.operationId ? ` for ${opts.operationId}` : ''} arrived (received: ${seen}); on a frozen clock, advance it first`);
+      }
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, left);
+        this.#waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+  }
+}

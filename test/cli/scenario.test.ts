@@ -1,0 +1,162 @@
+// `paygate scenario` as a subprocess: run writes JUnit with one testcase per scenario and exits 0; a changed expected
+// status exits 1 with a failure naming the step; a malformed file exits 2 with file:line:column; an unreachable
+// --base-url exits 3; the same scenarios pass against `paygate sandbox start` in another process; list, validate and
+// new; and `scenario --help` loads no command module.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BIN, deadPort, ROOT, runCli, tempConfig } from './run-cli.js';
+
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 60_000 });
+
+const cfg = tempConfig();
+const env = { PAYGATE_CONFIG: cfg.path };
+afterAll(() => cfg.cleanup());
+
+function countFiles(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? countFiles(join(dir, e.name)) : /\.ya?ml$/.test(e.name) ? 1 : 0), 0);
+}
+
+describe('paygate scenario run', () => {
+  it('runs the bundled library in process, exit 0, JUnit with one testcase per scenario', async () => {
+    const xml = join(cfg.dir, 'report.xml');
+    const r = await runCli(['scenario', 'run', 'scenarios/', '--reporter', 'terminal', '--reporter', 'junit', '--output', xml], { env, timeout: 60_000 });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const total = countFiles(join(ROOT, 'scenarios'));
+    expect(r.stdout).toContain(`scenarios: ${total} passed, 0 failed, 0 skipped`);
+    expect(r.stdout).toMatch(/time \d+\.\d+ s · in-process · seed \d+/);
+    const report = readFileSync(xml, 'utf8');
+    expect(report.match(/<testcase /g)).toHaveLength(total);
+    expect(report).toMatch(new RegExp(`<testsuites tests="${total}" failures="0"`));
+  });
+
+  it('a changed expected status exits 1, and the JUnit failure names the step', async () => {
+    const dir = join(cfg.dir, 'mutated', 'payouts');
+    mkdirSync(dir, { recursive: true });
+    const text = readFileSync(join(ROOT, 'scenarios/payouts/payout-fails.yaml'), 'utf8').replace('expect: { status: 409, code: invalid_state }', 'expect: { status: 200 }');
+    writeFileSync(join(dir, 'payout-fails.yaml'), text.replaceAll('../../fixtures/', `${ROOT}fixtures/`));
+    const xml = join(cfg.dir, 'mutated.xml');
+    const r = await runCli(['scenario', 'run', dir, '--reporter', 'junit', '--output', xml, '--reporter', 'json'], { env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('1 of 1 scenario failed');
+    const report = readFileSync(xml, 'utf8');
+    expect(report).toMatch(/<failure message="step 5 operations.settle \([^)]*payout-fails.yaml:\d+\): status" type="expectation">/);
+    expect(report).toContain('- status: 200');
+    expect(report).toContain('+ status: 409');
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; status?: string });
+    expect(lines.at(-1)).toMatchObject({ type: 'summary', failed: 1 });
+  });
+
+  it('a malformed file exits 2 naming file:line:column; nothing runs', async () => {
+    const bad = join(cfg.dir, 'bad.yaml');
+    writeFileSync(bad, 'name: bad\nsteps:\n  - call: payment.create\n    expect:\n      status: two hundred\n');
+    const r = await runCli(['scenario', 'run', bad], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/bad\.yaml:5:15: steps\[0\]\.expect\.status: /);
+    expect(r.stdout).toBe('');
+  });
+
+  it('an unreachable --base-url exits 3', async () => {
+    const port = await deadPort();
+    const r = await runCli(['--base-url', `http://127.0.0.1:${port}`, 'scenario', 'run', 'scenarios/payments'], { env });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`cannot reach http://127.0.0.1:${port}`);
+  });
+
+  it('--reporter with an unknown name, --output without junit, no match for --grep: exit 2', async () => {
+    expect((await runCli(['scenario', 'run', '--reporter', 'html'], { env })).code).toBe(2);
+    expect((await runCli(['scenario', 'run', '--output', 'x.xml'], { env })).code).toBe(2);
+    const r = await runCli(['scenario', 'run', '--grep', 'no scenario has this name'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no scenario matches --grep');
+  });
+});
+
+describe('paygate scenario run --base-url against paygate sandbox start in another process', () => {
+  let child: ChildProcess | undefined;
+  let baseUrl = '';
+  const ADMIN = 'pg_admin_scenario_cli_test';
+  beforeAll(async () => {
+    child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', '--in-memory', '--frozen-clock', '--json'], {
+      cwd: ROOT,
+      env: { ...process.env, PAYGATE_ADMIN_TOKEN: ADMIN, PAYGATE_CONFIG: cfg.path },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    baseUrl = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child!.stdout!.setEncoding('utf8').on('data', (d: string) => {
+        out += d;
+        const line = out.split('\n').find((l) => l.startsWith('{'));
+        if (line) resolve((JSON.parse(line) as { base_url: string }).base_url);
+      });
+      child!.once('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
+    });
+  });
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((r) => child!.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+
+  it('the same scenarios pass, each on a reset sandbox, webhooks through a receiver on 127.0.0.1', async () => {
+    const paths = ['scenarios/payments', 'scenarios/webhooks/every-event-type.yaml', 'scenarios/ledger', 'scenarios/state-machine/payment-pending--expire.yaml'];
+    const r = await runCli(['--base-url', baseUrl, '--admin-token', ADMIN, 'scenario', 'run', ...paths], { env, timeout: 80_000 });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/scenarios: \d+ passed, 0 failed, 0 skipped/);
+    expect(r.stdout).toContain(`against ${baseUrl} (concurrency 1`);
+  });
+});
+
+describe('paygate scenario list, validate, new', () => {
+  it('list prints each scenario with its steps', async () => {
+    const r = await runCli(['scenario', 'list', 'scenarios/payouts', '--json'], { env });
+    expect(r.code).toBe(0);
+    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { file: string; steps: number });
+    expect(rows.map((x) => x.file)).toEqual(['scenarios/payouts/payout-auto-conversion.yaml', 'scenarios/payouts/payout-fails.yaml', 'scenarios/payouts/payout-settles.yaml']);
+    expect(rows.every((x) => x.steps > 1)).toBe(true);
+  });
+
+  it('validate passes the library and names every problem of a bad file, exit 2', async () => {
+    const ok = await runCli(['scenario', 'validate'], { env });
+    expect(ok.code).toBe(0);
+    expect(ok.stderr).toMatch(/\d+ scenario files valid/);
+    const bad = join(cfg.dir, 'two-problems.yaml');
+    writeFileSync(bad, 'name: x\nsteps:\n  - call: payment.craete\n  - call: balances.list\n    expect: { webhook: [] }\n');
+    const r = await runCli(['scenario', 'validate', bad, '--json'], { env });
+    expect(r.code).toBe(2);
+    const body = JSON.parse(r.stdout) as { valid: boolean; problems: { line: number; column: number; path: string }[] };
+    expect(body.valid).toBe(false);
+    expect(body.problems.map((p) => [p.line, p.column, p.path])).toEqual([
+      [3, 11, 'steps[0].call'],
+      [5, 15, 'steps[1].expect.webhook'],
+    ]);
+  });
+
+  it('new writes a commented starter that validates and passes; it does not overwrite', async () => {
+    const file = join(cfg.dir, 'new', 'my-first.yaml');
+    const r = await runCli(['scenario', 'new', 'my first scenario', '--output', file], { env });
+    expect(r.code).toBe(0);
+    expect(existsSync(file)).toBe(true);
+    expect(readFileSync(file, 'utf8')).toMatch(/^# yaml-language-server: \$schema=/);
+    expect((await runCli(['scenario', 'run', file], { env })).code).toBe(0);
+    const again = await runCli(['scenario', 'new', 'my first scenario', '--output', file], { env });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('--force');
+  });
+});
+
+describe('lazy loading', () => {
+  const HOOK = fileURLToPath(new URL('./load-log-hook.mjs', import.meta.url));
+  it('scenario run --help loads no command module, no scenario runner, no emulator', async () => {
+    const log = join(cfg.dir, 'scenario-help.log');
+    const r = await runCli(['scenario', 'run', '--help'], { nodeArgs: ['--import', HOOK], env: { ...env, PAYGATE_TEST_LOAD_LOG: log } });
+    expect(r.code).toBe(0);
+    const modules = readFileSync(log, 'utf8').trim().split('\n');
+    expect(modules.filter((m) => /\/dist\/(cli\/commands|scenarios|emulator|client)\/|node_modules\/(yaml|zod|junit-report-builder|ora)\//.test(m))).toEqual([]);
+  });
+});
+
