@@ -43,7 +43,15 @@ export const OperationDetails = z
   .meta({ id: 'SandboxOperationDetails' });
 export type OperationDetails = z.infer<typeof OperationDetails>;
 
-export const ClockState = z.object({ now: Timestamp, frozen: z.boolean(), pending_timers: z.number() }).meta({ id: 'SandboxClock' });
+export const ClockState = z
+  .object({
+    now: Timestamp,
+    frozen: z.boolean(),
+    pending_timers: z.number(),
+    /** When the earliest pending timer falls due (null: none): how far a clock advance must go for something to happen. */
+    next_timer_at: Timestamp.nullable().optional(),
+  })
+  .meta({ id: 'SandboxClock' });
 export type ClockState = z.infer<typeof ClockState>;
 export const AdvanceRequest = z
   .object({ by: durationSchema() })

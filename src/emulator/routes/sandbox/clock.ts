@@ -3,7 +3,13 @@ import type { RouteContext } from '../../context.js';
 import type { ControlHandler } from '../types.js';
 
 function clockState({ service }: RouteContext) {
-  return { now: new Date(service.clock.now()).toISOString(), frozen: service.clock.frozen, pending_timers: service.clock.pendingTimers() };
+  const next = service.clock.nextTimerAt();
+  return {
+    now: new Date(service.clock.now()).toISOString(),
+    frozen: service.clock.frozen,
+    pending_timers: service.clock.pendingTimers(),
+    next_timer_at: next === undefined ? null : new Date(next).toISOString(),
+  };
 }
 
 export const show: ControlHandler<'clock.show'> = (call) => clockState(call.ctx);
