@@ -66,14 +66,19 @@ export async function openSandbox(opts: UseSandboxOptions = {}): Promise<Sandbox
 }
 
 /**
- * A sandbox for each test (or, with `per: 'file'`, for the enclosing describe or file), closed after it. Returns a
- * view of the current one: read its members inside tests and hooks, not while the suite is being defined.
+ * A sandbox for each test (or, with `per: 'file'`, one for the enclosing describe, or the file at top level), closed
+ * after it. `opts` may be a function, called before each test (per test only), for options made fresh each time.
+ * Returns a view of the current sandbox: read its members inside tests and hooks, not while the suite is defined.
  */
-export function useSandbox(opts: UseSandboxOptions = {}): SandboxUnderTest {
+export function useSandbox(opts: UseSandboxOptions | (() => UseSandboxOptions) = {}): SandboxUnderTest {
+  const fixed = typeof opts === 'function' ? undefined : opts;
   let current: SandboxUnderTest | undefined;
-  const [before, after] = opts.per === 'file' ? [beforeAll, afterAll] : [beforeEach, afterEach];
+  let transport = fixed?.transport ?? 'in-process';
+  const [before, after] = fixed?.per === 'file' ? [beforeAll, afterAll] : [beforeEach, afterEach];
   before(async () => {
-    current = await openSandbox(opts);
+    const o = typeof opts === 'function' ? opts() : opts;
+    transport = o.transport ?? 'in-process';
+    current = await openSandbox(o);
   });
   after(async () => {
     const open = current;
@@ -82,7 +87,7 @@ export function useSandbox(opts: UseSandboxOptions = {}): SandboxUnderTest {
   });
   return new Proxy({} as SandboxUnderTest, {
     get(_target, prop) {
-      if (prop === 'transport') return opts.transport ?? 'in-process';
+      if (prop === 'transport') return transport;
       if (!current) throw new Error(`useSandbox: read .${String(prop)} inside a test or hook`);
       const value: unknown = Reflect.get(current, prop);
       return typeof value === 'function' ? value.bind(current) : value;
@@ -90,9 +95,11 @@ export function useSandbox(opts: UseSandboxOptions = {}): SandboxUnderTest {
   });
 }
 
-/** `open(opts)` opens a sandbox inside a test; every one opened is closed after that test. */
-export function useSandboxes(): (opts?: UseSandboxOptions) => Promise<SandboxUnderTest> {
-  const defer = useCleanup();
+/**
+ * `open(opts)` opens a sandbox inside a test; every one opened is closed after that test. Pass the `defer` of a
+ * useCleanup() to share its stack (e.g. a temp dir deferred before the sandbox is removed after it is closed).
+ */
+export function useSandboxes(defer: (fn: () => unknown) => void = useCleanup()): (opts?: UseSandboxOptions) => Promise<SandboxUnderTest> {
   return async (opts = {}) => {
     const sb = await openSandbox(opts);
     defer(() => sb.close());
