@@ -1,6 +1,6 @@
-// Fixtures of the client suites: valid wire bodies of the gateway. The scripted fake gateway, the test client and the
-// instant sleep live in test/helpers (scripted.ts, transport.ts) and are re-exported here.
-export { KEY, scriptedServer, testClient, useScripted, type Recorded, type Reply, type Script, type TestClient, type TestServer } from '../helpers/scripted.js';
+// Fixtures of the client suites: valid wire bodies of the gateway. The scripted fake gateway and its test client live in
+// test/helpers/scripted.ts (use them through useScripted), the instant sleep in test/helpers/transport.ts.
+export { KEY, type Recorded, type Reply, type Script, type TestClient, type TestServer } from '../helpers/scripted.js';
 export { instantSleep } from '../helpers/transport.js';
 
 export const OPERATION = {
