@@ -12,20 +12,21 @@ export interface LiveSandbox {
   readonly h: SandboxUnderTest;
   /** The config file the CLI runs with (PAYGATE_CONFIG), in a directory removed after the file. */
   readonly cfg: ReturnType<typeof tempConfig>;
-  /** PAYGATE_CONFIG, PAYGATE_BASE_URL, PAYGATE_API_KEY (the shop's key) and PAYGATE_ADMIN_TOKEN. */
+  /** PAYGATE_CONFIG, PAYGATE_BASE_URL, PAYGATE_API_KEY (the shop's key) and, given `adminToken`, PAYGATE_ADMIN_TOKEN. */
   readonly env: Record<string, string>;
   /** A raw request with the shop's key or the admin token; resolves to the parsed body (what --json must print). */
   api(method: string, path: string, auth: 'key' | 'admin', body?: unknown): Promise<unknown>;
 }
 
-/** A sandbox (needs `adminToken`) for the whole file, reached with the key of demo shop `shop`. */
-export function useLiveSandbox(opts: SandboxOptions & { adminToken: string; shop: string }): LiveSandbox {
+/** A sandbox for the whole file, reached with the key of demo shop `shop` (and the admin token, when one is given). */
+export function useLiveSandbox(opts: SandboxOptions & { shop: string }): LiveSandbox {
   const { shop, ...options } = opts;
   const h = useSandbox({ ...options, transport: 'http', per: 'file' });
   const cfg = tempConfig();
   let env: Record<string, string> | undefined;
   beforeAll(() => {
-    env = { PAYGATE_CONFIG: cfg.path, PAYGATE_BASE_URL: h.baseUrl, PAYGATE_API_KEY: h.keyOf(shop), PAYGATE_ADMIN_TOKEN: opts.adminToken };
+    env = { PAYGATE_CONFIG: cfg.path, PAYGATE_BASE_URL: h.baseUrl, PAYGATE_API_KEY: h.keyOf(shop) };
+    if (opts.adminToken !== undefined) env.PAYGATE_ADMIN_TOKEN = opts.adminToken;
   });
   afterAll(() => cfg.cleanup());
   return {
@@ -36,7 +37,7 @@ export function useLiveSandbox(opts: SandboxOptions & { adminToken: string; shop
       return env;
     },
     async api(method, path, auth, body) {
-      const credential: Record<string, string> = auth === 'key' ? { 'x-api-key': h.keyOf(shop) } : { 'x-admin-token': opts.adminToken };
+      const credential: Record<string, string> = auth === 'key' ? { 'x-api-key': h.keyOf(shop) } : { 'x-admin-token': h.sandbox.adminToken };
       const res = await fetch(h.baseUrl + path, {
         method,
         headers: { ...credential, ...(body ? { 'content-type': 'application/json' } : {}) },
