@@ -1,8 +1,6 @@
 // Retries: what is repeated (429/503, transport failures on idempotent calls), how long the client waits,
 // what is never repeated (one-shot upload streams, other statuses), and cancel's "outcome unknown". Against a scripted
 // gateway on both transports (over HTTP on 127.0.0.1:0, and in-process), plus a refused connection over HTTP.
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import {
@@ -21,7 +19,7 @@ import {
 } from '../../src/client/index.js';
 import { isRetryable } from '../../src/client/retry.js';
 import { BALANCES, CREATE, OPERATION, OPERATION_STATE, json, type Reply } from './helpers.js';
-import { describeTransports } from '../helpers/transport.js';
+import { deadPort, describeTransports } from '../helpers/transport.js';
 import { useScripted } from '../helpers/scripted.js';
 
 const unavailable: Reply = { status: 503, body: { code: 'unavailable', message: 'busy' } };
@@ -302,7 +300,7 @@ describe('connection refused (a port nobody listens on: HTTP only)', () => {
   const scripted = useScripted('http');
 
   it('connection refused: APIConnectionError after retries, carrying the generated id', async () => {
-    const port = await freePort();
+    const port = await deadPort();
     const t = scripted.client(`http://127.0.0.1:${port}`);
     const err = await t.client.payments.create(CREATE).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(APIConnectionError);
@@ -315,11 +313,3 @@ describe('connection refused (a port nobody listens on: HTTP only)', () => {
     expect(t.waits).toEqual([500, 1000]);
   });
 });
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}

@@ -4,10 +4,9 @@
 import { beforeEach, expect, it } from 'vitest';
 import { APITimeoutError, NotFoundError, Paygate, PaygateError } from '../../src/client/index.js';
 import { verifyWebhook } from '../../src/webhooks/index.js';
-import { deadPort } from '../cli/run-cli.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 import { KEY } from './helpers.js';
-import { describeTransports } from '../helpers/transport.js';
+import { deadPort, describeTransports } from '../helpers/transport.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { useScripted } from '../helpers/scripted.js';
 import { useCleanup } from '../helpers/cleanup.js';

@@ -1,6 +1,9 @@
 // Owns the two transports a suite can run on — 'in-process' (a WHATWG fetch handler reached through
 // createInProcessDispatcher, no socket) and 'http' (a real server on 127.0.0.1, port 0, reached through an undici
-// Agent) — describeTransports, which runs a suite once on each, and the Paygate retry sleep that returns at once.
+// Agent) — describeTransports, which runs a suite once on each, a port nobody listens on, and the Paygate retry sleep
+// that returns at once.
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
 import { describe } from 'vitest';
 import { createInProcessDispatcher, type FetchHandler } from '../../src/client/index.js';
@@ -31,4 +34,13 @@ export function instantSleep(): { sleep: (ms: number) => Promise<void>; waits: n
       waits.push(ms);
     },
   };
+}
+
+/** A port of 127.0.0.1 that was just bound and closed, so nothing listens on it (until someone takes it again). */
+export async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
