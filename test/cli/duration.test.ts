@@ -1,18 +1,14 @@
 // One duration grammar for every flag and control: `sandbox time advance` takes what `--read-latency` takes (1.5s,
 // 1h30m), both refuse what the contract refuses (2400000000h), and the sandbox moves by exactly the parsed amount.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { advance } from '../../src/cli/commands/sandbox-time.js';
 import { durationArg as parseDuration, latencyArg as parseLatency } from '../../src/cli/durations.js';
 import { UsageError } from '../../src/cli/errors.js';
-import { createSandbox, type Sandbox } from '../../src/emulator/index.js';
+import { useSandbox } from '../helpers/sandbox.js';
 import { inProcessDeps } from './run-deps.js';
 
 const ADMIN = 'pg_admin_duration_test';
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await createSandbox({ frozenClock: true, startTime: '2026-01-01T00:00:00Z', adminToken: ADMIN });
-});
-afterAll(() => sandbox?.close());
+const sandbox = useSandbox({ per: 'file', frozenClock: true, startTime: '2026-01-01T00:00:00Z', adminToken: ADMIN });
 
 describe('durations on the command line', () => {
   it('time advance and --read-latency accept the same grammar', () => {
@@ -32,9 +28,9 @@ describe('durations on the command line', () => {
   });
 
   it('time advance 1.5s moves the sandbox clock by exactly 1500 ms', async () => {
-    const before = sandbox.clock.now();
+    const before = sandbox.sandbox.clock.now();
     const deps = inProcessDeps(sandbox, { adminToken: ADMIN });
     await advance({ duration: '1.5s', json: true }, deps);
-    expect(sandbox.clock.now() - before).toBe(1500);
+    expect(sandbox.sandbox.clock.now() - before).toBe(1500);
   });
 });

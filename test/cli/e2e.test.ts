@@ -1,40 +1,27 @@
 // End to end against the real sandbox: the CLI as a subprocess, human and --json output of every data command,
 // API errors (401, 412) with exit 1, exit 3 when nothing listens, and no API key ever printed in full.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/emulator/index.js';
-import { deadPort, runCli, tempConfig, transcript } from './run-cli.js';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { useLiveSandbox } from './live-sandbox.js';
+import { deadPort, runCli, transcript } from './run-cli.js';
 
 // Each test runs the CLI as a subprocess; on a loaded machine that takes seconds, not milliseconds.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
-let sandbox: RunningSandbox;
+// A frozen clock: nothing settles or expires between the CLI's read and the raw read it is compared with.
+const live = useLiveSandbox({ frozenClock: true, shop: 'shop_a' });
+const cfg = live.cfg;
 let key: string;
 let keyNoPage: string;
-const cfg = tempConfig();
 let env: Record<string, string>;
 
-beforeAll(async () => {
-  // A frozen clock: nothing settles or expires between the CLI's read and the raw read it is compared with.
-  sandbox = await startSandbox({ port: 0, host: '127.0.0.1', frozenClock: true });
-  key = sandbox.sandbox.demo.shops[0]!.api_key;
-  keyNoPage = sandbox.sandbox.demo.shops.find((s) => !s.hosted_page)!.api_key;
-  env = { PAYGATE_CONFIG: cfg.path, PAYGATE_BASE_URL: sandbox.baseUrl, PAYGATE_API_KEY: key };
-});
-
-afterAll(async () => {
-  await sandbox?.close();
-  cfg.cleanup();
+beforeAll(() => {
+  key = live.h.sandbox.demo.shops[0]!.api_key;
+  keyNoPage = live.h.sandbox.demo.shops.find((s) => !s.hosted_page)!.api_key;
+  env = { ...live.env, PAYGATE_API_KEY: key };
 });
 
 /** The body the API gives for a raw request with the same key (to check that --json is exactly the body). */
-async function api(method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(sandbox.baseUrl + path, {
-    method,
-    headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  return res.json();
-}
+const api = (method: string, path: string, body?: unknown): Promise<unknown> => live.api(method, path, 'key', body);
 
 const CREATE = ['--method', 'WT_RUB_C2C', '--amount', '1500.00', '--currency', 'RUB', '--client-id', 'cli-user-1'];
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
@@ -126,7 +113,7 @@ describe('payment link', () => {
   it('human: shows payment_url', async () => {
     const r = await runCli(['payment', 'link', ...CREATE], { env });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^payment_url +${sandbox.baseUrl.replace(/[.]/g, '\\.')}/pay/`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`^payment_url +${live.h.baseUrl.replace(/[.]/g, '\\.')}/pay/`, 'm'));
   });
 
   it('--json: payment_url null for a shop without a hosted page', async () => {
@@ -197,7 +184,7 @@ describe('balances', () => {
 
 describe('health', () => {
   it('human: a table of probe → status', async () => {
-    const r = await runCli(['health'], { env: { PAYGATE_CONFIG: cfg.path, PAYGATE_BASE_URL: sandbox.baseUrl } });
+    const r = await runCli(['health'], { env: { PAYGATE_CONFIG: cfg.path, PAYGATE_BASE_URL: live.h.baseUrl } });
     expect(r.code).toBe(0);
     for (const p of ['livez', 'healthz', 'readyz']) expect(r.stdout).toMatch(new RegExp(`^${p} +ok +204$`, 'm'));
   });
@@ -227,6 +214,6 @@ describe('keys', () => {
   it('no demo key appeared in full in any output of this file', () => {
     const all = transcript.join('\n');
     expect(all.length).toBeGreaterThan(0);
-    for (const s of sandbox.sandbox.demo.shops) expect(all).not.toContain(s.api_key);
+    for (const s of live.h.sandbox.demo.shops) expect(all).not.toContain(s.api_key);
   });
 });

@@ -1,12 +1,13 @@
 // Test helpers for the CLI: run the real `node bin/paygate.js` as a subprocess (no TTY, a private config file),
-// a throw-away config dir, a port nobody listens on, and a tiny node:http fake for shapes the sandbox cannot give.
+// a throw-away config dir, a port nobody listens on, and a fake API (the shared scripted server) for shapes the sandbox
+// cannot give.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scriptedServer } from '../helpers/scripted.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/paygate.js', import.meta.url));
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -76,14 +77,7 @@ export function tempConfig(): { dir: string; path: string; cleanup(): void } {
   return { dir, path: join(dir, 'paygate', 'config.json'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** A port that was just bound and closed, so nothing listens on it. */
-export async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
+export { deadPort } from '../helpers/transport.js';
 
 export interface SeenRequest {
   method: string;
@@ -98,36 +92,17 @@ export interface FakeServer {
   close(): Promise<void>;
 }
 
-/** A node:http fake on 127.0.0.1:0; `handle` answers each request (status, JSON body or none). */
+/** A node:http fake on 127.0.0.1:0 (the scripted server of test/helpers/scripted.ts); `handle` answers each request. */
 export async function fakeServer(
   handle: (req: SeenRequest) => { status: number; body?: unknown },
 ): Promise<FakeServer> {
   const requests: SeenRequest[] = [];
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let body = '';
-    req.setEncoding('utf8').on('data', (d: string) => (body += d));
-    req.on('end', () => {
-      const seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
-      requests.push(seen);
-      const answer = handle(seen);
-      if (answer.body === undefined) {
-        res.writeHead(answer.status).end();
-      } else {
-        res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
-      }
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((r) => {
-        server.close(() => r());
-        server.closeAllConnections();
-      }),
-  };
+  const server = await scriptedServer((rec) => {
+    const seen = { method: rec.method, url: rec.url, headers: rec.headers, body: rec.body.toString('utf8') };
+    requests.push(seen);
+    return handle(seen);
+  }, 'http');
+  return { baseUrl: server.baseUrl, requests, close: () => server.close() };
 }
 
 /** A contract-shaped balances body. */

@@ -1,11 +1,11 @@
 // Test helpers for calling a command's run function directly, in this process: a Paygate client that reaches the
 // sandbox through its fetch handler (no socket, no port) and an Output that records what the command printed.
 import { stripVTControlCharacters } from 'node:util';
-import { createInProcessDispatcher, Paygate } from '../../src/client/index.js';
+import type { Paygate } from '../../src/client/index.js';
 import type { ConnectOptions } from '../../src/cli/api.js';
 import type { CommandDeps } from '../../src/cli/deps.js';
 import type { Output } from '../../src/cli/output.js';
-import type { Sandbox } from '../../src/emulator/index.js';
+import type { SandboxUnderTest } from '../helpers/sandbox.js';
 
 export interface Recorder extends Output {
   /** What went to stdout, colour codes removed. */
@@ -45,10 +45,10 @@ export interface InProcessDeps extends CommandDeps {
   connects: ConnectOptions[];
 }
 
-/** A command's dependencies over `sandbox`, with the given credentials; never interactive. */
-export function inProcessDeps(sandbox: Sandbox, credentials: { apiKey?: string; adminToken?: string }): InProcessDeps {
+/** A command's dependencies over an in-process sandbox (its client from `sandbox.make`), with the given credentials; never interactive. */
+export function inProcessDeps(sandbox: SandboxUnderTest, credentials: { apiKey?: string; adminToken?: string }): InProcessDeps {
   const baseUrl = 'http://sandbox.local';
-  const client = new Paygate({ baseUrl, ...credentials, dispatcher: createInProcessDispatcher(sandbox), maxRetries: 0 });
+  const client = sandbox.make({ baseUrl, ...credentials, maxRetries: 0 });
   const connects: ConnectOptions[] = [];
   return {
     client,

@@ -1,25 +1,23 @@
 // The commands' run functions called directly, with no binary and no socket: typed options in, a client over an
 // in-process sandbox, an Output that records what is printed. Shows the define / run seam of the CLI.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { balances } from '../../src/cli/commands/balances.js';
 import { createPayment } from '../../src/cli/commands/payment.js';
 import { time } from '../../src/cli/commands/sandbox-time.js';
 import { state } from '../../src/cli/commands/state.js';
 import type { CreateOptions } from '../../src/cli/define/create-flags.js';
 import { UsageError } from '../../src/cli/errors.js';
-import { createSandbox, type Sandbox } from '../../src/emulator/index.js';
+import { useSandbox } from '../helpers/sandbox.js';
 import { inProcessDeps } from './run-deps.js';
 
 const ADMIN = 'pg_admin_run_test';
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ per: 'file', frozenClock: true, startTime: '2026-01-01T00:00:00Z', adminToken: ADMIN });
 let key: string;
-beforeAll(async () => {
-  sandbox = await createSandbox({ frozenClock: true, startTime: '2026-01-01T00:00:00Z', adminToken: ADMIN });
-  key = sandbox.demo.shops.find((s) => s.id === 'shop_a')!.api_key;
+beforeAll(() => {
+  key = sandbox.keyOf('shop_a');
 });
-afterAll(() => sandbox?.close());
 
 const CREATE: CreateOptions = { method: 'WT_RUB_C2C', amount: '1500.00', currency: 'RUB', clientId: 'run-user-1', json: false };
 

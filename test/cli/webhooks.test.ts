@@ -4,9 +4,9 @@
 // print secrets once (add, rotate-secret) and masked otherwise.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createSandbox, type Sandbox } from '../../src/emulator/index.js';
 import { verifyWebhook } from '../../src/webhooks/index.js';
-import { BIN, ROOT, deadPort, fakeServer, runCli, tempConfig, type CliResult, type FakeServer } from './run-cli.js';
+import { useLiveSandbox } from './live-sandbox.js';
+import { BIN, ROOT, deadPort, fakeServer, runCli, type CliResult, type FakeServer } from './run-cli.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
@@ -69,25 +69,23 @@ class Listener {
   }
 }
 
-let sandbox: Sandbox;
+const live = useLiveSandbox({ frozenClock: true, startTime: '2026-01-01T00:00:00Z', adminToken: ADMIN, shop: 'shop_a' });
 let baseUrl: string;
+/** Shop A's key; no admin token. */
 let env: Record<string, string>;
-const cfg = tempConfig();
 const listeners: Listener[] = [];
 let fake: FakeServer;
 
 beforeAll(async () => {
-  sandbox = await createSandbox({ frozenClock: true, startTime: '2026-01-01T00:00:00Z', adminToken: ADMIN });
-  baseUrl = (await sandbox.listen({ port: 0, host: '127.0.0.1' })).url;
-  env = { PAYGATE_CONFIG: cfg.path, PAYGATE_BASE_URL: baseUrl, PAYGATE_API_KEY: sandbox.demo.shops.find((s) => s.id === 'shop_a')!.api_key };
+  baseUrl = live.h.baseUrl;
+  const { PAYGATE_ADMIN_TOKEN: _admin, ...withoutAdmin } = live.env;
+  env = withoutAdmin;
   fake = await fakeServer(() => ({ status: 200, body: { ok: true } }));
 });
 
 afterAll(async () => {
   for (const l of listeners) await l.stop();
-  await sandbox?.close();
   await fake?.close();
-  cfg.cleanup();
 });
 
 function ok(r: CliResult): string {

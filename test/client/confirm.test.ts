@@ -1,30 +1,23 @@
-// confirm_payment's multipart body: fields, file part, filename and content type for each receipt source.
+// confirm_payment's multipart body: fields, file part, filename and content type for each receipt source, as a scripted
+// gateway receives it on both transports (over HTTP on 127.0.0.1:0, and in-process).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { PaygateError } from '../../src/client/index.js';
-import { OPERATION, scriptedServer, testClient, type Recorded, type TestServer } from './helpers.js';
+import { OPERATION, type Recorded, type TestClient, type TestServer } from './helpers.js';
+import { describeTransports } from '../helpers/transport.js';
+import { useScripted } from '../helpers/scripted.js';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\n%%EOF\n');
 let dir: string;
-let server: TestServer;
-let t: ReturnType<typeof testClient>;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'paygate-client-'));
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  server = await scriptedServer(() => ({ status: 200, body: { ...OPERATION, status: 'manual_check', manual_check_reason: 'not_terminal' } }));
-  t = testClient(server.baseUrl);
-});
-afterEach(async () => {
-  await t.close();
-  await server.close();
 });
 
 /** Parse what the server received with the platform's own multipart parser. */
@@ -38,7 +31,14 @@ async function filePart(req: Recorded): Promise<File> {
   return f as File;
 }
 
-describe('payments.confirm', () => {
+describeTransports('payments.confirm', (transport) => {
+  const scripted = useScripted(transport);
+  let server: TestServer;
+  let t: TestClient;
+  beforeEach(async () => {
+    ({ server, t } = await scripted.start(() => ({ status: 200, body: { ...OPERATION, status: 'manual_check', manual_check_reason: 'not_terminal' } })));
+  });
+
   it('sends operation_id, confirmation_type=receipt and a PDF part from a path', async () => {
     const path = join(dir, 'check-42.pdf');
     await writeFile(path, PDF);

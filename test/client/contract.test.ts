@@ -1,22 +1,18 @@
-// 2xx bodies are checked against the contract: drift is a ContractMismatchError naming endpoint and field.
-import { afterEach, describe, expect, it } from 'vitest';
+// 2xx bodies are checked against the contract: drift is a ContractMismatchError naming endpoint and field (against a
+// scripted gateway in-process).
+import { describe, expect, it } from 'vitest';
 import { ContractMismatchError } from '../../src/client/index.js';
-import { AVAILABILITY, BALANCES, CREATE, OPERATION, OPERATION_STATE, scriptedServer, testClient, type Reply, type TestServer } from './helpers.js';
+import { AVAILABILITY, BALANCES, CREATE, OPERATION, OPERATION_STATE, type Reply, type TestServer } from './helpers.js';
+import { useScripted } from '../helpers/scripted.js';
 
+/** Not HTTP itself: in-process only. */
+const scripted = useScripted('in-process');
 let server: TestServer | undefined;
-let t: ReturnType<typeof testClient> | undefined;
-
-afterEach(async () => {
-  await t?.close();
-  await server?.close();
-  server = undefined;
-  t = undefined;
-});
 
 async function answering(reply: Reply) {
-  server = await scriptedServer(() => reply);
-  t = testClient(server.baseUrl);
-  return t.client;
+  const started = await scripted.start(() => reply);
+  server = started.server;
+  return started.t.client;
 }
 
 async function mismatch(p: Promise<unknown>): Promise<ContractMismatchError> {

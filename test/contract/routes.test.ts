@@ -4,21 +4,23 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { H3 } from 'h3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { credentialOf, endpoints, sandboxControls, type RouteDef } from '../../src/contract/index.js';
 import { createApp, SITE_ROUTES } from '../../src/emulator/app.js';
 import { mountTable, routesOf } from '../../src/emulator/http/mount.js';
-import { createSandbox, type Sandbox } from '../../src/emulator/index.js';
+import type { Sandbox } from '../../src/emulator/index.js';
 import { KEY_A } from '../helpers/harness.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 const ROWS: RouteDef[] = [...Object.values(endpoints), ...Object.values(sandboxControls)];
 const UUID = '00000000-0000-4000-8000-000000000000';
 
+const h = useSandbox({ per: 'file', frozenClock: true, adminToken: 'pg_admin_routes_test_0123456789' });
 let sandbox: Sandbox;
 let app: H3;
 
-beforeAll(async () => {
-  sandbox = await createSandbox({ frozenClock: true, adminToken: 'pg_admin_routes_test_0123456789' });
+beforeAll(() => {
+  sandbox = h.sandbox;
   app = createApp({
     service: sandbox.service,
     urls: sandbox.urls,
@@ -28,10 +30,6 @@ beforeAll(async () => {
     outbox: sandbox.webhooks,
     log: () => undefined,
   });
-});
-
-afterAll(async () => {
-  await sandbox.close();
 });
 
 describe('route tables', () => {

@@ -1,20 +1,16 @@
 // POST /v1/confirm_payment end to end: multipart rules, each sample receipt's review outcome, the stored file
 // behind a signed receipt_url that stops working when it expires.
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { OperationState } from '../../src/contract/index.js';
-import { KEY_A, KEY_B, TRANSPORTS, harness, paymentBody, type Harness } from '../helpers/harness.js';
+import { KEY_A, KEY_B, paymentBody } from '../helpers/harness.js';
+import { describeTransports } from '../helpers/transport.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 const sample = (name: string) => readFileSync(new URL(`../../fixtures/receipts/${name}`, import.meta.url));
 
-describe.each(TRANSPORTS)('confirm_payment (%s)', (transport) => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await harness(transport, { frozenClock: true, startTime: '2026-05-01T09:00:00Z', adminToken: 'adm' });
-  });
-  afterEach(async () => {
-    await h.close();
-  });
+describeTransports('confirm_payment', (transport) => {
+  const h = useSandbox({ transport, frozenClock: true, startTime: '2026-05-01T09:00:00Z', adminToken: 'adm' });
 
   const awaiting = async (amount = '1500.00', key = KEY_A) => {
     const r = await h.call('POST', '/v1/payment', { body: paymentBody({ client_id: 'payer+receipt', amount }), key });

@@ -1,19 +1,15 @@
 // Creating payments, payouts and links; reading state and balances — every rule, in-process and over HTTP.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Operation, OperationState, BalancesResponse, LinkOperation } from '../../src/contract/index.js';
 import { luhnCheckDigit } from '../../src/domain/requisites.js';
-import { KEY_A, KEY_B, KEY_REVOKED, TRANSPORTS, harness, paymentBody, payoutBody, type Harness } from '../helpers/harness.js';
+import { KEY_A, KEY_B, KEY_REVOKED, paymentBody, payoutBody, type Harness } from '../helpers/harness.js';
+import { describeTransports } from '../helpers/transport.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-describe.each(TRANSPORTS)('create and read (%s)', (transport) => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await harness(transport);
-  });
-  afterEach(async () => {
-    await h.close();
-  });
+describeTransports('create and read', (transport) => {
+  const h = useSandbox({ transport });
 
   const state = (ref: Record<string, string>, key = KEY_A) => h.call('POST', '/v1/get_operation_state', { body: ref, key });
   const balances = async (key = KEY_A) => {
@@ -308,13 +304,7 @@ describe.each(TRANSPORTS)('create and read (%s)', (transport) => {
 });
 
 describe('acceptance latency and payout settlement on the sandbox clock', () => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await harness('in-process', { frozenClock: true, startTime: '2026-01-01T00:00:00Z' });
-  });
-  afterEach(async () => {
-    await h.close();
-  });
+  const h = useSandbox({ frozenClock: true, startTime: '2026-01-01T00:00:00Z' });
 
   it('a slow provider: the create waits on the clock, and the operation is 404 meanwhile', async () => {
     const body = paymentBody({ client_id: 'carol+slow' });

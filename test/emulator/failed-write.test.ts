@@ -1,22 +1,21 @@
 // A change is visible only after it is written: a write that fails leaves state, balances, timers, webhooks and the
 // next retry exactly as if the request had never come (issue: "a commit that never shows what was not written").
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemoryPersistence } from '../../src/store/memory-persistence.js';
 import { FailingPersistence } from '../helpers/failing-persistence.js';
-import { harness, paymentBody, payoutBody, type Harness } from '../helpers/harness.js';
+import { paymentBody, payoutBody } from '../helpers/harness.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 const turns = async (n = 5) => {
   for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
 };
 
 describe('a failed write is never visible', () => {
-  let h: Harness;
   let p: FailingPersistence;
-  beforeEach(async () => {
+  const h = useSandbox(() => {
     p = new FailingPersistence(new MemoryPersistence());
-    h = await harness('in-process', { persistence: p, frozenClock: true });
+    return { persistence: p, frozenClock: true };
   });
-  afterEach(() => h.close());
 
   const balances = async () => (await h.call('GET', '/v1/balances')).body;
   const state = async (ref: Record<string, string>) => h.call('POST', '/v1/get_operation_state', { body: ref });

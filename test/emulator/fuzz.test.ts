@@ -1,8 +1,9 @@
 // Property test: whatever body arrives at any endpoint, the answer is a well-formed response below 500, errors carry
 // { code, message }, and a refused request stores nothing.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEY_A, KEY_POOL, harness, type Harness } from '../helpers/harness.js';
+import { describe, expect, it } from 'vitest';
+import { KEY_A, KEY_POOL } from '../helpers/harness.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 const PATHS = [
   '/v1/payment',
@@ -40,13 +41,7 @@ const body = fc.oneof(
 );
 
 describe('no input makes the sandbox fail', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await harness('in-process', { frozenClock: true, adminToken: 'adm' });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = useSandbox({ per: 'file', frozenClock: true, adminToken: 'adm' });
 
   it('any JSON or text to any endpoint → < 500 with the error shape', async () => {
     await fc.assert(

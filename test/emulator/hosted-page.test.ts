@@ -1,19 +1,15 @@
 // The hosted payment page: amount and requisites, receipt upload with the confirm_payment checks, and the payer's
 // outcomes (paid, under review, declined, expired).
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { KEY_B, TRANSPORTS, harness, paymentBody, type Harness } from '../helpers/harness.js';
+import { expect, it } from 'vitest';
+import { KEY_B, paymentBody } from '../helpers/harness.js';
+import { describeTransports } from '../helpers/transport.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 const sample = (name: string) => readFileSync(new URL(`../../fixtures/receipts/${name}`, import.meta.url));
 
-describe.each(TRANSPORTS)('hosted page (%s)', (transport) => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await harness(transport, { frozenClock: true, startTime: '2026-07-01T10:00:00Z', adminToken: 'adm' });
-  });
-  afterEach(async () => {
-    await h.close();
-  });
+describeTransports('hosted page', (transport) => {
+  const h = useSandbox({ transport, frozenClock: true, startTime: '2026-07-01T10:00:00Z', adminToken: 'adm' });
 
   const link = async (over: Record<string, unknown> = {}, key?: string) => (await h.call('POST', '/v1/payment/link', { body: paymentBody(over), ...(key ? { key } : {}) })).body;
   const open = (url: string) => h.call('GET', new URL(url).pathname, { key: null });

@@ -1,17 +1,12 @@
 // Body limits over a real socket: a chunked body with no Content-Length is cut off at the limit with a 413,
 // and the connection still carries the answer.
 import http from 'node:http';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { KEY_A, harness, type Harness } from '../helpers/harness.js';
+import { describe, expect, it } from 'vitest';
+import { KEY_A } from '../helpers/harness.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 describe('request bodies over HTTP', () => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await harness('http');
-  });
-  afterEach(async () => {
-    await h.close();
-  });
+  const h = useSandbox({ transport: 'http' });
 
   const send = (chunks: string[], headers: Record<string, string> = {}) =>
     new Promise<[number, string]>((resolve, reject) => {

@@ -1,20 +1,16 @@
 // The lifecycle through the public API and the sandbox controls: cancellation (all eight rules of §4.7),
 // payer transfers, payout settlement, expiry, receipt evidence, key lifecycle, history and reset.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OperationState } from '../../src/contract/index.js';
-import { KEY_A, KEY_B, TRANSPORTS, harness, paymentBody, payoutBody, type Harness } from '../helpers/harness.js';
+import { KEY_A, KEY_B, paymentBody, payoutBody } from '../helpers/harness.js';
+import { describeTransports } from '../helpers/transport.js';
+import { timerArmed, useSandbox } from '../helpers/sandbox.js';
 
 const ADMIN = 'pg_admin_test_token';
 const T0 = '2026-03-01T12:00:00.000Z';
 
-describe.each(TRANSPORTS)('lifecycle (%s)', (transport) => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await harness(transport, { frozenClock: true, startTime: T0, adminToken: ADMIN });
-  });
-  afterEach(async () => {
-    await h.close();
-  });
+describeTransports('lifecycle', (transport) => {
+  const h = useSandbox({ transport, frozenClock: true, startTime: T0, adminToken: ADMIN });
 
   const admin = { 'x-admin-token': ADMIN };
   const create = async (over: Record<string, unknown> = {}, kind = 'payment') => {
@@ -83,8 +79,9 @@ describe.each(TRANSPORTS)('lifecycle (%s)', (transport) => {
 
     it('the race: a cancel by merchant_operation_id during the provider wait wins; the create answers cancelled without requisites', async () => {
       const body = paymentBody({ client_id: 'racer+slow' });
+      const armed = timerArmed(h.sandbox);
       const createP = h.call('POST', '/v1/payment', { body });
-      await new Promise((r) => setTimeout(r, 0));
+      await armed;
       for (let i = 0; i < 5 && !h.sandbox.store.state.operationByMoid('shop_a', body.merchant_operation_id as string); i++) await new Promise((r) => setImmediate(r));
       const id = h.sandbox.store.state.operationByMoid('shop_a', body.merchant_operation_id as string)!.id;
       expect((await cancel({ operation_id: id })).status).toBe(404);
@@ -106,8 +103,9 @@ describe.each(TRANSPORTS)('lifecycle (%s)', (transport) => {
 
     it('the race: when the create finished first, the cancel applies to the real payment', async () => {
       const body = paymentBody({ client_id: 'racer+slow' });
+      const armed = timerArmed(h.sandbox);
       const createP = h.call('POST', '/v1/payment', { body });
-      await new Promise((r) => setTimeout(r, 0));
+      await armed;
       await advance('10s');
       const created = await createP;
       expect(created.body.status).toBe('pending');
@@ -215,8 +213,9 @@ describe.each(TRANSPORTS)('lifecycle (%s)', (transport) => {
 
     it('history lists every transition with its time and cause', async () => {
       const body = paymentBody({ client_id: 'h+slow' });
+      const armed = timerArmed(h.sandbox);
       const created = h.call('POST', '/v1/payment', { body });
-      await new Promise((r) => setTimeout(r, 0));
+      await armed;
       await advance('10s');
       const op = (await created).body;
       await advance('1m');

@@ -1,15 +1,18 @@
 // Edge rules of the self-matching pool and flexible links found in review, each pinned to what docs/pool.md or the
 // spec says: link bounds, overpaid and underpaid payouts, pricing, exact ordering, hosted-page opt-in, layout
 // validation, and matching order across a restart.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSandbox } from '../../src/emulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_FIXTURES } from '../../src/world/load.js';
-import { KEY_POOL, harness, type Harness } from '../helpers/harness.js';
+import { KEY_POOL, type Harness } from '../helpers/harness.js';
+import { useSandbox, useSandboxes } from '../helpers/sandbox.js';
+import { tempDir, useCleanup } from '../helpers/cleanup.js';
 
 const world = () => JSON.parse(readFileSync(DEFAULT_FIXTURES, 'utf8'));
+/** Sandboxes a test opens itself (another world, a file store), closed after it, then its temp dirs removed. */
+const defer = useCleanup();
+const open = useSandboxes(defer);
 let seq = 0;
 const moid = () => `review-${process.pid}-${++seq}`;
 const pay = (amount: string, over: Record<string, unknown> = {}) => ({ merchant_operation_id: moid(), client_id: 'payer', method: 'WT_RUB_C2C', amount, currency: 'RUB', ...over });
@@ -22,13 +25,7 @@ async function layout(h: Harness, amounts: string[]) {
 }
 
 describe('pool edges', () => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await harness('in-process', { frozenClock: true, adminToken: 'adm' });
-  });
-  afterEach(async () => {
-    await h.close();
-  });
+  const h = useSandbox({ frozenClock: true, adminToken: 'adm' });
   const state = (operation_id: string) => h.call('POST', '/v1/get_operation_state', { key: KEY_POOL, body: { operation_id } });
   const payOp = (id: string, amount?: string) => h.call('POST', `/sandbox/operations/${id}/pay`, { key: KEY_POOL, body: amount ? { amount } : {} });
 
@@ -140,18 +137,14 @@ describe('pool edges', () => {
   it('F7: a shop without a hosted page never gets a flexible payment_url that 404s', async () => {
     const w = world();
     w.shops.find((s: { id: string }) => s.id === 'shop_pool').hosted_page = false;
-    const h2 = await harness('in-process', { world: w, frozenClock: true });
-    try {
-      const l = await h2.call('POST', '/sandbox/pool/layout', { key: KEY_POOL, body: { method: 'WT_RUB_C2C', amounts: ['1500.00'] } });
-      expect(l.status).toBe(200);
-      const r = await h2.call('POST', '/v1/payment/link/flexible', { key: KEY_POOL, body: flex('1500.00') });
-      expect(r.body.status).toBe('pending');
-      if (r.body.payment_url !== null) {
-        const page = await h2.call('GET', r.body.payment_url.replace(/^https?:\/\/[^/]+/, ''), { key: null });
-        expect(page.status).toBe(200);
-      }
-    } finally {
-      await h2.close();
+    const h2 = await open({ world: w, frozenClock: true });
+    const l = await h2.call('POST', '/sandbox/pool/layout', { key: KEY_POOL, body: { method: 'WT_RUB_C2C', amounts: ['1500.00'] } });
+    expect(l.status).toBe(200);
+    const r = await h2.call('POST', '/v1/payment/link/flexible', { key: KEY_POOL, body: flex('1500.00') });
+    expect(r.body.status).toBe('pending');
+    if (r.body.payment_url !== null) {
+      const page = await h2.call('GET', r.body.payment_url.replace(/^https?:\/\/[^/]+/, ''), { key: null });
+      expect(page.status).toBe(200);
     }
   });
 
@@ -167,17 +160,11 @@ describe('pool edges', () => {
 // F9 — matching order is creation order (oldest payout first), also for a payout accepted late, and the same after
 // a restart.
 describe('pool edges: matching order across a restart', () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-  });
-
   it('F9: matching order is the same before and after a restart (and oldest payout first)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'paygate-pool-review-'));
-    dirs.push(dir);
+    const dir = tempDir(defer, 'paygate-pool-review-');
     const store = join(dir, 'sandbox.json');
     const w = world();
-    const first = await createSandbox({ world: w, store, frozenClock: true });
+    const first = (await open({ world: w, store, frozenClock: true })).sandbox;
     const payout = (n: string, client_id: string) => ({ merchant_operation_id: `po-${n}`, client_id, method: 'WT_RUB_C2C', amount: '1500.00', currency: 'RUB', number: '2200700012345678', name: 'R' });
     const older = first.service.create('shop_pool', 'payout', payout('older', 'r+slow')); // admitting for 10 s
     await new Promise((r) => setImmediate(r));
@@ -188,13 +175,9 @@ describe('pool edges: matching order across a restart', () => {
     const order = (s: typeof first) => [...s.store.state.poolWindow('pool_main', 'WT_RUB_C2C')!.slots.keys()];
     const before = order(first);
     await first.close();
-    const again = await createSandbox({ world: w, store, frozenClock: true });
-    try {
-      const after = order(again);
-      expect(after).toEqual(before);
-      expect(before).toEqual([olderOp.id, younger.id]);
-    } finally {
-      await again.close();
-    }
+    const again = (await open({ world: w, store, frozenClock: true })).sandbox;
+    const after = order(again);
+    expect(after).toEqual(before);
+    expect(before).toEqual([olderOp.id, younger.id]);
   });
 });

@@ -1,16 +1,19 @@
 // The self-matching pool through the API and the sandbox controls only: matching and filling payouts, availability
 // and recommendations with their validation, limits and headers, and every outcome of the flexible link.
+import { readFileSync } from 'node:fs';
 import { claimOf } from '../../src/domain/operation.js';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSandbox } from '../../src/emulator/index.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_FIXTURES } from '../../src/world/load.js';
-import { KEY_A, KEY_B, KEY_POOL, harness, type Harness } from '../helpers/harness.js';
+import { KEY_A, KEY_B, KEY_POOL, type Harness } from '../helpers/harness.js';
+import { useSandbox, useSandboxes } from '../helpers/sandbox.js';
+import { tempDir, useCleanup } from '../helpers/cleanup.js';
 
 const ADMIN = { 'x-admin-token': 'adm' };
+/** Sandboxes a test opens itself (another world, a file store), closed after it, then its temp dirs removed. */
+const defer = useCleanup();
+const open = useSandboxes(defer);
 const world = () => JSON.parse(readFileSync(DEFAULT_FIXTURES, 'utf8'));
 let seq = 0;
 const moid = () => `pool-${process.pid}-${++seq}`;
@@ -30,13 +33,7 @@ const recommendations = (h: Harness, body: Record<string, unknown>, key = KEY_PO
 const advance = (h: Harness, by: string) => h.call('POST', '/sandbox/clock/advance', { key: null, headers: ADMIN, body: { by } });
 
 describe('pool matching and payouts', () => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await harness('in-process', { frozenClock: true, adminToken: 'adm' });
-  });
-  afterEach(async () => {
-    await h.close();
-  });
+  const h = useSandbox({ frozenClock: true, adminToken: 'adm' });
 
   it('an empty pool declines: the payment is rejected, no synthetic pending', async () => {
     const r = await h.call('POST', '/v1/payment', { key: KEY_POOL, body: pay('1000.00') });
@@ -103,15 +100,11 @@ describe('pool matching and payouts', () => {
 });
 
 describe('availability and recommendations', () => {
-  let h: Harness;
+  const h = useSandbox({ per: 'file', frozenClock: true, adminToken: 'adm' });
   beforeAll(async () => {
-    h = await harness('in-process', { frozenClock: true, adminToken: 'adm' });
     await layout(h, ['300.00', '1500.00', '2500.00', '25000.00']);
     // These tests read often; the rate limit has its own tests below.
     await h.call('POST', '/sandbox/pool/settings', { key: null, headers: ADMIN, body: { rate_limit: false } });
-  });
-  afterAll(async () => {
-    await h.close();
   });
 
   it('answers the intervals with every field of §2.7 and Cache-Control: no-store', async () => {
@@ -202,13 +195,9 @@ describe('availability and recommendations', () => {
 });
 
 describe('read limits (spec §8)', () => {
-  let h: Harness;
+  const h = useSandbox({ frozenClock: true, adminToken: 'adm' });
   beforeEach(async () => {
-    h = await harness('in-process', { frozenClock: true, adminToken: 'adm' });
     await layout(h, ['1500.00']);
-  });
-  afterEach(async () => {
-    await h.close();
   });
 
   it('5 requests per second per shop across both endpoints, then 429 with Retry-After; another shop is not affected', async () => {
@@ -254,13 +243,7 @@ describe('read limits (spec §8)', () => {
 });
 
 describe('flexible payment link (§4.3)', () => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await harness('in-process', { frozenClock: true, adminToken: 'adm' });
-  });
-  afterEach(async () => {
-    await h.close();
-  });
+  const h = useSandbox({ frozenClock: true, adminToken: 'adm' });
 
   const link = (body: Record<string, unknown>, key = KEY_POOL) => h.call('POST', '/v1/payment/link/flexible', { key, body });
   const state = (operation_id: string) => h.call('POST', '/v1/get_operation_state', { key: KEY_POOL, body: { operation_id } });
@@ -368,12 +351,8 @@ describe('flexible payment link (§4.3)', () => {
   it('operation_id is derived from the shop and merchant_operation_id', async () => {
     const body = flex('1500.00');
     const a = (await link(body)).body.operation_id;
-    const other = await harness('in-process', { frozenClock: true });
-    try {
-      expect((await other.call('POST', '/v1/payment/link/flexible', { key: KEY_POOL, body })).body.operation_id).toBe(a);
-    } finally {
-      await other.close();
-    }
+    const other = await open({ frozenClock: true });
+    expect((await other.call('POST', '/v1/payment/link/flexible', { key: KEY_POOL, body })).body.operation_id).toBe(a);
   });
 });
 
@@ -381,33 +360,23 @@ describe('flexible link without the opt-in', () => {
   it('creates an ordinary payment for recommended_amount, payment_url always null', async () => {
     const w = world();
     w.shops.find((s: { id: string }) => s.id === 'shop_pool').flexible_links = false;
-    const h = await harness('in-process', { world: w, frozenClock: true });
-    try {
-      await layout(h, ['3000.00']);
-      const r = await h.call('POST', '/v1/payment/link/flexible', { key: KEY_POOL, body: flex('2500.00', { min_amount: '1000.00' }) });
-      expect(r.body).toMatchObject({ status: 'pending', expected_amount: '2500.00', payment_url: null });
-      // No picker even though 500.00 is still available: a payment the pool cannot take is rejected.
-      const nothing = await h.call('POST', '/v1/payment/link/flexible', { key: KEY_POOL, body: flex('2800.00') });
-      expect(nothing.body).toMatchObject({ status: 'rejected', payment_url: null });
-    } finally {
-      await h.close();
-    }
+    const h = await open({ world: w, frozenClock: true });
+    await layout(h, ['3000.00']);
+    const r = await h.call('POST', '/v1/payment/link/flexible', { key: KEY_POOL, body: flex('2500.00', { min_amount: '1000.00' }) });
+    expect(r.body).toMatchObject({ status: 'pending', expected_amount: '2500.00', payment_url: null });
+    // No picker even though 500.00 is still available: a payment the pool cannot take is rejected.
+    const nothing = await h.call('POST', '/v1/payment/link/flexible', { key: KEY_POOL, body: flex('2800.00') });
+    expect(nothing.body).toMatchObject({ status: 'rejected', payment_url: null });
   });
 });
 
 describe('pool state on disk', () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-  });
-
   it('fixture pool_layouts are seeded once; slots, claims and links survive a restart', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'paygate-pool-'));
-    dirs.push(dir);
+    const dir = tempDir(defer, 'paygate-pool-');
     const store = join(dir, 'sandbox.json');
     const w = world();
     w.pool_layouts = [{ shop_id: 'shop_pool', method: 'WT_RUB_C2C', generate: { count: 50, min: '1000.00', max: '5000.00', step: '100.00', seed: 3 } }];
-    const first = await createSandbox({ world: w, store, frozenClock: true });
+    const first = (await open({ world: w, store, frozenClock: true })).sandbox;
     const payment = await first.service.create('shop_pool', 'payment', { merchant_operation_id: 'disk-1', client_id: 'c', method: 'WT_RUB_C2C', amount: '1000.00', currency: 'RUB' });
     const flexible = await first.service.flexible('shop_pool', { merchant_operation_id: 'disk-2', client_id: 'c', method: 'WT_RUB_C2C', currency: 'RUB', recommended_amount: '999999.00' });
     expect('link' in flexible && flexible.link.status).toBe('amount_selection');
@@ -415,39 +384,31 @@ describe('pool state on disk', () => {
     const snapshot = [...before.slots.values()].map((s) => [s.payout_id, s.free.toFixed(2)]);
     expect(snapshot).toHaveLength(50);
     await first.close();
-    const again = await createSandbox({ world: w, store, frozenClock: true });
-    try {
-      expect(again.store.state.operations.size).toBe(52 - 1); // 50 payouts + 1 payment; the link is no operation
-      const after = again.store.state.poolWindow('pool_main', 'WT_RUB_C2C')!;
-      expect([...after.slots.values()].map((s) => [s.payout_id, s.free.toFixed(2)])).toEqual(snapshot);
-      expect(claimOf(again.store.state.operation(payment.id)!)).toBeDefined();
-      expect(again.store.state.link('link' in flexible ? flexible.link.id : '')?.status).toBe('amount_selection');
-    } finally {
-      await again.close();
-    }
+    const again = (await open({ world: w, store, frozenClock: true })).sandbox;
+    expect(again.store.state.operations.size).toBe(52 - 1); // 50 payouts + 1 payment; the link is no operation
+    const after = again.store.state.poolWindow('pool_main', 'WT_RUB_C2C')!;
+    expect([...after.slots.values()].map((s) => [s.payout_id, s.free.toFixed(2)])).toEqual(snapshot);
+    expect(claimOf(again.store.state.operation(payment.id)!)).toBeDefined();
+    expect(again.store.state.link('link' in flexible ? flexible.link.id : '')?.status).toBe('amount_selection');
   });
 });
 
 describe('key scopes (spec §7: 403 on link and amount endpoints)', () => {
   it('a key limited to some optional endpoint groups gets 403 on the others, before its body is read', async () => {
-    const h = await harness('in-process', { frozenClock: true, adminToken: 'adm' });
-    try {
-      const issued = await h.call('POST', '/sandbox/keys', { key: null, headers: ADMIN, body: { shop_id: 'shop_pool', scopes: ['amounts'] } });
-      expect(issued.body).toMatchObject({ shop_id: 'shop_pool', scopes: ['amounts'] });
-      const key = issued.body.api_key as string;
-      expect((await availability(h, '100.00', '200.00', key)).status).toBe(200);
-      const flexible = await h.call('POST', '/v1/payment/link/flexible', { key, raw: 'not even json', headers: { 'content-type': 'application/json' } });
-      expect([flexible.status, flexible.body.code]).toEqual([403, 'key_not_authorized']);
-      expect((await h.call('POST', '/v1/payment/link', { key, body: pay('1000.00') })).status).toBe(403);
-      // Core endpoints stay open to every key.
-      expect((await h.call('POST', '/v1/payment', { key, body: pay('1000.00') })).status).toBe(200);
-      const links = (await h.call('POST', '/sandbox/keys', { key: null, headers: ADMIN, body: { shop_id: 'shop_pool', scopes: ['links'] } })).body.api_key as string;
-      expect((await availability(h, '100.00', '200.00', links)).status).toBe(403);
-      expect((await h.call('POST', '/v1/payment/link/flexible', { key: links, body: flex('1000.00') })).status).toBe(200);
-      expect((await h.call('POST', '/sandbox/keys', { key: null, headers: ADMIN, body: { shop_id: 'shop_pool', scopes: ['everything'] } })).status).toBe(400);
-    } finally {
-      await h.close();
-    }
+    const h = await open({ frozenClock: true, adminToken: 'adm' });
+    const issued = await h.call('POST', '/sandbox/keys', { key: null, headers: ADMIN, body: { shop_id: 'shop_pool', scopes: ['amounts'] } });
+    expect(issued.body).toMatchObject({ shop_id: 'shop_pool', scopes: ['amounts'] });
+    const key = issued.body.api_key as string;
+    expect((await availability(h, '100.00', '200.00', key)).status).toBe(200);
+    const flexible = await h.call('POST', '/v1/payment/link/flexible', { key, raw: 'not even json', headers: { 'content-type': 'application/json' } });
+    expect([flexible.status, flexible.body.code]).toEqual([403, 'key_not_authorized']);
+    expect((await h.call('POST', '/v1/payment/link', { key, body: pay('1000.00') })).status).toBe(403);
+    // Core endpoints stay open to every key.
+    expect((await h.call('POST', '/v1/payment', { key, body: pay('1000.00') })).status).toBe(200);
+    const links = (await h.call('POST', '/sandbox/keys', { key: null, headers: ADMIN, body: { shop_id: 'shop_pool', scopes: ['links'] } })).body.api_key as string;
+    expect((await availability(h, '100.00', '200.00', links)).status).toBe(403);
+    expect((await h.call('POST', '/v1/payment/link/flexible', { key: links, body: flex('1000.00') })).status).toBe(200);
+    expect((await h.call('POST', '/sandbox/keys', { key: null, headers: ADMIN, body: { shop_id: 'shop_pool', scopes: ['everything'] } })).status).toBe(400);
   });
 });
 
@@ -455,21 +416,17 @@ describe('coverage partial', () => {
   it('a route mixing the pool and a simulated provider reports partial coverage with the pool\'s intervals', async () => {
     const w = world();
     w.routes.find((r: { id: string }) => r.id === 'r_a_c2c_in').providers = ['pool_main', 'sim_cards'];
-    const h = await harness('in-process', { world: w, frozenClock: true });
-    try {
-      await layout(h, ['1500.00']);
-      const r = await availability(h, '100.00', '3000.00', KEY_A);
-      expect(r.body).toMatchObject({ coverage: 'partial', intervals: [{ min_amount: '500.00', max_amount: '1000.00' }, { min_amount: '1500.00', max_amount: '1500.00' }] });
-      // The flexible link is for pool-only routes.
-      expect((await h.call('POST', '/v1/payment/link/flexible', { key: KEY_A, body: flex('1500.00') })).status).toBe(412);
-      // A payment the pool can take goes to the pool (first in the route); one it cannot falls through to sim_cards.
-      const pooled = (await h.call('POST', '/v1/payment', { key: KEY_A, body: pay('1500.00') })).body;
-      expect(claimOf(h.sandbox.store.state.operation(pooled.operation_id)!)).toBeDefined();
-      const simulated = (await h.call('POST', '/v1/payment', { key: KEY_A, body: pay('1200.00') })).body;
-      expect(simulated.status).toBe('pending');
-      expect(h.sandbox.store.state.operation(simulated.operation_id)?.provider_id).toBe('sim_cards');
-    } finally {
-      await h.close();
-    }
+    const h = await open({ world: w, frozenClock: true });
+    await layout(h, ['1500.00']);
+    const r = await availability(h, '100.00', '3000.00', KEY_A);
+    expect(r.body).toMatchObject({ coverage: 'partial', intervals: [{ min_amount: '500.00', max_amount: '1000.00' }, { min_amount: '1500.00', max_amount: '1500.00' }] });
+    // The flexible link is for pool-only routes.
+    expect((await h.call('POST', '/v1/payment/link/flexible', { key: KEY_A, body: flex('1500.00') })).status).toBe(412);
+    // A payment the pool can take goes to the pool (first in the route); one it cannot falls through to sim_cards.
+    const pooled = (await h.call('POST', '/v1/payment', { key: KEY_A, body: pay('1500.00') })).body;
+    expect(claimOf(h.sandbox.store.state.operation(pooled.operation_id)!)).toBeDefined();
+    const simulated = (await h.call('POST', '/v1/payment', { key: KEY_A, body: pay('1200.00') })).body;
+    expect(simulated.status).toBe('pending');
+    expect(h.sandbox.store.state.operation(simulated.operation_id)?.provider_id).toBe('sim_cards');
   });
 });

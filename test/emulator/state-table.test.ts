@@ -1,17 +1,16 @@
 // Walks every status × command of the documented state table through the public API and the sandbox controls
 // only (in-process fetch), and checks each result: the new status, "no change", or the refusal code.
-import { afterEach, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from '../../src/emulator/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/emulator/index.js';
 import type { OperationKind, OperationRecord, Status } from '../../src/domain/operation.js';
 import { COMMANDS, STATE_TABLE, type Cell, type Command } from '../../src/domain/state-table.js';
 import { readFileSync } from 'node:fs';
 import { KEY_A } from '../helpers/harness.js';
+import { useSandboxes } from '../helpers/sandbox.js';
 
 const T0 = '2026-01-01T00:00:00Z';
-const open: Sandbox[] = [];
-afterEach(async () => {
-  for (const s of open.splice(0)) await s.close();
-});
+/** A fresh sandbox per cell, closed after it. */
+const open = useSandboxes();
 
 let n = 0;
 function params(kind: OperationKind, tag = '') {
@@ -118,8 +117,7 @@ describe('state table', () => {
   });
 
   it.each(cells)('%s %s × %s → %s', async (kind, status, command, expected) => {
-    const sb = await createSandbox({ frozenClock: true, startTime: T0, adminToken: ADMIN });
-    open.push(sb);
+    const sb = (await open({ frozenClock: true, startTime: T0, adminToken: ADMIN })).sandbox;
     const op = await reach(sb, kind, status, command);
     const before = JSON.stringify(sb.service.state.operation(op.id));
     const postingsBefore = sb.service.state.postings.size;

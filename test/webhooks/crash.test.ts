@@ -1,13 +1,12 @@
 // The outbox survives SIGKILL: every event of an acknowledged change is delivered after the sandbox comes back.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { KEY_A } from '../helpers/harness.js';
 import { verifyWebhook } from '../../src/webhooks/index.js';
 import { closedPort, startReceiver } from './receiver.js';
+import { tempDir, useCleanup } from '../helpers/cleanup.js';
 
 const CHILD = new URL('./child-sandbox.mjs', import.meta.url).pathname;
 const T0 = Date.parse('2026-03-01T12:00:00.000Z');
@@ -31,19 +30,15 @@ function kill(child: ChildProcess): Promise<void> {
   return gone;
 }
 
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const f of cleanup.splice(0).reverse()) await f();
-});
+const defer = useCleanup();
 
 it('deliveries pending when the sandbox is SIGKILLed are delivered after it restarts', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'paygate-wh-crash-'));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir(defer, 'paygate-wh-crash-');
   const store = join(dir, 'sandbox.json');
   const port = await closedPort();
   const hook = `http://127.0.0.1:${port}/hooks`;
   const first = await start(store, hook);
-  cleanup.push(() => kill(first.child));
+  defer(() => kill(first.child));
   const acknowledged: string[] = [];
   for (let i = 0; i < 10; i++) {
     const res = await fetch(`${first.baseUrl}/v1/payment`, {
@@ -57,9 +52,9 @@ it('deliveries pending when the sandbox is SIGKILLed are delivered after it rest
   await kill(first.child);
 
   const rx = await startReceiver(undefined, port);
-  cleanup.push(() => rx.close());
+  defer(() => rx.close());
   const second = await start(store, hook);
-  cleanup.push(() => kill(second.child));
+  defer(() => kill(second.child));
   expect(second.secret).toBe(first.secret);
   // The next attempt is due 5 s of sandbox time after the first (failed or never made) one.
   const adv = await fetch(`${second.baseUrl}/sandbox/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-admin-token': 'pg_admin_test_token' }, body: JSON.stringify({ by: '5s' }) });

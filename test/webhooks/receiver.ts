@@ -71,10 +71,4 @@ export async function startReceiver(answer: Receiver['answer'] = () => ({ status
 }
 
 /** A port that was bound and closed: nothing listens on it (until a receiver takes it again). */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { deadPort as closedPort } from '../helpers/transport.js';

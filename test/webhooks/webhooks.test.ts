@@ -1,17 +1,18 @@
 // Webhooks end to end: registration, signed delivery of every status change to real local receivers, the retry
 // schedule on the sandbox clock, Retry-After, failure and redelivery, secret rotation, restart recovery, and that no
 // API response waits for a receiver.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { Agent } from 'undici';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/emulator/index.js';
 import { fixtureSecret } from '../../src/emulator/webhooks/outbox.js';
 import { verifyWebhook, WebhookVerificationError, type WebhookEvent } from '../../src/webhooks/index.js';
-import { KEY_A, KEY_B, harness, paymentBody, type Harness } from '../helpers/harness.js';
+import { KEY_A, KEY_B, paymentBody, type Harness } from '../helpers/harness.js';
 import { closedPort, startReceiver, type Received, type Receiver } from './receiver.js';
+import { useSandboxes } from '../helpers/sandbox.js';
+import { tempDir, useCleanup } from '../helpers/cleanup.js';
 
 const ADMIN = 'pg_admin_test_token';
 const T0 = '2026-03-01T12:00:00.000Z';
@@ -30,14 +31,13 @@ function stdVerify(secret: string, r: Received): WebhookEvent {
   }
 }
 
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn();
-});
+const defer = useCleanup();
+/** Sandboxes a test opens, closed after it (before the receivers and dirs deferred earlier). */
+const open = useSandboxes(defer);
 
 async function receiver(answer?: Receiver['answer'], port?: number): Promise<Receiver> {
   const r = await startReceiver(answer, port);
-  cleanup.push(() => r.close());
+  defer(() => r.close());
   return r;
 }
 
@@ -48,10 +48,8 @@ function world(): Record<string, unknown> & { webhooks?: unknown[] } {
   return w;
 }
 
-async function sandbox(opts: SandboxOptions = {}): Promise<Harness> {
-  const h = await harness('in-process', { frozenClock: true, startTime: T0, adminToken: ADMIN, world: world(), ...opts });
-  cleanup.push(() => h.close());
-  return h;
+function sandbox(opts: SandboxOptions = {}): Promise<Harness> {
+  return open({ frozenClock: true, startTime: T0, adminToken: ADMIN, world: world(), ...opts });
 }
 
 async function register(h: Harness, url: string, key = KEY_A): Promise<{ id: string; secret: string }> {
@@ -321,9 +319,7 @@ describe('webhooks', () => {
 
   it('API responses never wait for a receiver that does not answer', async () => {
     const rx = await receiver(() => 'hang');
-    const sb = await createSandbox({ frozenClock: true, startTime: T0, adminToken: ADMIN });
-    cleanup.push(() => sb.close());
-    const { url } = await sb.listen({ port: 0, host: '127.0.0.1' });
+    const { sandbox: sb, baseUrl: url } = await open({ transport: 'http', frozenClock: true, startTime: T0, adminToken: ADMIN });
     const post = (client_id: string) =>
       fetch(`${url}/v1/payment`, { method: 'POST', headers: { 'x-api-key': KEY_A, 'content-type': 'application/json' }, body: JSON.stringify(paymentBody({ client_id })) });
     expect((await fetch(`${url}/sandbox/webhooks`, { method: 'POST', headers: { 'x-api-key': KEY_A, 'content-type': 'application/json' }, body: JSON.stringify({ url: rx.url }) })).status).toBe(201);
@@ -352,12 +348,11 @@ describe('webhooks', () => {
   });
 
   it('pending deliveries survive a restart of a file store and are delivered after reopening', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'paygate-wh-'));
-    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const dir = tempDir(defer, 'paygate-wh-');
     const store = join(dir, 'sandbox.json');
     const port = await closedPort();
     const opts = { store, world: world(), frozenClock: true, startTime: T0, adminToken: ADMIN, webhookUrl: `http://127.0.0.1:${port}/hooks` };
-    const first = await createSandbox(opts);
+    const first = (await open(opts)).sandbox;
     const secret = first.webhookSecret;
     const res = await first.fetch(new Request('http://x/v1/payment', { method: 'POST', headers: { 'x-api-key': KEY_A, 'content-type': 'application/json' }, body: JSON.stringify(paymentBody()) }));
     expect(res.status).toBe(200);
@@ -366,8 +361,7 @@ describe('webhooks', () => {
     await first.close();
 
     const rx = await receiver(undefined, port);
-    const second = await createSandbox(opts);
-    cleanup.push(() => second.close());
+    const second = (await open(opts)).sandbox;
     expect(second.webhookSecret).toBe(secret);
     expect(second.webhooks.deliveries('shop_a')[0]!.status).toBe('pending');
     await second.clock.advance(5 * S);
@@ -378,11 +372,9 @@ describe('webhooks', () => {
   });
 
   it('stores the body once per event and each attempt as its own small record (the delivery row is never rewritten with the body)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'paygate-wh-rows-'));
-    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const dir = tempDir(defer, 'paygate-wh-rows-');
     const rx = await receiver((_r, n) => ({ status: n === 1 ? 500 : 204 }));
-    const sb = await createSandbox({ store: join(dir, 'sandbox.json'), world: world(), frozenClock: true, startTime: T0, adminToken: ADMIN, webhookUrl: rx.url });
-    cleanup.push(() => sb.close());
+    const sb = (await open({ store: join(dir, 'sandbox.json'), world: world(), frozenClock: true, startTime: T0, adminToken: ADMIN, webhookUrl: rx.url })).sandbox;
     const res = await sb.fetch(new Request('http://x/v1/payment', { method: 'POST', headers: { 'x-api-key': KEY_A, 'content-type': 'application/json' }, body: JSON.stringify(paymentBody()) }));
     expect(res.status).toBe(200);
     await rx.next();
@@ -410,7 +402,7 @@ describe('webhooks', () => {
   it('with a caller-supplied undici dispatcher the attempts run in-thread, signed and recorded the same way', async () => {
     const rx = await receiver((_r, n) => (n === 1 ? { status: 503, headers: { 'retry-after': '30' } } : { status: 204 }));
     const agent = new Agent();
-    cleanup.push(() => agent.close());
+    defer(() => agent.close());
     const h = await sandbox({ webhookDispatcher: agent });
     const ep = await register(h, rx.url);
     await create(h);

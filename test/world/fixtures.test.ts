@@ -1,36 +1,31 @@
 // Fixture validation: the default world is valid and holds what the README promises; mistakes name their JSON path.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/emulator/index.js';
 import { DEFAULT_FIXTURES, FixtureError, loadWorld, parseWorld } from '../../src/world/load.js';
+import { useSandboxes } from '../helpers/sandbox.js';
+import { tempDir, useCleanup } from '../helpers/cleanup.js';
 
 const raw = () => JSON.parse(readFileSync(DEFAULT_FIXTURES, 'utf8'));
+const defer = useCleanup();
+/** Sandboxes a test opens, closed after it (before its temp dirs are removed). */
+const open = useSandboxes(defer);
 
 describe('fixtures', () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-  });
-
   it('the default world holds the shops the README describes', async () => {
     const world = loadWorld();
-    const sb = await createSandbox();
-    try {
-      const [a, b, pool] = sb.demo.shops;
-      expect(a).toMatchObject({ id: 'shop_a', hosted_page: true, flexible_links: false, pool_only: false });
-      expect(b).toMatchObject({ id: 'shop_b', hosted_page: false, pool_only: false });
-      expect(a!.merchant_id).not.toBe(b!.merchant_id);
-      expect(pool).toMatchObject({ id: 'shop_pool', flexible_links: true, pool_only: true });
-      expect(sb.demo.revoked_api_key).toBeTruthy();
-      expect(world.providers.some((p) => p.requires_receipt)).toBe(true);
-      expect(world.providers.some((p) => p.conversion && p.conversion.to !== 'RUB')).toBe(true);
-      expect(world.banks.map((x) => x.code)).toEqual(expect.arrayContaining(['sber', 'tcs']));
-      expect(world.banks.length).toBeGreaterThanOrEqual(6);
-    } finally {
-      await sb.close();
-    }
+    const sb = (await open()).sandbox;
+    const [a, b, pool] = sb.demo.shops;
+    expect(a).toMatchObject({ id: 'shop_a', hosted_page: true, flexible_links: false, pool_only: false });
+    expect(b).toMatchObject({ id: 'shop_b', hosted_page: false, pool_only: false });
+    expect(a!.merchant_id).not.toBe(b!.merchant_id);
+    expect(pool).toMatchObject({ id: 'shop_pool', flexible_links: true, pool_only: true });
+    expect(sb.demo.revoked_api_key).toBeTruthy();
+    expect(world.providers.some((p) => p.requires_receipt)).toBe(true);
+    expect(world.providers.some((p) => p.conversion && p.conversion.to !== 'RUB')).toBe(true);
+    expect(world.banks.map((x) => x.code)).toEqual(expect.arrayContaining(['sber', 'tcs']));
+    expect(world.banks.length).toBeGreaterThanOrEqual(6);
   });
 
   it.each([
@@ -49,8 +44,7 @@ describe('fixtures', () => {
   });
 
   it('a fixture file that is not JSON, or missing, is a clear error', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'paygate-fx-'));
-    dirs.push(dir);
+    const dir = tempDir(defer, 'paygate-fx-');
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, '{ "shops": [ }');
     await expect(createSandbox({ fixtures: bad })).rejects.toThrow(/bad\.json is not valid JSON/);
@@ -60,37 +54,23 @@ describe('fixtures', () => {
 });
 
 describe('file store through the sandbox', () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-  });
-
   it('keeps operations across a restart and refuses a second owner', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'paygate-st-'));
-    dirs.push(dir);
+    const dir = tempDir(defer, 'paygate-st-');
     const store = join(dir, 'sandbox.json');
-    const sb = await createSandbox({ store });
+    const sb = (await open({ store })).sandbox;
     const op = await sb.service.create('shop_a', 'payment', { merchant_operation_id: 'keep-1', client_id: 'c', method: 'WT_RUB_C2C', amount: '500.00', currency: 'RUB' });
     await expect(createSandbox({ store })).rejects.toThrow(/is locked: .*pid/);
     await sb.close();
-    const again = await createSandbox({ store });
-    try {
-      expect(again.store.state.operation(op.id)).toEqual(op);
-      expect(again.store.state.postings.size).toBe(sb.store.state.postings.size);
-    } finally {
-      await again.close();
-    }
-    const reset = await createSandbox({ store, reset: true });
-    try {
-      expect(reset.store.state.operations.size).toBe(0);
-    } finally {
-      await reset.close();
-    }
+    const again = (await open({ store })).sandbox;
+    expect(again.store.state.operation(op.id)).toEqual(op);
+    expect(again.store.state.postings.size).toBe(sb.store.state.postings.size);
+    await again.close();
+    const reset = (await open({ store, reset: true })).sandbox;
+    expect(reset.store.state.operations.size).toBe(0);
   });
 
   it('a corrupt store is a clear start-up error and is never overwritten', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'paygate-st-'));
-    dirs.push(dir);
+    const dir = tempDir(defer, 'paygate-st-');
     const store = join(dir, 'sandbox.json');
     writeFileSync(store, '{"format":"paygate-store","version":1,"collections":{"operations":[{"id":');
     await expect(createSandbox({ store })).rejects.toThrow(/sandbox\.json is corrupt/);
