@@ -1,28 +1,10 @@
 // Durability: a sandbox process SIGKILLed under load loses no acknowledged operation (a 200 means it is on disk).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEY_A } from '../helpers/harness.js';
-
-const BIN = new URL('../../bin/paygate.js', import.meta.url).pathname;
-
-async function startCli(args: string[]): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', '--json', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${stderr}`)));
-  });
-  return { child, baseUrl: JSON.parse(line).base_url };
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));
-}
+import { exited, startCli } from '../helpers/sandbox-process.js';
 
 describe('crash safety', () => {
   const cleanup: (() => Promise<void> | void)[] = [];

@@ -2,30 +2,13 @@
 // 503 for a payout it could not write, and then behaves exactly as if the request had never come — no state, no
 // reserve, and an identical retry (once space is back) creates the payout for real; after a SIGKILL and a restart
 // the retried payout is there and the reserve is exactly its own.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEY_A } from '../helpers/harness.js';
+import { exited, startCli } from '../helpers/sandbox-process.js';
 import { fillDisk, mountTmpfs, warnSkipped } from '../helpers/tmpfs.js';
 
-const BIN = new URL('../../bin/paygate.js', import.meta.url).pathname;
-
-async function startCli(args: string[]): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', '--json', '--frozen-clock', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${stderr}`)));
-  });
-  return { child, baseUrl: JSON.parse(line).base_url };
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));
-}
 
 describe('a full disk', () => {
   const cleanup: (() => Promise<void> | void)[] = [];
