@@ -121,6 +121,8 @@ export interface CreateOptions {
   fingerprint?: string;
   /** Created through an opted-in flexible link: the hosted page needs its k credential. */
   flexibleLink?: boolean;
+  /** Created through POST /v1/payment/link: it has a hosted page (a payment created otherwise never does). */
+  hostedLink?: boolean;
   /** The payer's amount confirmation of a link (which exists under the same id). */
   fromLink?: boolean;
   /** Reject at once with this reason (the chosen amount was taken at the last moment). */
@@ -212,6 +214,7 @@ export function planCreate(ctx: DomainContext, shopId: string, kind: OperationKi
   if (decision) base.provider_id = decision.provider.id;
   if (q?.conversion) base.conversion = q.conversion;
   if (opts.flexibleLink) base.flexible_link = true;
+  if (opts.hostedLink && kind === 'payment') base.hosted_link = true;
   if (decision?.slot) base.claim = { payout_id: decision.slot.payout_id, amount };
   if (kind === 'payout' && decision?.provider.kind === 'self_matching') base.pool_id = decision.provider.id;
 

@@ -101,6 +101,8 @@ export type PaymentFields = {
   claim?: { payout_id: string; amount: string };
   /** Created through an opted-in flexible link: its hosted page needs the link's `k` credential. */
   flexible_link?: boolean;
+  /** Created through POST /v1/payment/link: the only other way a payment gets a hosted page. */
+  hosted_link?: boolean;
 };
 
 /** What only a payout carries. */

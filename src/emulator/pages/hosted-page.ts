@@ -109,6 +109,8 @@ function find(event: H3Event, ctx: AppContext): { op: PublicOperation; query: st
   const op: OperationRecord | undefined = ctx.service.state.operation(id);
   if (!op || op.status === 'admitting' || op.type !== 'payment') return undefined;
   if (!ctx.service.world.shops.get(op.shop_id)?.hosted_page) return undefined;
+  // Only payments created through a link endpoint have a page: the id of any other is derivable, not a secret.
+  if (!op.flexible_link && !op.hosted_link) return undefined;
   if (!op.flexible_link) return { op, query: '' };
   // A flexible link's page answers only with its k credential (spec §4.3 rule 1): without it, not found.
   const query = credential(event, ctx, id);

@@ -173,8 +173,8 @@ export class GatewayService {
   }
 
   /** Create a payment or payout; resolves once the outcome is durable (after the provider's acceptance wait). */
-  async create(shopId: string, kind: OperationKind, params: CreateParams): Promise<PublicOperation> {
-    return this.runCreate(planCreate(this.ctx(), shopId, kind, params));
+  async create(shopId: string, kind: OperationKind, params: CreateParams, opts: { link?: boolean } = {}): Promise<PublicOperation> {
+    return this.runCreate(planCreate(this.ctx(), shopId, kind, params, opts.link ? { hostedLink: true } : {}));
   }
 
   /**

@@ -8,10 +8,11 @@ import type { AnyCall, GatewayHandler } from '../types.js';
 
 async function create(call: AnyCall, kind: OperationKind, params: CreateParams, link: boolean) {
   const { service, urls } = call.ctx;
-  const op = await service.create(call.shopId, kind, params);
+  const op = await service.create(call.shopId, kind, params, { link });
   const wire = toWireOperation(op, service.world);
   if (!link) return wire;
-  const hosted = service.world.shops.get(call.shopId)?.hosted_page ?? false;
+  // Only a payment created through a link endpoint has a page (one first created by POST /v1/payment has none).
+  const hosted = (service.world.shops.get(call.shopId)?.hosted_page ?? false) && op.type === 'payment' && op.hosted_link === true;
   return { ...wire, payment_url: hosted ? `${urls.paymentPage}/${op.id}` : null };
 }
 
