@@ -7,6 +7,7 @@ import { AmountReadGate } from './runtime/amount-reads.js';
 import { RECEIPT_URL_TTL_MS, type AppContext, type RouteContext } from './context.js';
 import { ApiError, errorResponse } from './http/errors.js';
 import { mountTable } from './http/mount.js';
+import { authenticate } from './http/auth.js';
 import { showPaymentPage, uploadPageReceipt } from './pages/hosted-page.js';
 import { downloadReceipt } from './receipts/download.js';
 import { gatewayHandlers } from './routes/gateway/index.js';
@@ -41,7 +42,20 @@ function routeContext(ctx: AppContext): RouteContext {
 /** Method of each gateway path: another method on it is 405 with Allow; any other unknown route is 404. */
 const GATEWAY_METHOD_OF = new Map<string, string>((Object.values(endpoints) as EndpointDef[]).map((e) => [e.path, e.method]));
 
-function noSuchRoute(event: H3Event): Response {
+/**
+ * No route matched. Under /v1 the key is checked first (spec §5 rule 3: an unauthenticated request never reaches
+ * dispatch), so without a valid key every /v1 request is 401 — only a valid key learns that a path or method does
+ * not exist.
+ */
+function noSuchRoute(event: H3Event, ctx: AppContext): Response {
+  if (event.url.pathname === '/v1' || event.url.pathname.startsWith('/v1/')) {
+    try {
+      authenticate(event, 'key', undefined, ctx);
+    } catch (e) {
+      if (e instanceof ApiError) return errorResponse(e);
+      throw e;
+    }
+  }
   const allowed = GATEWAY_METHOD_OF.get(event.url.pathname);
   if (allowed) {
     return errorResponse(new ApiError('method_not_allowed', `use ${allowed} ${event.url.pathname}`, { allow: allowed }));
@@ -55,6 +69,6 @@ export function createApp(ctx: AppContext): H3 {
   mountTable(app, endpoints, gatewayHandlers, routes);
   mountTable(app, sandboxControls, controlHandlers, routes);
   for (const site of SITE_ROUTES) app.on(site.method, site.path, (event) => site.handler(event, routes));
-  app.all('/**', noSuchRoute);
+  app.all('/**', (event) => noSuchRoute(event, ctx));
   return app;
 }
