@@ -65,6 +65,12 @@ function noSuchRoute(event: H3Event, ctx: AppContext): Response {
 
 export function createApp(ctx: AppContext): H3 {
   const app = new H3();
+  // HEAD is answered like GET, without the body (RFC 9110 §9.3.2): status and headers, never a 405 or a JSON body.
+  app.use(async (event, next) => {
+    if (event.req.method !== 'HEAD') return next();
+    const res = await app.fetch(new Request(event.req.url, { method: 'GET', headers: event.req.headers }));
+    return new Response(null, { status: res.status, headers: res.headers });
+  });
   const routes = routeContext(ctx);
   mountTable(app, endpoints, gatewayHandlers, routes);
   mountTable(app, sandboxControls, controlHandlers, routes);
