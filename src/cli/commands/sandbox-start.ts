@@ -15,8 +15,18 @@ function parsePort(value: string | number | undefined): number {
   return n;
 }
 
-function explain(e: unknown, port: number, host: string): SandboxStartError {
+/** A start-up failure as the user can act on it: which port, or which file and what the system said. */
+export function explain(e: unknown, port: number, host: string): SandboxStartError {
   const err = e as NodeJS.ErrnoException & { code?: string };
+  if (err?.syscall !== undefined && err.syscall !== 'listen' && err.path !== undefined && /^E[A-Z]+$/.test(err.code ?? '')) {
+    return new SandboxStartError(
+      `cannot use the store at ${err.path}: ${err.code} (${err.syscall})`,
+      err.code === 'EACCES' || err.code === 'EPERM' || err.code === 'EROFS'
+        ? 'make that folder writable, or pass --store <a writable path> or --in-memory'
+        : 'pass --store <another path> or --in-memory',
+      { cause: e },
+    );
+  }
   if (err?.code === 'EADDRINUSE') {
     return new SandboxStartError(`port ${port} on ${host} is already in use`, 'stop what is listening there, or pass --port <other> (--port 0 picks a free one)');
   }
