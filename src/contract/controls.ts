@@ -239,7 +239,7 @@ export const sandboxControls = {
     body: RegisterWebhookRequest,
     response: SandboxWebhookCreated,
     status: 201,
-    errors: [...BODY_ERRORS, 401],
+    errors: [...BODY_ERRORS, 401, 409],
   }),
   'webhooks.rotate_secret': control({
     id: 'webhooks.rotate_secret',

@@ -4,7 +4,16 @@ import { z } from 'zod';
 import { Timestamp } from './money.js';
 
 /** POST /sandbox/webhooks. */
-export const RegisterWebhookRequest = z.object({ url: z.url({ protocol: /^https?$/, message: 'url must be an absolute http(s) URL' }) });
+/** The longest webhook URL accepted: every delivery record carries it. */
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+/** The most active webhook endpoints one shop may have: each event becomes one delivery per endpoint. */
+export const MAX_WEBHOOK_ENDPOINTS = 16;
+
+export const RegisterWebhookRequest = z.object({
+  url: z
+    .url({ protocol: /^https?$/, message: 'url must be an absolute http(s) URL' })
+    .max(MAX_WEBHOOK_URL_LENGTH, { message: `url must be at most ${MAX_WEBHOOK_URL_LENGTH} characters` }),
+});
 
 /** POST /sandbox/webhooks/deliveries/redeliver: exactly one of `event_id` or `failed: true`. */
 export const RedeliverRequest = z

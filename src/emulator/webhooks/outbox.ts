@@ -1,6 +1,7 @@
 // Webhooks of the sandbox: endpoint registration, the durable outbox (one delivery record per event × endpoint,
 // written in the same commit as the event) and delivery: signed per Standard Webhooks, retried on the sandbox clock,
 // every attempt recorded. Attempts run detached from requests and timers: a slow receiver never holds anything up.
+import { MAX_WEBHOOK_ENDPOINTS } from '../../contract/sandbox-webhooks.js';
 import { randomBytes } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import type { OperationEvent } from '../../domain/transitions.js';
@@ -34,6 +35,11 @@ export interface WebhookOptions {
 
 export { activeSecrets, deliveryId, fixtureSecret, maskSecret, newSecret, optionEndpointId, type WebhookDelivery } from './records.js';
 import { activeSecrets, deliveryId, fixtureSecret, newSecret, optionEndpointId, retryAfterMs, type WebhookDelivery } from './records.js';
+
+/** The shop already has the most webhook endpoints it may have (409 webhook_limit). */
+export class WebhookLimitError extends Error {
+  readonly code = 'webhook_limit';
+}
 
 /** Attempts that fall due together are handed to the runner together, this long after the first (ms). */
 const SEND_BATCH_MS = 1;
@@ -305,6 +311,9 @@ export class WebhookOutbox implements CommitHook {
   // --- controls ---------------------------------------------------------------------------------------------
 
   async register(shopId: string, url: string): Promise<WebhookEndpointRecord> {
+    if (this.endpointsOf(shopId).length >= MAX_WEBHOOK_ENDPOINTS) {
+      throw new WebhookLimitError(`a shop may have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; remove one first (DELETE /sandbox/webhooks/<id>)`);
+    }
     const endpoint: WebhookEndpointRecord = {
       id: `we_${randomBytes(8).toString('hex')}`,
       shop_id: shopId,
@@ -336,7 +345,8 @@ export class WebhookOutbox implements CommitHook {
   }
 
   async remove(ep: WebhookEndpointRecord): Promise<void> {
-    await this.service.commit([{ kind: 'webhook_endpoint', endpoint: { ...ep, deleted_at: iso(this.clock.now()) } }]);
+    // A removed endpoint keeps its record (the journal only upserts), but not its secrets: they are purged.
+    await this.service.commit([{ kind: 'webhook_endpoint', endpoint: { ...ep, secret: '', previous_secrets: [], deleted_at: iso(this.clock.now()) } }]);
   }
 
   /** A delivery's attempts so far, oldest first. */

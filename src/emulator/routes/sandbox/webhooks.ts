@@ -3,7 +3,7 @@
 import { sandboxControls } from '../../../contract/controls.js';
 import type { WebhookEndpointRecord } from '../../../store/state.js';
 import { ApiError } from '../../http/errors.js';
-import { maskSecret, type WebhookDelivery } from '../../webhooks/outbox.js';
+import { maskSecret, WebhookLimitError, type WebhookDelivery } from '../../webhooks/outbox.js';
 import { maskUrl } from '../../webhooks/records.js';
 import type { AnyCall, ControlHandler } from '../types.js';
 
@@ -49,7 +49,9 @@ export const list: ControlHandler<'webhooks.list'> = (call) => {
 
 export const add: ControlHandler<'webhooks.add'> = async (call) => {
   const { url } = await call.body();
-  const ep = await call.ctx.outbox.register(call.shopId, url);
+  const ep = await call.ctx.outbox.register(call.shopId, url).catch((e: unknown) => {
+    throw e instanceof WebhookLimitError ? new ApiError('webhook_limit', e.message) : e;
+  });
   return { id: ep.id, url: ep.url, secret: ep.secret, created_at: ep.created_at };
 };
 
