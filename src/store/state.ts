@@ -101,6 +101,8 @@ export type StoreChange =
 /** What applying one transaction in memory gives: the upserts to write, and how to take it back. */
 export interface Applied {
   upserts: Change[];
+  /** What each upserted entity was before (undefined: it did not exist), aligned with `upserts`. */
+  before: (Entity | undefined)[];
   undo: () => void;
 }
 
@@ -157,22 +159,25 @@ export class SandboxState implements StateView {
    */
   apply(changes: readonly StoreChange[]): Applied {
     const upserts: Change[] = [];
+    const before: (Entity | undefined)[] = [];
     const undos: (() => void)[] = [];
     try {
-      for (const ch of changes) this.applyOne(ch, upserts, undos);
+      for (const ch of changes) before.push(this.applyOne(ch, upserts, undos));
     } catch (e) {
       for (let i = undos.length - 1; i >= 0; i--) undos[i]!();
       throw e;
     }
     return {
       upserts,
+      before,
       undo: () => {
         for (let i = undos.length - 1; i >= 0; i--) undos[i]!();
       },
     };
   }
 
-  private applyOne(ch: StoreChange, out: Change[], undos: (() => void)[]): void {
+  /** Apply one change; returns the entity it replaced (undefined: new, or not a replaceable record). */
+  private applyOne(ch: StoreChange, out: Change[], undos: (() => void)[]): Entity | undefined {
     switch (ch.kind) {
       case 'operation': {
         const prev = this.operations.get(ch.op.id);
@@ -180,7 +185,7 @@ export class SandboxState implements StateView {
         this.putOperation(cur);
         undos.push(() => (prev ? this.restoreOperation(prev, cur) : this.removeOperation(cur)));
         out.push({ c: 'operations', v: cur });
-        return;
+        return prev;
       }
       case 'posting': {
         const p = ch.posting;
@@ -207,7 +212,7 @@ export class SandboxState implements StateView {
           else this.keys.delete(cur.id);
         });
         out.push({ c: 'keys', v: cur });
-        return;
+        return prev;
       }
       case 'meta':
         return this.upsert(this.meta, ch.meta.id, ch.meta, 'meta', out, undos);
@@ -239,11 +244,12 @@ export class SandboxState implements StateView {
   }
 
   /** A plain upsert by id into `map`, with its undo. */
-  private upsert<T extends Entity>(map: Map<string, T>, id: string, value: T, c: string, out: Change[], undos: (() => void)[]): void {
+  private upsert<T extends Entity>(map: Map<string, T>, id: string, value: T, c: string, out: Change[], undos: (() => void)[]): T | undefined {
     const prev = map.get(id);
     map.set(id, value);
     undos.push(() => (prev === undefined ? map.delete(id) : map.set(id, prev)));
     out.push({ c, v: value });
+    return prev;
   }
 
   snapshot(): Collections {

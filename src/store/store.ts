@@ -58,8 +58,7 @@ export class Store {
    */
   commit(changes: readonly StoreChange[], onWritten?: () => void): Promise<void> {
     if (!this.opened) return Promise.reject(new Error('store is not open'));
-    const before = this.capture(changes);
-    const { upserts, undo } = this.state.apply(changes);
+    const { upserts, before, undo } = this.state.apply(changes);
     if (upserts.length === 0) return onWritten ? this.sync().then(onWritten) : this.sync();
     this.shadow(upserts, before, +1);
     return new Promise<void>((resolve, reject) => {
@@ -73,11 +72,6 @@ export class Store {
     if (this.settledSeq >= this.lastSeq) return Promise.resolve();
     const seq = this.lastSeq;
     return new Promise<void>((resolve) => this.waiters.push({ seq, resolve }));
-  }
-
-  /** Whether a transaction touching this entity is applied but not yet written. */
-  isDirty(c: string, id: string): boolean {
-    return this.shadows.has(shadowKey(c, id));
   }
 
   /** The written version of an entity: what a read may show (undefined: it does not exist on disk yet). */
@@ -108,14 +102,6 @@ export class Store {
   /** Wait until nothing is queued or being written. */
   private async drain(): Promise<void> {
     while (this.writing || this.queued.length > 0) await this.sync();
-  }
-
-  /** The current value of every entity these changes touch, before they apply (for the shadows). */
-  private capture(changes: readonly StoreChange[]): (Entity | undefined)[] {
-    return changes.map((ch) => {
-      const [map, id] = locate(this.state, ch);
-      return map?.get(id) as Entity | undefined;
-    });
   }
 
   private shadow(upserts: readonly Change[], before: readonly (Entity | undefined)[], delta: 1 | -1, written?: boolean): void {
@@ -195,29 +181,5 @@ export class Store {
       for (const w of ready) w.resolve();
     }
     this.kick();
-  }
-}
-
-/** The map of SandboxState a change upserts into, and the entity's id. */
-function locate(state: SandboxState, ch: StoreChange): [Map<string, unknown> | undefined, string] {
-  switch (ch.kind) {
-    case 'operation':
-      return [state.operations, ch.op.id];
-    case 'posting':
-      return [state.postings, ch.posting.id];
-    case 'event':
-      return [state.events, ch.event.id];
-    case 'link':
-      return [state.links, ch.link.id];
-    case 'key':
-      return [state.keys, ch.key.id];
-    case 'meta':
-      return [state.meta, ch.meta.id];
-    case 'webhook_endpoint':
-      return [state.webhookEndpoints, ch.endpoint.id];
-    case 'webhook_delivery':
-      return [state.webhookDeliveries, ch.delivery.id];
-    default:
-      return [undefined, ''];
   }
 }

@@ -32,7 +32,6 @@ import { notFound, storeUnavailable, TIMER_RETRY_MS } from './errors.js';
 import { accounts, balanceRow } from '../../domain/ledger.js';
 import { iso } from '../../domain/state.js';
 
-export { TIMER_RETRY_MS } from './errors.js';
 export { hashApiKey } from './seed.js';
 
 export type OperationRef = { operation_id: string } | { merchant_operation_id: string };
