@@ -10,6 +10,7 @@ import { AccountTotals } from '../domain/ledger.js';
 import type { KeyScope } from '../domain/world.js';
 import type { LinkRecord } from '../domain/links.js';
 import { PoolIndex, type PoolWindow } from '../domain/pool.js';
+import { OperationIndex } from './operation-index.js';
 import type { Change, Collections, Entity } from './persistence.js';
 
 /** A sandbox setting or seed marker in the `meta` collection: an id and any JSON fields. */
@@ -124,17 +125,19 @@ export class SandboxState implements StateView {
   /** The self-matching pools' payout slots, kept current from operation upserts. */
   readonly pools = new PoolIndex();
   private readonly byMoid = new Map<string, string>();
-  private readonly byShop = new Map<string, string[]>();
+  /** The sandbox listing's index: a shop's operations by status and type, newest first. */
+  readonly operationIndex = new OperationIndex();
   private readonly keyByHash = new Map<string, string>();
   /** Uploaded file id → the operation that owns it. */
   readonly fileOwner = new Map<string, string>();
 
   /** Forget everything (sandbox reset). */
   clear(): void {
-    for (const m of [this.operations, this.postings, this.events, this.keys, this.meta, this.webhookEndpoints, this.webhookDeliveries, this.webhookPayloads, this.webhookAttempts, this.byMoid, this.byShop, this.keyByHash, this.fileOwner]) {
+    for (const m of [this.operations, this.postings, this.events, this.keys, this.meta, this.webhookEndpoints, this.webhookDeliveries, this.webhookPayloads, this.webhookAttempts, this.byMoid, this.keyByHash, this.fileOwner]) {
       (m as Map<string, unknown>).clear();
     }
     this.totals.clear();
+    this.operationIndex.clear();
     this.links.clear();
     this.pools.clear();
   }
@@ -276,8 +279,10 @@ export class SandboxState implements StateView {
     return id === undefined ? undefined : this.operations.get(id);
   }
 
+  /** Every operation of the shop in creation order, `admitting` ones included: a scan, for tests and tools
+   * (the sandbox listing pages through `operationIndex`). */
   operationsOfShop(shopId: string): OperationRecord[] {
-    return (this.byShop.get(shopId) ?? []).map((id) => this.operations.get(id)!);
+    return [...this.operations.values()].filter((op) => op.shop_id === shopId);
   }
 
   accountTotal(account: string, currency: string): Decimal {
@@ -302,12 +307,9 @@ export class SandboxState implements StateView {
   }
 
   private putOperation(op: OperationRecord): void {
-    if (!this.operations.has(op.id)) {
-      this.byMoid.set(moidKey(op.shop_id, op.merchant_operation_id), op.id);
-      const list = this.byShop.get(op.shop_id);
-      if (list) list.push(op.id);
-      else this.byShop.set(op.shop_id, [op.id]);
-    }
+    const prev = this.operations.get(op.id);
+    if (!prev) this.byMoid.set(moidKey(op.shop_id, op.merchant_operation_id), op.id);
+    this.operationIndex.put(op, prev);
     this.operations.set(op.id, op);
     for (const u of uploadsOf(op)) this.fileOwner.set(u.file_id, op.id);
     if (poolOf(op) !== undefined || claimOf(op) !== undefined) this.pools.put(op);
@@ -316,6 +318,7 @@ export class SandboxState implements StateView {
   /** Undo of an operation upsert: the version before it comes back, with its indexes. */
   private restoreOperation(prev: OperationRecord, cur: OperationRecord): void {
     for (const u of uploadsOf(cur)) if (!uploadsOf(prev).some((x) => x.file_id === u.file_id)) this.fileOwner.delete(u.file_id);
+    this.operationIndex.put(prev, cur);
     this.operations.set(prev.id, prev);
     if (poolOf(prev) !== undefined || claimOf(prev) !== undefined) this.pools.put(prev);
   }
@@ -325,9 +328,7 @@ export class SandboxState implements StateView {
     this.operations.delete(op.id);
     const k = moidKey(op.shop_id, op.merchant_operation_id);
     if (this.byMoid.get(k) === op.id) this.byMoid.delete(k);
-    const list = this.byShop.get(op.shop_id);
-    const at = list ? list.lastIndexOf(op.id) : -1;
-    if (list && at >= 0) list.splice(at, 1);
+    this.operationIndex.remove(op);
     for (const u of uploadsOf(op)) this.fileOwner.delete(u.file_id);
     if (poolOf(op) !== undefined || claimOf(op) !== undefined) this.pools.remove(op);
   }

@@ -20,15 +20,16 @@ function operationRef(call: AnyCall): OperationRef {
   return { operation_id: id };
 }
 
-export const list: ControlHandler<'operations.list'> = (call) => {
+export const list: ControlHandler<'operations.list'> = async (call) => {
   const { service } = call.ctx;
   const q = call.query();
-  const all = service.state
-    .operationsOfShop(call.shopId)
-    .filter((op): op is PublicOperation => op.status !== 'admitting')
-    .filter((op) => (!q.status || op.status === q.status) && (!q.type || op.type === q.type));
-  const page = all.slice().reverse().slice(q.offset, q.offset + q.limit);
-  return { total: all.length, operations: page.map((op) => toWireOperation(op, service.world)) };
+  // Reads wait for the writes issued before them; an operation still being written after that is not shown.
+  await service.store.sync();
+  const page = service.state.operationIndex.page(call.shopId, { status: q.status, type: q.type }, q.offset, q.limit);
+  const operations = page.ids
+    .map((id) => service.store.durable('operations', id, service.state.operation(id)))
+    .filter((op): op is PublicOperation => op !== undefined && op.status !== 'admitting');
+  return { total: page.total, operations: operations.map((op) => toWireOperation(op, service.world)) };
 };
 
 export const show: ControlHandler<'operations.show'> = async (call) => {

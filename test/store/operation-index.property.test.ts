@@ -1,0 +1,82 @@
+// Property: the listing index pages exactly like a scan of every operation (filter, newest first, offset, limit),
+// whatever mix of creates, status changes and undos (a failed write's rollback) came before.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { OperationRecord } from '../../src/domain/operation.js';
+import { OperationIndex, type OperationFilter } from '../../src/store/operation-index.js';
+
+const STATUSES = ['admitting', 'pending', 'awaiting_confirmation', 'manual_check', 'completed', 'rejected'] as const;
+const SHOPS = ['shop_a', 'shop_b'] as const;
+type Row = { id: string; shop_id: string; type: 'payment' | 'payout'; status: string };
+
+type Step =
+  | { kind: 'create'; shop: number; type: 'payment' | 'payout'; status: number }
+  | { kind: 'move'; pick: number; status: number }
+  | { kind: 'undo_create'; pick: number }
+  | { kind: 'undo_move'; pick: number; status: number };
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('create' as const), shop: fc.nat(1), type: fc.constantFrom('payment' as const, 'payout' as const), status: fc.nat(STATUSES.length - 1) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('move' as const), pick: fc.nat(), status: fc.nat(STATUSES.length - 1) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('undo_create' as const), pick: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('undo_move' as const), pick: fc.nat(), status: fc.nat(STATUSES.length - 1) }) },
+);
+
+const asRecord = (r: Row) => r as unknown as OperationRecord;
+
+/** The reference: every live row in creation order, filtered, newest first. */
+function scan(rows: Row[], shop: string, f: OperationFilter, offset: number, limit: number) {
+  const all = rows.filter((r) => r.shop_id === shop && r.status !== 'admitting' && (!f.status || r.status === f.status) && (!f.type || r.type === f.type));
+  return { total: all.length, ids: all.reverse().slice(offset, offset + limit).map((r) => r.id) };
+}
+
+describe('OperationIndex', () => {
+  it('pages like a scan after any sequence of creates, moves and undos', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 120 }), fc.nat(6), fc.integer({ min: 1, max: 8 }), (steps, offset, limit) => {
+        const index = new OperationIndex();
+        const rows: Row[] = [];
+        let n = 0;
+        for (const s of steps) {
+          if (s.kind === 'create') {
+            const row: Row = { id: `op-${n++}`, shop_id: SHOPS[s.shop]!, type: s.type, status: STATUSES[s.status]! };
+            index.put(asRecord(row), undefined);
+            rows.push(row);
+          } else if (rows.length > 0) {
+            const at = s.pick % rows.length;
+            const cur = rows[at]!;
+            if (s.kind === 'undo_create') {
+              index.remove(asRecord(cur));
+              rows.splice(at, 1);
+            } else {
+              // A move puts the new version; an undo of a move puts the old version back over the current one.
+              const next = { ...cur, status: STATUSES[s.status]! };
+              index.put(asRecord(next), asRecord(cur));
+              rows[at] = next;
+            }
+          }
+        }
+        for (const shop of SHOPS) {
+          for (const status of [undefined, ...STATUSES.slice(1)]) {
+            for (const type of [undefined, 'payment', 'payout']) {
+              const f = { status, type };
+              expect(index.page(shop, f, offset, limit)).toEqual(scan(rows, shop, f, offset, limit));
+            }
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps creation order at 100,000 operations when an old one changes status', () => {
+    const index = new OperationIndex();
+    for (let i = 0; i < 100_000; i++) index.put(asRecord({ id: `op-${i}`, shop_id: 'shop_a', type: 'payment', status: i % 100 === 0 ? 'rejected' : 'pending' }), undefined);
+    // An old operation changes status: it moves between buckets and keeps its place in creation order.
+    index.put(asRecord({ id: 'op-5', shop_id: 'shop_a', type: 'payment', status: 'completed' }), asRecord({ id: 'op-5', shop_id: 'shop_a', type: 'payment', status: 'pending' }));
+    expect(index.page('shop_a', { status: 'rejected' }, 0, 2)).toEqual({ total: 1000, ids: ['op-99900', 'op-99800'] });
+    expect(index.page('shop_a', { status: 'completed' }, 0, 50)).toEqual({ total: 1, ids: ['op-5'] });
+    expect(index.page('shop_a', {}, 99_998, 50)).toEqual({ total: 100_000, ids: ['op-1', 'op-0'] });
+    expect(index.page('shop_a', { status: 'pending', type: 'payment' }, 0, 1).total).toBe(98_999);
+  });
+});
