@@ -294,7 +294,7 @@ export const sandboxControls = {
     auth: 'key',
     body: PoolLayoutRequest,
     response: PoolLayoutResponse,
-    errors: [...BODY_ERRORS, 401, 412],
+    errors: [...BODY_ERRORS, 401, 409, 412],
   }),
   'pool.show': control({
     id: 'pool.show',

@@ -86,14 +86,19 @@ export const KeyList = z.object({ keys: z.array(KeyInfo) });
 
 const PositiveAmount = RequestAmount;
 
+/** At most this many payouts in one pool layout request. */
+export const MAX_LAYOUT_PAYOUTS = 10_000;
+/** At most this many open pool payouts per shop, counting layouts in progress (409 pool_limit beyond). */
+export const MAX_POOL_SLOTS_PER_SHOP = 20_000;
+
 /** POST /sandbox/pool/layout (shop key): payouts of the key's shop laid out in the pool its payout route reaches. */
 export const PoolLayoutRequest = z
   .object({
     method: z.string().min(1, { message: 'is required' }),
-    amounts: z.array(PositiveAmount).min(1).max(100_000).optional(),
+    amounts: z.array(PositiveAmount).min(1).max(MAX_LAYOUT_PAYOUTS).optional(),
     generate: z
       .object({
-        count: z.number({ error: 'must be an integer' }).int().min(1).max(100_000),
+        count: z.number({ error: 'must be an integer' }).int().min(1).max(MAX_LAYOUT_PAYOUTS),
         min: PositiveAmount,
         max: PositiveAmount,
         step: PositiveAmount.default('1.00'),

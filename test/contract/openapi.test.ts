@@ -12,7 +12,7 @@ describe('OpenAPI document', () => {
     components: { schemas: Record<string, unknown>; securitySchemes: Record<string, { name: string }> };
   };
 
-  it('matches the committed docs/openapi.json (run `npm run openapi` after changing the contract)', () => {
+  it('matches the committed docs/openapi.json (run `npm run docs` after changing the contract)', () => {
     const committed = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8'));
     expect(committed).toEqual(doc);
   });

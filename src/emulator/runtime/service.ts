@@ -18,7 +18,8 @@ import type { PublicOperation } from '../wire.js';
 import { planCreate, type CreatePlan } from '../../domain/create.js';
 import { planConfirm, planFlexible, type FlexibleParams, type LinkRecord } from '../../domain/links.js';
 import { evaluateAmounts, type AmountsQuery, type AmountsResult } from '../../domain/amounts.js';
-import { generateAmounts, layoutParams } from '../../domain/pool-layout.js';
+import { generateAmounts } from '../../domain/pool-layout.js';
+import { layOutPool } from './pool-layouts.js';
 import { hashApiKey, seedChanges } from './seed.js';
 import { DEFAULT_READ_SETTINGS, type ReadSettings } from './amount-reads.js';
 import { acceptsReceipt, cancel, payerPays, providerSettles, receiptUploaded, reviewerDecides, type CancelOutcome, type ReviewVerdict } from '../../domain/commands.js';
@@ -101,7 +102,7 @@ export class GatewayService {
     for (const link of this.state.links.values()) this.run(linkTimersOf(link));
     if (!this.state.meta.has('pool_layouts')) {
       for (const [i, l] of (this.world.world.pool_layouts ?? []).entries()) {
-        await this.layoutPool(l.shop_id, { method: l.method, amounts: l.amounts ?? generateAmounts(l.generate!), batch: `f${i}` });
+        await layOutPool(this, l.shop_id, { method: l.method, amounts: l.amounts ?? generateAmounts(l.generate!), batch: `f${i}` }, false);
       }
       await this.commit([{ kind: 'meta', meta: { id: 'pool_layouts', seeded: true } }]);
     }
@@ -226,25 +227,6 @@ export class GatewayService {
   /** Read-only amount availability or recommendations (spec §4.9, §4.10); the limits are the caller's job. */
   amounts(shopId: string, q: AmountsQuery): AmountsResult {
     return evaluateAmounts(this.ctx(), shopId, q);
-  }
-
-  /**
-   * Sandbox control: lay out payouts of this shop in the pool its payout route reaches, in one commit (each through
-   * the ordinary create rules, so reserves and balances stay right). Returns the ids created, in matching order.
-   */
-  async layoutPool(shopId: string, layout: { method: string; amounts: string[]; batch: string }): Promise<{ created: string[]; rejected: number }> {
-    const created: string[] = [];
-    let rejected = 0;
-    const writes: Promise<void>[] = [];
-    for (const params of layoutParams(this.world, layout.method, layout.amounts, layout.batch)) {
-      const plan = planCreate(this.ctx(), shopId, 'payout', params);
-      if (plan.kind !== 'commit') continue;
-      writes.push(this.persist(plan));
-      if (plan.op.status === 'rejected') rejected++;
-      else created.push(plan.op.id);
-    }
-    await Promise.all(writes);
-    return { created, rejected };
   }
 
   /** Run a create plan: write it, then carry out its effects, and wait for the outcome. */

@@ -7,6 +7,7 @@ import { generateAmounts } from '../../../domain/pool-layout.js';
 import type { MethodDef, ProviderDef } from '../../../domain/world.js';
 import type { GatewayService } from '../../runtime/service.js';
 import { ApiError } from '../../http/errors.js';
+import { layOutPool } from '../../runtime/pool-layouts.js';
 import type { ControlHandler } from '../types.js';
 
 type PoolWindow = PoolState['pools'][number];
@@ -22,7 +23,7 @@ export const layout: ControlHandler<'pool.layout'> = async (call) => {
   }
   const amounts = body.amounts ?? generateAmounts(body.generate!);
   const batch = nameUuid('pool-layout', shopId, String(service.clock.now()), String(service.state.operations.size)).slice(0, 8);
-  const r = await service.layoutPool(shopId, { method: body.method, amounts, batch });
+  const r = await layOutPool(service, shopId, { method: body.method, amounts, batch }, true);
   return { created: r.created.length, rejected: r.rejected, first_operation_id: r.created[0] ?? null, last_operation_id: r.created.at(-1) ?? null };
 };
 

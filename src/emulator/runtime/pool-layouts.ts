@@ -1,0 +1,81 @@
+// Pool layouts (POST /sandbox/pool/layout and the fixtures' pool_layouts): each payout through the ordinary create
+// rules, in batches that yield to the event loop, so a layout of thousands of payouts never holds up other requests
+// for more than one batch. A shop's pool is capped: at most MAX_POOL_SLOTS_PER_SHOP open pool payouts, counting
+// layouts still being laid out, so neither one large layout nor several concurrent ones can grow it past the cap.
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { MAX_POOL_SLOTS_PER_SHOP } from '../../contract/sandbox.js';
+import { planCreate } from '../../domain/create.js';
+import { layoutParams } from '../../domain/pool-layout.js';
+import { ApiError } from '../http/errors.js';
+import type { GatewayService } from './service.js';
+
+/** Payouts planned between two yields to the event loop (≈ 40 µs each: a batch holds the loop for a few ms). */
+export const LAYOUT_BATCH = 100;
+
+export interface Layout {
+  method: string;
+  amounts: readonly string[];
+  batch: string;
+}
+
+/** Payouts of layouts still being laid out, per service and shop. */
+const inFlight = new WeakMap<GatewayService, Map<string, number>>();
+
+/** The shop's open pool payouts: slots of every pool window whose payout belongs to it. */
+export function openPoolSlots(service: GatewayService, shopId: string): number {
+  let n = 0;
+  for (const provider of service.world.world.providers) {
+    if (provider.kind !== 'self_matching') continue;
+    for (const method of service.world.world.methods) {
+      const w = service.state.poolWindow(provider.id, method.id);
+      if (!w) continue;
+      for (const s of w.slots.values()) if (service.state.operation(s.payout_id)?.shop_id === shopId) n++;
+    }
+  }
+  return n;
+}
+
+/**
+ * Lay out `layout` for the shop; with `capped`, refuse (409 pool_limit) a layout that would take the shop's open
+ * pool payouts past MAX_POOL_SLOTS_PER_SHOP. Resolves once every payout is written, with the ids created in
+ * matching order and how many the create rules rejected.
+ */
+export async function layOutPool(service: GatewayService, shopId: string, layout: Layout, capped: boolean): Promise<{ created: string[]; rejected: number }> {
+  let shops = inFlight.get(service);
+  if (!shops) inFlight.set(service, (shops = new Map()));
+  const pending = shops.get(shopId) ?? 0;
+  if (capped) {
+    const open = openPoolSlots(service, shopId);
+    if (open + pending + layout.amounts.length > MAX_POOL_SLOTS_PER_SHOP) {
+      throw new ApiError(
+        'pool_limit',
+        `this shop has ${open + pending} open pool payouts; ${layout.amounts.length} more would pass the limit of ${MAX_POOL_SLOTS_PER_SHOP} per shop — lay out fewer, let payers fill the pool, or reset the sandbox`,
+      );
+    }
+  }
+  shops.set(shopId, pending + layout.amounts.length);
+  try {
+    return await plan(service, shopId, layout);
+  } finally {
+    const left = (shops.get(shopId) ?? 0) - layout.amounts.length;
+    if (left > 0) shops.set(shopId, left);
+    else shops.delete(shopId);
+  }
+}
+
+async function plan(service: GatewayService, shopId: string, layout: Layout): Promise<{ created: string[]; rejected: number }> {
+  const created: string[] = [];
+  let rejected = 0;
+  const writes: Promise<void>[] = [];
+  const all = layoutParams(service.world, layout.method, layout.amounts, layout.batch);
+  for (let i = 0; i < all.length; i++) {
+    if (i > 0 && i % LAYOUT_BATCH === 0) await yieldToEventLoop();
+    const p = planCreate(service.ctx(), shopId, 'payout', all[i]!);
+    if (p.kind !== 'commit') continue;
+    writes.push(service.persist(p));
+    if (p.op.status === 'rejected') rejected++;
+    else created.push(p.op.id);
+  }
+  await Promise.all(writes);
+  return { created, rejected };
+}
