@@ -3,6 +3,7 @@
 // maps errors to classes and validates every 2xx body against the endpoint's response schema.
 import { setTimeout as delay } from 'node:timers/promises';
 import { inspect } from 'node:util';
+import { createParser } from 'eventsource-parser';
 import { request, type Dispatcher } from 'undici';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { checkResponse, notJson } from './contract-check.js';
@@ -17,6 +18,9 @@ import type { MultipartBody } from './multipart.js';
 import { isRetryable, retryClassOf, retryDelayMs, type Failure } from './retry.js';
 import { fillPath, routeOf, type AnyEndpointId, type ClientRoute, type ResponseOf } from './routes.js';
 import { VERSION } from './version.js';
+import { describeCause, flattenHeaders, lowerCaseKeys, maskKey, nonNegative, parseLoose, userAbort } from './core-helpers.js';
+
+export { maskKey } from './core-helpers.js';
 
 /** Options of `new Paygate(...)`. */
 export interface ClientOptions {
@@ -167,14 +171,7 @@ export class PaygateCore {
   async #send<E extends AnyEndpointId>(id: E, input: RequestInput, options: RequestOptions): Promise<WithResponse<ResponseOf<E>>> {
     const e = routeOf(id);
     const label = `${e.method} ${e.path}`;
-    if (e.auth === 'key' && this.#apiKey === undefined) {
-      throw new PaygateError(`${label} needs an API key: pass { apiKey } to new Paygate() (only the health probes and the sandbox's admin controls work without one)`);
-    }
-    if (e.auth === 'admin' && this.#adminToken === undefined) {
-      throw new PaygateError(
-        `${label} needs the sandbox admin token: pass { adminToken } to new Paygate() (the CLI reads PAYGATE_ADMIN_TOKEN; paygate sandbox start prints the token)`,
-      );
-    }
+    this.#checkCredentials(e, label);
     const maxRetries = nonNegative(options.maxRetries, this.maxRetries, 'maxRetries');
     const timeout = nonNegative(options.timeout, this.timeout, 'timeout');
     const klass = retryClassOf(id);
@@ -231,6 +228,60 @@ export class PaygateCore {
         if (waited) continue;
       }
       throw error;
+    }
+  }
+
+  /** Throws before sending when the route's credential was not configured. */
+  #checkCredentials(e: ClientRoute, label: string): void {
+    if (e.auth === 'key' && this.#apiKey === undefined) {
+      throw new PaygateError(`${label} needs an API key: pass { apiKey } to new Paygate() (only the health probes and the sandbox's admin controls work without one)`);
+    }
+    if (e.auth === 'admin' && this.#adminToken === undefined) {
+      throw new PaygateError(
+        `${label} needs the sandbox admin token: pass { adminToken } to new Paygate() (the CLI reads PAYGATE_ADMIN_TOKEN; paygate sandbox start prints the token)`,
+      );
+    }
+    if (e.auth === 'support' && this.#adminToken === undefined && this.#apiKey === undefined) {
+      throw new PaygateError(`${label} needs the sandbox admin token (every shop) or an API key (its shop): pass { adminToken } or { apiKey } to new Paygate()`);
+    }
+  }
+
+  /**
+   * Open a server-sent events control (`sandboxStreamOperations`, `sandboxStreamRequestLog`): yields each event with
+   * its parsed data until the server ends the stream or `options.signal` aborts (then it simply ends). No timeout
+   * and no retry: a stream is open-ended.
+   */
+  async *stream(id: AnyEndpointId, input: RequestInput = {}, options: RequestOptions = {}): AsyncGenerator<{ event: string; data: unknown }> {
+    const e = routeOf(id);
+    const label = `${e.method} ${e.path}`;
+    this.#checkCredentials(e, label);
+    const url = this.#url(fillPath(e.path, input.params, label), input.query);
+    const headers = { ...this.#headers(e, input, options), accept: 'text/event-stream' };
+    const signal = options.signal;
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(url, { method: e.method, headers, ...(signal ? { signal } : {}), ...(this.#dispatcher ? { dispatcher: this.#dispatcher } : {}) });
+    } catch (err) {
+      if (signal?.aborted) return;
+      throw new APIConnectionError(`${label} failed to connect to ${this.baseUrl}: ${describeCause(err)}`, { cause: err });
+    }
+    if (res.statusCode >= 300) {
+      const text = await res.body.text();
+      throw APIError.from({ status: res.statusCode, endpoint: label, headers: flattenHeaders(res.headers), body: parseLoose(text) });
+    }
+    const queue: { event: string; data: unknown }[] = [];
+    const parser = createParser({ onEvent: (ev) => queue.push({ event: ev.event ?? 'message', data: JSON.parse(ev.data) }) });
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of res.body) {
+        parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
+        while (queue.length > 0) yield queue.shift()!;
+      }
+    } catch (err) {
+      if (signal?.aborted) return;
+      throw new APIConnectionError(`${label}: the stream from ${this.baseUrl} broke: ${describeCause(err)}`, { cause: err });
+    } finally {
+      if (!res.body.destroyed) res.body.destroy();
     }
   }
 
@@ -300,6 +351,11 @@ export class PaygateCore {
     };
     if (e.auth === 'key' && this.#apiKey !== undefined) headers['x-api-key'] = this.#apiKey;
     if (e.auth === 'admin' && this.#adminToken !== undefined) headers['x-admin-token'] = this.#adminToken;
+    // A support read: the admin token sees every shop; without one, the key sees its shop.
+    if (e.auth === 'support') {
+      if (this.#adminToken !== undefined) headers['x-admin-token'] = this.#adminToken;
+      else if (this.#apiKey !== undefined) headers['x-api-key'] = this.#apiKey;
+    }
     if (input.multipart) headers['content-type'] = input.multipart.contentType;
     else if (input.body !== undefined) headers['content-type'] = 'application/json';
     Object.assign(headers, lowerCaseKeys(options.headers ?? {}));
@@ -335,53 +391,4 @@ interface RawResponse {
   status: number;
   headers: Record<string, string>;
   text: string;
-}
-
-/** Show the last 4 characters only; a short key is hidden entirely. */
-export function maskKey(key: string): string {
-  return key.length >= 12 ? `****${key.slice(-4)}` : '****';
-}
-
-function userAbort(label: string, signal: AbortSignal): APIUserAbortError {
-  return new APIUserAbortError(`${label} was aborted by the caller`, { cause: signal.reason });
-}
-
-function parseLoose(text: string): unknown {
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) {
-    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-  }
-  return out;
-}
-
-function lowerCaseKeys(h: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) out[k.toLowerCase()] = v;
-  return out;
-}
-
-function nonNegative(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < 0) throw new PaygateError(`${name} must be a non-negative number, got ${String(value)}`);
-  return value;
-}
-
-function describeCause(err: unknown): string {
-  if (err instanceof Error) {
-    const code = (err as { code?: unknown }).code;
-    const message = err.message || err.name;
-    const prefix = typeof code === 'string' && !message.includes(code) ? `${code}: ` : '';
-    const nested = err.cause instanceof Error && err.cause.message ? ` (${err.cause.message})` : '';
-    return `${prefix}${message}${nested}`;
-  }
-  return String(err);
 }

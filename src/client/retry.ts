@@ -37,6 +37,10 @@ export const RETRY_CLASS: Record<EndpointId, RetryClass> = {
 export const SANDBOX_RETRY_CLASS: Record<SandboxEndpointId, RetryClass> = {
   sandboxListOperations: 'read',
   sandboxOperationDetails: 'read',
+  sandboxStreamOperations: 'read',
+  sandboxRequestLog: 'read',
+  sandboxStreamRequestLog: 'read',
+  sandboxAllBalances: 'read',
   sandboxPay: 'action',
   sandboxSettle: 'action',
   sandboxReview: 'action',

@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import { Uuid } from './money.js';
 import { Operation } from './operations.js';
-import type { HttpMethod, RouteDef } from './route.js';
+import { control } from './control-def.js';
+import { supportControls } from './support.js';
 import {
   AdvanceRequest,
   ClockState,
@@ -43,27 +44,14 @@ import {
   SandboxWebhookRotated,
 } from './sandbox-webhooks.js';
 
-export interface SandboxControlDef extends RouteDef {
-  /** The stable dotted id, e.g. `clock.advance` (the same as `name`). */
-  readonly id: string;
-  /** The OpenAPI operationId and the client's request id, e.g. `sandboxAdvanceClock`. */
-  readonly operationId: string;
-  readonly method: HttpMethod;
-  /** `key`: the shop's X-API-Key (shop-scoped actions); `admin`: X-Admin-Token (cross-shop controls). */
-  readonly auth: 'key' | 'admin';
-  readonly response: z.ZodType;
-  readonly status?: 201;
-}
-
-type ControlInput = Omit<SandboxControlDef, 'name'>;
-const control = <const T extends ControlInput>(d: T): T & { readonly name: T['id'] } => ({ ...d, name: d.id });
-
 /** `:id` of /sandbox/operations/:id…: an operation_id, or `-` with `?merchant_operation_id=`. */
 const OperationIdParam = z.object({
   id: z.string().meta({ description: 'operation_id (a UUID), or `-` with the query parameter merchant_operation_id.' }),
 });
 /** Identifies the operation when the path's id is `-`. */
 const MerchantRefQuery = z.object({ merchant_operation_id: z.string().optional().meta({ description: 'With the path id `-`.' }) });
+/** operations.show: with the admin token, `shop` tells which shop's merchant_operation_id is meant. */
+const SupportRefQuery = MerchantRefQuery.extend({ shop: z.string().min(1).optional().meta({ description: 'The shop of the merchant_operation_id (admin token; needed when several shops use it).' }) });
 const LinkIdParam = z.object({ id: Uuid.meta({ description: "The flexible link's operation_id." }) });
 const KeyIdParam = z.object({ id: z.string().meta({ description: 'The key id (`key_…`), not the key itself.' }) });
 const WebhookIdParam = z.object({ id: z.string().meta({ description: 'The webhook endpoint id.' }) });
@@ -77,8 +65,8 @@ export const sandboxControls = {
     operationId: 'sandboxListOperations',
     method: 'GET',
     path: '/sandbox/operations',
-    summary: "List the shop's operations, newest first",
-    auth: 'key',
+    summary: 'List operations, newest first, with filters and a cursor (the admin token: every shop; a key: its shop)',
+    auth: 'support',
     query: ListOperationsQuery,
     response: ListOperationsResponse,
     errors: [400, 401],
@@ -88,12 +76,12 @@ export const sandboxControls = {
     operationId: 'sandboxOperationDetails',
     method: 'GET',
     path: '/sandbox/operations/:id',
-    summary: 'Operation state with its history and uploads',
-    auth: 'key',
+    summary: 'An operation with its history, uploads, webhook deliveries and ledger postings (admin token or key)',
+    auth: 'support',
     params: OperationIdParam,
-    query: MerchantRefQuery,
+    query: SupportRefQuery,
     response: OperationDetails,
-    errors: [400, 401, 404],
+    errors: [400, 401, 404, 409],
   }),
   'operations.pay': control({
     id: 'operations.pay',
@@ -351,8 +339,10 @@ export const sandboxControls = {
     response: Operation,
     errors: [...BODY_ERRORS, 401, 404, 409],
   }),
+  ...supportControls,
 } as const;
 
 export type SandboxControls = typeof sandboxControls;
 /** A control's dotted id, e.g. `clock.advance`. */
 export type ControlId = keyof SandboxControls;
+export type { SandboxControlDef } from './control-def.js';

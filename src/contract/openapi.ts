@@ -28,7 +28,7 @@ const CONTROL_ERROR_TEXT: Record<number, string> = {
 
 const SUCCESS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 204: 'Healthy' };
 
-const SECURITY = { none: [], key: [{ ApiKey: [] }], admin: [{ AdminToken: [] }] } as const;
+const SECURITY = { none: [], key: [{ ApiKey: [] }], admin: [{ AdminToken: [] }], support: [{ AdminToken: [] }, { ApiKey: [] }] } as const;
 
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const id = z.globalRegistry.get(schema)?.id;

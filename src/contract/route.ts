@@ -4,8 +4,11 @@ import type { z } from 'zod';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-/** Who may call a route: anyone, a shop's X-API-Key, or the sandbox's X-Admin-Token. */
-export type Credential = 'none' | 'key' | 'admin';
+/**
+ * Who may call a route: anyone, a shop's X-API-Key, the sandbox's X-Admin-Token, or either (`support`: the admin
+ * token sees every shop, a shop's key only its own — the support staff's reads).
+ */
+export type Credential = 'none' | 'key' | 'admin' | 'support';
 
 export interface RouteDef {
   /** Stable dotted id, e.g. `payment.create` or `clock.advance`: how handlers, docs and tests name the route. */
@@ -14,8 +17,8 @@ export interface RouteDef {
   /** Path template; a `:name` segment is a path parameter. */
   readonly path: string;
   readonly summary: string;
-  /** The credential: `true`/`'key'` X-API-Key, `false` none, `'admin'` X-Admin-Token. */
-  readonly auth: boolean | 'key' | 'admin';
+  /** The credential: `true`/`'key'` X-API-Key, `false` none, `'admin'` X-Admin-Token, `'support'` either. */
+  readonly auth: boolean | 'key' | 'admin' | 'support';
   /** Path parameters (documentation and client; the handler checks them with its own messages). */
   readonly params?: z.ZodType;
   readonly query?: z.ZodType;

@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import { durationSchema } from './duration-schema.js';
 import { OperationStatus, OperationType } from './common.js';
-import { RequestAmount, Timestamp } from './money.js';
+import { RequestAmount, Timestamp, WireAmount } from './money.js';
+import { SandboxWebhookDelivery } from './sandbox-webhooks.js';
 import { Operation, OperationState } from './operations.js';
 
 export const PayRequest = z.object({ amount: RequestAmount.optional() }).meta({ id: 'SandboxPayRequest' });
@@ -12,14 +13,49 @@ export const ReviewRequest = z
   .object({ decision: z.enum(['approve', 'decline'], { error: 'must be "approve" or "decline"' }), amount: RequestAmount.optional() })
   .meta({ id: 'SandboxReviewRequest' });
 
+/** A point in time for a listing filter: an RFC 3339 timestamp or a date (`2026-11-23`, midnight UTC). */
+const InstantFilter = z
+  .string()
+  .refine((s) => /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s) && !Number.isNaN(Date.parse(s)), {
+    message: 'must be an RFC 3339 timestamp or a date, such as "2026-11-23T09:00:00Z" or "2026-11-23"',
+  })
+  .transform((s) => new Date(s.length === 10 ? `${s}T00:00:00Z` : s).toISOString());
+
 export const ListOperationsQuery = z.object({
   status: OperationStatus.optional(),
   type: OperationType.optional(),
+  method: z.string().min(1).optional(),
+  client_id: z.string().optional(),
+  merchant_operation_id: z.string().optional(),
+  shop: z.string().min(1).optional().meta({ description: "Only this shop's operations (with the admin token; a shop key sees its own shop only)." }),
+  since: InstantFilter.optional().meta({ description: 'Created at or after this moment.' }),
+  until: InstantFilter.optional().meta({ description: 'Created before this moment.' }),
+  min_amount: RequestAmount.optional().meta({ description: 'Expected amount at least this.' }),
+  max_amount: RequestAmount.optional().meta({ description: 'Expected amount at most this.' }),
   limit: z.coerce.number({ error: 'must be an integer' }).int().min(1).max(1000).default(50),
   offset: z.coerce.number({ error: 'must be an integer' }).int().min(0).default(0),
+  starting_after: z.string().optional().meta({ description: 'A cursor: the `next_cursor` of the previous page.' }),
 });
 
-export const ListOperationsResponse = z.object({ total: z.number(), operations: z.array(Operation) }).meta({ id: 'SandboxOperationList' });
+/** A listed operation: the wire operation plus who and when, and why it stands where it does. */
+export const OperationRow = Operation.extend({
+  shop_id: z.string(),
+  merchant_operation_id: z.string(),
+  client_id: z.string(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  reason: z.string().nullable().meta({ description: 'The cause of the last transition (why it ended, for a terminal operation), e.g. "receipt: amount_matches".' }),
+}).meta({ id: 'SandboxOperationRow' });
+export type OperationRow = z.infer<typeof OperationRow>;
+
+export const ListOperationsResponse = z
+  .object({
+    total: z.number().optional().meta({ description: 'How many match; present when one index answers the filters (at most one exact filter, no ranges).' }),
+    operations: z.array(OperationRow),
+    has_more: z.boolean(),
+    next_cursor: z.string().nullable().meta({ description: 'Pass as starting_after for the next page; null on the last.' }),
+  })
+  .meta({ id: 'SandboxOperationList' });
 export type ListOperationsResponse = z.infer<typeof ListOperationsResponse>;
 
 export const HistoryEntry = z.object({ at: Timestamp, from: z.string().nullable(), to: z.string(), cause: z.string() });
@@ -32,13 +68,28 @@ export const UploadInfo = z.object({
   review: z.object({ rule: z.string(), to: z.string(), reason: z.string().nullable().optional() }),
   amount: z.string().optional(),
 });
+export const LedgerPosting = z.object({
+  id: z.string(),
+  kind: z.string(),
+  source: z.string(),
+  destination: z.string(),
+  currency: z.string(),
+  amount: WireAmount,
+  at: Timestamp,
+});
 export const OperationDetails = z
   .object({
     operation: OperationState,
+    shop_id: z.string(),
     merchant_operation_id: z.string(),
+    client_id: z.string(),
     created_at: Timestamp,
+    updated_at: Timestamp,
+    reason: z.string().nullable(),
     history: z.array(HistoryEntry),
     uploads: z.array(UploadInfo),
+    webhooks: z.array(SandboxWebhookDelivery).meta({ description: "The webhook deliveries of this operation's events, with every attempt." }),
+    postings: z.array(LedgerPosting).meta({ description: 'Its ledger postings, in the order they were made.' }),
   })
   .meta({ id: 'SandboxOperationDetails' });
 export type OperationDetails = z.infer<typeof OperationDetails>;

@@ -26,6 +26,14 @@ export type Posting = {
   at: string;
 };
 
+/** The suffixes of an operation's posting ids (`<operation_id>:<suffix>`), in the order they can be made. */
+export const POSTING_SUFFIXES = ['reserve', 'settle', 'fee', 'payout', 'payout-excess', 'release'] as const;
+
+/** An operation's postings, looked up by their deterministic ids. */
+export function postingsOf(state: { postings: ReadonlyMap<string, Posting> }, operationId: string): Posting[] {
+  return POSTING_SUFFIXES.map((s) => state.postings.get(`${operationId}:${s}`)).filter((p): p is Posting => p !== undefined);
+}
+
 export const accounts = {
   balance: (shopId: string) => `shop:${shopId}:balance`,
   reserved: (shopId: string) => `shop:${shopId}:reserved`,

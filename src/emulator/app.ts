@@ -13,6 +13,7 @@ import { downloadReceipt } from './receipts/download.js';
 import { gatewayHandlers } from './routes/gateway/index.js';
 import { controlHandlers } from './routes/sandbox/index.js';
 import { signPath } from './receipts/signed-url.js';
+import { maskPath, RequestLog } from './runtime/request-log.js';
 
 export type { AppContext, AppUrls, RouteContext } from './context.js';
 export { RECEIPT_LIMIT, RECEIPT_URL_TTL_MS } from './context.js';
@@ -32,6 +33,7 @@ function routeContext(ctx: AppContext): RouteContext {
   return {
     ...ctx,
     amountReads,
+    requestLog: new RequestLog(),
     evidence: () => ({
       available: service.evidenceAvailable,
       signFile: (fileId: string) => `${ctx.urls.storage}${signPath(`/receipts/${fileId}`, service.clock.now() + RECEIPT_URL_TTL_MS, ctx.urlSecret)}`,
@@ -52,15 +54,42 @@ function noSuchRoute(event: H3Event, ctx: AppContext): Response {
     try {
       authenticate(event, 'key', undefined, ctx);
     } catch (e) {
-      if (e instanceof ApiError) return errorResponse(e);
+      if (e instanceof ApiError) {
+        event.context.errorCode = e.code;
+        return errorResponse(e);
+      }
       throw e;
     }
   }
   const allowed = GATEWAY_METHOD_OF.get(event.url.pathname);
   if (allowed) {
+    event.context.errorCode = 'method_not_allowed';
     return errorResponse(new ApiError('method_not_allowed', `use ${allowed} ${event.url.pathname}`, { allow: allowed }));
   }
+  event.context.errorCode = 'not_found';
   return errorResponse(new ApiError('not_found', `no such endpoint: ${event.req.method} ${event.url.pathname}`));
+}
+
+/** Log a request once answered (the request log ring), and give it an id (`x-request-id`). */
+async function logRequest(event: H3Event, next: () => unknown, log: RequestLog): Promise<unknown> {
+  const t0 = performance.now();
+  const at = new Date().toISOString();
+  const id = log.nextId();
+  event.res.headers.set('x-request-id', id);
+  const result = await next();
+  const status = result instanceof Response ? result.status : (event.res.status ?? 200);
+  const ctx = event.context as { shopId?: string; errorCode?: string };
+  log.add({
+    id,
+    at,
+    shop_id: ctx.shopId ?? '',
+    method: event.req.method,
+    path: maskPath(event.url),
+    status,
+    latency_ms: Math.round((performance.now() - t0) * 100) / 100,
+    error_code: status >= 400 ? (ctx.errorCode ?? null) : null,
+  });
+  return result;
 }
 
 export function createApp(ctx: AppContext): H3 {
@@ -72,6 +101,7 @@ export function createApp(ctx: AppContext): H3 {
     return new Response(null, { status: res.status, headers: res.headers });
   });
   const routes = routeContext(ctx);
+  app.use((event, next) => logRequest(event, next, routes.requestLog));
   mountTable(app, endpoints, gatewayHandlers, routes);
   mountTable(app, sandboxControls, controlHandlers, routes);
   for (const site of SITE_ROUTES) app.on(site.method, site.path, (event) => site.handler(event, routes));

@@ -1,6 +1,7 @@
 // What the emulator's routes are given: the service, the public URLs, the credentials and secrets of one app, and
 // the per-app helpers built from them (the amount-read limits, receipt evidence as the state read shows it).
 import type { AmountReadGate } from './runtime/amount-reads.js';
+import type { RequestLog } from './runtime/request-log.js';
 import type { GatewayService } from './runtime/service.js';
 import type { WebhookOutbox } from './webhooks/outbox.js';
 import type { EvidenceOptions } from './wire.js';
@@ -29,6 +30,8 @@ export interface AppContext {
 export interface RouteContext extends AppContext {
   /** The limits of this app's availability and recommendation reads. */
   readonly amountReads: AmountReadGate;
+  /** Every request this app answered, newest last (GET /sandbox/logs). */
+  readonly requestLog: RequestLog;
   /** Receipt evidence now: whether it is available, and signed links to stored files. */
   evidence(): EvidenceOptions;
 }

@@ -1,6 +1,7 @@
 // Mapping stored records to the wire shapes of the contract. Internal routing ids never leave this file.
 import { contributionsOf, uploadsOf } from '../domain/operation.js';
 import type { BalanceRow, Operation, OperationState, Receipt } from '../contract/index.js';
+import type { OperationRow } from '../contract/sandbox.js';
 import type { BalanceFigures } from '../domain/ledger.js';
 import type { OperationRecord } from '../domain/operation.js';
 import type { WorldIndex } from '../domain/world.js';
@@ -45,6 +46,24 @@ export function toWireOperation(op: PublicOperation, world: WorldIndex): Operati
   if (op.expires_at) out.expires_at = op.expires_at;
   if (op.status === 'manual_check') out.manual_check_reason = op.manual_check_reason ?? 'potential_fake';
   return out;
+}
+
+/** Why an operation stands where it does: the cause of its last transition (why it ended, once terminal). */
+export function reasonOf(op: PublicOperation): string | null {
+  return op.history.at(-1)?.cause ?? null;
+}
+
+/** A row of the sandbox listing: the wire operation plus who and when, and the reason. */
+export function toOperationRow(op: PublicOperation, world: WorldIndex): OperationRow {
+  return {
+    ...toWireOperation(op, world),
+    shop_id: op.shop_id,
+    merchant_operation_id: op.merchant_operation_id,
+    client_id: op.client_id,
+    created_at: op.created_at,
+    updated_at: op.updated_at,
+    reason: reasonOf(op),
+  };
 }
 
 export interface EvidenceOptions {

@@ -1,52 +1,94 @@
-// The shop's operations in creation order, bucketed by what the sandbox listing filters on (status, type, both),
-// so a page of any filter is a slice from the end of one array: O(limit), however many operations are stored.
-// An operation still `admitting` is in no bucket (never shown). A status change moves it between buckets; the
-// buckets stay sorted by creation ordinal (binary search), and moves are cheap because the operations that change
-// are nearly always recent ones near the end.
+// The operations in creation order, bucketed by what the sandbox listing filters on — status, type, method,
+// client_id, and (across shops) merchant_operation_id — per shop and across all shops, so a page is a walk from the
+// end of the shortest bucket the filters name: O(limit) for one exact filter, however many operations are stored.
+// Other filters (dates, amount range, a second exact filter) are checked on the bucket's rows as the walk goes.
+// An operation still `admitting` is in no bucket (never shown). A status change moves it between buckets; buckets
+// stay sorted by creation ordinal (binary search), and moves are cheap because the operations that change are
+// nearly always recent ones near the end.
+import { Decimal } from 'decimal.js';
 import type { OperationRecord } from '../domain/operation.js';
 
-export interface OperationFilter {
-  status?: string;
-  type?: string;
+/** What a listing asks for. Every field is optional; `shop` undefined means every shop. */
+export interface OperationQuery {
+  shop?: string | undefined;
+  status?: string | undefined;
+  type?: string | undefined;
+  method?: string | undefined;
+  client_id?: string | undefined;
+  merchant_operation_id?: string | undefined;
+  /** Created at or after (ISO 8601). */
+  since?: string | undefined;
+  /** Created before (ISO 8601). */
+  until?: string | undefined;
+  /** Expected amount at least / at most. */
+  min_amount?: Decimal | undefined;
+  max_amount?: Decimal | undefined;
 }
 
 export interface OperationPage {
-  /** How many operations match the filter. */
-  total: number;
-  /** The matching operation ids from `offset`, newest first, at most `limit`. */
+  /** How many operations match, when one index answers the query exactly (at most one exact filter, no ranges). */
+  total: number | undefined;
+  /** Matching ids, newest first, at most `limit`. */
   ids: string[];
+  /** Whether more match after the last id. */
+  has_more: boolean;
 }
 
-const ALL = '*';
+export interface PageRequest {
+  limit: number;
+  /** Skip this many matches first. */
+  offset?: number | undefined;
+  /** Start after this operation id (a cursor from a previous page). */
+  after?: string | undefined;
+}
 
-function keysOf(op: Pick<OperationRecord, 'status' | 'type'>): string[] {
+const ALL_SHOPS = '*';
+type Keyed = Pick<OperationRecord, 'status' | 'type' | 'method' | 'client_id' | 'merchant_operation_id'>;
+
+/** Bucket keys of an operation within one scope (a shop, or all shops). */
+function keysOf(op: Keyed, scope: string): string[] {
   if (op.status === 'admitting') return [];
-  return [ALL, `s:${op.status}`, `t:${op.type}`, `st:${op.status}|${op.type}`];
+  const keys = ['', `s:${op.status}`, `t:${op.type}`, `m:${op.method}`, `c:${op.client_id}`];
+  // Within a shop merchant_operation_id is unique (the state's own map finds it); across shops it is bucketed.
+  if (scope === ALL_SHOPS) keys.push(`o:${op.merchant_operation_id}`);
+  return keys;
 }
 
-function keyOf(filter: OperationFilter): string {
-  if (filter.status && filter.type) return `st:${filter.status}|${filter.type}`;
-  if (filter.status) return `s:${filter.status}`;
-  if (filter.type) return `t:${filter.type}`;
-  return ALL;
+/** The exact filters of a query as bucket keys. */
+function exactKeys(q: OperationQuery): string[] {
+  const keys: string[] = [];
+  if (q.status) keys.push(`s:${q.status}`);
+  if (q.type) keys.push(`t:${q.type}`);
+  if (q.method) keys.push(`m:${q.method}`);
+  if (q.client_id !== undefined) keys.push(`c:${q.client_id}`);
+  if (q.merchant_operation_id !== undefined) keys.push(`o:${q.merchant_operation_id}`);
+  return keys;
 }
 
 export class OperationIndex {
   /** Operation id → its creation ordinal (the order of first upsert). */
   private readonly ordinal = new Map<string, number>();
   private next = 0;
-  /** Shop → bucket key → ids sorted by ordinal. */
-  private readonly shops = new Map<string, Map<string, string[]>>();
+  /** Scope (shop id, or '*') → bucket key → ids sorted by ordinal. */
+  private readonly scopes = new Map<string, Map<string, string[]>>();
+  /** Expected amounts as decimals, for the amount range filters. */
+  private readonly amounts = new Map<string, Decimal>();
+
+  constructor(private readonly get: (id: string) => OperationRecord | undefined) {}
 
   clear(): void {
     this.ordinal.clear();
-    this.shops.clear();
+    this.scopes.clear();
+    this.amounts.clear();
     this.next = 0;
   }
 
   /** An operation's new version; `prev` is the version it replaces (undefined when it is new). */
   put(op: OperationRecord, prev: OperationRecord | undefined): void {
-    if (!this.ordinal.has(op.id)) this.ordinal.set(op.id, this.next++);
+    if (!this.ordinal.has(op.id)) {
+      this.ordinal.set(op.id, this.next++);
+      this.amounts.set(op.id, new Decimal(op.expected_amount));
+    }
     if (prev) this.unbucket(prev);
     this.bucket(op);
   }
@@ -55,38 +97,95 @@ export class OperationIndex {
   remove(op: OperationRecord): void {
     this.unbucket(op);
     this.ordinal.delete(op.id);
+    this.amounts.delete(op.id);
   }
 
-  page(shopId: string, filter: OperationFilter, offset: number, limit: number): OperationPage {
-    const list = this.shops.get(shopId)?.get(keyOf(filter)) ?? [];
-    const end = Math.max(0, list.length - offset);
-    const start = Math.max(0, end - limit);
-    return { total: list.length, ids: list.slice(start, end).reverse() };
+  /** A page of the operations matching `q`, newest first. */
+  page(q: OperationQuery, req: PageRequest): OperationPage {
+    const buckets = this.scopes.get(q.shop ?? ALL_SHOPS);
+    let exact = exactKeys(q);
+    // Within one shop merchant_operation_id has no bucket: it is checked on the rows of the others (or of all).
+    if (q.shop !== undefined) exact = exact.filter((k) => !k.startsWith('o:'));
+    const candidates = exact.map((k) => buckets?.get(k) ?? []);
+    const list = candidates.length === 0 ? (buckets?.get('') ?? []) : candidates.reduce((a, b) => (b.length < a.length ? b : a));
+    const ranged = q.since !== undefined || q.until !== undefined || q.min_amount !== undefined || q.max_amount !== undefined;
+    const oneIndex = !ranged && exactKeys(q).length <= 1 && !(q.shop !== undefined && q.merchant_operation_id !== undefined);
+    let at = list.length - 1;
+    if (req.after !== undefined) at = this.position(list, req.after) - 1;
+    let skip = req.offset ?? 0;
+    const ids: string[] = [];
+    for (; at >= 0; at--) {
+      const id = list[at]!;
+      const op = this.get(id);
+      if (!op || !this.matches(op, q)) {
+        // Creation order is time order: past `since`, nothing older can match.
+        if (op && q.since !== undefined && op.created_at < q.since) break;
+        continue;
+      }
+      if (skip > 0) {
+        skip--;
+        continue;
+      }
+      if (ids.length === req.limit) return { total: oneIndex ? list.length : undefined, ids, has_more: true };
+      ids.push(id);
+    }
+    return { total: oneIndex ? list.length : undefined, ids, has_more: false };
+  }
+
+  /** Whether an id is known (a cursor that still points somewhere). */
+  has(id: string): boolean {
+    return this.ordinal.has(id);
+  }
+
+  /** Whether an operation matches a query (the live stream's filter). */
+  matches(op: OperationRecord, q: OperationQuery): boolean {
+    if (op.status === 'admitting') return false;
+    if (q.shop !== undefined && op.shop_id !== q.shop) return false;
+    if (q.status && op.status !== q.status) return false;
+    if (q.type && op.type !== q.type) return false;
+    if (q.method && op.method !== q.method) return false;
+    if (q.client_id !== undefined && op.client_id !== q.client_id) return false;
+    if (q.merchant_operation_id !== undefined && op.merchant_operation_id !== q.merchant_operation_id) return false;
+    if (q.since !== undefined && op.created_at < q.since) return false;
+    if (q.until !== undefined && op.created_at >= q.until) return false;
+    const amount = q.min_amount || q.max_amount ? this.amounts.get(op.id)! : undefined;
+    if (q.min_amount && amount!.lt(q.min_amount)) return false;
+    if (q.max_amount && amount!.gt(q.max_amount)) return false;
+    return true;
   }
 
   private bucket(op: OperationRecord): void {
-    let buckets = this.shops.get(op.shop_id);
-    if (!buckets) this.shops.set(op.shop_id, (buckets = new Map()));
-    for (const key of keysOf(op)) {
-      let list = buckets.get(key);
-      if (!list) buckets.set(key, (list = []));
-      this.insert(list, op.id);
+    for (const scope of [op.shop_id, ALL_SHOPS]) {
+      let buckets = this.scopes.get(scope);
+      if (!buckets) this.scopes.set(scope, (buckets = new Map()));
+      for (const key of keysOf(op, scope)) {
+        let list = buckets.get(key);
+        if (!list) buckets.set(key, (list = []));
+        const at = this.position(list, op.id);
+        if (list[at] !== op.id) list.splice(at, 0, op.id);
+      }
     }
   }
 
   private unbucket(op: OperationRecord): void {
-    const buckets = this.shops.get(op.shop_id);
-    if (!buckets) return;
-    for (const key of keysOf(op)) {
-      const list = buckets.get(key);
-      const at = list ? this.find(list, op.id) : -1;
-      if (list && at >= 0) list.splice(at, 1);
+    for (const scope of [op.shop_id, ALL_SHOPS]) {
+      const buckets = this.scopes.get(scope);
+      if (!buckets) continue;
+      for (const key of keysOf(op, scope)) {
+        const list = buckets.get(key);
+        if (!list) continue;
+        const at = this.position(list, op.id);
+        if (list[at] !== op.id) continue;
+        list.splice(at, 1);
+        if (list.length === 0) buckets.delete(key);
+      }
     }
   }
 
   /** Where `id` belongs in `list` (sorted by ordinal): the first position whose ordinal is not below its own. */
   private position(list: string[], id: string): number {
-    const target = this.ordinal.get(id)!;
+    const target = this.ordinal.get(id);
+    if (target === undefined) return list.length;
     // Fast path: the newest operation goes at the end.
     if (list.length === 0 || this.ordinal.get(list[list.length - 1]!)! < target) return list.length;
     let lo = 0;
@@ -97,15 +196,5 @@ export class OperationIndex {
       else hi = mid;
     }
     return lo;
-  }
-
-  private insert(list: string[], id: string): void {
-    const at = this.position(list, id);
-    if (list[at] !== id) list.splice(at, 0, id);
-  }
-
-  private find(list: string[], id: string): number {
-    const at = this.position(list, id);
-    return list[at] === id ? at : -1;
   }
 }

@@ -23,11 +23,19 @@ const NOW = '2026-01-01T00:00:00.000Z';
 const KEY_INFO = { id: 'key_0123456789ab', shop_id: 'shop_a', last4: 'wxyz', revoked: false, created_at: NOW };
 const DETAILS = {
   operation: OPERATION_STATE,
+  shop_id: 'shop_a',
   merchant_operation_id: 'm-1',
+  client_id: 'c-1',
   created_at: NOW,
+  updated_at: NOW,
+  reason: 'provider accepted',
   history: [{ at: NOW, from: null, to: 'pending', cause: 'provider accepted' }],
   uploads: [],
+  webhooks: [],
+  postings: [],
 };
+/** A listing row: the operation plus who, when and why. */
+const ROW = { ...OPERATION, shop_id: 'shop_a', merchant_operation_id: 'm-1', client_id: 'c-1', created_at: NOW, updated_at: NOW, reason: 'create' };
 
 /** Requests through a scripted gateway, by a client that holds the test key and the admin token. */
 function controls(scripted: Scripted) {
@@ -48,21 +56,30 @@ describeTransports('sandbox controls on the wire', (transport) => {
 
   describe('shop-scoped controls send the API key, never the admin token', () => {
     it('operations.list: GET with the filters as query parameters', async () => {
-      const { server, t } = await answering({ total: 1, operations: [OPERATION] });
+      const page = { total: 1, operations: [ROW], has_more: false, next_cursor: null };
+      const { server, t } = await answering(page);
       const res = await t.client.sandbox.operations.list({ status: 'pending', type: 'payment', limit: 10, offset: 20 });
-      expect(res).toEqual({ total: 1, operations: [OPERATION] });
+      expect(res).toEqual(page);
       const req = single(server);
       const url = new URL(req.url, 'http://x');
       expect(req.method).toBe('GET');
       expect(url.pathname).toBe('/sandbox/operations');
       expect(Object.fromEntries(url.searchParams)).toEqual({ status: 'pending', type: 'payment', limit: '10', offset: '20' });
-      expect(req.headers['x-api-key']).toBe(KEY);
-      expect(req.headers['x-admin-token']).toBeUndefined();
+      // A support read: with the admin token held, it is sent (every shop); the key is not.
+      expect(req.headers['x-admin-token']).toBe(ADMIN);
+      expect(req.headers['x-api-key']).toBeUndefined();
       expect(req.body.length).toBe(0);
     });
 
+    it('a support read without the admin token sends the key (its shop only)', async () => {
+      const { server, t } = await setup(() => ({ status: 200, body: { operations: [], has_more: false, next_cursor: null } }), { adminToken: undefined });
+      await t.client.sandbox.operations.list({ client_id: 'c-1' });
+      const req = single(server);
+      expect([req.url, req.headers['x-api-key'], req.headers['x-admin-token']]).toEqual(['/sandbox/operations?client_id=c-1', KEY, undefined]);
+    });
+
     it('operations.list without filters sends no query string', async () => {
-      const { server, t } = await answering({ total: 0, operations: [] });
+      const { server, t } = await answering({ total: 0, operations: [], has_more: false, next_cursor: null });
       await t.client.sandbox.operations.list();
       expect(single(server).url).toBe('/sandbox/operations');
     });

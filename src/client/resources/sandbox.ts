@@ -1,24 +1,22 @@
 // client.sandbox: the paygate sandbox's own control API under /sandbox (not part of the gateway). Payer, provider
 // and reviewer actions on the shop's operations, pool layout and flexible links (X-API-Key), and clock, evidence,
 // key, pool and reset controls (X-Admin-Token). Actions that change state are not retried after a timeout or a connection error (retry.ts).
-import type { OperationStatus, OperationType } from '../../contract/index.js';
 import { APIPromise } from '../api-promise.js';
 import type { PaygateCore, RequestInput, RequestOptions, ResponseOf } from '../core.js';
 import { PaygateError } from '../errors.js';
+import { queryOf, SandboxLogs, streamOperations, type SandboxOperationFilters, type SandboxOperationRow } from './sandbox-support.js';
 import type { OperationRef } from './operations.js';
 import { SandboxLinks, SandboxPool, SandboxWebhooks } from './sandbox-groups.js';
 
 export * from './sandbox-groups.js';
 
-export interface SandboxListOperationsInput {
-  /** Only operations in this status. Default: every status. */
-  status?: OperationStatus | undefined;
-  /** Only payments or only payouts. Default: both. */
-  type?: OperationType | undefined;
+export interface SandboxListOperationsInput extends SandboxOperationFilters {
   /** Page size, 1 to 1000. Default 50. */
   limit?: number | undefined;
   /** How many of the newest matching operations to skip. Default 0. */
   offset?: number | undefined;
+  /** A cursor: the `next_cursor` of the previous page. */
+  starting_after?: string | undefined;
 }
 
 export interface SandboxPayInput {
@@ -67,6 +65,8 @@ export class SandboxControls {
   readonly pool: SandboxPool;
   /** Flexible links as the payer sees them: read one, confirm an amount (the client's API key). */
   readonly links: SandboxLinks;
+  /** The request log and its live stream (admin token: every shop; API key: its shop). */
+  readonly logs: SandboxLogs;
 
   constructor(core: PaygateCore) {
     this.#core = core;
@@ -77,6 +77,12 @@ export class SandboxControls {
     this.webhooks = new SandboxWebhooks(core);
     this.pool = new SandboxPool(core);
     this.links = new SandboxLinks(core);
+    this.logs = new SandboxLogs(core);
+  }
+
+  /** GET /sandbox/balances (admin): every shop's balances. */
+  balances(options?: RequestOptions): APIPromise<ResponseOf<'sandboxAllBalances'>> {
+    return this.#core.request('sandboxAllBalances', {}, options);
   }
 
   /**
@@ -96,18 +102,25 @@ export class SandboxOperations {
     this.#core = core;
   }
 
-  /** GET /sandbox/operations: the shop's operations, newest first, with the total that matched the filters. */
+  /**
+   * GET /sandbox/operations: operations newest first, with filters, `has_more` and `next_cursor` (every shop with the
+   * admin token; the key's shop without it).
+   */
   list(query: SandboxListOperationsInput = {}, options?: RequestOptions): APIPromise<ResponseOf<'sandboxListOperations'>> {
-    const { status, type, limit, offset } = query;
-    return this.#core.request('sandboxListOperations', { query: { status, type, limit, offset } }, options);
+    return this.#core.request('sandboxListOperations', { query: queryOf(query) }, options);
+  }
+
+  /** GET /sandbox/operations/stream: each change as it is written (see streamOperations); ends when `options.signal` aborts. */
+  stream(filters: SandboxOperationFilters & { id?: string | undefined } = {}, options?: RequestOptions): AsyncGenerator<SandboxOperationRow> {
+    return streamOperations(this.#core, filters, options);
   }
 
   /**
    * GET /sandbox/operations/:id (or `/-?merchant_operation_id=…`): the operation state plus its
    * merchant_operation_id, status history and receipt uploads.
    */
-  details(ref: OperationRef, options?: RequestOptions): APIPromise<ResponseOf<'sandboxOperationDetails'>> {
-    return this.#call('sandboxOperationDetails', ref, {}, options);
+  details(ref: OperationRef, options?: RequestOptions & { shop?: string | undefined }): APIPromise<ResponseOf<'sandboxOperationDetails'>> {
+    return this.#call('sandboxOperationDetails', ref, options?.shop ? { query: { shop: options.shop } } : {}, options);
   }
 
   /** POST …/pay: the payer transfers to a pending payment, which completes for that amount. Not retried after a timeout. */
@@ -144,7 +157,7 @@ export class SandboxOperations {
     } catch (err) {
       return new APIPromise(Promise.reject(err));
     }
-    return this.#core.request(id, { ...input, ...target }, options);
+    return this.#core.request(id, { ...input, ...target, query: { ...target.query, ...input.query } }, options);
   }
 }
 

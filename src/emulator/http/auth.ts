@@ -16,8 +16,12 @@ function safeEqual(a: string, b: string): boolean {
 
 const SCOPE_TEXT: Record<EndpointScope, string> = { links: 'payment link', amounts: 'availability and recommendation' };
 
-/** The shop the request acts for ('' for admin and open routes), or an ApiError. */
+/**
+ * The shop the request acts for ('' for admin and open routes), or an ApiError. A `support` route takes the admin
+ * token when one is sent (every shop: '') and the shop's key otherwise.
+ */
 export function authenticate(event: H3Event, credential: Credential, scope: EndpointScope | undefined, ctx: AppContext): string {
+  if (credential === 'support') credential = header(event, 'x-admin-token') ? 'admin' : 'key';
   if (credential === 'admin') {
     const token = header(event, 'x-admin-token');
     if (!token) throw new ApiError('missing_admin_token', 'x-admin-token header is required for this sandbox control (printed by paygate sandbox start)');

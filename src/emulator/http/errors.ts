@@ -40,6 +40,7 @@ export const STATUS_OF = {
   webhook_not_found: 404,
   webhook_limit: 409,
   pool_limit: 409,
+  ambiguous_reference: 409,
   delivery_not_found: 404,
   method_not_allowed: 405,
   link_expired: 410,

@@ -24,7 +24,9 @@ function guard<R extends RouteDef>(row: R, handler: RouteHandler<R>, ctx: RouteC
   const scope = (row as { scope?: EndpointScope }).scope;
   return async (event) => {
     try {
-      const result = await handler(new Call(event, ctx, row, authenticate(event, credential, scope, ctx)));
+      const shopId = authenticate(event, credential, scope, ctx);
+      event.context.shopId = shopId;
+      const result = await handler(new Call(event, ctx, row, shopId));
       if (row.status === undefined) return result;
       // A body-less success is a Response of its own; a plain object is serialized by h3 (about twice as fast).
       if (result === undefined) return new Response(null, { status: row.status });
@@ -37,6 +39,7 @@ function guard<R extends RouteDef>(row: R, handler: RouteHandler<R>, ctx: RouteC
         api = new ApiError('internal_error', 'the sandbox hit an unexpected error; see its log');
       }
       event.res.status = api.status;
+      event.context.errorCode = api.code;
       event.res.headers.set('cache-control', 'no-store');
       for (const [k, v] of Object.entries(api.headers)) event.res.headers.set(k, v);
       return { code: api.code, message: api.message };

@@ -68,6 +68,8 @@ export interface CommitHook {
 
 export class GatewayService {
   private readonly admissions = new Map<string, Deferred>();
+  /** Told of every transaction the moment it is written (the live views: operation streams). */
+  readonly writeListeners = new Set<(changes: readonly StoreChange[]) => void>();
   /** The webhook outbox; set before init() by createSandbox. */
   hook: CommitHook | undefined;
   /** The key of flexible links' `k` credentials (src/store/secrets.ts); set before init() by createSandbox. */
@@ -118,6 +120,7 @@ export class GatewayService {
     const extra = this.hook?.extend(changes) ?? [];
     const written = () => {
       if (extra.length > 0) this.hook?.committed(extra);
+      for (const listener of this.writeListeners) listener(changes);
       this.run(effects);
     };
     let done: Promise<void>;

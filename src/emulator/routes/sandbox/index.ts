@@ -8,11 +8,16 @@ import * as links from './links.js';
 import * as operations from './operations.js';
 import * as pool from './pool.js';
 import { reset } from './reset.js';
+import * as support from './support.js';
 import * as webhooks from './webhooks.js';
 
 export const controlHandlers: HandlersOf<SandboxControls> = {
   'operations.list': operations.list,
   'operations.show': operations.show,
+  'operations.stream': support.streamOperations,
+  'logs.list': support.logs,
+  'logs.stream': support.streamLogs,
+  'balances.all': support.allBalances,
   'operations.pay': operations.pay,
   'operations.settle': operations.settle,
   'operations.review': operations.review,

@@ -19,7 +19,7 @@ function listed(ep: WebhookEndpointRecord, now: number) {
   };
 }
 
-function deliveryView(d: WebhookDelivery) {
+export function deliveryView(d: WebhookDelivery) {
   return {
     id: d.id,
     event_id: d.event_id,

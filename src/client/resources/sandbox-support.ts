@@ -1,0 +1,71 @@
+// client.sandbox.logs, client.sandbox.operations.stream() and client.sandbox.balances(): the support staff's reads.
+// With the admin token they see every shop; with only an API key, that key's shop.
+import type { APIPromise } from '../api-promise.js';
+import type { PaygateCore, RequestOptions, ResponseOf } from '../core.js';
+import type { OperationStatus, OperationType } from '../../contract/index.js';
+
+/** Filters of the operation listing and its live stream. Every field is optional. */
+export interface SandboxOperationFilters {
+  status?: OperationStatus | undefined;
+  type?: OperationType | undefined;
+  method?: string | undefined;
+  client_id?: string | undefined;
+  merchant_operation_id?: string | undefined;
+  /** Only this shop (admin token; a key sees its own shop only). */
+  shop?: string | undefined;
+  /** Created at or after: an RFC 3339 timestamp or a date such as `2026-11-23`. */
+  since?: string | undefined;
+  /** Created before. */
+  until?: string | undefined;
+  /** Expected amount at least, a decimal string. */
+  min_amount?: string | undefined;
+  /** Expected amount at most. */
+  max_amount?: string | undefined;
+}
+
+export interface SandboxRequestLogFilters {
+  shop?: string | undefined;
+  method?: string | undefined;
+  /** A status such as `404` or a class such as `4xx`. */
+  status?: string | undefined;
+  /** A path prefix such as `/v1/payment`. */
+  path?: string | undefined;
+  /** Only answers with status 400 or more. */
+  errors?: boolean | undefined;
+}
+
+export type SandboxOperationRow = ResponseOf<'sandboxListOperations'>['operations'][number];
+export type SandboxRequestLogEntry = ResponseOf<'sandboxRequestLog'>['requests'][number];
+
+/** Only the defined fields, as query parameters. */
+export function queryOf(filters: object): Record<string, string | number | undefined> {
+  return { ...(filters as Record<string, string | number | undefined>) };
+}
+
+/** Live operation changes as they are written: one operation until terminal (`id`), or every change matching the filters. */
+export async function* streamOperations(core: PaygateCore, filters: SandboxOperationFilters & { id?: string | undefined }, options?: RequestOptions): AsyncGenerator<SandboxOperationRow> {
+  for await (const ev of core.stream('sandboxStreamOperations', { query: queryOf(filters) }, options)) {
+    if (ev.event === 'operation') yield ev.data as SandboxOperationRow;
+  }
+}
+
+export class SandboxLogs {
+  readonly #core: PaygateCore;
+
+  constructor(core: PaygateCore) {
+    this.#core = core;
+  }
+
+  /** GET /sandbox/logs: the newest requests the sandbox answered (a ring of 2,000), newest first. */
+  list(filters: SandboxRequestLogFilters & { limit?: number | undefined } = {}, options?: RequestOptions): APIPromise<ResponseOf<'sandboxRequestLog'>> {
+    return this.#core.request('sandboxRequestLog', { query: queryOf({ ...filters, errors: filters.errors ? 'true' : undefined }) }, options);
+  }
+
+  /** GET /sandbox/logs/stream: each request as it is answered, until `options.signal` aborts. */
+  async *stream(filters: SandboxRequestLogFilters = {}, options?: RequestOptions): AsyncGenerator<SandboxRequestLogEntry> {
+    const query = queryOf({ ...filters, errors: filters.errors ? 'true' : undefined });
+    for await (const ev of this.#core.stream('sandboxStreamRequestLog', { query }, options)) {
+      if (ev.event === 'request') yield ev.data as SandboxRequestLogEntry;
+    }
+  }
+}

@@ -1,0 +1,76 @@
+// The support staff's live reads: a stream of operation changes as they are written (one operation until it is
+// terminal, or every change matching the listing filters), the request log and its stream, and every shop's
+// balances. Streams are server-sent events fed by the service's write listeners, never by re-listing.
+import { isTerminal } from '../../../domain/operation.js';
+import type { StoreChange } from '../../../store/state.js';
+import { Uuid } from '../../../contract/money.js';
+import { eventStream } from '../../http/sse.js';
+import { ApiError } from '../../http/errors.js';
+import type { OperationRef } from '../../runtime/service.js';
+import { matchesLog } from '../../runtime/request-log.js';
+import { toOperationRow, toWireBalance, type PublicOperation } from '../../wire.js';
+import type { ControlHandler } from '../types.js';
+import { indexQuery, scopeOf } from './operations.js';
+
+export const streamOperations: ControlHandler<'operations.stream'> = async (call) => {
+  const { service } = call.ctx;
+  const q = call.query();
+  const shop = scopeOf(call, q.shop);
+  let one: PublicOperation | undefined;
+  if (q.id !== undefined) {
+    const ref: OperationRef = Uuid.safeParse(q.id).success ? { operation_id: q.id } : { merchant_operation_id: q.id };
+    const owner = shop ?? ('operation_id' in ref ? service.state.operation(ref.operation_id.toLowerCase())?.shop_id : undefined);
+    if (owner === undefined) throw new ApiError('validation_error', 'id: a merchant_operation_id needs shop=<id> with the admin token');
+    one = await service.get(owner, ref);
+  }
+  const filter = indexQuery({ ...q, limit: 1, offset: 0 }, shop);
+  const index = service.state.operationIndex;
+  return eventStream((sink) => {
+    if (one) {
+      sink.send('operation', toOperationRow(one, service.world));
+      if (isTerminal(one.status)) {
+        sink.end();
+        return () => undefined;
+      }
+    }
+    const listener = (changes: readonly StoreChange[]) => {
+      for (const ch of changes) {
+        if (ch.kind !== 'operation') continue;
+        const { op } = ch;
+        if (op.status === 'admitting') continue;
+        if (one ? op.id !== one.id : !index.matches(op, filter)) continue;
+        sink.send('operation', toOperationRow(op, service.world));
+        if (one && isTerminal(op.status)) sink.end();
+      }
+    };
+    service.writeListeners.add(listener);
+    return () => service.writeListeners.delete(listener);
+  });
+};
+
+export const logs: ControlHandler<'logs.list'> = (call) => {
+  const q = call.query();
+  const shop = scopeOf(call, q.shop);
+  return { requests: call.ctx.requestLog.recent({ ...q, shop, errors: q.errors === 'true' }, q.limit) };
+};
+
+export const streamLogs: ControlHandler<'logs.stream'> = (call) => {
+  const q = call.query();
+  const f = { ...q, shop: scopeOf(call, q.shop), errors: q.errors === 'true' };
+  const log = call.ctx.requestLog;
+  return eventStream((sink) => {
+    const listener = (e: Parameters<typeof matchesLog>[0]) => {
+      if (matchesLog(e, f)) sink.send('request', e);
+    };
+    log.listeners.add(listener);
+    return () => log.listeners.delete(listener);
+  });
+};
+
+export const allBalances: ControlHandler<'balances.all'> = async (call) => {
+  const { service } = call.ctx;
+  await service.store.sync();
+  return {
+    shops: service.world.world.shops.map((s) => ({ shop_id: s.id, name: s.name, balances: service.balances(s.id).map(toWireBalance) })),
+  };
+};
