@@ -50,7 +50,7 @@ export type OperationRow = z.infer<typeof OperationRow>;
 
 export const ListOperationsResponse = z
   .object({
-    total: z.number().optional().meta({ description: 'How many match; present when one index answers the filters (at most one exact filter, no ranges).' }),
+    total: z.number().optional().meta({ description: 'How many match; omitted when counting would mean checking more than 20,000 operations (two or more filters, or a range, over a large store).' }),
     operations: z.array(OperationRow),
     has_more: z.boolean(),
     next_cursor: z.string().nullable().meta({ description: 'Pass as starting_after for the next page; null on the last.' }),

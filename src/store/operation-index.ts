@@ -26,7 +26,8 @@ export interface OperationQuery {
 }
 
 export interface OperationPage {
-  /** How many operations match, when one index answers the query exactly (at most one exact filter, no ranges). */
+  /** How many operations match: always when one index answers the query exactly (at most one exact filter, no
+   * ranges), otherwise when the bucket walked holds at most 20,000 operations. */
   total: number | undefined;
   /** Matching ids, newest first, at most `limit`. */
   ids: string[];
@@ -43,6 +44,8 @@ export interface PageRequest {
 }
 
 const ALL_SHOPS = '*';
+/** A query no single index answers is counted by checking its bucket's rows, when the bucket has at most this many. */
+const COUNT_SCAN_LIMIT = 20_000;
 type Keyed = Pick<OperationRecord, 'status' | 'type' | 'method' | 'client_id' | 'merchant_operation_id'>;
 
 /** Bucket keys of an operation within one scope (a shop, or all shops). */
@@ -110,6 +113,7 @@ export class OperationIndex {
     const list = candidates.length === 0 ? (buckets?.get('') ?? []) : candidates.reduce((a, b) => (b.length < a.length ? b : a));
     const ranged = q.since !== undefined || q.until !== undefined || q.min_amount !== undefined || q.max_amount !== undefined;
     const oneIndex = !ranged && exactKeys(q).length <= 1 && !(q.shop !== undefined && q.merchant_operation_id !== undefined);
+    const total = oneIndex ? list.length : list.length <= COUNT_SCAN_LIMIT ? this.count(list, q) : undefined;
     let at = list.length - 1;
     if (req.after !== undefined) at = this.position(list, req.after) - 1;
     let skip = req.offset ?? 0;
@@ -126,10 +130,19 @@ export class OperationIndex {
         skip--;
         continue;
       }
-      if (ids.length === req.limit) return { total: oneIndex ? list.length : undefined, ids, has_more: true };
+      if (ids.length === req.limit) return { total, ids, has_more: true };
       ids.push(id);
     }
-    return { total: oneIndex ? list.length : undefined, ids, has_more: false };
+    return { total, ids, has_more: false };
+  }
+
+  private count(list: readonly string[], q: OperationQuery): number {
+    let n = 0;
+    for (const id of list) {
+      const op = this.get(id);
+      if (op && this.matches(op, q)) n++;
+    }
+    return n;
   }
 
   /** Whether an id is known (a cursor that still points somewhere). */

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { OperationRecord } from '../../src/domain/operation.js';
-import { OperationIndex, type OperationFilter } from '../../src/store/operation-index.js';
+import { OperationIndex } from '../../src/store/operation-index.js';
 
 const STATUSES = ['admitting', 'pending', 'awaiting_confirmation', 'manual_check', 'completed', 'rejected'] as const;
 const SHOPS = ['shop_a', 'shop_b'] as const;
@@ -22,45 +22,50 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('undo_move' as const), pick: fc.nat(), status: fc.nat(STATUSES.length - 1) }) },
 );
 
-const asRecord = (r: Row) => r as unknown as OperationRecord;
+const asRecord = (r: Row) => ({ merchant_operation_id: r.id, client_id: 'c', method: 'WT_RUB_C2C', expected_amount: '100.00', created_at: '2026-01-01T00:00:00.000Z', ...r }) as unknown as OperationRecord;
 
 /** The reference: every live row in creation order, filtered, newest first. */
-function scan(rows: Row[], shop: string, f: OperationFilter, offset: number, limit: number) {
-  const all = rows.filter((r) => r.shop_id === shop && r.status !== 'admitting' && (!f.status || r.status === f.status) && (!f.type || r.type === f.type));
-  return { total: all.length, ids: all.reverse().slice(offset, offset + limit).map((r) => r.id) };
+function scan(rows: Row[], shop: string | undefined, f: { status?: string | undefined; type?: string | undefined }, offset: number, limit: number) {
+  const all = rows.filter((r) => (shop === undefined || r.shop_id === shop) && r.status !== 'admitting' && (!f.status || r.status === f.status) && (!f.type || r.type === f.type));
+  const newest = all.reverse();
+  return { total: all.length, ids: newest.slice(offset, offset + limit).map((r) => r.id), has_more: newest.length > offset + limit };
 }
 
 describe('OperationIndex', () => {
   it('pages like a scan after any sequence of creates, moves and undos', () => {
     fc.assert(
       fc.property(fc.array(step, { maxLength: 120 }), fc.nat(6), fc.integer({ min: 1, max: 8 }), (steps, offset, limit) => {
-        const index = new OperationIndex();
+        const live = new Map<string, OperationRecord>();
+        const index = new OperationIndex((id) => live.get(id));
         const rows: Row[] = [];
         let n = 0;
         for (const s of steps) {
           if (s.kind === 'create') {
             const row: Row = { id: `op-${n++}`, shop_id: SHOPS[s.shop]!, type: s.type, status: STATUSES[s.status]! };
             index.put(asRecord(row), undefined);
+            live.set(row.id, asRecord(row));
             rows.push(row);
           } else if (rows.length > 0) {
             const at = s.pick % rows.length;
             const cur = rows[at]!;
             if (s.kind === 'undo_create') {
               index.remove(asRecord(cur));
+              live.delete(cur.id);
               rows.splice(at, 1);
             } else {
               // A move puts the new version; an undo of a move puts the old version back over the current one.
               const next = { ...cur, status: STATUSES[s.status]! };
               index.put(asRecord(next), asRecord(cur));
+              live.set(next.id, asRecord(next));
               rows[at] = next;
             }
           }
         }
-        for (const shop of SHOPS) {
+        for (const shop of [...SHOPS, undefined]) {
           for (const status of [undefined, ...STATUSES.slice(1)]) {
             for (const type of [undefined, 'payment', 'payout']) {
               const f = { status, type };
-              expect(index.page(shop, f, offset, limit)).toEqual(scan(rows, shop, f, offset, limit));
+              expect(index.page({ shop, ...f }, { offset, limit })).toEqual(scan(rows, shop, f, offset, limit));
             }
           }
         }
@@ -70,13 +75,21 @@ describe('OperationIndex', () => {
   });
 
   it('keeps creation order at 100,000 operations when an old one changes status', () => {
-    const index = new OperationIndex();
-    for (let i = 0; i < 100_000; i++) index.put(asRecord({ id: `op-${i}`, shop_id: 'shop_a', type: 'payment', status: i % 100 === 0 ? 'rejected' : 'pending' }), undefined);
+    const live = new Map<string, OperationRecord>();
+    const index = new OperationIndex((id) => live.get(id));
+    const put = (r: Row, prev?: Row) => {
+      index.put(asRecord(r), prev && asRecord(prev));
+      live.set(r.id, asRecord(r));
+    };
+    for (let i = 0; i < 100_000; i++) put({ id: `op-${i}`, shop_id: 'shop_a', type: 'payment', status: i % 100 === 0 ? 'rejected' : 'pending' });
     // An old operation changes status: it moves between buckets and keeps its place in creation order.
-    index.put(asRecord({ id: 'op-5', shop_id: 'shop_a', type: 'payment', status: 'completed' }), asRecord({ id: 'op-5', shop_id: 'shop_a', type: 'payment', status: 'pending' }));
-    expect(index.page('shop_a', { status: 'rejected' }, 0, 2)).toEqual({ total: 1000, ids: ['op-99900', 'op-99800'] });
-    expect(index.page('shop_a', { status: 'completed' }, 0, 50)).toEqual({ total: 1, ids: ['op-5'] });
-    expect(index.page('shop_a', {}, 99_998, 50)).toEqual({ total: 100_000, ids: ['op-1', 'op-0'] });
-    expect(index.page('shop_a', { status: 'pending', type: 'payment' }, 0, 1).total).toBe(98_999);
+    put({ id: 'op-5', shop_id: 'shop_a', type: 'payment', status: 'completed' }, { id: 'op-5', shop_id: 'shop_a', type: 'payment', status: 'pending' });
+    expect(index.page({ shop: 'shop_a', status: 'rejected' }, { limit: 2 })).toEqual({ total: 1000, ids: ['op-99900', 'op-99800'], has_more: true });
+    expect(index.page({ shop: 'shop_a', status: 'completed' }, { limit: 50 })).toEqual({ total: 1, ids: ['op-5'], has_more: false });
+    expect(index.page({ shop: 'shop_a' }, { offset: 99_998, limit: 50 })).toEqual({ total: 100_000, ids: ['op-1', 'op-0'], has_more: false });
+    // A cursor continues after the operation it names.
+    expect(index.page({ status: 'rejected' }, { after: 'op-99800', limit: 1 }).ids).toEqual(['op-99700']);
+    expect(index.page({ shop: 'shop_a', status: 'pending', type: 'payment' }, { limit: 1 }).total).toBeUndefined();
+    expect(index.page({ shop: 'shop_a', status: 'rejected', type: 'payment' }, { limit: 1 }).total).toBe(1000);
   });
 });
