@@ -28,7 +28,8 @@ export class StoreCorruptError extends StoreError {
     const where = opts.line === undefined ? file : `${file} at line ${opts.line}`;
     const advice =
       opts.kind === 'journal'
-        ? `The file was left untouched. Repair or delete that line (deleting it drops that transaction and only that one), ` +
+        ? `The file was left untouched. Repair the journal from that line on (by hand or from a backup), or delete that line ` +
+          `and every line after it (dropping those transactions: each was made on top of the ones before), ` +
           `or move the store aside to start empty, or pass --store <other path> or --in-memory.`
         : `The file was left untouched. Restore it from a backup, or move it (and its .journal) aside to start empty, ` +
           `or pass --store <other path> or --in-memory.`;

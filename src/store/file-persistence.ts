@@ -5,6 +5,9 @@
 // This module composes them: open (lock, load, replay, tidy up), commit/sync/compact/close, and the serial writer.
 // After open() every journal write and every compaction goes through that one writer (#drain), so at most one
 // write is in flight and the journal is truncated only after the snapshot that supersedes it is on disk.
+// Sequence numbers are given when a group is written, not when a commit is queued: a failed write takes none, so
+// the lines on disk are numbered without a gap (the journal reports a gap as a lost line), and a compaction records
+// the last seq actually written when it runs, so the next line always follows the snapshot.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Change, Collections, Persistence, PersistenceStats } from './persistence.js';
@@ -12,7 +15,7 @@ import { StoreClosedError, StoreFailedError } from './errors.js';
 import { JournalFile, journalLine, serializeChanges } from './journal.js';
 import { acquireLock, releaseLock, type LockToken } from './lock.js';
 import { assertChanges, assertCollections } from './persistence.js';
-import { SnapshotFile, serializeSnapshot, toCollections, type EntityMaps } from './snapshot.js';
+import { SnapshotFile, serializeSnapshot, snapshotText, toCollections, type EntityMaps } from './snapshot.js';
 
 export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, parseSnapshot, serializeSnapshot } from './snapshot.js';
 export { replayJournal, type JournalReplay } from './journal.js';
@@ -33,9 +36,9 @@ interface Waiter {
   reject(e: unknown): void;
 }
 type Entry =
-  | { kind: 'commit'; line: string; w: Waiter }
+  | { kind: 'commit'; body: string; w: Waiter }
   | { kind: 'sync'; w: Waiter }
-  | { kind: 'compact'; text: string; w: Waiter };
+  | { kind: 'compact'; collections: string; w: Waiter };
 
 type State = 'new' | 'opening' | 'open' | 'closing' | 'closed';
 
@@ -55,7 +58,7 @@ export class FilePersistence implements Persistence {
   #opening: Promise<unknown> | undefined;
   #closing: Promise<void> | undefined;
   #lock: LockToken | undefined;
-  /** Last seq handed out. */
+  /** Seq of the last transaction written (or replayed); the next group write numbers its lines from here. */
   #seq = 0;
   #queue: Entry[] = [];
   #running = false;
@@ -87,7 +90,7 @@ export class FilePersistence implements Persistence {
     return this.#state === 'open';
   }
 
-  /** Last transaction sequence number handed out (continues across restarts). */
+  /** Sequence number of the last transaction written (continues across restarts; a failed write takes none). */
   get seq(): number {
     return this.#seq;
   }
@@ -160,8 +163,7 @@ export class FilePersistence implements Persistence {
     } catch (e) {
       return Promise.reject(e);
     }
-    const seq = ++this.#seq;
-    return this.#enqueue((w) => ({ kind: 'commit', line: journalLine(seq, body), w }));
+    return this.#enqueue((w) => ({ kind: 'commit', body, w }));
   }
 
   sync(): Promise<void> {
@@ -177,15 +179,16 @@ export class FilePersistence implements Persistence {
 
   #compact(all: Collections): Promise<void> {
     if (this.#journal.failed) return Promise.reject(this.#journal.failed);
-    let text: string;
+    let collections: string;
     try {
       assertCollections(all);
-      // Captured now: it covers every commit issued so far (seq <= lastSeq); later commits wait behind it.
-      text = serializeSnapshot(all, this.#seq);
+      // The state is captured now; its lastSeq when the compaction runs, after every commit queued before it has
+      // been written (or refused): the last seq written then. Later commits wait behind it.
+      collections = JSON.stringify(all);
     } catch (e) {
       return Promise.reject(e);
     }
-    return this.#enqueue((w) => ({ kind: 'compact', text, w }));
+    return this.#enqueue((w) => ({ kind: 'compact', collections, w }));
   }
 
   close(all?: Collections): Promise<void> {
@@ -271,10 +274,11 @@ export class FilePersistence implements Persistence {
     }
   }
 
-  /** One group write: every pending line in one write, one fdatasync, then every waiter of the batch. */
+  /** One group write: every pending line in one write, one fdatasync, then every waiter of the batch. The lines are
+   * numbered here, from the last seq written: a refused write takes no number, so the next one leaves no gap. */
   async #writeBatch(batch: Entry[]): Promise<void> {
     const lines: string[] = [];
-    for (const e of batch) if (e.kind === 'commit') lines.push(e.line);
+    for (const e of batch) if (e.kind === 'commit') lines.push(journalLine(this.#seq + lines.length + 1, e.body));
     if (lines.length > 0) {
       try {
         await this.#journal.append(lines);
@@ -283,6 +287,7 @@ export class FilePersistence implements Persistence {
         for (const x of batch) x.w.reject(e);
         return;
       }
+      this.#seq += lines.length;
       this.#stats.flushes++;
       this.#stats.commits += lines.length;
     }
@@ -291,7 +296,7 @@ export class FilePersistence implements Persistence {
 
   async #runCompaction(entry: Extract<Entry, { kind: 'compact' }>): Promise<void> {
     try {
-      await this.#snapshot.write(entry.text);
+      await this.#snapshot.write(snapshotText(entry.collections, this.#seq));
     } catch (e) {
       entry.w.reject(e); // the journal is untouched: nothing is lost
       return;

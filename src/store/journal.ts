@@ -2,6 +2,8 @@
 // line. Owns the record format, the group write (every pending line in one write, then one fdatasync), cutting a
 // failed write back off so the file stays whole lines, the failure that makes it read-only, truncation after a
 // compaction, and reading it back on open: validation, replay in seq order, and cutting a torn final write.
+// Seqs on disk go up by one from line to line: a seq is taken only by a write that succeeded (FilePersistence
+// numbers a group when it writes it), so a gap means a line was lost, and is reported like any other damage.
 import { writeSync } from 'node:fs';
 import { open as openFile, readFile, type FileHandle } from 'node:fs/promises';
 import type { Change } from './persistence.js';
@@ -10,7 +12,7 @@ import { isEntity } from './persistence.js';
 import { upsert, type EntityMaps } from './snapshot.js';
 import { describe, errno, isRecord } from './util.js';
 
-/** The `ch` part of a record. Throws (before any seq is taken) for changes JSON cannot hold, e.g. a BigInt. */
+/** The `ch` part of a record. Throws (before it is queued) for changes JSON cannot hold, e.g. a BigInt. */
 export function serializeChanges(changes: readonly Change[]): string {
   return JSON.stringify(changes.map((ch) => ({ c: ch.c, v: ch.v })));
 }
@@ -32,9 +34,12 @@ export interface JournalReplay {
 }
 
 /**
- * Validates every line and applies records with seq > lastSeq to `colls`, in order. A final line without its
- * newline, or an unparseable final line, is a torn write and is left out (goodEnd stops before it). Any other
- * bad line throws StoreCorruptError with its 1-based line number.
+ * Validates every line and applies records with seq > lastSeq to `colls`, in order. Only a final line without its
+ * newline is a torn write (a crash mid-write, never acknowledged) and is left out: goodEnd stops before it. Any
+ * complete line that is not a valid record, the last one included, throws StoreCorruptError with its 1-based line
+ * number; so does a gap: each seq must be the previous line's + 1, and the first one above the snapshot's lastSeq
+ * must be lastSeq + 1 (lines at or below it are already in the snapshot: a compaction that crashed before its
+ * truncation).
  */
 export function replayJournal(buf: Buffer, file: string, lastSeq: number, colls: EntityMaps): JournalReplay {
   let pos = 0;
@@ -50,13 +55,17 @@ export function replayJournal(buf: Buffer, file: string, lastSeq: number, colls:
     try {
       rec = JSON.parse(buf.toString('utf8', pos, nl));
     } catch (e) {
-      if (nl === buf.length - 1) break; // unparseable final line: torn
       throw bad(`the line is not valid JSON (${e instanceof Error ? e.message : String(e)})`, e);
     }
     if (!isRecord(rec)) throw bad(`the line holds ${describe(rec)}, expected {"seq":n,"ch":[...]}`);
     const seq = rec.seq;
     if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1) throw bad(`"seq" is ${describe(seq)}, expected a positive integer`);
     if (seq <= prevSeq) throw bad(`"seq" ${seq} does not follow the previous line's ${prevSeq} (two writers?)`);
+    if (prevSeq > 0 && seq > prevSeq + 1) throw bad(`"seq" jumps from ${prevSeq} to ${seq}: ${missing(prevSeq, seq)}`);
+    if (prevSeq <= lastSeq && seq > lastSeq + 1) {
+      const after = lastSeq === 0 ? 'the journal starts at seq 1' : `the snapshot ends at seq ${lastSeq}`;
+      throw bad(`"seq" is ${seq} but ${after}: ${missing(lastSeq, seq)}`);
+    }
     const ch = rec.ch;
     if (!Array.isArray(ch)) throw bad(`"ch" is ${describe(ch)}, expected an array of {"c":collection,"v":entity}`);
     for (let i = 0; i < ch.length; i++) {
@@ -75,6 +84,11 @@ export function replayJournal(buf: Buffer, file: string, lastSeq: number, colls:
     out.goodEnd = pos;
   }
   return out;
+}
+
+/** What a gap between seq `from` and seq `to` lacks. */
+function missing(from: number, to: number): string {
+  return to === from + 2 ? `the line with seq ${from + 1} is missing` : `the lines with seq ${from + 1} to ${to - 1} are missing`;
 }
 
 /** The journal file: read and replayed on open, then held open for appending until close. */

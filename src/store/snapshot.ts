@@ -30,7 +30,12 @@ export function toCollections(colls: EntityMaps): Collections {
 }
 
 export function serializeSnapshot(all: Collections, lastSeq: number): string {
-  return JSON.stringify({ format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, lastSeq, collections: all });
+  return snapshotText(JSON.stringify(all), lastSeq);
+}
+
+/** The snapshot document around collections already serialized (a compaction captures them before its lastSeq is known). */
+export function snapshotText(collections: string, lastSeq: number): string {
+  return `{"format":${JSON.stringify(SNAPSHOT_FORMAT)},"version":${SNAPSHOT_VERSION},"lastSeq":${lastSeq},"collections":${collections}}`;
 }
 
 /** Validates a snapshot, loads it into `colls`, returns its lastSeq. Throws StoreCorruptError. */

@@ -34,7 +34,8 @@ export class Store {
   /** The group being written. */
   private writing: Tx[] | undefined;
   private scheduled = false;
-  /** Sequence number of the last transaction committed, and of the last one settled (they settle in order). */
+  /** Sequence number of the last transaction committed, and of the last one settled (they settle in order). In memory
+   * only, for sync(): the journal numbers its lines itself when it writes them, so a failed group leaves no gap there. */
   private lastSeq = 0;
   private settledSeq = 0;
   /** Waiters of sync(): each resolved once every transaction up to its `seq` has settled. */

@@ -1,6 +1,6 @@
 // Issue 13 B8: a store folder that cannot be written was reported as "not allowed to listen … pick a port above
 // 1024". A file-system failure now names the path, the errno and what to do; only a listen failure speaks of ports.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -31,6 +31,25 @@ describe('sandbox start failures', () => {
       expect(r.code).toBe(5);
       expect(r.stderr).toContain(`cannot use the store at ${file}`);
       expect(r.stderr).toMatch(/EEXIST|ENOTDIR/); // mkdir meets a file where a folder should be
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('end to end: a damaged complete journal line is exit 5 naming the file, the line and what to do; the file is untouched', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paygate-start-'));
+    try {
+      const store = join(dir, 'sandbox.json');
+      const journal = `${store}.journal`;
+      const good = `${JSON.stringify({ seq: 1, ch: [{ c: 'operations', v: { id: 'a' } }] })}\n`;
+      writeFileSync(journal, `${good}{"seq":2,"ch":[{"c":"operations"\n`);
+      const before = readFileSync(journal);
+      const r = await runCli(['sandbox', 'start', '--port', '0', '--store', store]);
+      expect(r.code).toBe(5);
+      expect(r.stderr).toContain(`paygate store journal ${journal} at line 2 is corrupt: the line is not valid JSON`);
+      expect(r.stderr).toContain('delete that line and every line after it');
+      expect(r.stderr).not.toMatch(/\bport\b/);
+      expect(readFileSync(journal).equals(before)).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -162,11 +162,58 @@ describe('torn and corrupt journal', () => {
     expect(journalLines(p).map((r) => r.seq)).toEqual([1, 2, 3]);
   });
 
-  it('drops an unparseable final line even with its newline (a crash that left garbage)', async () => {
+  it('a torn tail is cut off before new appends: after a second restart every line is whole and in order', async () => {
     const p = store({ compactOnOpen: false });
-    writeJournal(p, `${line(1, 'a')}\u0000\u0000\u0000\n`);
-    expect(await p.open()).toEqual({ operations: [{ id: 'a', n: 1 }] });
-    expect(readJournal(p)).toBe(line(1, 'a'));
+    writeJournal(p, `${line(1, 'a')}{"seq":2,"ch":[{"c":"oper`);
+    await p.open();
+    await p.commit([op('b')]);
+    await p.commit([op('c')]);
+    await p.close(); // no state given: no compaction, the journal stays as written
+    expect(readJournal(p)).toBe(`${line(1, 'a')}${JSON.stringify({ seq: 2, ch: [op('b')] })}\n${JSON.stringify({ seq: 3, ch: [op('c')] })}\n`);
+    const q = store({ compactOnOpen: false });
+    expect(await q.open()).toEqual({ operations: [{ id: 'a', n: 1 }, { id: 'b' }, { id: 'c' }] });
+  });
+
+  it('a complete (newline-terminated) last line that does not parse is corruption, not a torn write: named, file unchanged', async () => {
+    const p = store();
+    const before = writeJournal(p, `${line(1, 'a')}${line(2, 'b')}\u0000\u0000{"seq":3,"ch":[\n`);
+    const e = (await p.open().catch((x: unknown) => x)) as StoreCorruptError;
+    expect(e).toBeInstanceOf(StoreCorruptError);
+    expect(e).toMatchObject({ code: 'store_corrupt', file: p.journalPath, line: 3 });
+    expect(e.message).toContain(`${p.journalPath} at line 3`);
+    expect(e.reason).toMatch(/not valid JSON \(.+\)/);
+    expect(fs.readFileSync(p.journalPath).equals(before)).toBe(true);
+    expect(fs.existsSync(p.path)).toBe(false);
+    expect(fs.existsSync(p.lockPath)).toBe(false);
+  });
+
+  it('a missing middle line (a gap in seq) is corruption naming the missing seq; the file is unchanged', async () => {
+    const p = store();
+    const before = writeJournal(p, line(1, 'a') + line(2, 'b') + line(4, 'd') + line(5, 'e'));
+    const e = (await p.open().catch((x: unknown) => x)) as StoreCorruptError;
+    expect(e).toBeInstanceOf(StoreCorruptError);
+    expect(e).toMatchObject({ code: 'store_corrupt', file: p.journalPath, line: 3 });
+    expect(e.reason).toBe('"seq" jumps from 2 to 4: the line with seq 3 is missing');
+    expect(e.message).toContain(`${p.journalPath} at line 3`);
+    expect(fs.readFileSync(p.journalPath).equals(before)).toBe(true);
+    expect(fs.existsSync(p.path)).toBe(false);
+
+    const q = store();
+    writeJournal(q, line(1, 'a') + line(5, 'e'));
+    await expect(q.open()).rejects.toMatchObject({ line: 2, reason: '"seq" jumps from 1 to 5: the lines with seq 2 to 4 are missing' });
+  });
+
+  it('a first new record that does not follow the snapshot\'s lastSeq is a gap too', async () => {
+    const p = store();
+    fs.mkdirSync(path.dirname(p.path), { recursive: true });
+    fs.writeFileSync(p.path, JSON.stringify({ format: 'paygate-store', version: 1, lastSeq: 2, collections: { operations: [{ id: 'a' }] } }));
+    const before = writeJournal(p, line(4, 'd'));
+    await expect(p.open()).rejects.toMatchObject({
+      code: 'store_corrupt',
+      line: 1,
+      reason: '"seq" is 4 but the snapshot ends at seq 2: the line with seq 3 is missing',
+    });
+    expect(fs.readFileSync(p.journalPath).equals(before)).toBe(true);
   });
 
   it('with compactOnOpen (the default) the replayed records move into the snapshot and the journal is emptied', async () => {
@@ -209,8 +256,8 @@ describe('torn and corrupt journal', () => {
 
   it('a seq that goes backwards is corruption', async () => {
     const p = store();
-    writeJournal(p, `${line(5, 'a')}${line(4, 'b')}`);
-    await expect(p.open()).rejects.toMatchObject({ code: 'store_corrupt', line: 2 });
+    writeJournal(p, `${line(1, 'a')}${line(2, 'b')}${line(1, 'c')}`);
+    await expect(p.open()).rejects.toMatchObject({ code: 'store_corrupt', line: 3, reason: expect.stringContaining('two writers') });
   });
 
   it('ignores records at or below the snapshot\'s lastSeq (a compaction that crashed before truncating the journal)', async () => {
@@ -521,6 +568,45 @@ describe('bad input and failures', () => {
     expect(journalLines(p).map((l) => l.ch[0]!.v.id)).toEqual(['before', 'after']);
     await p.close();
     expect((await store().open()).operations!.map((e) => e.id)).toEqual(['before', 'after']);
+  });
+
+  it('a failed write leaves no gap in seq: later commits take its numbers, and a new owner after a crash opens cleanly', async () => {
+    const proto = await fileHandleProto();
+    const p = store();
+    await p.open();
+    await p.commit([op('before')]);
+    vi.spyOn(proto, 'write').mockRejectedValueOnce(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
+    const lost = await Promise.allSettled([p.commit([op('lost1')]), p.commit([op('lost2')])]); // one group write
+    expect(lost.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    await p.commit([op('after1')]);
+    await p.commit([op('after2')]);
+    expect(journalLines(p).map((l) => [l.seq, l.ch[0]!.v.id])).toEqual([
+      [1, 'before'],
+      [2, 'after1'],
+      [3, 'after2'],
+    ]);
+    expect(p.seq).toBe(3);
+    // the owner "dies" (no close, no compaction): its lock stays behind with a pid that no longer exists
+    fs.writeFileSync(p.lockPath, JSON.stringify({ pid: DEAD_PID, startedAt: new Date().toISOString() }));
+    const q = store();
+    expect((await q.open()).operations!.map((e) => e.id)).toEqual(['before', 'after1', 'after2']);
+  });
+
+  it('a compaction queued behind a failed write records only the written seqs, so the next commit is not taken as folded', async () => {
+    const proto = await fileHandleProto();
+    const p = store({ compactOnOpen: false });
+    await p.open();
+    await p.commit([op('a')]);
+    vi.spyOn(proto, 'write').mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' }));
+    const lost = p.commit([op('lost')]);
+    const compacted = p.compact({ operations: [{ id: 'a' }] });
+    await expect(lost).rejects.toMatchObject({ code: 'EIO' });
+    await compacted;
+    expect(JSON.parse(fs.readFileSync(p.path, 'utf8')).lastSeq).toBe(1);
+    await p.commit([op('b')]);
+    expect(journalLines(p).map((l) => l.seq)).toEqual([2]);
+    fs.writeFileSync(p.lockPath, JSON.stringify({ pid: DEAD_PID, startedAt: new Date().toISOString() }));
+    expect((await store().open()).operations!.map((e) => e.id)).toEqual(['a', 'b']);
   });
 
   it('a failed fdatasync makes the store refuse further commits (store_failed) but close still releases the lock', async () => {

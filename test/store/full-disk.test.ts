@@ -1,6 +1,6 @@
 // A real full disk: a FilePersistence on a 256 KiB tmpfs, most of it taken by a filler file, commits until the
 // disk is full. The failing commit rejects with ENOSPC, the journal keeps exactly the acknowledged transactions
-// (whole lines: a partly written batch is cut off), and once space comes back commits succeed again.
+// (whole lines: a partly written batch is cut off, numbered without a gap), and once space comes back commits succeed again.
 // Mounting needs root (CAP_SYS_ADMIN): where it is not permitted the test is skipped with a loud warning.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -41,10 +41,13 @@ const op = (id: string): Change => ({ c: 'operations', v: { id, pad: 'x'.repeat(
 function journalIds(file: string): string[] {
   const text = fs.readFileSync(file, 'utf8');
   expect(text === '' || text.endsWith('\n')).toBe(true); // whole lines only
-  return text
+  const records = text
     .split('\n')
     .filter((l) => l !== '')
-    .map((l) => (JSON.parse(l) as { ch: Change[] }).ch[0]!.v.id);
+    .map((l) => JSON.parse(l) as { seq: number; ch: Change[] });
+  // a refused write takes no seq: the lines on disk are numbered 1, 2, 3, ... without a gap
+  expect(records.map((r) => r.seq)).toEqual(records.map((_, i) => i + 1));
+  return records.map((r) => r.ch[0]!.v.id);
 }
 
 it('on a full disk a commit rejects with ENOSPC, the journal keeps exactly the acknowledged ones, and commits work once space is back', async (ctx) => {
