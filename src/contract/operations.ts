@@ -2,7 +2,7 @@
 // get_operation_state, cancel_operation and confirm_payment.
 import { z } from 'zod';
 import { ManualCheckReason, OperationStatus, OperationType, ReceiptEvidenceStatus } from './common.js';
-import { Currency, NonEmpty, OptionalString, RequestAmount, Timestamp, Uuid, WireAmount, WireRate } from './money.js';
+import { Currency, NonEmpty, OptionalString, RequestAmount, Timestamp, Uuid, WireAmount } from './money.js';
 
 const scopeField = (name: string) =>
   z
@@ -53,15 +53,33 @@ export const Operation = z
     status: OperationStatus,
     method: z.string(),
     expected_amount: WireAmount,
-    actual_amount: WireAmount,
+    actual_amount: WireAmount.meta({
+      description:
+        'The physical fact: what was processed so far, scale 2. Zero until money is processed; a pool payout that payers have partly paid shows what they paid while still pending.',
+      examples: ['1500.00'],
+    }),
     currency: z.string(),
     fx_source: z.string().optional(),
-    fx_rate: WireRate.optional(),
+    fx_rate: WireAmount.optional().meta({
+      description:
+        'With auto-conversion: a quote, the expected amount times the rate, in the ledger currency at scale 2 (1000.00 RUB at 0.0108 → "10.80"). Not the rate itself.',
+      examples: ['10.80'],
+    }),
     recorded_currency: z.string().optional(),
-    recorded_amount: WireAmount.optional(),
-    settlement_amount: WireAmount,
+    recorded_amount: WireAmount.optional().meta({
+      description: 'Ledger fact, actual_amount times the rate, at scale 2. Only on a completed operation with a non-zero actual_amount; never while pending.',
+      examples: ['1500.00'],
+    }),
+    settlement_amount: WireAmount.meta({
+      description:
+        'What moves on the shop balance, in settlement_currency: a payment credits it after commission, a payout charges it with the commission. The expected figure until terminal; then what was captured: 0.00 for cancelled and rejected operations (a failed payout included).',
+      examples: ['1462.50'],
+    }),
     settlement_currency: z.string(),
-    commission_amount: WireAmount,
+    commission_amount: WireAmount.meta({
+      description: 'Commission of the service, in settlement_currency. Re-priced on the captured amount at completion; 0.00 for cancelled and rejected operations.',
+      examples: ['37.50'],
+    }),
     external_confirmation: ExternalConfirmation.optional(),
     number: z.string().optional(),
     name: z.string().optional(),

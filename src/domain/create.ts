@@ -9,11 +9,11 @@ import { DomainError } from './errors.js';
 import { operationIdFor } from './ids.js';
 import { accounts, posting } from './ledger.js';
 import { MAGIC_EXPIRY_MS, SLOW_ACCEPTANCE_MS, TIMEOUT_ACCEPTANCE_MS, magicTags, type MagicTag } from './magic.js';
-import { money, round2, toScale2, ZERO } from './money.js';
+import { money, toScale2, ZERO } from './money.js';
 import { claimEnded, movedTo, type Moved } from './lifecycle.js';
-import { commissionOn, tierFor } from './pricing.js';
+import { commissionOn, converted, tierFor } from './pricing.js';
 import { allocateRequisites } from './requisites.js';
-import { eventFor, move, type OperationEvent } from './transitions.js';
+import { eventFor, move, SETTLED_TO_NOTHING, type OperationEvent } from './transitions.js';
 import type { Slot } from './pool.js';
 import { iso } from './state.js';
 
@@ -142,17 +142,13 @@ function quote(ctx: DomainContext, kind: OperationKind, shop: ShopDef, p: Create
   const amount = money(p.amount);
   const tier = tierFor(ctx.world.pricingFor(shop.id, p.method, direction), amount);
   let conversion: Conversion | undefined;
-  let rate = money(1);
   if (provider?.conversion) {
     const source = ctx.world.fx.get(provider.conversion.source);
     const r = source?.rates[`${p.currency}/${provider.conversion.to}`];
-    if (r) {
-      conversion = { source: provider.conversion.source, rate: r, ledger_currency: provider.conversion.to };
-      rate = money(r);
-    }
+    if (r) conversion = { source: provider.conversion.source, rate: r, ledger_currency: provider.conversion.to };
   }
   const settlement_currency = conversion?.ledger_currency ?? p.currency;
-  const gross = conversion ? round2(amount.times(rate)) : amount;
+  const gross = converted(amount, conversion);
   if (!tier) return undefined;
   const commission = commissionOn(gross, tier);
   const settlement = kind === 'payment' ? gross.minus(commission) : gross.plus(commission);
@@ -345,6 +341,7 @@ function firstMove(ctx: DomainContext, base: Base, decision: Decision | undefine
     delete base.pool_id;
     const op: OperationRecord = {
       ...base,
+      ...SETTLED_TO_NOTHING,
       status: 'rejected',
       rejected_at: now,
       reject_reason: rejectReason ?? 'no_provider_accepted',

@@ -6,8 +6,8 @@ import type { Contribution, OperationRecord } from './operation.js';
 import type { DomainContext, StateChange } from './state.js';
 import { DomainError } from './errors.js';
 import { accounts, posting } from './ledger.js';
-import { money, round2, toScale2 } from './money.js';
-import { commissionOn, tierFor } from './pricing.js';
+import { money, toScale2 } from './money.js';
+import { commissionOn, converted, tierFor } from './pricing.js';
 import { move } from './transitions.js';
 import { iso } from './state.js';
 import { outcomeOf, type Effect, type Outcome } from './effects.js';
@@ -28,10 +28,6 @@ function changesOf(moved: { op: OperationRecord; event: unknown }, extra: StateC
   return out.concat(extra);
 }
 
-function rateOf(op: OperationRecord) {
-  return money(op.conversion?.rate ?? 1);
-}
-
 /**
  * A payment completes for `actualAmount` (in the request currency; may differ from expected). The shop is
  * credited the settlement net of commission at the FX rate; the commission is re-priced on the captured amount.
@@ -40,7 +36,7 @@ export function completePayment(ctx: DomainContext, op: OperationRecord, actualA
   if (op.type !== 'payment') throw new DomainError('invalid_state', 'only payments complete through a payer transfer');
   const now = iso(ctx.now);
   const actual = money(actualAmount);
-  const gross = round2(actual.times(rateOf(op)));
+  const gross = converted(actual, op.conversion);
   const tier = tierFor(ctx.world.pricingFor(op.shop_id, op.method, 'payin'), actual) ??
     tierFor(ctx.world.pricingFor(op.shop_id, op.method, 'payin'), money(op.expected_amount));
   // The commission never exceeds what was captured: a tiny transfer settles to zero, never below.
@@ -67,7 +63,8 @@ export function completePayment(ctx: DomainContext, op: OperationRecord, actualA
 /**
  * A matched payment leaves its open claim: it completed for `paid` (its contribution, a receipt item of the payout,
  * spec §2.4) or ended without money (cancelled, rejected, expired; `paid` zero). The payout completes once its
- * matched payments have paid its whole amount and none is still open, so every payer's transfer is in its receipts.
+ * matched payments have paid its whole amount and none is still open, so every payer's transfer is in its receipts;
+ * until then it stays pending with `actual_amount` = what its payments have paid so far.
  */
 export function claimEnded(ctx: DomainContext, payment: OperationRecord, paid: Decimal): StateChange[] {
   const claim = claimOf(payment);
@@ -75,6 +72,10 @@ export function claimEnded(ctx: DomainContext, payment: OperationRecord, paid: D
   const payout = ctx.state.operation(claim.payout_id);
   if (!payout || payout.status !== 'pending' || !poolOf(payout)) return [];
   const now = iso(ctx.now);
+  // Usage as it was before this payment's move: its claim is still counted as open.
+  const usage = ctx.state.poolUsage(payout.id);
+  const open = usage.claimed.minus(money(claim.amount));
+  const total = usage.paid.plus(paid);
   let next: OperationRecord = payout;
   if (paid.greaterThan(0)) {
     const upload = [...uploadsOf(payment)].reverse().find((u) => u.review.to !== 'rejected');
@@ -84,12 +85,9 @@ export function claimEnded(ctx: DomainContext, payment: OperationRecord, paid: D
       completed_at: now,
       ...(upload ? { file_id: upload.file_id } : {}),
     };
-    next = { ...payout, contributions: [...contributionsOf(payout), contribution], updated_at: now } as OperationRecord;
+    // actual_amount is the physical fact (spec §2.3): what payers have paid into it so far, while still pending.
+    next = { ...payout, actual_amount: toScale2(total), contributions: [...contributionsOf(payout), contribution], updated_at: now } as OperationRecord;
   }
-  // Usage as it was before this payment's move: its claim is still counted as open.
-  const usage = ctx.state.poolUsage(payout.id);
-  const open = usage.claimed.minus(money(claim.amount));
-  const total = usage.paid.plus(paid);
   if (open.greaterThan(0) || total.lessThan(money(payout.expected_amount))) return next === payout ? [] : [{ kind: 'operation', op: next }];
   return settlePayout(ctx, next, 'completed', 'filled by matched payments', total).changes;
 }
@@ -117,7 +115,7 @@ export function settlePayout(ctx: DomainContext, op: OperationRecord, outcome: '
   const commission = money(op.commission_amount);
   const expectedOut = reserved.minus(commission);
   const actual = paid ?? money(op.expected_amount);
-  const out = paid === undefined ? expectedOut : round2(actual.times(rateOf(op)));
+  const out = paid === undefined ? expectedOut : converted(actual, op.conversion);
   const moved = move(op, 'completed', now, cause, {
     completed_at: now,
     actual_amount: toScale2(actual),

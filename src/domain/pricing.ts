@@ -1,7 +1,18 @@
-// Commission: percent + fixed per amount tier, in the settlement currency, rounded half up to scale 2.
+// Commission: percent + fixed per amount tier, in the settlement currency, rounded half up to scale 2; and FX
+// conversion of a request-currency amount into the ledger currency, rounded the same way.
 import type { Decimal } from 'decimal.js';
+import type { Conversion } from './operation.js';
 import type { PricingDef } from './world.js';
 import { money, round2 } from './money.js';
+
+/**
+ * `amount` (request currency) in the ledger currency: amount × rate, half up to scale 2; unchanged without a
+ * conversion. The one conversion behind the gross of a quote, a settlement, `recorded_amount` and the `fx_rate`
+ * quote (expected amount × rate, spec §2.3).
+ */
+export function converted(amount: Decimal, conversion: Pick<Conversion, 'rate'> | undefined): Decimal {
+  return conversion ? round2(amount.times(money(conversion.rate))) : amount;
+}
 
 /** The tier covering `amount` (in the request currency), or undefined. */
 export function tierFor(pricing: PricingDef | undefined, amount: Decimal) {

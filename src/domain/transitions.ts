@@ -32,7 +32,16 @@ export function eventFor(op: OperationRecord): OperationEvent | undefined {
   };
 }
 
-/** Move `op` to `to`. Throws `invalid_state` if the table has no such move. */
+/**
+ * What a terminal status that captured nothing (cancelled, rejected — a failed payout's reserve has gone back) shows:
+ * settlement_amount "settles to the captured amount at terminal" (spec §2.3), so it and the commission are zero.
+ */
+export const SETTLED_TO_NOTHING = { settlement_amount: '0.00', commission_amount: '0.00' } as const;
+
+/**
+ * Move `op` to `to`. Throws `invalid_state` if the table has no such move. A move to cancelled or rejected settles
+ * the settlement and commission to zero (`SETTLED_TO_NOTHING`).
+ */
 export function move<S extends Status>(
   op: OperationRecord,
   to: S,
@@ -45,7 +54,8 @@ export function move<S extends Status>(
   }
   const entry: HistoryEntry = { at, from: op.status, to, cause };
   const base = stripStatusFields(op);
-  const next = { ...base, ...fields, status: to, updated_at: at, history: [...op.history, entry] } as unknown as OperationRecord;
+  const settled = to === 'cancelled' || to === 'rejected' ? SETTLED_TO_NOTHING : undefined;
+  const next = { ...base, ...settled, ...fields, status: to, updated_at: at, history: [...op.history, entry] } as unknown as OperationRecord;
   return { op: next, event: eventFor(next) };
 }
 

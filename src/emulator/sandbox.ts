@@ -42,6 +42,11 @@ export interface SandboxOptions {
   frozenClock?: boolean;
   /** Initial sandbox time (epoch ms or RFC 3339). Default: now. */
   startTime?: number | string;
+  /**
+   * Source of real time (epoch ms): what a running clock follows and what the read rate window counts on besides
+   * the sandbox clock (spec §8). For tests that move real time without sleeping. Default: Date.now.
+   */
+  realNow?: () => number;
   /** Public base URL used to build payment_url and receipt links. Default: set by listen(), else http://paygate.local. */
   publicUrl?: string;
   /** Credential of the cross-shop controls (X-Admin-Token). Default: a random token, see `sandbox.adminToken`. */
@@ -173,7 +178,7 @@ async function openState(opts: SandboxOptions): Promise<{ store: Store; secrets:
   const store = new Store(persistence);
   await store.open();
   const saved = store.state.meta.get('clock') as { now?: number; offset?: number } | undefined;
-  const resumed = saved?.now === undefined ? undefined : opts.frozenClock ? saved.now : Date.now() + (saved.offset ?? 0);
+  const resumed = saved?.now === undefined ? undefined : opts.frozenClock ? saved.now : (opts.realNow ?? Date.now)() + (saved.offset ?? 0);
   const start = typeof opts.startTime === 'string' ? Date.parse(opts.startTime) : (opts.startTime ?? resumed);
   try {
     const secrets = loadSecrets(opts.persistence ? undefined : opts.store, store.state.meta.get('link_secret')?.key as string | undefined);
@@ -189,7 +194,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
   const index = new WorldIndex(world);
   const { store, secrets, start } = await openState(opts);
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const clock = new SandboxClock({ frozen: opts.frozenClock ?? false, ...(start !== undefined ? { start } : {}), onError: (e) => log(`timer failed: ${String((e as Error)?.stack ?? e)}`) });
+  const clock = new SandboxClock({ frozen: opts.frozenClock ?? false, ...(start !== undefined ? { start } : {}), ...(opts.realNow ? { realNow: opts.realNow } : {}), onError: (e) => log(`timer failed: ${String((e as Error)?.stack ?? e)}`) });
   const files = opts.store ? new DirFileStore(filesDirFor(opts.store)) : new MemoryFileStore();
   const service = new GatewayService(index, store, clock, files);
   const releasePdfReader = retainPdfReader();

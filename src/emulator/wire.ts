@@ -6,7 +6,8 @@ import type { BalanceFigures } from '../domain/ledger.js';
 import type { OperationRecord } from '../domain/operation.js';
 import type { WorldIndex } from '../domain/world.js';
 import { isTerminal } from '../domain/operation.js';
-import { money, round2, toScale2 } from '../domain/money.js';
+import { money, toScale2 } from '../domain/money.js';
+import { converted } from '../domain/pricing.js';
 import { nameUuid } from '../domain/ids.js';
 
 export type PublicOperation = Exclude<OperationRecord, { status: 'admitting' }>;
@@ -25,12 +26,15 @@ export function toWireOperation(op: PublicOperation, world: WorldIndex): Operati
     commission_amount: op.commission_amount,
   };
   if (op.conversion) {
+    // A quote, not the rate: the expected amount at the route's rate, in the ledger currency (spec §2.3).
     out.fx_source = op.conversion.source;
-    out.fx_rate = op.conversion.rate;
+    out.fx_rate = toScale2(converted(money(op.expected_amount), op.conversion));
   }
-  if (!money(op.actual_amount).isZero()) {
+  if (op.status === 'completed' && !money(op.actual_amount).isZero()) {
+    // The ledger fact exists once the operation completed: a pending pool payout that payers have partly paid
+    // shows a non-zero actual_amount (the physical fact) but no recorded_* (spec §2.3, docs/pool.md).
     out.recorded_currency = op.conversion?.ledger_currency ?? op.currency;
-    out.recorded_amount = toScale2(round2(money(op.actual_amount).times(op.conversion?.rate ?? 1)));
+    out.recorded_amount = toScale2(converted(money(op.actual_amount), op.conversion));
   }
   if (op.requires_receipt) out.external_confirmation = { required: true, methods: ['receipt'] };
   const d = op.destination;

@@ -115,7 +115,7 @@ describeTransports('create and read', (transport) => {
       bankname_details: 'Сбербанк',
       name: 'Иван',
       fx_source: 'sandbox_fx',
-      fx_rate: '0.0108',
+      fx_rate: '10.80', // a quote: 1000.00 × 0.0108 (spec §2.3)
       settlement_currency: 'USDT',
       commission_amount: '0.61',
       settlement_amount: '11.41',

@@ -195,7 +195,8 @@ describe('availability and recommendations', () => {
 });
 
 describe('read limits (spec §8)', () => {
-  const h = useSandbox({ frozenClock: true, adminToken: 'adm' });
+  // Real time stands still too: the rate window also counts real seconds (test/emulator/rate-window.test.ts).
+  const h = useSandbox({ frozenClock: true, adminToken: 'adm', realNow: () => Date.parse('2026-03-01T12:00:00Z') });
   beforeEach(async () => {
     await layout(h, ['1500.00']);
   });

@@ -23,7 +23,8 @@ export interface ClockOptions {
 
 export class SandboxClock {
   readonly frozen: boolean;
-  private readonly realNow: () => number;
+  /** Real time (epoch ms): what the clock follows when not frozen, and what real-time limits count on. */
+  readonly realNow: () => number;
   private offset: number;
   private frozenAt: number;
   private timers: Timer[] = [];
