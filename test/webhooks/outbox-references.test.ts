@@ -1,7 +1,7 @@
 // A delivery names its endpoint instead of carrying a copy of its URL (issue 13 B10): an attempt reads the URL when
 // it is sent, a removed endpoint's pending deliveries end at once (failed, endpoint_deleted) and are never sent, and
 // stores written by the earlier version (delivery rows with `url`, `shop_id`, `event_type`) still open.
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SandboxState } from '../../src/store/state.js';
@@ -32,7 +32,10 @@ function rewriteDeliveryRows(store: string, edit: (row: Record<string, unknown>)
   let n = 0;
   if (existsSync(store)) {
     const doc = JSON.parse(readFileSync(store, 'utf8')) as { collections: Record<string, Rows> };
-    for (const row of doc.collections.webhook_deliveries ?? []) (edit(row), n++);
+    for (const row of doc.collections.webhook_deliveries ?? []) {
+      edit(row);
+      n++;
+    }
     writeFileSync(store, JSON.stringify(doc));
   }
   const journal = `${store}.journal`;
@@ -40,7 +43,10 @@ function rewriteDeliveryRows(store: string, edit: (row: Record<string, unknown>)
     const lines = readFileSync(journal, 'utf8').split('\n').filter(Boolean);
     const out = lines.map((l) => {
       const rec = JSON.parse(l) as { seq: number; ch: { c: string; v: Record<string, unknown> }[] };
-      for (const ch of rec.ch) if (ch.c === 'webhook_deliveries') (edit(ch.v), n++);
+      for (const ch of rec.ch.filter((x) => x.c === 'webhook_deliveries')) {
+        edit(ch.v);
+        n++;
+      }
       return JSON.stringify(rec);
     });
     writeFileSync(journal, out.map((l) => `${l}\n`).join(''));
