@@ -74,9 +74,10 @@ function deliveryStatus(s: string): Cell {
   return { text: s, style: (t) => t.replace(s, paint(s)) };
 }
 
-export function deliveriesView(deliveries: readonly SandboxWebhookDelivery[]): string {
+/** Deliveries, newest first; `next` is the command that lists the next page, when there is one. */
+export function deliveriesView(deliveries: readonly SandboxWebhookDelivery[], next?: string): string {
   if (deliveries.length === 0) return out.dim('no deliveries');
-  return table(
+  const rows = table(
     ['event_id', 'event_type', 'endpoint_id', 'status', 'attempts', 'last_attempt', 'next_attempt_at'],
     deliveries.map((d): Cell[] => [
       d.event_id,
@@ -88,6 +89,7 @@ export function deliveriesView(deliveries: readonly SandboxWebhookDelivery[]): s
       d.next_attempt_at ?? dim('—'),
     ]),
   );
+  return next === undefined ? rows : `${rows}\n\n${out.dim(`${deliveries.length} shown; older ones:`)} ${next}  ${out.dim('(or --all)')}`;
 }
 
 export function redeliveredView(res: SandboxWebhookRedelivered): string {

@@ -256,7 +256,7 @@ export const sandboxControls = {
     operationId: 'sandboxWebhookDeliveries',
     method: 'GET',
     path: '/sandbox/webhooks/deliveries',
-    summary: 'Webhook deliveries with every attempt',
+    summary: 'Webhook deliveries with every attempt, newest first, a page at a time',
     auth: 'key',
     query: DeliveriesQuery,
     response: SandboxWebhookDeliveries,

@@ -3,12 +3,12 @@
 import { z } from 'zod';
 import { Timestamp } from './money.js';
 
-/** POST /sandbox/webhooks. */
-/** The longest webhook URL accepted: every delivery record carries it. */
+/** The longest webhook URL accepted (POST /sandbox/webhooks). */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 /** The most active webhook endpoints one shop may have: each event becomes one delivery per endpoint. */
 export const MAX_WEBHOOK_ENDPOINTS = 16;
 
+/** POST /sandbox/webhooks. */
 export const RegisterWebhookRequest = z.object({
   url: z
     .url({ protocol: /^https?$/, message: 'url must be an absolute http(s) URL' })
@@ -20,8 +20,23 @@ export const RedeliverRequest = z
   .object({ event_id: z.string().min(1).optional(), failed: z.literal(true).optional() })
   .refine((b) => (b.event_id !== undefined) !== (b.failed !== undefined), { message: 'send exactly one of event_id or failed: true' });
 
-/** GET /sandbox/webhooks/deliveries. */
-export const DeliveriesQuery = z.object({ failed: z.enum(['true', 'false']).optional(), event_id: z.string().min(1).optional() });
+/** Deliveries per page of GET /sandbox/webhooks/deliveries when `limit` is not given, and the most `limit` may ask for. */
+export const DELIVERIES_PAGE_DEFAULT = 50;
+export const DELIVERIES_PAGE_MAX = 200;
+
+/** GET /sandbox/webhooks/deliveries: newest first, `limit` at a time; `cursor` is the previous page's `next_cursor`. */
+export const DeliveriesQuery = z.object({
+  failed: z.enum(['true', 'false']).optional(),
+  event_id: z.string().min(1).optional(),
+  limit: z.coerce
+    .number({ error: 'must be an integer' })
+    .int()
+    .min(1)
+    .max(DELIVERIES_PAGE_MAX)
+    .default(DELIVERIES_PAGE_DEFAULT)
+    .meta({ description: `Deliveries per page, 1 to ${DELIVERIES_PAGE_MAX} (default ${DELIVERIES_PAGE_DEFAULT}).` }),
+  cursor: z.string().min(1).max(512).optional().meta({ description: "The previous page's `next_cursor`: the page after it." }),
+});
 
 /** A webhook endpoint as listed: `secret` masked to its last 4 characters (`whsec_…abcd`). */
 export const SandboxWebhookEndpoint = z.object({
@@ -65,17 +80,23 @@ export const SandboxWebhookDelivery = z.object({
   event_id: z.string(),
   event_type: z.string(),
   endpoint_id: z.string(),
+  /** The endpoint's URL (credentials masked): the one its next attempt goes to. */
   url: z.string(),
   status: z.enum(['pending', 'succeeded', 'failed']),
   created_at: Timestamp,
   next_attempt_at: Timestamp.nullable(),
   attempts: z.array(SandboxWebhookAttempt),
+  /** Why it stopped without another attempt: `endpoint_deleted` (its endpoint was removed while it was pending). */
   error: z.string().optional(),
 });
 export type SandboxWebhookDelivery = z.infer<typeof SandboxWebhookDelivery>;
 
-/** GET /sandbox/webhooks/deliveries. */
-export const SandboxWebhookDeliveries = z.object({ deliveries: z.array(SandboxWebhookDelivery) });
+/** GET /sandbox/webhooks/deliveries: one page, newest first; `next_cursor` (with `has_more`) asks for the next. */
+export const SandboxWebhookDeliveries = z.object({
+  deliveries: z.array(SandboxWebhookDelivery),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+});
 export type SandboxWebhookDeliveries = z.infer<typeof SandboxWebhookDeliveries>;
 
 /** POST /sandbox/webhooks/deliveries/redeliver: how many deliveries were scheduled again, and which. */

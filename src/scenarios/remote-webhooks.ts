@@ -18,13 +18,19 @@ async function anyDue(target: Target, added: { shop: string; id: string }[]): Pr
   const clock = await target.clockState();
   if (!clock) return undefined;
   for (const shop of new Set(added.map((a) => a.shop))) {
-    const res = await callById(target, 'webhooks.deliveries', {}, shop);
-    if (res.status !== 200) return undefined;
     const ours = new Set(added.filter((a) => a.shop === shop).map((a) => a.id));
-    const due = ((res.body as { deliveries?: Delivery[] }).deliveries ?? []).some(
-      (d) => ours.has(d.endpoint_id) && d.status === 'pending' && d.next_attempt_at !== null && Date.parse(d.next_attempt_at) <= clock.now,
-    );
-    if (due) return true;
+    // Every page of the list (it is paged, newest first).
+    for (let cursor: string | undefined; ; ) {
+      const res = await callById(target, 'webhooks.deliveries', { limit: 200, ...(cursor ? { cursor } : {}) }, shop);
+      if (res.status !== 200) return undefined;
+      const page = res.body as { deliveries?: Delivery[]; has_more?: boolean; next_cursor?: string | null };
+      const due = (page.deliveries ?? []).some(
+        (d) => ours.has(d.endpoint_id) && d.status === 'pending' && d.next_attempt_at !== null && Date.parse(d.next_attempt_at) <= clock.now,
+      );
+      if (due) return true;
+      if (!page.has_more || !page.next_cursor) break;
+      cursor = page.next_cursor;
+    }
   }
   return false;
 }

@@ -12,6 +12,9 @@ import type { LinkRecord } from '../domain/links.js';
 import { PoolIndex, type PoolWindow } from '../domain/pool.js';
 import { OperationIndex } from './operation-index.js';
 import type { Change, Collections, Entity } from './persistence.js';
+import { DeliveryIndex, deliveryFromStored, type WebhookDeliveryRecord } from './delivery-index.js';
+
+export type { WebhookDeliveryRecord } from './delivery-index.js';
 
 /** A sandbox setting or seed marker in the `meta` collection: an id and any JSON fields. */
 export interface MetaRecord {
@@ -72,24 +75,6 @@ export type WebhookPayloadRecord = {
   body: string;
 };
 
-/** The outbox: one small record per event × endpoint, written in the same commit as the event (and its payload). */
-export type WebhookDeliveryRecord = {
-  id: string;
-  event_id: string;
-  event_type: string;
-  shop_id: string;
-  endpoint_id: string;
-  url: string;
-  status: 'pending' | 'succeeded' | 'failed';
-  /** Attempts made before the current retry schedule started (a redelivery starts a new one). */
-  round_start: number;
-  /** Sandbox time of the next attempt while pending; null otherwise. */
-  next_attempt_at: string | null;
-  created_at: string;
-  /** Why delivery stopped without an attempt (e.g. the endpoint was deleted). */
-  error?: string;
-};
-
 export type StoreChange =
   | StateChange
   | { kind: 'key'; key: ApiKeyRecord }
@@ -119,6 +104,8 @@ export class SandboxState implements StateView {
   readonly webhookPayloads = new Map<string, string>();
   /** Delivery id → its attempts, in order. */
   readonly webhookAttempts = new Map<string, WebhookAttempt[]>();
+  /** Each shop's deliveries in the order they were created (the shop is the endpoint's). */
+  readonly deliveryIndex = new DeliveryIndex();
   readonly totals = new AccountTotals();
   /** Flexible links by operation_id (spec §4.3). */
   readonly links = new Map<string, LinkRecord>();
@@ -138,6 +125,7 @@ export class SandboxState implements StateView {
     }
     this.totals.clear();
     this.operationIndex.clear();
+    this.deliveryIndex.clear();
     this.links.clear();
     this.pools.clear();
   }
@@ -150,7 +138,10 @@ export class SandboxState implements StateView {
     for (const v of collections.meta ?? []) this.meta.set(v.id, v as MetaRecord);
     for (const v of collections.links ?? []) this.links.set(v.id, v as LinkRecord);
     for (const v of collections.webhook_endpoints ?? []) this.webhookEndpoints.set(v.id, v as WebhookEndpointRecord);
-    for (const v of collections.webhook_deliveries ?? []) this.webhookDeliveries.set(v.id, v as WebhookDeliveryRecord);
+    for (const v of collections.webhook_deliveries ?? []) {
+      const { record, shop_id } = deliveryFromStored(v);
+      this.putDelivery(record, shop_id);
+    }
     for (const v of collections.webhook_payloads ?? []) this.webhookPayloads.set(v.id, (v as WebhookPayloadRecord).body);
     for (const v of collections.webhook_attempts ?? []) this.putWebhookAttempt(v as WebhookAttempt);
   }
@@ -221,8 +212,21 @@ export class SandboxState implements StateView {
         return this.upsert(this.meta, ch.meta.id, ch.meta, 'meta', out, undos);
       case 'webhook_endpoint':
         return this.upsert(this.webhookEndpoints, ch.endpoint.id, ch.endpoint, 'webhook_endpoints', out, undos);
-      case 'webhook_delivery':
-        return this.upsert(this.webhookDeliveries, ch.delivery.id, ch.delivery, 'webhook_deliveries', out, undos);
+      case 'webhook_delivery': {
+        const d = ch.delivery;
+        const prev = this.webhookDeliveries.get(d.id);
+        const shop = this.putDelivery(d);
+        undos.push(() => {
+          if (prev) {
+            this.webhookDeliveries.set(d.id, prev);
+          } else {
+            this.webhookDeliveries.delete(d.id);
+            if (shop !== undefined) this.deliveryIndex.remove(shop, d.id);
+          }
+        });
+        out.push({ c: 'webhook_deliveries', v: d });
+        return prev;
+      }
       case 'webhook_payload': {
         const { id, body } = ch.payload;
         const prev = this.webhookPayloads.get(id);
@@ -346,6 +350,15 @@ export class SandboxState implements StateView {
     else if (list.at(-1)?.id !== a.id) list.push(a);
     else return false;
     return true;
+  }
+
+  /** Store a delivery; a new one joins its shop's index (the endpoint's shop, else `legacyShop`). Returns that shop. */
+  private putDelivery(d: WebhookDeliveryRecord, legacyShop?: string): string | undefined {
+    const isNew = !this.webhookDeliveries.has(d.id);
+    this.webhookDeliveries.set(d.id, d);
+    const shop = this.webhookEndpoints.get(d.endpoint_id)?.shop_id ?? legacyShop;
+    if (isNew && shop !== undefined) this.deliveryIndex.add(shop, d.id);
+    return shop;
   }
 
   private putKey(k: ApiKeyRecord): void {

@@ -200,7 +200,7 @@ describe('paygate webhooks listen + paygate sandbox webhooks', () => {
     const body = json<{ deliveries: { event_id: string; status: string }[] }>(await runCli(['sandbox', 'webhooks', 'deliveries', '--event', eventId, '--json'], { env }));
     expect(body).toEqual(await api('GET', `/sandbox/webhooks/deliveries?event_id=${eventId}`));
     expect(body.deliveries).toHaveLength(3);
-    expect(json(await runCli(['sandbox', 'webhooks', 'deliveries', '--failed', '--json'], { env }))).toEqual({ deliveries: [] });
+    expect(json(await runCli(['sandbox', 'webhooks', 'deliveries', '--failed', '--json'], { env }))).toEqual({ deliveries: [], has_more: false, next_cursor: null });
     expect(ok(await runCli(['sandbox', 'webhooks', 'deliveries', '--failed'], { env }))).toContain('no deliveries');
 
     const before = l1.lines.filter((l) => l.includes(eventId)).length;
@@ -219,6 +219,36 @@ describe('paygate webhooks listen + paygate sandbox webhooks', () => {
     expect(usage.stderr).toMatch(/exactly one/);
     const both = await runCli(['sandbox', 'webhooks', 'redeliver', eventId, '--failed'], { env });
     expect(both.code).toBe(2);
+  });
+
+  it('deliveries pages: --limit prints the next page\'s command; --cursor follows it; --all fetches every page', async () => {
+    const everything = (await api('GET', '/sandbox/webhooks/deliveries?limit=200')) as { deliveries: { id: string }[]; has_more: boolean };
+    expect(everything.has_more).toBe(false);
+    const ids = everything.deliveries.map((d) => d.id);
+    expect(ids.length).toBeGreaterThan(2);
+
+    const page1 = ok(await runCli(['sandbox', 'webhooks', 'deliveries', '--limit', '1'], { env }));
+    const next = /paygate sandbox webhooks deliveries --limit 1 --cursor (\S+)/.exec(page1)?.[1];
+    expect(next, page1).toBe(ids[0]);
+    expect(page1).toContain('--all');
+    const page2 = json<{ deliveries: { id: string }[]; has_more: boolean; next_cursor: string }>(
+      await runCli(['sandbox', 'webhooks', 'deliveries', '--limit', '1', '--cursor', next!, '--json'], { env }),
+    );
+    expect(page2).toEqual(await api('GET', `/sandbox/webhooks/deliveries?limit=1&cursor=${encodeURIComponent(next!)}`));
+    expect(page2.deliveries.map((d) => d.id)).toEqual([ids[1]]);
+    expect(page2.next_cursor).toBe(ids[1]);
+
+    const all = json<{ deliveries: { id: string }[] }>(await runCli(['sandbox', 'webhooks', 'deliveries', '--all', '--limit', '1', '--json'], { env }));
+    expect(all).toEqual({ deliveries: everything.deliveries, has_more: false, next_cursor: null });
+    const last = ok(await runCli(['sandbox', 'webhooks', 'deliveries', '--all'], { env }));
+    expect(last).not.toContain('--cursor');
+
+    const bad = await runCli(['sandbox', 'webhooks', 'deliveries', '--limit', '0'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/1 to 200/);
+    const unknown = await runCli(['sandbox', 'webhooks', 'deliveries', '--cursor', 'dlv_nope'], { env });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/start again without it/);
   });
 
   it('rotate-secret prints the new secret once; the listener accepts old and new (several --secret)', async () => {

@@ -55,6 +55,7 @@ describeTransports('client.sandbox.webhooks', (transport) => {
     expect((await client.sandbox.webhooks.deliveries({ event_id: event.id })).deliveries).toHaveLength(1);
     expect((await client.sandbox.webhooks.deliveries({ event_id: 'evt_none' })).deliveries).toEqual([]);
     expect((await client.sandbox.webhooks.deliveries({ failed: true })).deliveries).toEqual([]);
+    expect(await client.sandbox.webhooks.deliveries({ limit: 1 })).toMatchObject({ has_more: false, next_cursor: null });
 
     // Redeliver one event: same webhook-id and body.
     const again = await client.sandbox.webhooks.redeliver({ event_id: event.id });
@@ -117,6 +118,29 @@ describeTransports('client.sandbox.webhooks', (transport) => {
     expect(res.deliveries.map((d) => d.event_id).sort()).toEqual(failed.map((d) => d.event_id).sort());
   });
 
+  it('pages: limit and cursor; allDeliveries walks every page, newest first', async () => {
+    await client.sandbox.webhooks.add({ url: hooks.url });
+    await client.sandbox.webhooks.add({ url: `${hooks.url}/2` });
+    for (let i = 0; i < 3; i++) await client.payments.create(payment);
+    await h.sandbox.webhooks.idle();
+    const newest = h.sandbox.webhooks.deliveries('shop_a').map((d) => d.id).reverse();
+    expect(newest).toHaveLength(6);
+    const first = await client.sandbox.webhooks.deliveries({ limit: 4 });
+    expect(first.deliveries.map((d) => d.id)).toEqual(newest.slice(0, 4));
+    expect(first).toMatchObject({ has_more: true, next_cursor: newest[3] });
+    const second = await client.sandbox.webhooks.deliveries({ limit: 4, cursor: first.next_cursor! });
+    expect(second.deliveries.map((d) => d.id)).toEqual(newest.slice(4));
+    expect(second).toMatchObject({ has_more: false, next_cursor: null });
+    const walked: string[] = [];
+    for await (const d of client.sandbox.webhooks.allDeliveries({ limit: 1 })) walked.push(d.id);
+    expect(walked).toEqual(newest);
+    const after: string[] = [];
+    for await (const d of client.sandbox.webhooks.allDeliveries({ cursor: newest[1]! })) after.push(d.id);
+    expect(after).toEqual(newest.slice(2));
+    await expect(client.sandbox.webhooks.deliveries({ cursor: 'dlv_nope' })).rejects.toMatchObject({ status: 400 });
+    await expect(client.sandbox.webhooks.deliveries({ limit: 201 })).rejects.toMatchObject({ status: 400 });
+  });
+
   it('refuses a bad redeliver input and a bad URL', async () => {
     await expect(client.sandbox.webhooks.redeliver({} as { failed: true })).rejects.toBeInstanceOf(PaygateError);
     await expect(client.sandbox.webhooks.redeliver({ failed: true, event_id: 'x' } as unknown as { failed: true })).rejects.toThrow(/exactly one/);
@@ -144,6 +168,9 @@ describeTransports('client.sandbox.webhooks requests', (transport) => {
     server.requests.length = 0;
     await expect(t.client.sandbox.webhooks.deliveries({ failed: true, event_id: 'evt_1' })).rejects.toBeInstanceOf(APITimeoutError);
     expect(server.requests.map((r) => r.url)).toEqual(Array(3).fill('/sandbox/webhooks/deliveries?failed=true&event_id=evt_1'));
+    server.requests.length = 0;
+    await expect(t.client.sandbox.webhooks.deliveries({ limit: 20, cursor: 'dlv_1.we_1' })).rejects.toBeInstanceOf(APITimeoutError);
+    expect(server.requests.map((r) => r.url)).toEqual(Array(3).fill('/sandbox/webhooks/deliveries?limit=20&cursor=dlv_1.we_1'));
     server.requests.length = 0;
     await expect(t.client.sandbox.webhooks.list()).rejects.toBeInstanceOf(APITimeoutError);
     expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(Array(3).fill('GET /sandbox/webhooks'));

@@ -108,9 +108,10 @@ describe('webhooks', () => {
 
     await h.sandbox.webhooks.idle();
     const ds = await deliveries(h);
+    // Newest first.
     expect(ds.map((d) => [d.event_type, d.status, d.attempts.length, d.attempts[0]?.status_code])).toEqual([
-      ['operation.pending', 'succeeded', 1, 200],
       ['operation.completed', 'succeeded', 1, 200],
+      ['operation.pending', 'succeeded', 1, 200],
     ]);
     expect(await deliveries(h, `?event_id=${pending.id}`)).toHaveLength(1);
   });

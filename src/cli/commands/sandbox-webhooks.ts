@@ -1,6 +1,7 @@
 // `paygate sandbox webhooks add | list | rotate-secret | remove | deliveries | redeliver` (flags:
 // define/sandbox-webhooks.ts): the shop's webhook endpoints and deliveries (shop API key). A full whsec_ secret is
 // printed by add and rotate-secret only.
+import type { SandboxWebhookDelivery } from '../../client/index.js';
 import type { JsonOptions } from '../define/shared.js';
 import type { DeliveriesOptions, RedeliverOptions, WebhookTargetOptions } from '../define/sandbox-webhooks.js';
 import type { CommandDeps } from '../deps.js';
@@ -35,10 +36,30 @@ export async function removeWebhook({ target: id, json }: WebhookTargetOptions, 
   await show(deps.output, json, 'Deleting the webhook endpoint…', () => client.sandbox.webhooks.remove(id), webhookDeletedView);
 }
 
-export async function listDeliveries({ failed, event, json }: DeliveriesOptions, deps: CommandDeps): Promise<void> {
+export async function listDeliveries(options: DeliveriesOptions, deps: CommandDeps): Promise<void> {
+  const { failed, event, limit, cursor, json } = options;
+  const filter = { ...(failed ? { failed: true } : {}), ...(event !== undefined ? { event_id: event } : {}) };
   const { client } = await deps.connect();
-  const query = { ...(failed ? { failed: true } : {}), ...(event !== undefined ? { event_id: event } : {}) };
-  await show(deps.output, json, 'Listing webhook deliveries…', () => client.sandbox.webhooks.deliveries(query), (res) => deliveriesView(res.deliveries));
+  if (options.all) {
+    const all = await deps.output.spin('Listing every webhook delivery…', async () => {
+      const out: SandboxWebhookDelivery[] = [];
+      for await (const d of client.sandbox.webhooks.allDeliveries({ ...filter, limit, cursor })) out.push(d);
+      return out;
+    });
+    if (json) deps.output.json({ deliveries: all, has_more: false, next_cursor: null });
+    else deps.output.print(deliveriesView(all));
+    return;
+  }
+  const query = { ...filter, ...(limit !== undefined ? { limit } : {}), ...(cursor !== undefined ? { cursor } : {}) };
+  await show(deps.output, json, 'Listing webhook deliveries…', () => client.sandbox.webhooks.deliveries(query), (res) =>
+    deliveriesView(res.deliveries, res.has_more && res.next_cursor !== null ? nextPageCommand(options, res.next_cursor) : undefined),
+  );
+}
+
+/** The command that lists the page after this one: the same filters and page size, with its cursor. */
+function nextPageCommand({ failed, event, limit }: DeliveriesOptions, cursor: string): string {
+  const flags = [...(failed ? ['--failed'] : []), ...(event !== undefined ? ['--event', event] : []), ...(limit !== undefined ? ['--limit', String(limit)] : [])];
+  return ['paygate sandbox webhooks deliveries', ...flags, '--cursor', cursor].join(' ');
 }
 
 export async function redeliver({ eventId, failed, json }: RedeliverOptions, deps: CommandDeps): Promise<void> {

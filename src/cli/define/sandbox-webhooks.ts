@@ -1,7 +1,7 @@
 // `paygate sandbox webhooks add | list | rotate-secret | remove | deliveries | redeliver`: flags, help and typed
 // options (run: commands/sandbox-webhooks.ts).
 import type { Command } from 'commander';
-import { action, example, flag, JSON_HELP, jsonOptions, str, type Parsed } from './shared.js';
+import { action, example, flag, JSON_HELP, jsonOptions, num, parseIntIn, str, type Parsed } from './shared.js';
 
 const run = () => import('../commands/sandbox-webhooks.js');
 
@@ -16,6 +16,12 @@ export interface DeliveriesOptions {
   failed: boolean;
   /** Only this event's deliveries. */
   event?: string | undefined;
+  /** Deliveries per page, 1 to 200. Default: the sandbox's (50); 200 per request with `all`. */
+  limit?: number | undefined;
+  /** Start after this cursor (a previous page's next_cursor). Default: the newest. */
+  cursor?: string | undefined;
+  /** Every page, not just one. Default false. */
+  all: boolean;
   json: boolean;
 }
 
@@ -27,7 +33,14 @@ export interface RedeliverOptions {
 }
 
 const targetOptions = ({ args, opts }: Parsed): WebhookTargetOptions => ({ target: String(args[0]), json: flag(opts.json) });
-const deliveriesOptions = ({ opts }: Parsed): DeliveriesOptions => ({ failed: flag(opts.failed), event: str(opts.event), json: flag(opts.json) });
+const deliveriesOptions = ({ opts }: Parsed): DeliveriesOptions => ({
+  failed: flag(opts.failed),
+  event: str(opts.event),
+  limit: num(opts.limit),
+  cursor: str(opts.cursor),
+  all: flag(opts.all),
+  json: flag(opts.json),
+});
 const redeliverOptions = ({ args, opts }: Parsed): RedeliverOptions => ({ eventId: str(args[0]), failed: flag(opts.failed), json: flag(opts.json) });
 
 export function defineSandboxWebhooks(sandboxCmd: Command): void {
@@ -85,13 +98,18 @@ function defineEndpointChanges(webhooksCmd: Command): void {
 function defineDeliveries(webhooksCmd: Command): void {
   webhooksCmd
     .command('deliveries')
-    .description('webhook deliveries with their attempts (GET /sandbox/webhooks/deliveries)')
+    .description('webhook deliveries with their attempts, newest first, a page at a time (GET /sandbox/webhooks/deliveries)')
     .option('--failed', 'only deliveries that gave up')
     .option('--event <id>', 'only the deliveries of this event, e.g. evt_<operation_id>_0')
+    .option('--limit <n>', 'deliveries per page, 1 to 200 (server default 50)', parseIntIn(1, 200, 'an integer from 1 to 200'))
+    .option('--cursor <cursor>', 'the page after this one (the next_cursor of the previous page; printed under the table)')
+    .option('--all', 'every page, fetched one after another (with --json: one body with every delivery)')
     .option('--json', JSON_HELP)
     .addHelpText('after', example(`
   $ paygate sandbox webhooks deliveries
-  $ paygate sandbox webhooks deliveries --failed
+  $ paygate sandbox webhooks deliveries --failed --limit 20
+  $ paygate sandbox webhooks deliveries --cursor dlv_1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c_0.we_0123456789abcdef
+  $ paygate sandbox webhooks deliveries --all --json
   $ paygate sandbox webhooks deliveries --event evt_1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c_0 --json`))
     .action(action(deliveriesOptions, async () => (await run()).listDeliveries));
   webhooksCmd

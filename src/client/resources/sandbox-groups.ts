@@ -3,6 +3,7 @@
 import { APIPromise } from '../api-promise.js';
 import type { PaygateCore, RequestOptions, ResponseOf } from '../core.js';
 import { PaygateError } from '../errors.js';
+import type { SandboxWebhookDelivery } from '../../contract/index.js';
 
 export interface SandboxAddWebhookInput {
   /** Absolute http(s) URL the shop's events are POSTed to. */
@@ -14,6 +15,10 @@ export interface SandboxWebhookDeliveriesInput {
   failed?: boolean | undefined;
   /** Only the deliveries of this event, e.g. `evt_<operation_id>_0`. Default: every event. */
   event_id?: string | undefined;
+  /** Deliveries per page, 1 to 200. Default 50 (the sandbox's). */
+  limit?: number | undefined;
+  /** The previous page's `next_cursor`: the page after it. Default: the newest page. */
+  cursor?: string | undefined;
 }
 
 /** What to deliver again: one event (to every endpoint of the shop that got it), or every failed delivery. */
@@ -102,10 +107,30 @@ export class SandboxWebhooks {
     return this.#core.request('sandboxRemoveWebhook', { params: { id }, outcomeHint: WEBHOOKS_HINT }, options);
   }
 
-  /** GET /sandbox/webhooks/deliveries: deliveries with every attempt, optionally only failed ones or one event's. */
+  /**
+   * GET /sandbox/webhooks/deliveries: one page of deliveries with every attempt, newest first, optionally only failed
+   * ones or one event's. While `has_more`, pass `next_cursor` back as `cursor` for the next page (or use
+   * `allDeliveries()`).
+   */
   deliveries(query: SandboxWebhookDeliveriesInput = {}, options?: RequestOptions): APIPromise<ResponseOf<'sandboxWebhookDeliveries'>> {
     const failed = query.failed === undefined ? undefined : String(query.failed);
-    return this.#core.request('sandboxWebhookDeliveries', { query: { failed, event_id: query.event_id } }, options);
+    const limit = query.limit === undefined ? undefined : String(query.limit);
+    return this.#core.request('sandboxWebhookDeliveries', { query: { failed, event_id: query.event_id, limit, cursor: query.cursor } }, options);
+  }
+
+  /**
+   * Every matching delivery, newest first (after `cursor`, when given), fetched a page at a time (`limit` per
+   * request, default 200) as the loop asks for them:
+   * `for await (const d of client.sandbox.webhooks.allDeliveries({ failed: true })) …`.
+   */
+  async *allDeliveries(query: SandboxWebhookDeliveriesInput = {}, options?: RequestOptions): AsyncGenerator<SandboxWebhookDelivery> {
+    let cursor = query.cursor;
+    for (;;) {
+      const page = await this.deliveries({ ...query, limit: query.limit ?? 200, cursor }, options);
+      yield* page.deliveries;
+      if (!page.has_more || page.next_cursor === null) return;
+      cursor = page.next_cursor;
+    }
   }
 
   /**

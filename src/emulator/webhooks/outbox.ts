@@ -33,8 +33,11 @@ export interface WebhookOptions {
   log?: (line: string) => void;
 }
 
-export { activeSecrets, deliveryId, fixtureSecret, maskSecret, newSecret, optionEndpointId, type WebhookDelivery } from './records.js';
-import { activeSecrets, deliveryId, fixtureSecret, newSecret, optionEndpointId, retryAfterMs, type WebhookDelivery } from './records.js';
+export { activeSecrets, deliveryId, fixtureSecret, maskSecret, newSecret, optionEndpointId } from './records.js';
+export type { DeliveryPage, WebhookDelivery } from './deliveries.js';
+import { activeSecrets, deliveryId, newSecret, retryAfterMs } from './records.js';
+import { deliveryView, endedByRemoval, pageDeliveries, shopDeliveries, withoutError, type DeliveryFilter, type DeliveryPage, type WebhookDelivery } from './deliveries.js';
+import { seedEndpoints } from './seed.js';
 
 /** The shop already has the most webhook endpoints it may have (409 webhook_limit). */
 export class WebhookLimitError extends Error {
@@ -112,13 +115,11 @@ export class WebhookOutbox implements CommitHook {
       if (endpoints.length === 0) continue;
       out.push({ kind: 'webhook_payload', payload: { id: ch.event.id, body: this.render(ch.event) } });
       for (const ep of endpoints) {
+        // The endpoint by reference: an attempt reads its URL and secrets when it is sent.
         const delivery: WebhookDeliveryRecord = {
           id: deliveryId(ch.event.id, ep.id),
           event_id: ch.event.id,
-          event_type: ch.event.type,
-          shop_id: ch.event.shop_id,
           endpoint_id: ep.id,
-          url: ep.url,
           status: 'pending',
           round_start: 0,
           next_attempt_at: at,
@@ -135,30 +136,9 @@ export class WebhookOutbox implements CommitHook {
   }
 
   seed(): StoreChange[] {
-    const at = iso(this.clock.now());
-    const out: StoreChange[] = [];
-    const state = this.store.state;
-    for (const w of this.world.world.webhooks ?? []) {
-      if (state.webhookEndpoints.has(w.id)) continue;
-      out.push({
-        kind: 'webhook_endpoint',
-        endpoint: { id: w.id, shop_id: w.shop_id, url: w.url, secret: w.secret ?? fixtureSecret(w.id), previous_secrets: [], source: 'fixture', created_at: at },
-      });
-    }
-    if (this.opts.url) {
-      // One secret for every shop, kept across restarts of a file store.
-      const stored = this.world.world.shops.map((s) => state.webhookEndpoints.get(optionEndpointId(s.id))).find((e) => e && !e.deleted_at);
-      this.optionSecret ??= stored?.secret ?? newSecret();
-      for (const shop of this.world.world.shops) {
-        const current = state.webhookEndpoints.get(optionEndpointId(shop.id));
-        if (current && !current.deleted_at && current.url === this.opts.url && current.secret === this.optionSecret) continue;
-        out.push({
-          kind: 'webhook_endpoint',
-          endpoint: { id: optionEndpointId(shop.id), shop_id: shop.id, url: this.opts.url, secret: this.optionSecret, previous_secrets: [], source: 'option', created_at: at },
-        });
-      }
-    }
-    return out;
+    const seeded = seedEndpoints(this.store.state, this.world.world, this.opts.url, this.optionSecret, iso(this.clock.now()));
+    this.optionSecret = seeded.optionSecret;
+    return seeded.changes;
   }
 
   resume(): void {
@@ -200,7 +180,8 @@ export class WebhookOutbox implements CommitHook {
     if (!d || d.status !== 'pending') return;
     const ep = this.store.state.webhookEndpoints.get(d.endpoint_id);
     if (!ep || ep.deleted_at) {
-      this.record([{ kind: 'webhook_delivery', delivery: { ...d, status: 'failed', next_attempt_at: null, error: 'endpoint_deleted' } }], []);
+      // Never sent to the URL of a removed endpoint (a store from before removals ended its deliveries at once).
+      this.record([{ kind: 'webhook_delivery', delivery: endedByRemoval(d) }], []);
       return;
     }
     const startedAt = this.clock.now();
@@ -253,6 +234,11 @@ export class WebhookOutbox implements CommitHook {
       };
       changes.push({ kind: 'webhook_attempt', attempt });
       const ok = o.status_code !== undefined && o.status_code >= 200 && o.status_code < 300;
+      if (current.status !== 'pending') {
+        // Its endpoint was removed while the attempt was on the wire: recorded, never retried; delivered if it was.
+        if (ok) changes.push({ kind: 'webhook_delivery', delivery: { ...withoutError(current), status: 'succeeded' } });
+        continue;
+      }
       let next: WebhookDeliveryRecord;
       if (ok) {
         next = { ...current, status: 'succeeded', next_attempt_at: null };
@@ -345,8 +331,12 @@ export class WebhookOutbox implements CommitHook {
   }
 
   async remove(ep: WebhookEndpointRecord): Promise<void> {
-    // A removed endpoint keeps its record (the journal only upserts), but not its secrets: they are purged.
-    await this.service.commit([{ kind: 'webhook_endpoint', endpoint: { ...ep, secret: '', previous_secrets: [], deleted_at: iso(this.clock.now()) } }]);
+    // A removed endpoint keeps its record (the journal only upserts), but not its secrets: they are purged. Its
+    // pending deliveries end in the same commit, failed with `endpoint_deleted`: none is ever sent once it is gone.
+    const stopped: StoreChange[] = shopDeliveries(this.store.state, ep.shop_id)
+      .filter((d) => d.endpoint_id === ep.id && d.status === 'pending')
+      .map((d) => ({ kind: 'webhook_delivery', delivery: endedByRemoval(d) }));
+    await this.service.commit([{ kind: 'webhook_endpoint', endpoint: { ...ep, secret: '', previous_secrets: [], deleted_at: iso(this.clock.now()) } }, ...stopped]);
   }
 
   /** A delivery's attempts so far, oldest first. */
@@ -354,33 +344,34 @@ export class WebhookOutbox implements CommitHook {
     return this.store.state.webhookAttempts.get(deliveryId) ?? [];
   }
 
-  /** A shop's deliveries (oldest first) with their attempts. */
-  deliveries(shopId: string, filter: { failed?: boolean; event_id?: string } = {}): WebhookDelivery[] {
-    const out: WebhookDelivery[] = [];
-    for (const d of this.store.state.webhookDeliveries.values()) {
-      if (d.shop_id !== shopId || (filter.failed && d.status !== 'failed') || (filter.event_id && d.event_id !== filter.event_id)) continue;
-      out.push(this.withAttempts(d));
-    }
-    return out;
+  /** Every matching delivery of a shop, oldest first, with its endpoint's URL and its attempts (in-process use). */
+  deliveries(shopId: string, filter: DeliveryFilter = {}): WebhookDelivery[] {
+    const state = this.store.state;
+    return shopDeliveries(state, shopId, filter).map((d) => deliveryView(state, d));
   }
 
-  private withAttempts(d: WebhookDeliveryRecord): WebhookDelivery {
-    const attempts = this.attemptsOf(d.id).map(({ id: _id, delivery_id: _d, ...a }) => a);
-    return { ...d, attempts };
+  /** One page of a shop's matching deliveries, newest first, after `cursor` (throws UnknownCursorError). */
+  page(shopId: string, filter: DeliveryFilter, limit: number, cursor?: string): DeliveryPage {
+    return pageDeliveries(this.store.state, shopId, filter, limit, cursor);
   }
 
-  /** Start a new round of attempts, at once, for the matching deliveries (same webhook-id and body). */
-  async redeliver(shopId: string, filter: { failed?: boolean; event_id?: string }): Promise<WebhookDelivery[]> {
+  /**
+   * Start a new round of attempts, at once, for the matching deliveries (same webhook-id and body). Deliveries of a
+   * removed endpoint are not taken.
+   */
+  async redeliver(shopId: string, filter: DeliveryFilter): Promise<WebhookDelivery[]> {
+    const state = this.store.state;
     const at = iso(this.clock.now());
     const chosen: WebhookDeliveryRecord[] = [];
-    for (const d of this.store.state.webhookDeliveries.values()) {
-      if (d.shop_id !== shopId || d.error || (filter.failed && d.status !== 'failed') || (filter.event_id && d.event_id !== filter.event_id)) continue;
+    for (const d of shopDeliveries(state, shopId, filter)) {
+      const ep = state.webhookEndpoints.get(d.endpoint_id);
+      if (d.error || !ep || ep.deleted_at) continue;
       chosen.push({ ...d, status: 'pending', round_start: this.attemptsOf(d.id).length, next_attempt_at: at });
     }
     if (chosen.length === 0) return [];
     await this.service.commit(chosen.map((delivery) => ({ kind: 'webhook_delivery' as const, delivery })));
     for (const d of chosen) this.arm(d);
-    return chosen.map((d) => this.withAttempts(d));
+    return chosen.map((d) => deliveryView(state, d));
   }
 
   /** Abort attempts in flight and stop scheduling; nothing more is written. */
@@ -395,3 +386,4 @@ export class WebhookOutbox implements CommitHook {
     this.wakeIdle();
   }
 }
+

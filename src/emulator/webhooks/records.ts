@@ -1,7 +1,7 @@
 // The small pure pieces of webhook delivery: secrets (new, fixture, masked, active during a rotation), delivery ids
 // and the Retry-After header.
 import { createHash, randomBytes } from 'node:crypto';
-import type { WebhookAttempt, WebhookDeliveryRecord, WebhookEndpointRecord } from '../../store/state.js';
+import type { WebhookEndpointRecord } from '../../store/state.js';
 
 /** `whsec_` + base64 of 32 random bytes. */
 export function newSecret(): string {
@@ -46,9 +46,6 @@ export function retryAfterMs(v: string | undefined, now = 0): number {
   if (!Number.isFinite(ms) || ms <= 0) return 0;
   return Math.min(ms, MAX_RETRY_AFTER_MS);
 }
-
-/** A delivery as the controls list it: the record with its attempts. */
-export type WebhookDelivery = WebhookDeliveryRecord & { attempts: Omit<WebhookAttempt, 'id' | 'delivery_id'>[] };
 
 /**
  * A webhook URL as listings show it: credentials in it — `user:password@` and the value of every query parameter

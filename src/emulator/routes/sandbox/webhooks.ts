@@ -1,8 +1,9 @@
 // The shop's webhook endpoints and the deliveries of its events (shop X-API-Key): list, add, rotate the secret,
-// remove; list deliveries with their attempts, and redeliver.
+// remove; list deliveries with their attempts (newest first, a page at a time), and redeliver.
 import { sandboxControls } from '../../../contract/controls.js';
 import type { WebhookEndpointRecord } from '../../../store/state.js';
 import { ApiError } from '../../http/errors.js';
+import { UnknownCursorError } from '../../webhooks/deliveries.js';
 import { maskSecret, WebhookLimitError, type WebhookDelivery } from '../../webhooks/outbox.js';
 import { maskUrl } from '../../webhooks/records.js';
 import type { AnyCall, ControlHandler } from '../types.js';
@@ -67,8 +68,13 @@ export const remove: ControlHandler<'webhooks.remove'> = async (call) => {
 
 export const deliveries: ControlHandler<'webhooks.deliveries'> = (call) => {
   const q = call.query();
-  const found = call.ctx.outbox.deliveries(call.shopId, { failed: q.failed === 'true', ...(q.event_id ? { event_id: q.event_id } : {}) });
-  return { deliveries: found.map(deliveryView) };
+  const filter = { failed: q.failed === 'true', ...(q.event_id ? { event_id: q.event_id } : {}) };
+  try {
+    const page = call.ctx.outbox.page(call.shopId, filter, q.limit, q.cursor);
+    return { deliveries: page.deliveries.map(deliveryView), has_more: page.has_more, next_cursor: page.next_cursor };
+  } catch (e) {
+    throw e instanceof UnknownCursorError ? new ApiError('validation_error', e.message) : e;
+  }
 };
 
 export const redeliver: ControlHandler<'webhooks.redeliver'> = async (call) => {
