@@ -126,9 +126,16 @@ function generation(names: string[]) {
   };
 }
 
-/** listhen found no port it would listen on (get-port-please's GetPortError): an errno-like error `explain` knows. */
-function portUnavailable(port: number, host: string, cause?: unknown): Error {
-  return Object.assign(new Error(`port ${port} on ${host} is not available`), { code: 'port_unavailable', syscall: 'listen', port, cause });
+/**
+ * listhen would not listen on `port`: taken or not allowed (get-port-please's GetPortError, which keeps no errno), or
+ * one of the ports browsers block (6000, 5060, 10080, …), which it skips. An errno-like error the CLI explains.
+ */
+function portUnavailable(port: number, host: string, instead: number | undefined, cause?: unknown): Error {
+  const why =
+    instead === undefined
+      ? 'it is in use, or not allowed'
+      : `listhen picked port ${instead} instead (it skips the ports browsers block, such as 6000, 5060 or 10080)`;
+  return Object.assign(new Error(`port ${port} on ${host} is not available for --https: ${why}`), { code: 'port_unavailable', syscall: 'listen', port, cause });
 }
 
 /**
@@ -145,10 +152,12 @@ export async function listenTls(handler: RequestListener, opts: TlsListenOptions
   try {
     listener = await listen(handler, {
       hostname: opts.host,
-      // A taken port is an error, not a silent move to another one (get-port-please would try 3000–3100, then any).
+      // A taken port is an error, not a quiet move: listhen's finder would try 3000–3100, then any free port.
       port: opts.port === 0 ? 0 : { port: opts.port, random: false, alternativePortRange: [opts.port, opts.port] },
       public: ANY_HOSTS.has(opts.host),
       https: found.pair ?? generation(names),
+      // isTest: no URL banner and no get-port-please lines on stdout (they would break `--json`); isProd false: with
+      // NODE_ENV=production listhen's finder would turn port 0 into 3000.
       isTest: true,
       isProd: false,
       showURL: false,
@@ -159,14 +168,14 @@ export async function listenTls(handler: RequestListener, opts: TlsListenOptions
       tunnel: false,
     });
   } catch (e) {
-    if ((e as Error)?.name === 'GetPortError') throw portUnavailable(opts.port, opts.host, e);
+    if ((e as Error)?.name === 'GetPortError') throw portUnavailable(opts.port, opts.host, undefined, e);
     throw e;
   }
   const server = listener.server;
   const close = () => new Promise<void>((resolve) => server.close(() => resolve()));
   if (opts.port !== 0 && listener.address.port !== opts.port) {
     await close();
-    throw portUnavailable(opts.port, opts.host);
+    throw portUnavailable(opts.port, opts.host, listener.address.port);
   }
   const pair = listener.https as Pair;
   let certPath: string;

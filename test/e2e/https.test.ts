@@ -4,6 +4,7 @@
 // the sandbox returns. Real sockets on 127.0.0.1:0, stores in temp dirs.
 import { X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { connect } from 'node:tls';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -127,6 +128,16 @@ describe('sandbox over https', () => {
     expect((err as Error).message).toContain(`${store}.cert.pem and key ${store}.key.pem: the key is missing. Delete both files`);
     expect(readFileSync(`${store}.cert.pem`, 'utf8')).toBe('not a certificate');
     expect(existsSync(`${store}.key.pem`)).toBe(false);
+  });
+
+  it('a taken port is an error, not a quiet move to another port (listhen\'s port finder would pick one)', async () => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    defer(() => new Promise((r) => taken.close(r)));
+    const port = (taken.address() as AddressInfo).port;
+    const err = await startSandbox({ ...quiet, https: true, port }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'port_unavailable', port });
+    expect((err as Error).message).toBe(`port ${port} on 127.0.0.1 is not available for --https: it is in use, or not allowed`);
   });
 
   it('in memory: the key is never written; the certificate is a temporary file removed on close', async () => {

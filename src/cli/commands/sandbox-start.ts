@@ -33,7 +33,7 @@ export function explain(e: unknown, port: number, host: string): SandboxStartErr
   }
   if (err?.code === 'EACCES') return new SandboxStartError(`not allowed to listen on ${host}:${port}`, 'pick a port above 1024');
   if (err?.code === 'port_unavailable') {
-    return new SandboxStartError(`port ${port} on ${host} is not available for --https`, 'stop what is listening there, or pass --port <other> (above 1024; --port 0 picks a free one)');
+    return new SandboxStartError(err.message, 'stop what is listening there, or pass --port <other> (above 1024; --port 0 picks a free one)');
   }
   if (err?.code === 'store_locked' || err?.code === 'tls_invalid' || err?.code === 'store_corrupt' || err?.code === 'store_failed' || err?.code === 'fixture_invalid') {
     return new SandboxStartError(err.message, undefined, { cause: e });
