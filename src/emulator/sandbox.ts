@@ -101,7 +101,7 @@ export interface Sandbox {
   readonly tls: SandboxTls | undefined;
   /** The in-process handler: a WHATWG Request in, a Response out, no socket. */
   fetch(request: Request): Promise<Response>;
-  /** Listen on host:port (port 0 picks a free one). */
+  /** Listen on host:port (port 0 picks a free one), over TLS with `https` (then `tls` tells the certificate). */
   listen(opts?: { port?: number; host?: string }): Promise<{ url: string; server: Server; tls?: SandboxTls }>;
   /** Stop listening, flush and compact the store, release its lock. Idempotent. */
   close(): Promise<void>;
