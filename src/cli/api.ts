@@ -1,5 +1,7 @@
 // Connects a command to the API: resolves base URL, key and admin token (flag > env > profile > default) and builds
 // the typed client from src/client. Loaded only inside command actions, so undici and zod stay out of --help.
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { Paygate } from '../client/index.js';
 import { resolveConnection, type Connection, type GlobalOptions } from './config.js';
 import { UsageError } from './errors.js';
@@ -20,6 +22,22 @@ export interface ConnectOptions {
 /** Where the admin token comes from, for the usage error of an admin command run without one. */
 export const ADMIN_TOKEN_ORIGIN =
   '`paygate sandbox start` prints it (or fix it by setting PAYGATE_ADMIN_TOKEN when starting the sandbox)';
+
+/** The certificates of the --ca / PAYGATE_CA file, checked to be PEM before anything is sent. */
+function readCa(ca: NonNullable<Connection['ca']>): string {
+  let text: string;
+  try {
+    text = readFileSync(ca.path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read the ${ca.from} file ${ca.path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'give the certificate file `paygate sandbox start --https` prints');
+  }
+  try {
+    new X509Certificate(text);
+  } catch {
+    throw new UsageError(`the ${ca.from} file ${ca.path} holds no PEM certificate`, 'give the certificate file (-----BEGIN CERTIFICATE-----), not the key');
+  }
+  return text;
+}
 
 /** Build a client for the command; the admin token is passed whenever one is configured. */
 export function connect(globals: GlobalOptions, { needKey = true, needAdminToken = false }: ConnectOptions = {}): Connected {
@@ -43,6 +61,7 @@ export function connect(globals: GlobalOptions, { needKey = true, needAdminToken
     baseUrl: conn.baseUrl,
     ...(conn.apiKey ? { apiKey: conn.apiKey } : {}),
     ...(conn.adminToken ? { adminToken: conn.adminToken } : {}),
+    ...(conn.ca ? { ca: readCa(conn.ca) } : {}),
   });
   return { client, conn };
 }

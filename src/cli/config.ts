@@ -104,6 +104,8 @@ export interface GlobalOptions {
   apiKey?: string;
   adminToken?: string;
   profile?: string;
+  /** File of PEM certificate(s) the client trusts besides Node's roots (--ca). */
+  ca?: string;
 }
 
 export type Source = 'flag' | 'env' | 'profile' | 'default';
@@ -117,6 +119,8 @@ export interface Connection {
   adminTokenSource: Source | undefined;
   profile: string;
   configPath: string;
+  /** File of extra trusted certificates: --ca, else PAYGATE_CA; undefined when neither is set. */
+  ca: { path: string; from: '--ca' | 'PAYGATE_CA' } | undefined;
 }
 
 /** Which profile applies: --profile, then PAYGATE_PROFILE, then the config's current profile, then "default". */
@@ -132,7 +136,7 @@ export function lastConnection(): Connection | undefined {
   return last;
 }
 
-/** Resolve base URL, API key and admin token with precedence flag > env > profile > default. */
+/** Resolve base URL, API key and admin token with precedence flag > env > profile > default; --ca > PAYGATE_CA. */
 export function resolveConnection(globals: GlobalOptions, env: Env = process.env): Connection {
   const path = configPath(env);
   const config = readConfig(path);
@@ -166,6 +170,7 @@ export function resolveConnection(globals: GlobalOptions, env: Env = process.env
     adminTokenSource,
     profile: name,
     configPath: path,
+    ca: globals.ca ? { path: globals.ca, from: '--ca' } : env.PAYGATE_CA ? { path: env.PAYGATE_CA, from: 'PAYGATE_CA' } : undefined,
   };
   return last;
 }

@@ -20,6 +20,7 @@ function rootCommand(version: string): Command {
       'sandbox admin token sent as X-Admin-Token by the clock, evidence, keys, pool show / settings and reset controls (env: PAYGATE_ADMIN_TOKEN; else the profile key admin-token; printed by `paygate sandbox start`)',
     )
     .option('--profile <name>', 'config profile to use (env: PAYGATE_PROFILE; else the current one, else "default")')
+    .option('--ca <file>', 'PEM certificate to trust besides the usual roots, e.g. the one `paygate sandbox start --https` prints (env: PAYGATE_CA)')
     .exitOverride()
     .configureOutput({
       writeErr: (s) => {
@@ -46,7 +47,7 @@ Exit codes: 0 ok, 1 API error, 2 usage, 3 connection or timeout, 4 response not 
 type DefineGroup = (group: Command) => void;
 
 /** The global options that take a value: argv's command name is the first operand after them. */
-const VALUE_OPTIONS = new Set(['--base-url', '--api-key', '--admin-token', '--profile']);
+const VALUE_OPTIONS = new Set(['--base-url', '--api-key', '--admin-token', '--profile', '--ca']);
 
 /** The top-level command argv names (`help <name>` names <name>), or undefined. */
 export function commandNamed(args: readonly string[]): string | undefined {

@@ -9,6 +9,7 @@ import {
   IdempotencyConflictError,
   PaygateError,
 } from '../client/errors.js';
+import { untrustedCertificate } from '../client/tls.js';
 import { err } from './colors.js';
 import { describeAdminToken, describeKey, lastConnection } from './config.js';
 import { CliError } from './errors.js';
@@ -100,6 +101,16 @@ function unknownOutcome(e: PaygateError): string {
     : '';
 }
 
+/** What to do about a server certificate the client does not trust (`code`: see src/client/tls.ts). */
+function certificateHint(code: string): string {
+  const ca = lastConnection()?.ca;
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    return 'the certificate does not name the host of the base URL: use a host it names (`paygate sandbox start --https --json` lists them under tls.names), or restart the sandbox with --host or --public-url naming this host';
+  }
+  if (ca) return `the certificate in ${ca.from} ${ca.path} is not the one this server serves: give the file \`paygate sandbox start --https\` printed (compare the SHA-256 fingerprints)`;
+  return "the server's TLS certificate is self-signed or from an unknown CA: pass --ca <cert file> or set PAYGATE_CA (`paygate sandbox start --https` prints the file)";
+}
+
 export function describeError(e: unknown): Report {
   if (e instanceof CliError) return { message: e.message, hint: e.hint, exitCode: e.exitCode };
   if (e instanceof APIError) {
@@ -115,6 +126,8 @@ export function describeError(e: unknown): Report {
   if (e instanceof APIConnectionError) {
     const base = lastConnection()?.baseUrl;
     const more = unknownOutcome(e);
+    const untrusted = untrustedCertificate(e);
+    if (untrusted) return { message: e.message, hint: certificateHint(untrusted), exitCode: EXIT.CONNECTION };
     return {
       message: `${e.message}${base && !e.message.includes(base) ? ` (${base})` : ''}`,
       hint: `is the sandbox running? start it with \`paygate sandbox start\`, or check --base-url / PAYGATE_BASE_URL${more ? `; ${more}` : ''}`,

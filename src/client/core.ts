@@ -17,6 +17,7 @@ import {
 import type { MultipartBody } from './multipart.js';
 import { isRetryable, retryClassOf, retryDelayMs, type Failure } from './retry.js';
 import { fillPath, routeOf, type AnyEndpointId, type ClientRoute, type ResponseOf } from './routes.js';
+import { trustingAgent, untrustedCertificate, type CaCertificates } from './tls.js';
 import { VERSION } from './version.js';
 import { describeCause, flattenHeaders, lowerCaseKeys, maskKey, nonNegative, parseLoose, userAbort } from './core-helpers.js';
 
@@ -50,6 +51,12 @@ export interface ClientOptions {
    * `createInProcessDispatcher(sandbox)` for a sandbox in the same process. Default: undici's global dispatcher.
    */
   dispatcher?: Dispatcher | undefined;
+  /**
+   * PEM certificate(s) to trust besides Node's bundled roots: the file `paygate sandbox start --https` prints
+   * (`readFileSync('.paygate/sandbox.json.cert.pem')`). The client then sends through its own undici Agent, so give
+   * this or `dispatcher`, not both. A certificate not trusted fails at once (not retried), saying to pass this. Default none.
+   */
+  ca?: CaCertificates | undefined;
   /** The `User-Agent` header. Default `paygate-client/<version> node/<node version>`. */
   userAgent?: string | undefined;
   /** Headers added to every request (a per-call header of the same name wins). Default none. */
@@ -132,7 +139,8 @@ export class PaygateCore {
     this.#adminToken = options.adminToken || undefined;
     this.timeout = nonNegative(options.timeout, DEFAULT_TIMEOUT_MS, 'timeout');
     this.maxRetries = nonNegative(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries');
-    this.#dispatcher = options.dispatcher;
+    if (options.ca !== undefined && options.dispatcher) throw new PaygateError('pass either ca or dispatcher, not both: ca sets up the client\'s own undici Agent');
+    this.#dispatcher = options.ca !== undefined ? trustingAgent(options.ca) : options.dispatcher;
     this.#userAgent = options.userAgent ?? `paygate-client/${VERSION} node/${process.version}`;
     this.#defaultHeaders = lowerCaseKeys(options.defaultHeaders ?? {});
     this.#sleep = options.sleep ?? defaultSleep;
@@ -199,11 +207,13 @@ export class PaygateCore {
         }
         if (err instanceof APIUserAbortError) throw err;
         const failure: Failure = { kind: 'connection' };
-        if (attempt < maxRetries && isRetryable(klass, failure, replayable)) {
+        const untrusted = untrustedCertificate(err);
+        if (!untrusted && attempt < maxRetries && isRetryable(klass, failure, replayable)) {
           await this.#wait(attempt, undefined, label, signal);
           continue;
         }
-        throw new APIConnectionError(`${label} failed to connect to ${this.baseUrl}: ${describeCause(err)} (${tries})${hint}`, { cause: err });
+        const trust = untrusted ? "; the server's TLS certificate is not trusted: pass its certificate as the ca option" : '';
+        throw new APIConnectionError(`${label} failed to connect to ${this.baseUrl}: ${describeCause(err)} (${tries})${trust}${hint}`, { cause: err });
       }
 
       const ok = res.status >= 200 && res.status < 300;

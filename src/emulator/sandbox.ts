@@ -1,7 +1,7 @@
 // createSandbox wires fixtures, store, clock, service and the h3 app into one object; startSandbox also listens.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import type { H3 } from 'h3';
 import type { Dispatcher } from 'undici';
 import type { World } from '../domain/world.js';
@@ -21,6 +21,8 @@ import { signPath } from './receipts/signed-url.js';
 import { RECEIPT_URL_TTL_MS } from './app.js';
 import { WebhookOutbox } from './webhooks/outbox.js';
 import { retainPdfReader } from './receipts/pdf-reader.js';
+import { publicBase, publicUrlProblem } from './public-url.js';
+import { listenTls, type SandboxTls } from './tls.js';
 
 export interface SandboxOptions {
   /** Fixture file path. Default: the bundled `fixtures/default.json`. */
@@ -47,8 +49,18 @@ export interface SandboxOptions {
    * the sandbox clock (spec §8). For tests that move real time without sleeping. Default: Date.now.
    */
   realNow?: () => number;
-  /** Public base URL used to build payment_url and receipt links. Default: set by listen(), else http://paygate.local. */
+  /**
+   * Public base URL every returned URL is built from (payment_url, receipt_url, flexible links, page forms, webhook
+   * payloads), for a sandbox behind a proxy: an absolute http(s) URL, a path prefix allowed, no query or fragment.
+   * Default: the URL listen() answers at (https with `https`), else http://paygate.local.
+   */
   publicUrl?: string;
+  /**
+   * listen() serves over TLS with a self-signed certificate (listhen): generated on the first start and kept beside
+   * the store (`<store>.cert.pem`, `<store>.key.pem` 0600), reused while valid; an in-memory sandbox makes a new one
+   * each start. `sandbox.tls` then tells its fingerprint and file. Default false: plain HTTP.
+   */
+  https?: boolean;
   /** Credential of the cross-shop controls (X-Admin-Token). Default: a random token, see `sandbox.adminToken`. */
   adminToken?: string;
   /** Where internal errors are logged. Default: stderr. */
@@ -90,10 +102,12 @@ export interface Sandbox {
   readonly webhooks: WebhookOutbox;
   /** The `whsec_…` secret of the endpoints registered by `webhookUrl` (undefined without it). */
   readonly webhookSecret: string | undefined;
+  /** With `https`, once listening: the certificate's fingerprint, PEM and file (see src/emulator/tls.ts). */
+  readonly tls: SandboxTls | undefined;
   /** The in-process handler: a WHATWG Request in, a Response out, no socket. */
   fetch(request: Request): Promise<Response>;
-  /** Listen on host:port (port 0 picks a free one). */
-  listen(opts?: { port?: number; host?: string }): Promise<{ url: string; server: Server }>;
+  /** Listen on host:port (port 0 picks a free one), over TLS with `https` (then `tls` tells the certificate). */
+  listen(opts?: { port?: number; host?: string }): Promise<{ url: string; server: Server; tls?: SandboxTls }>;
   /** Stop listening, flush and compact the store, release its lock. Idempotent. */
   close(): Promise<void>;
 }
@@ -140,12 +154,10 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** Listen on `port` (0: any free one) of `host`; `onUrl` learns the URL the server is reachable at. */
-async function listen(app: H3, servers: Server[], { port = 0, host = '127.0.0.1' }: { port?: number; host?: string }, onUrl: (url: string) => unknown): Promise<{ url: string; server: Server }> {
+/** Listen over plain HTTP on `port` (0: any free one) of `host`. */
+async function listenHttp(handler: RequestListener, port: number, host: string): Promise<Server> {
   const { createServer } = await import('node:http');
-  const { toNodeHandler } = await import('h3/node');
-  const server = createServer(toNodeHandler(app));
-  server.keepAliveTimeout = 65_000;
+  const server = createServer(handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -153,12 +165,50 @@ async function listen(app: H3, servers: Server[], { port = 0, host = '127.0.0.1'
       resolve();
     });
   });
-  servers.push(server);
-  const addr = server.address();
-  const actual = typeof addr === 'object' && addr ? addr.port : port;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${actual}`;
-  onUrl(url);
-  return { url, server };
+  return server;
+}
+
+/** Over TLS (src/emulator/tls.ts): the store the certificate is kept beside, the public URL it must name. */
+type HttpsContext = { store: string | undefined; publicUrl: string | undefined };
+
+/** The servers a sandbox listens with, over HTTP or (`https`) TLS, and the certificate it serves. */
+class Listeners {
+  readonly #servers: Server[] = [];
+  readonly #disposals: Array<() => void> = [];
+  #tls: SandboxTls | undefined;
+
+  constructor(
+    readonly app: H3,
+    readonly https: HttpsContext | undefined,
+    /** Learns the URL a server is reachable at. */
+    readonly onUrl: (url: string) => unknown,
+  ) {}
+
+  get tls(): SandboxTls | undefined {
+    return this.#tls;
+  }
+
+  /** Listen on `port` (0: any free one) of `host`. */
+  async listen({ port = 0, host = '127.0.0.1' }: { port?: number; host?: string }): Promise<{ url: string; server: Server; tls?: SandboxTls }> {
+    const { toNodeHandler } = await import('h3/node');
+    const handler = toNodeHandler(this.app) as RequestListener;
+    const secure = this.https ? await listenTls(handler, { port, host, ...this.https }) : undefined;
+    const server = secure?.server ?? (await listenHttp(handler, port, host));
+    server.keepAliveTimeout = 65_000;
+    this.#servers.push(server);
+    if (secure) this.#disposals.push(secure.dispose);
+    this.#tls ??= secure?.tls;
+    const addr = server.address();
+    const actual = typeof addr === 'object' && addr ? addr.port : port;
+    const url = `${secure ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${actual}`;
+    this.onUrl(url);
+    return { url, server, ...(secure ? { tls: secure.tls } : {}) };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#servers.map(stopServer));
+    for (const dispose of this.#disposals.splice(0)) dispose();
+  }
 }
 
 function stopServer(s: Server): Promise<void> {
@@ -190,6 +240,8 @@ async function openState(opts: SandboxOptions): Promise<{ store: Store; secrets:
 }
 
 export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const urlProblem = opts.publicUrl === undefined ? undefined : publicUrlProblem(opts.publicUrl);
+  if (urlProblem) throw new TypeError(`publicUrl ${JSON.stringify(opts.publicUrl)} ${urlProblem}`);
   const world = opts.world !== undefined ? parseWorld(opts.world, 'options.world') : loadWorld(opts.fixtures);
   const index = new WorldIndex(world);
   const { store, secrets, start } = await openState(opts);
@@ -207,7 +259,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     urls.paymentPage = `${urls.base}/pay`;
     urls.storage = `${urls.base}/storage`;
   };
-  setBase(opts.publicUrl ?? 'http://paygate.local');
+  setBase(opts.publicUrl !== undefined ? publicBase(opts.publicUrl) : 'http://paygate.local');
   const evidence = () => ({
     available: service.evidenceAvailable,
     signFile: (fileId: string) => `${urls.storage}${signPath(`/receipts/${fileId}`, clock.now() + RECEIPT_URL_TTL_MS, urlSecret)}`,
@@ -232,7 +284,8 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
   const adminToken = opts.adminToken ?? `pg_admin_${randomBytes(12).toString('hex')}`;
   const app = createApp({ service, urls, adminToken, urlSecret, ready: () => ready && !closed, log, outbox });
   ready = true;
-  const servers: Server[] = [];
+  const https = opts.https ? { store: opts.persistence ? undefined : opts.store, publicUrl: opts.publicUrl } : undefined;
+  const listeners = new Listeners(app, https, (url) => !opts.publicUrl && setBase(url));
 
   const sandbox: Sandbox = {
     world,
@@ -245,12 +298,15 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     adminToken,
     webhooks: outbox,
     webhookSecret: outbox.optionSecret,
+    get tls() {
+      return listeners.tls;
+    },
     fetch: async (request) => app.fetch(request),
-    listen: (o = {}) => listen(app, servers, o, (url) => !opts.publicUrl && setBase(url)),
+    listen: (o = {}) => listeners.listen(o),
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.all(servers.map(stopServer));
+      await listeners.close();
       await outbox.close();
       clock.close();
       await store.close();

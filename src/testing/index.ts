@@ -30,13 +30,20 @@ export interface StartSandboxOptions {
   shop?: string;
   /** Also deliver every webhook to this handler (your app's receiver, as a fetch handler). Default: none. */
   forwardWebhooksTo?: FetchHandler['fetch'];
+  /**
+   * Listen over TLS with a fresh self-signed certificate (about a second to generate): `baseUrl`, payment_url and
+   * receipt_url are https; give `ca` to the code under test. Default false.
+   */
+  https?: boolean;
 }
 
 export type Operation = ResponseOf<'sandboxPay'>;
 
 export interface TestSandbox {
-  /** http://127.0.0.1:<port> — give it to the code under test as the gateway's base URL. */
+  /** http://127.0.0.1:<port> (https with `https`) — give it to the code under test as the gateway's base URL. */
   readonly baseUrl: string;
+  /** With `https`: the certificate (PEM) the code under test must trust, e.g. `new Paygate({ ca })`. Else undefined. */
+  readonly ca: string | undefined;
   /** API key of each shop, by shop id; `default` is the key `client` uses. */
   readonly keys: Readonly<Record<string, string>> & { readonly default: string };
   /** X-Admin-Token of the cross-shop controls. */
@@ -76,6 +83,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Test
     webhookUrl: RECEIVER_URL,
     webhookDispatcher: createInProcessDispatcher(webhooks),
     log: () => {},
+    https: opts.https ?? false,
   });
   try {
     webhooks.attach(sandbox);
@@ -102,6 +110,7 @@ function wrap(sandbox: Sandbox, baseUrl: string, webhooks: WebhookEvents, shop: 
   };
   return {
     baseUrl,
+    ca: sandbox.tls?.cert,
     keys: { ...byShop, default: defaultKey },
     adminToken: sandbox.adminToken,
     webhookSecret: sandbox.webhookSecret ?? '',

@@ -2,7 +2,8 @@
 // SIGINT/SIGTERM, then flush and compact the store. Every start-up failure becomes a SandboxStartError (exit 5).
 import type { Sandbox } from '../../emulator/index.js';
 import type { SandboxStartOptions } from '../define/sandbox.js';
-import { SandboxStartError } from '../errors.js';
+import { publicUrlProblem } from '../../emulator/public-url.js';
+import { SandboxStartError, UsageError } from '../errors.js';
 import type { Output } from '../output.js';
 
 export const DEFAULT_PORT = 4080;
@@ -31,7 +32,10 @@ export function explain(e: unknown, port: number, host: string): SandboxStartErr
     return new SandboxStartError(`port ${port} on ${host} is already in use`, 'stop what is listening there, or pass --port <other> (--port 0 picks a free one)');
   }
   if (err?.code === 'EACCES') return new SandboxStartError(`not allowed to listen on ${host}:${port}`, 'pick a port above 1024');
-  if (err?.code === 'store_locked' || err?.code === 'store_corrupt' || err?.code === 'store_failed' || err?.code === 'fixture_invalid') {
+  if (err?.code === 'port_unavailable') {
+    return new SandboxStartError(err.message, 'stop what is listening there, or pass --port <other> (above 1024; --port 0 picks a free one)');
+  }
+  if (err?.code === 'store_locked' || err?.code === 'tls_invalid' || err?.code === 'store_corrupt' || err?.code === 'store_failed' || err?.code === 'fixture_invalid') {
     return new SandboxStartError(err.message, undefined, { cause: e });
   }
   return new SandboxStartError(`the sandbox could not start: ${err?.message ?? String(e)}`, undefined, { cause: e });
@@ -43,6 +47,9 @@ async function started(opts: SandboxStartOptions): Promise<{ sandbox: Sandbox; u
   const host = opts.host ?? '127.0.0.1';
   const store = opts.inMemory ? undefined : (opts.store ?? process.env.PAYGATE_STORE ?? DEFAULT_STORE);
   const fixtures = opts.fixtures ?? process.env.PAYGATE_FIXTURES;
+  const publicUrl = opts.publicUrl ?? process.env.PAYGATE_PUBLIC_URL;
+  const problem = publicUrl === undefined ? undefined : publicUrlProblem(publicUrl);
+  if (problem) throw new UsageError(`--public-url "${publicUrl}" ${problem}`, 'give the base URL clients reach the sandbox at, e.g. https://paygate.example.test or http://proxy:8080/paygate');
   const { createSandbox } = await import('../../emulator/index.js');
   let sandbox: Sandbox;
   try {
@@ -53,6 +60,8 @@ async function started(opts: SandboxStartOptions): Promise<{ sandbox: Sandbox; u
       frozenClock: opts.frozenClock ?? false,
       fsync: opts.fsync ?? false,
       ...(opts.webhookUrl ? { webhookUrl: opts.webhookUrl } : {}),
+      ...(publicUrl !== undefined ? { publicUrl } : {}),
+      https: opts.https ?? false,
       ...(process.env.PAYGATE_ADMIN_TOKEN ? { adminToken: process.env.PAYGATE_ADMIN_TOKEN } : {}),
     });
   } catch (e) {
@@ -68,8 +77,11 @@ async function started(opts: SandboxStartOptions): Promise<{ sandbox: Sandbox; u
 
 /** What `--json` prints: where the sandbox is and the demo keys. */
 function startupInfo(sandbox: Sandbox, url: string, store: string | undefined, webhookUrl: string | undefined) {
+  const tls = sandbox.tls;
   return {
-    base_url: url,
+    /** What clients use: the --public-url base when given, else where it listens. */
+    base_url: sandbox.urls.base,
+    listen_url: url,
     payment_page_url: sandbox.urls.paymentPage,
     storage_url: sandbox.urls.storage,
     store: store ?? null,
@@ -79,7 +91,20 @@ function startupInfo(sandbox: Sandbox, url: string, store: string | undefined, w
     admin_token: sandbox.adminToken,
     webhook_url: webhookUrl ?? null,
     webhook_secret: sandbox.webhookSecret ?? null,
+    tls: tls
+      ? { fingerprint_sha256: tls.fingerprint, cert_path: tls.certPath, key_path: tls.keyPath ?? null, names: tls.names, valid_to: tls.validTo, created: tls.created ?? null }
+      : null,
   };
+}
+
+/** The banner's TLS lines: the fingerprint to compare, the file to trust, whether it is new. */
+function tlsLines(tls: Sandbox['tls'], out: typeof import('../colors.js').out): string[] {
+  if (!tls) return [];
+  const made = tls.created ? `new: ${tls.created}` : 'kept from an earlier start';
+  return [
+    `  TLS             self-signed, SHA-256 ${out.yellow(tls.fingerprint)}`,
+    `  certificate     ${tls.certPath}  ${out.dim(`(${made}; valid to ${tls.validTo.slice(0, 10)}; trust it with --ca or PAYGATE_CA)`)}`,
+  ];
 }
 
 /** The human startup banner. */
@@ -88,7 +113,8 @@ async function readyLines(sandbox: Sandbox, info: ReturnType<typeof startupInfo>
   const url = info.base_url;
   return [
     out.bold.green('paygate sandbox is ready'),
-    `  base URL        ${out.cyan(url)}`,
+    `  base URL        ${out.cyan(url)}${url !== info.listen_url ? `  ${out.dim(`(listening on ${info.listen_url})`)}` : ''}`,
+    ...tlsLines(sandbox.tls, out),
     `  payment pages   ${sandbox.urls.paymentPage}/<operation_id>`,
     `  receipt files   ${sandbox.urls.storage}`,
     `  store           ${info.store ?? 'in memory (nothing is kept)'}`,
@@ -106,7 +132,7 @@ async function readyLines(sandbox: Sandbox, info: ReturnType<typeof startupInfo>
     `  admin token     ${out.yellow(sandbox.adminToken)}  ${out.dim('(X-Admin-Token for clock, keys, evidence, pool and reset controls)')}`,
     ...(webhookUrl ? [`  webhooks        ${webhookUrl} for every shop, secret ${out.yellow(sandbox.webhookSecret ?? '')}`] : []),
     '',
-    out.dim(`  try: PAYGATE_BASE_URL=${url} PAYGATE_API_KEY=${sandbox.demo.shops[0]?.api_key ?? '<key>'} paygate balances`),
+    out.dim(`  try: PAYGATE_BASE_URL=${url}${sandbox.tls ? ` PAYGATE_CA=${sandbox.tls.certPath}` : ''} PAYGATE_API_KEY=${sandbox.demo.shops[0]?.api_key ?? '<key>'} paygate balances`),
     out.dim('  Ctrl+C stops the sandbox and compacts the store.'),
   ];
 }

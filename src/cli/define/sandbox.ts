@@ -31,6 +31,10 @@ export interface SandboxStartOptions {
   fsync: boolean;
   /** A webhook URL registered for every shop. Default none. */
   webhookUrl?: string;
+  /** Serve over TLS with the self-signed certificate kept beside the store (generated on first start). Default false. */
+  https: boolean;
+  /** Base of every URL the sandbox returns, for a sandbox behind a proxy (env PAYGATE_PUBLIC_URL). Default: the listening URL. */
+  publicUrl?: string;
   /** Print the startup information as JSON instead of human text. Default false. */
   json: boolean;
 }
@@ -43,6 +47,7 @@ export function bundledFixtures(): string {
 /** Commander's values as SandboxStartOptions, with the defaults commander cannot know. */
 export function sandboxStartOptions({ opts }: Parsed): SandboxStartOptions {
   const webhookUrl = str(opts.webhookUrl);
+  const publicUrl = str(opts.publicUrl);
   return {
     port: num(opts.port) ?? 4080,
     host: str(opts.host) ?? '127.0.0.1',
@@ -53,6 +58,8 @@ export function sandboxStartOptions({ opts }: Parsed): SandboxStartOptions {
     frozenClock: flag(opts.frozenClock),
     fsync: flag(opts.fsync),
     ...(webhookUrl !== undefined ? { webhookUrl } : {}),
+    https: flag(opts.https),
+    ...(publicUrl !== undefined ? { publicUrl } : {}),
     json: flag(opts.json),
   };
 }
@@ -88,11 +95,26 @@ ${example(`
     .option('--frozen-clock', 'stand the sandbox clock still until advanced')
     .option('--fsync', 'fdatasync every group write, so acknowledged changes survive power loss too (default: survive a crash of the process)')
     .option('--webhook-url <url>', 'register this webhook URL for every shop (its whsec_ secret is printed)')
+    .option(
+      '--https',
+      'serve the API, pages and receipt files over TLS with a self-signed certificate, made on the first start and kept beside the store (<store>.cert.pem); prints its SHA-256 fingerprint',
+    )
+    .addOption(
+      new Option('--public-url <url>', 'build every URL the sandbox returns (payment_url, receipt_url, links) from this base, e.g. behind a proxy').env(
+        'PAYGATE_PUBLIC_URL',
+      ),
+    )
     .option('--json', 'print the startup information (URL, demo keys) as JSON')
-    .addHelpText('after', example(`
+    .addHelpText('after', `
+Without --https or an https --public-url, receipt_url and payment_url are http:// links (the spec's receipt_url is
+an HTTPS URL). Clients trust the self-signed certificate with --ca <file> or PAYGATE_CA=<file> (the CLI),
+new Paygate({ ca }) (the client), or NODE_EXTRA_CA_CERTS=<file> (any Node program).
+${example(`
   $ paygate sandbox start
   $ paygate sandbox start --port 0 --in-memory --frozen-clock
-  $ PAYGATE_STORE=/tmp/pg.json paygate sandbox start --reset --json`))
+  $ paygate sandbox start --https                  # then: paygate --ca .paygate/sandbox.json.cert.pem balances
+  $ paygate sandbox start --public-url https://paygate.example.test
+  $ PAYGATE_STORE=/tmp/pg.json paygate sandbox start --reset --json`)}`)
     .action(action(sandboxStartOptions, async () => (await import('../commands/sandbox.js')).sandboxStart));
   defineSandboxTime(sandboxCmd);
   defineSandboxOperations(sandboxCmd);

@@ -29,17 +29,19 @@ export interface Parsed {
 /** A command: a plain function of its typed options and its dependencies. Throws typed errors, never exits. */
 export type Run<O> = (options: O, deps: CommandDeps) => Promise<void>;
 
-/** `--base-url`, `--api-key`, `--admin-token` and `--profile`, from any command's merged options. */
+/** `--base-url`, `--api-key`, `--admin-token`, `--profile` and `--ca`, from any command's merged options. */
 export function globalOptions(all: OptionValues): GlobalOptions {
   const globals: GlobalOptions = {};
   const baseUrl = str(all.baseUrl);
   const apiKey = str(all.apiKey);
   const adminToken = str(all.adminToken);
   const profile = str(all.profile);
+  const ca = str(all.ca);
   if (baseUrl !== undefined) globals.baseUrl = baseUrl;
   if (apiKey !== undefined) globals.apiKey = apiKey;
   if (adminToken !== undefined) globals.adminToken = adminToken;
   if (profile !== undefined) globals.profile = profile;
+  if (ca !== undefined) globals.ca = ca;
   return globals;
 }
 
