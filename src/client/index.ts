@@ -48,6 +48,7 @@ export {
   SandboxWebhooks,
   SandboxPool,
   SandboxLinks,
+  SandboxFaults,
 } from './resources/sandbox.js';
 export type {
   SandboxListOperationsInput,
@@ -65,6 +66,7 @@ export type {
   SandboxPoolShowInput,
   SandboxPoolSettingsInput,
   SandboxConfirmLinkInput,
+  SandboxFaultInput,
 } from './resources/sandbox.js';
 export { sandboxEndpoints } from './sandbox-endpoints.js';
 export {
@@ -80,6 +82,7 @@ export {
   SandboxWebhookRedelivered,
 } from '../contract/index.js';
 export type { SandboxEndpointDef, SandboxEndpointId, SandboxEndpointOf } from './sandbox-endpoints.js';
+export type { Fault, FaultEvent } from '../contract/faults.js';
 export type {
   ListOperationsResponse,
   OperationDetails,

@@ -60,6 +60,11 @@ export const SANDBOX_RETRY_CLASS: Record<SandboxEndpointId, RetryClass> = {
   sandboxSetPoolSettings: 'action',
   sandboxLink: 'read',
   sandboxConfirmLink: 'action',
+  sandboxListFaults: 'read',
+  sandboxAddFault: 'action',
+  sandboxSetFaults: 'action',
+  sandboxClearFaults: 'action',
+  sandboxRemoveFault: 'action',
 };
 
 /** The retry class of a gateway endpoint or a sandbox control route. */

@@ -2,6 +2,7 @@
 // would do, under /sandbox. Shop actions take the shop's X-API-Key; cross-shop actions take X-Admin-Token.
 import { z } from 'zod';
 import { durationSchema } from './duration-schema.js';
+import { FaultEvent } from './faults.js';
 import { OperationStatus, OperationType } from './common.js';
 import { RequestAmount, Timestamp } from './money.js';
 import { Operation, OperationState } from './operations.js';
@@ -39,6 +40,8 @@ export const OperationDetails = z
     created_at: Timestamp,
     history: z.array(HistoryEntry),
     uploads: z.array(UploadInfo),
+    /** Faults injected into requests on this operation (src/contract/faults.ts), oldest first; kept in memory only. */
+    faults: z.array(FaultEvent).optional(),
   })
   .meta({ id: 'SandboxOperationDetails' });
 export type OperationDetails = z.infer<typeof OperationDetails>;

@@ -6,8 +6,10 @@ import { APIPromise } from '../api-promise.js';
 import type { PaygateCore, RequestInput, RequestOptions, ResponseOf } from '../core.js';
 import { PaygateError } from '../errors.js';
 import type { OperationRef } from './operations.js';
+import { SandboxFaults } from './sandbox-faults.js';
 import { SandboxLinks, SandboxPool, SandboxWebhooks } from './sandbox-groups.js';
 
+export * from './sandbox-faults.js';
 export * from './sandbox-groups.js';
 
 export interface SandboxListOperationsInput {
@@ -67,6 +69,8 @@ export class SandboxControls {
   readonly pool: SandboxPool;
   /** Flexible links as the payer sees them: read one, confirm an amount (the client's API key). */
   readonly links: SandboxLinks;
+  /** Fault injection: make a gateway endpoint fail, slow down or lose its answer (admin token). */
+  readonly faults: SandboxFaults;
 
   constructor(core: PaygateCore) {
     this.#core = core;
@@ -77,6 +81,7 @@ export class SandboxControls {
     this.webhooks = new SandboxWebhooks(core);
     this.pool = new SandboxPool(core);
     this.links = new SandboxLinks(core);
+    this.faults = new SandboxFaults(core);
   }
 
   /**

@@ -24,7 +24,9 @@ function guard<R extends RouteDef>(row: R, handler: RouteHandler<R>, ctx: RouteC
   const scope = (row as { scope?: EndpointScope }).scope;
   return async (event) => {
     try {
-      const result = await handler(new Call(event, ctx, row, authenticate(event, credential, scope, ctx)));
+      const call = new Call(event, ctx, row, authenticate(event, credential, scope, ctx));
+      // Injected faults act after authentication, around the handler (src/emulator/faults/injector.ts).
+      const result = await ctx.faults.around(row, call, () => handler(call));
       if (row.status === undefined) return result;
       // A body-less success is a Response of its own; a plain object is serialized by h3 (about twice as fast).
       if (result === undefined) return new Response(null, { status: row.status });

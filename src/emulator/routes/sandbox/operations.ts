@@ -40,6 +40,7 @@ export const show: ControlHandler<'operations.show'> = async (call) => {
     created_at: op.created_at,
     history: op.history,
     uploads: uploadsOf(op).map(({ file_id: _f, ...u }) => u),
+    faults: call.ctx.faults.historyOf(op.id),
   };
 };
 
