@@ -13,7 +13,7 @@ export const CALLS: { readonly [K in EndpointId]: (client: Paygate) => Promise<u
   createPaymentLink: (c) => c.payments.createLink(paymentBody() as never),
   createFlexibleLink: (c) => {
     const { amount: _a, ...rest } = paymentBody();
-    return c.payments.createFlexibleLink({ ...(rest as never), recommended_amount: '1500.00' });
+    return c.payments.createFlexibleLink({ ...(rest as Record<string, string>), recommended_amount: '1500.00' } as never);
   },
   createPayout: (c) => c.payouts.create(payoutBody() as never),
   confirmPayment: (c) => c.payments.confirm({ operation_id: UUID, receipt: PDF }),
