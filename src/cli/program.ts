@@ -17,7 +17,7 @@ function rootCommand(version: string): Command {
     .option('--api-key <key>', 'API key sent as X-API-Key (env: PAYGATE_API_KEY; else the profile)')
     .option(
       '--admin-token <token>',
-      'sandbox admin token sent as X-Admin-Token by the clock, evidence, keys, pool show / settings and reset controls (env: PAYGATE_ADMIN_TOKEN; else the profile key admin-token; printed by `paygate sandbox start`)',
+      'sandbox admin token sent as X-Admin-Token by the clock, evidence, keys, pool show / settings, faults and reset controls (env: PAYGATE_ADMIN_TOKEN; else the profile key admin-token; printed by `paygate sandbox start`)',
     )
     .option('--profile <name>', 'config profile to use (env: PAYGATE_PROFILE; else the current one, else "default")')
     .option('--ca <file>', 'PEM certificate to trust besides the usual roots, e.g. the one `paygate sandbox start --https` prints (env: PAYGATE_CA)')
@@ -87,7 +87,7 @@ export async function buildProgram(version: string, argv: readonly string[] = pr
   group('config', 'profiles of base URL, API key and sandbox admin token, stored in the config file', async () => (await import('./define/config.js')).defineConfig);
   group(
     'sandbox',
-    'run the offline sandbox of the gateway, and drive it: time, payer / provider / reviewer actions, evidence, keys, pool, links, reset',
+    'run the offline sandbox of the gateway, and drive it: time, payer / provider / reviewer actions, evidence, keys, pool, links, faults, reset',
     async () => (await import('./define/sandbox.js')).defineSandbox,
   );
   group('webhooks', 'receive the sandbox\'s webhooks locally: verify, print, forward', async () => (await import('./define/webhooks-listen.js')).defineWebhooksListen);

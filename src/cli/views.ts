@@ -12,6 +12,7 @@ import type {
 } from '../contract/index.js';
 import type { ClockState, IssuedKey, KeyInfo, ListOperationsResponse, OperationDetails } from '../contract/sandbox.js';
 import { out, status as colourStatus } from './colors.js';
+import { faultEventsView } from './fault-views.js';
 import { amount, dim, grouped, keyValue, signedAmount, statusCell, table, type Cell } from './render.js';
 
 type Row = readonly [string, Cell | undefined] | undefined;
@@ -283,7 +284,10 @@ export function historyView(d: OperationDetails): string {
             u.review.reason ?? dim('—'),
           ]),
         );
-  return [summary, `${out.bold('history')}\n${history}`, `${out.bold('uploads')}\n${uploads}`].join('\n\n');
+  const blocks = [summary, `${out.bold('history')}\n${history}`, `${out.bold('uploads')}\n${uploads}`];
+  // Injected faults (paygate sandbox faults) the operation met, when there are any.
+  if (d.faults && d.faults.length > 0) blocks.push(`${out.bold('injected faults')}\n${faultEventsView(d.faults)}`);
+  return blocks.join('\n\n');
 }
 
 /** `GET|PUT /sandbox/evidence`. */

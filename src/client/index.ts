@@ -49,6 +49,7 @@ export {
   SandboxWebhooks,
   SandboxPool,
   SandboxLinks,
+  SandboxFaults,
 } from './resources/sandbox.js';
 export type {
   SandboxListOperationsInput,
@@ -66,6 +67,7 @@ export type {
   SandboxPoolShowInput,
   SandboxPoolSettingsInput,
   SandboxConfirmLinkInput,
+  SandboxFaultInput,
 } from './resources/sandbox.js';
 export { sandboxEndpoints } from './sandbox-endpoints.js';
 export {
@@ -81,6 +83,7 @@ export {
   SandboxWebhookRedelivered,
 } from '../contract/index.js';
 export type { SandboxEndpointDef, SandboxEndpointId, SandboxEndpointOf } from './sandbox-endpoints.js';
+export type { Fault, FaultEvent } from '../contract/faults.js';
 export type {
   ListOperationsResponse,
   OperationDetails,

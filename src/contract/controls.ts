@@ -2,6 +2,7 @@
 // keyed by its stable dotted id. The emulator mounts it, the client derives client.sandbox from it, and the OpenAPI
 // document lists it under the `sandbox` tag. Shop actions take the shop's X-API-Key; cross-shop ones X-Admin-Token.
 import { z } from 'zod';
+import { faultControls } from './faults.js';
 import { Uuid } from './money.js';
 import { Operation } from './operations.js';
 import { control } from './control-def.js';
@@ -340,6 +341,7 @@ export const sandboxControls = {
     errors: [...BODY_ERRORS, 401, 404, 409],
   }),
   ...supportControls,
+  ...faultControls,
 } as const;
 
 export type SandboxControls = typeof sandboxControls;

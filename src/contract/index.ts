@@ -14,3 +14,4 @@ export * from './controls.js';
 export * from './duration.js';
 export * from './duration-schema.js';
 export { buildOpenApiDocument } from './openapi.js';
+export * from './faults.js';

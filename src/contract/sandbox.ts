@@ -2,6 +2,7 @@
 // would do, under /sandbox. Shop actions take the shop's X-API-Key; cross-shop actions take X-Admin-Token.
 import { z } from 'zod';
 import { durationSchema } from './duration-schema.js';
+import { FaultEvent } from './faults.js';
 import { OperationStatus, OperationType } from './common.js';
 import { RequestAmount, Timestamp, WireAmount } from './money.js';
 import { SandboxWebhookDelivery } from './sandbox-webhooks.js';
@@ -90,6 +91,8 @@ export const OperationDetails = z
     uploads: z.array(UploadInfo),
     webhooks: z.array(SandboxWebhookDelivery).meta({ description: "The webhook deliveries of this operation's events, with every attempt." }),
     postings: z.array(LedgerPosting).meta({ description: 'Its ledger postings, in the order they were made.' }),
+    /** Faults injected into requests on this operation (src/contract/faults.ts), oldest first; kept in memory only. */
+    faults: z.array(FaultEvent).optional(),
   })
   .meta({ id: 'SandboxOperationDetails' });
 export type OperationDetails = z.infer<typeof OperationDetails>;

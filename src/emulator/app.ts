@@ -4,6 +4,7 @@
 import { H3, type H3Event } from 'h3';
 import { endpoints, sandboxControls, type EndpointDef } from '../contract/index.js';
 import { AmountReadGate } from './runtime/amount-reads.js';
+import { FaultInjector } from './faults/injector.js';
 import { RECEIPT_URL_TTL_MS, type AppContext, type RouteContext } from './context.js';
 import { ApiError, errorResponse } from './http/errors.js';
 import { mountTable } from './http/mount.js';
@@ -30,10 +31,13 @@ function routeContext(ctx: AppContext): RouteContext {
   const { service } = ctx;
   const amountReads = new AmountReadGate(service.clock, () => service.readSettings());
   service.onReset(() => amountReads.reset());
+  const faults = new FaultInjector(service, ctx.fixtureFaults);
+  service.onReset(() => faults.reset());
   return {
     ...ctx,
     amountReads,
     requestLog: new RequestLog(),
+    faults,
     evidence: () => ({
       available: service.evidenceAvailable,
       signFile: (fileId: string) => `${ctx.urls.storage}${signPath(`/receipts/${fileId}`, service.clock.now() + RECEIPT_URL_TTL_MS, ctx.urlSecret)}`,

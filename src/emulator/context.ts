@@ -1,5 +1,7 @@
 // What the emulator's routes are given: the service, the public URLs, the credentials and secrets of one app, and
 // the per-app helpers built from them (the amount-read limits, receipt evidence as the state read shows it).
+import type { FaultInjector } from './faults/injector.js';
+import type { ParsedFault } from './faults/rules.js';
 import type { AmountReadGate } from './runtime/amount-reads.js';
 import type { RequestLog } from './runtime/request-log.js';
 import type { GatewayService } from './runtime/service.js';
@@ -25,6 +27,8 @@ export interface AppContext {
   log?: (line: string) => void;
   /** The webhook outbox behind the /sandbox/webhooks controls. */
   outbox: WebhookOutbox;
+  /** The faults of the fixtures (src/contract/faults.ts), applied at start and on every reset. Default none. */
+  fixtureFaults?: readonly ParsedFault[];
 }
 
 export interface RouteContext extends AppContext {
@@ -32,6 +36,8 @@ export interface RouteContext extends AppContext {
   readonly amountReads: AmountReadGate;
   /** Every request this app answered, newest last (GET /sandbox/logs). */
   readonly requestLog: RequestLog;
+  /** The injected faults in force (the faults.* controls) and the history of the ones that hit an operation. */
+  readonly faults: FaultInjector;
   /** Receipt evidence now: whether it is available, and signed links to stored files. */
   evidence(): EvidenceOptions;
 }

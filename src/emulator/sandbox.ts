@@ -282,7 +282,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     throw e;
   }
   const adminToken = opts.adminToken ?? `pg_admin_${randomBytes(12).toString('hex')}`;
-  const app = createApp({ service, urls, adminToken, urlSecret, ready: () => ready && !closed, log, outbox });
+  const app = createApp({ service, urls, adminToken, urlSecret, ready: () => ready && !closed, log, outbox, fixtureFaults: world.faults });
   ready = true;
   const https = opts.https ? { store: opts.persistence ? undefined : opts.store, publicUrl: opts.publicUrl } : undefined;
   const listeners = new Listeners(app, https, (url) => !opts.publicUrl && setBase(url));

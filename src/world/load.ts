@@ -1,8 +1,7 @@
 // Loading a fixture file: read, parse JSON, validate; every failure names the file and the JSON path at fault.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { World } from '../domain/world.js';
-import { WorldSchema } from './schema.js';
+import { WorldSchema, type ParsedWorld } from './schema.js';
 
 export class FixtureError extends Error {
   readonly code = 'fixture_invalid';
@@ -22,7 +21,7 @@ function jsonPath(path: readonly PropertyKey[]): string {
 }
 
 /** Validate an already-parsed world; `source` names it in errors. */
-export function parseWorld(data: unknown, source = 'fixtures'): World {
+export function parseWorld(data: unknown, source = 'fixtures'): ParsedWorld {
   const r = WorldSchema.safeParse(data);
   if (!r.success) {
     const lines = r.error.issues.slice(0, 10).map((i) => `  ${jsonPath(i.path)}: ${i.message}`);
@@ -32,7 +31,7 @@ export function parseWorld(data: unknown, source = 'fixtures'): World {
   return r.data;
 }
 
-export function loadWorld(path: string = DEFAULT_FIXTURES): World {
+export function loadWorld(path: string = DEFAULT_FIXTURES): ParsedWorld {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

@@ -1,6 +1,7 @@
 // zod schema of a fixture file (the sandbox world), with cross-reference checks that name the JSON path at fault.
 import { z } from 'zod';
 import type { World } from '../domain/world.js';
+import { FaultInput } from '../contract/faults.js';
 import { AMOUNT_PATTERN } from '../contract/money.js';
 import { money } from '../domain/money.js';
 import { parseDurationText } from '../contract/duration.js';
@@ -148,6 +149,8 @@ export const WorldSchema = z
       )
       .default([]),
     pool_layouts: z.array(PoolLayout).default([]),
+    /** Faults injected from the start, and again after every reset (src/contract/faults.ts; README "Fault injection"). */
+    faults: z.array(FaultInput).max(100).default([]),
   })
   .strict()
   .transform(({ shops, ...rest }) => ({
@@ -218,6 +221,9 @@ export const WorldSchema = z
       const pooled = route?.providers.some((id) => w.providers.find((p) => p.id === id)?.kind === 'self_matching');
       if (!pooled) issue(['pool_layouts', i, 'method'], `shop ${l.shop_id} has no ${l.method} payout route through a self_matching provider`);
       if (l.generate && money(l.generate.min).greaterThan(money(l.generate.max))) issue(['pool_layouts', i, 'generate', 'min'], 'must not exceed max');
+    });
+    w.faults.forEach((f, i) => {
+      if (f.shop_id !== undefined && !has(w.shops, f.shop_id)) issue(['faults', i, 'shop_id'], `unknown shop ${f.shop_id}`);
     });
     w.pricing.forEach((p, i) => {
       if (!has(w.shops, p.shop_id)) issue(['pricing', i, 'shop_id'], `unknown shop ${p.shop_id}`);

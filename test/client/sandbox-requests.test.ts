@@ -394,6 +394,10 @@ describe('retry classes of the controls', () => {
         'sandboxPoolLayout',
         'sandboxSetPoolSettings',
         'sandboxConfirmLink',
+        'sandboxAddFault',
+        'sandboxSetFaults',
+        'sandboxClearFaults',
+        'sandboxRemoveFault',
       ].sort(),
     );
     for (const [id, c] of Object.entries(SANDBOX_RETRY_CLASS)) {

@@ -4,6 +4,7 @@ import { Option, type Command } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { action, example, flag, num, parsePort, str, type Parsed } from './shared.js';
 import { defineSandboxEvidence } from './sandbox-evidence.js';
+import { defineSandboxFaults } from './sandbox-faults.js';
 import { defineSandboxKeys } from './sandbox-keys.js';
 import { defineSandboxLinks } from './sandbox-links.js';
 import { defineSandboxOperations } from './sandbox-operations.js';
@@ -71,7 +72,7 @@ export function sandboxStartOptions({ opts }: Parsed): SandboxStartOptions {
 export function defineSandbox(sandboxCmd: Command): void {
   sandboxCmd.addHelpText('after', `
 Actions on one shop's operations (pay, settle, review, operations, webhooks, pool layout, links) take that shop's API
-key; the clock, evidence, keys, pool show / settings and reset take the admin token (--admin-token,
+key; the clock, evidence, keys, pool show / settings, faults and reset take the admin token (--admin-token,
 PAYGATE_ADMIN_TOKEN or the profile key admin-token), which \`paygate sandbox start\` prints (set PAYGATE_ADMIN_TOKEN
 when starting it to fix it).
 ${example(`
@@ -123,5 +124,6 @@ ${example(`
   defineSandboxWebhooks(sandboxCmd);
   defineSandboxPool(sandboxCmd);
   defineSandboxLinks(sandboxCmd);
+  defineSandboxFaults(sandboxCmd);
   defineSandboxReset(sandboxCmd);
 }

@@ -6,8 +6,10 @@ import type { PaygateCore, RequestInput, RequestOptions, ResponseOf } from '../c
 import { PaygateError } from '../errors.js';
 import { queryOf, SandboxLogs, streamOperations, type SandboxOperationFilters, type SandboxOperationRow } from './sandbox-support.js';
 import type { OperationRef } from './operations.js';
+import { SandboxFaults } from './sandbox-faults.js';
 import { SandboxLinks, SandboxPool, SandboxWebhooks } from './sandbox-groups.js';
 
+export * from './sandbox-faults.js';
 export * from './sandbox-groups.js';
 
 export interface SandboxListOperationsInput extends SandboxOperationFilters {
@@ -67,6 +69,8 @@ export class SandboxControls {
   readonly links: SandboxLinks;
   /** The request log and its live stream (admin token: every shop; API key: its shop). */
   readonly logs: SandboxLogs;
+  /** Fault injection: make a gateway endpoint fail, slow down or lose its answer (admin token). */
+  readonly faults: SandboxFaults;
 
   constructor(core: PaygateCore) {
     this.#core = core;
@@ -78,6 +82,7 @@ export class SandboxControls {
     this.pool = new SandboxPool(core);
     this.links = new SandboxLinks(core);
     this.logs = new SandboxLogs(core);
+    this.faults = new SandboxFaults(core);
   }
 
   /** GET /sandbox/balances (admin): every shop's balances. */

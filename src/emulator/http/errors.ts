@@ -52,6 +52,20 @@ export const STATUS_OF = {
   unhealthy: 503,
   read_capacity_exhausted: 503,
   read_timeout: 503,
+  // Failure cases of the spec that only an injected fault produces (src/contract/faults.ts FAULT_CASES), and the
+  // fault controls' own.
+  scope_not_accessible: 404,
+  shop_not_ready: 412,
+  shop_unavailable: 412,
+  accounting_inconsistent: 500,
+  dependency_unavailable: 503,
+  dependency_busy: 503,
+  incompatible_version: 503,
+  stale_preset_version: 503,
+  cancel_not_durable: 503,
+  accounting_unavailable: 503,
+  fault_not_found: 404,
+  fault_limit: 409,
 } as const satisfies Record<DomainErrorCode, number> & Record<string, number>;
 
 export type ErrorCode = keyof typeof STATUS_OF;

@@ -26,7 +26,9 @@ function guard<R extends RouteDef>(row: R, handler: RouteHandler<R>, ctx: RouteC
     try {
       const shopId = authenticate(event, credential, scope, ctx);
       event.context.shopId = shopId;
-      const result = await handler(new Call(event, ctx, row, shopId));
+      const call = new Call(event, ctx, row, shopId);
+      // Injected faults act after authentication, around the handler (src/emulator/faults/injector.ts).
+      const result = await ctx.faults.around(row, call, () => handler(call));
       if (row.status === undefined) return result;
       // A body-less success is a Response of its own; a plain object is serialized by h3 (about twice as fast).
       if (result === undefined) return new Response(null, { status: row.status });

@@ -3,6 +3,7 @@ import type { SandboxControls } from '../../../contract/controls.js';
 import type { HandlersOf } from '../../http/mount.js';
 import * as clock from './clock.js';
 import * as evidence from './evidence.js';
+import * as faults from './faults.js';
 import * as keys from './keys.js';
 import * as links from './links.js';
 import * as operations from './operations.js';
@@ -41,4 +42,9 @@ export const controlHandlers: HandlersOf<SandboxControls> = {
   'pool.update_settings': pool.updateSettings,
   'links.show': links.show,
   'links.confirm': links.confirm,
+  'faults.list': faults.list,
+  'faults.add': faults.add,
+  'faults.set': faults.set,
+  'faults.clear': faults.clear,
+  'faults.remove': faults.remove,
 };

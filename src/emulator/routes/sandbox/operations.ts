@@ -109,6 +109,7 @@ export const show: ControlHandler<'operations.show'> = async (call) => {
       .filter((d) => d.event_id.startsWith(`evt_${op.id}_`))
       .map(deliveryView),
     postings: postingsOf(service.state, op.id).map(({ id, kind, source, destination, currency, amount, at }) => ({ id, kind, source, destination, currency, amount, at })),
+    faults: call.ctx.faults.historyOf(op.id),
   };
 };
 

@@ -1,0 +1,73 @@
+// client.sandbox.faults: fault injection (admin token). Make a gateway endpoint answer one of the failure statuses the
+// spec lists for it, hold it, or lose its answer after the write landed — for one shop or all, for the next N requests
+// or with a seeded probability (src/contract/faults.ts; README "Fault injection").
+import type { FaultInput } from '../../contract/faults.js';
+import type { APIPromise } from '../api-promise.js';
+import type { PaygateCore, RequestOptions, ResponseOf } from '../core.js';
+
+/** One fault to inject: exactly one of `status`, `latency_ms` or `drop_response_after_commit`. */
+export interface SandboxFaultInput {
+  /** The gateway endpoint: its dotted id (`operation.cancel`, `balances.list` …) or its operationId (`cancelOperation`). */
+  endpoint: string;
+  /** Answer this status instead of running the request; one the spec lists for the endpoint (else 400 naming them). */
+  status?: number | undefined;
+  /** With `status`: which of the spec's cases for it (e.g. `cancel_not_durable`). Default: the first the spec lists. */
+  code?: string | undefined;
+  /** Hold the request this many ms of sandbox time before it runs (a frozen clock: until advanced), 1 to 600,000. */
+  latency_ms?: number | undefined;
+  /** Run the request (its write lands), then close the connection without an answer. */
+  drop_response_after_commit?: true | undefined;
+  /** Only requests made with this shop's key. Default: every shop. */
+  shop_id?: string | undefined;
+  /** Only the next N matching requests. Default: every one, until removed. */
+  count?: number | undefined;
+  /** Each matching request with this probability (0 < p ≤ 1), drawn deterministically from `seed`. Default: every one. */
+  probability?: number | undefined;
+  /** Seed of the probability draws: the same seed hits the same requests. Default 0. */
+  seed?: number | undefined;
+}
+
+/** Compile-time check: what the client sends is what the contract takes. */
+const _sameShape = (f: SandboxFaultInput): FaultInput => f;
+void _sameShape;
+
+const HINT = 'read client.sandbox.faults.list() to see the faults in force';
+
+/** Drop the fields left undefined, so the body holds only what was given. */
+function bodyOf(f: SandboxFaultInput): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(f ?? {}).filter(([, v]) => v !== undefined));
+}
+
+/** Fault injection (admin token). Faults act on the gateway's endpoints only, after authentication. */
+export class SandboxFaults {
+  readonly #core: PaygateCore;
+
+  constructor(core: PaygateCore) {
+    this.#core = core;
+  }
+
+  /** GET /sandbox/faults: the faults in force, with `matched`, `fired` and `remaining` of each. */
+  list(options?: RequestOptions): APIPromise<ResponseOf<'sandboxListFaults'>> {
+    return this.#core.request('sandboxListFaults', {}, options);
+  }
+
+  /** POST /sandbox/faults: add one fault next to those in force; resolves to it, with its id (`flt_<n>`). Not retried after a timeout. */
+  add(fault: SandboxFaultInput, options?: RequestOptions): APIPromise<ResponseOf<'sandboxAddFault'>> {
+    return this.#core.request('sandboxAddFault', { body: bodyOf(fault), outcomeHint: `a fault may or may not have been added: ${HINT}` }, options);
+  }
+
+  /** PUT /sandbox/faults: replace every fault with `faults` (an empty list clears them). Not retried after a timeout. */
+  set(faults: readonly SandboxFaultInput[], options?: RequestOptions): APIPromise<ResponseOf<'sandboxSetFaults'>> {
+    return this.#core.request('sandboxSetFaults', { body: { faults: (faults ?? []).map(bodyOf) }, outcomeHint: HINT }, options);
+  }
+
+  /** DELETE /sandbox/faults: remove every fault; resolves to `{ removed }`. */
+  clear(options?: RequestOptions): APIPromise<ResponseOf<'sandboxClearFaults'>> {
+    return this.#core.request('sandboxClearFaults', { outcomeHint: HINT }, options);
+  }
+
+  /** DELETE /sandbox/faults/:id: remove one fault (`404 fault_not_found` for an unknown id). */
+  remove(id: string, options?: RequestOptions): APIPromise<ResponseOf<'sandboxRemoveFault'>> {
+    return this.#core.request('sandboxRemoveFault', { params: { id }, outcomeHint: HINT }, options);
+  }
+}
