@@ -19,6 +19,8 @@ import {
   WebhookEvent,
   WebhookEventType,
 } from '../../src/contract/index.js';
+import { EXAMPLE_OPERATION_ID, REQUEST_EXAMPLES, type NamedExample } from '../../src/contract/openapi/examples.js';
+import { operationIdFor } from '../../src/domain/ids.js';
 import { MAX_INTERVALS as DOMAIN_MAX_INTERVALS } from '../../src/domain/pool.js';
 import type { WebhookEvent as VerifiedEvent } from '../../src/webhooks/index.js';
 
@@ -174,6 +176,20 @@ describe('OpenAPI document', () => {
         expect(s.example, `${e.id} ${name}`).toEqual(s.examples[0]);
       }
     }
+  });
+
+  it('has request examples that parse with their endpoint\'s zod schema (refinements included)', () => {
+    expect(EXAMPLE_OPERATION_ID).toBe(operationIdFor('shop_a', 'order-1001'));
+    const rows = [...Object.values(endpoints).map((e) => [e.id, e] as const), ...Object.values(sandboxControls).map((c) => [c.operationId, c] as const)];
+    const withBody = rows.filter(([, r]) => r.body);
+    expect(Object.keys(REQUEST_EXAMPLES).sort()).toEqual(withBody.map(([id]) => id).filter((id) => id in REQUEST_EXAMPLES).sort());
+    for (const [id, row] of withBody) {
+      const e = REQUEST_EXAMPLES[id];
+      if (e === undefined) continue;
+      const values = Array.isArray(e) ? (e as NamedExample[]).map((x) => x.value) : [e];
+      for (const v of values) expect(row.body!.safeParse(v).error?.issues, id).toBeUndefined();
+    }
+    for (const e of Object.values(endpoints).filter((x) => x.body)) expect(REQUEST_EXAMPLES, e.id).toHaveProperty(e.id);
   });
 
   it('answers each endpoint with its own schema: payment_url only on links, receipts only on state reads', () => {

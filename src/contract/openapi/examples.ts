@@ -3,7 +3,7 @@
 // (fixtures/default.json) with shop A's key, in the document's order: the payment created by createPayment needs a
 // receipt (WT_RUB_PHONE), confirmPayment uploads one for it (fixtures/receipts/ok-1500.pdf), getOperationState
 // reads it, cancelOperation cancels the link's payment. createFlexibleLink needs a pool-only shop (shop_pool's key).
-// test/contract/openapi-examples.test.ts parses every one with its endpoint's zod schema.
+// test/contract/openapi.test.ts parses every one with its endpoint's zod schema; postman.test.ts runs them.
 
 /** operation_id of shop_a's order-1001: operation ids are derived from the shop and merchant_operation_id. */
 export const EXAMPLE_OPERATION_ID = '1b971a67-1723-5d72-9a5c-ed5ba1404fd6';
