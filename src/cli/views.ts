@@ -8,6 +8,7 @@ import type {
   CancelOperationResponse,
   LinkOperation,
   Operation,
+  OperationState,
   RecommendationsResponse,
 } from '../contract/index.js';
 import type { ClockState, IssuedKey, KeyInfo, ListOperationsResponse, OperationDetails } from '../contract/sandbox.js';
@@ -16,6 +17,9 @@ import { faultEventsView } from './fault-views.js';
 import { amount, dim, grouped, keyValue, signedAmount, statusCell, table, type Cell } from './render.js';
 
 type Row = readonly [string, Cell | undefined] | undefined;
+
+/** An operation as any endpoint returns it: a link's carries payment_url, a state read's its receipts. */
+type AnyOperation = Operation & Partial<Pick<LinkOperation, 'payment_url'> & Pick<OperationState, 'receipts' | 'receipt_evidence_status'>>;
 
 /** The rows every operation view starts with: identity, status and the two amounts. */
 function headRows(op: Operation, merchantOperationId: Cell | undefined): Row[] {
@@ -32,7 +36,7 @@ function headRows(op: Operation, merchantOperationId: Cell | undefined): Row[] {
 }
 
 /** An operation as aligned key/value rows; `merchantOperationId` is shown when the CLI knows it. */
-export function operationView(op: Operation, merchantOperationId?: { id: string; generated: boolean }): string {
+export function operationView(op: AnyOperation, merchantOperationId?: { id: string; generated: boolean }): string {
   const rows: Row[] = [
     ...headRows(
       op,
@@ -73,7 +77,7 @@ const NO_RECEIPTS: Record<string, string> = {
  * The receipts of a get_operation_state answer (id, amount, completed_at, receipt_url or —). Only a state read
  * carries `receipts`; an operation returned by a create or a control has none, and shows no block.
  */
-function receiptsBlock(op: Operation): string | undefined {
+function receiptsBlock(op: AnyOperation): string | undefined {
   if (!op.receipts) return undefined;
   if (op.receipts.length === 0) {
     const why = NO_RECEIPTS[op.receipt_evidence_status ?? ''] ?? 'none';

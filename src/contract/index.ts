@@ -11,6 +11,7 @@ export * from './endpoints.js';
 export * from './sandbox.js';
 export * from './sandbox-webhooks.js';
 export * from './controls.js';
+export * from './webhook-event.js';
 export * from './duration.js';
 export * from './duration-schema.js';
 export { buildOpenApiDocument } from './openapi.js';

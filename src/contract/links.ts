@@ -1,14 +1,14 @@
 // Schemas of the flexible payment link (spec §4.3, §2.6).
 import { z } from 'zod';
-import { RequestAmount, Timestamp, Uuid } from './money.js';
+import { PositiveDecimalText, RequestAmount, Timestamp, Uuid } from './money.js';
 import { CreateOperationRequest, LinkOperation } from './operations.js';
 
 /** Body of POST /v1/payment/link/flexible: the create body with amount replaced by recommended_amount, plus bounds. */
 export const FlexibleLinkRequest = CreateOperationRequest.omit({ amount: true })
   .extend({
-    recommended_amount: RequestAmount,
-    min_amount: RequestAmount.optional(),
-    max_amount: RequestAmount.optional(),
+    recommended_amount: RequestAmount.meta({ description: 'The amount offered first; within the bounds that are set.', examples: ['1500.00'] }),
+    min_amount: RequestAmount.optional().meta({ description: 'Lowest amount the payer may be offered.', examples: ['1000.00'] }),
+    max_amount: RequestAmount.optional().meta({ description: 'Highest amount the payer may be offered.', examples: ['2000.00'] }),
   })
   .meta({ id: 'FlexibleLinkRequest' });
 export type FlexibleLinkRequest = z.input<typeof FlexibleLinkRequest>;
@@ -20,8 +20,8 @@ export const AmountSelection = z
     status: z.enum(['amount_selection', 'rejected']),
     method: z.string(),
     currency: z.string(),
-    recommended_amount: z.string(),
-    payment_url: z.string().nullable(),
+    recommended_amount: PositiveDecimalText.meta({ description: 'Echo of the request value, at scale 2.' }),
+    payment_url: z.string().nullable().meta({ format: 'uri', description: 'The hosted page with its k credential (a secret); null when rejected.' }),
     expires_at: Timestamp.optional(),
   })
   .meta({ id: 'AmountSelection' });

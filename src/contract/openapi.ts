@@ -1,139 +1,70 @@
 // Generates the OpenAPI 3.1 document from both endpoint tables and their zod schemas: the gateway's endpoints under
-// the `gateway` tag, the sandbox's controls under the `sandbox` tag.
-import { z } from 'zod';
-import { ErrorBody } from './common.js';
+// their tags (payments, payouts, operations, balances, amounts, health), the sandbox's controls under `sandbox`, and
+// the webhook events under `webhooks`. The pieces live in ./openapi/.
 import { sandboxControls, type SandboxControlDef } from './controls.js';
 import { endpoints, type EndpointDef } from './endpoints.js';
-import { credentialOf, successStatus, type RouteDef } from './route.js';
+import { credentialOf } from './route.js';
+import {
+  AMOUNTS_ERROR_TEXT,
+  CONTROL_ERROR_TEXT,
+  controlDescription,
+  ERROR_TEXT,
+  GATEWAY_DESCRIPTIONS,
+  gatewayTag,
+  TAG_GROUPS,
+  TAGS,
+} from './openapi/descriptions.js';
+import { componentSchemas, reachable, type Json } from './openapi/json-schema.js';
+import { HEADERS, openApiPath, operationOf } from './openapi/paths.js';
+import { webhooksSection } from './openapi/webhooks.js';
 
-const ERROR_TEXT: Record<number, string> = {
-  400: 'Invalid JSON, or a field missing or malformed.',
-  401: 'X-API-Key missing, invalid or revoked.',
-  403: 'Key not authorized for this endpoint.',
-  404: 'Operation not in this shop\'s scope or not existing.',
-  409: 'The operation is not in a state that accepts this request.',
-  412: 'Precondition failed (idempotency key reused with another body, state or routing precondition).',
-  413: 'Body too large.',
-  415: 'Unsupported content type.',
-  429: 'Rate limited; see Retry-After.',
-  500: 'Internal inconsistency.',
-  503: 'Temporarily unavailable; retry with backoff.',
-};
-
-/** Where the sandbox's controls differ from the gateway's wording. */
-const CONTROL_ERROR_TEXT: Record<number, string> = {
-  404: 'No such operation, link, key, shop, webhook endpoint or delivery (in this shop\'s scope).',
-  412: 'Precondition failed (the shop has no route through a self-matching pool).',
-};
-
-const SUCCESS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 204: 'Healthy' };
-
-const SECURITY = { none: [], key: [{ ApiKey: [] }], admin: [{ AdminToken: [] }], support: [{ AdminToken: [] }, { ApiKey: [] }] } as const;
-
-function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const id = z.globalRegistry.get(schema)?.id;
-  if (id) return { $ref: `#/components/schemas/${id}` };
-  return z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
-}
-
-function parametersOf(schema: z.ZodType, where: 'query' | 'path'): Record<string, unknown>[] {
-  const shape = (schema as z.ZodObject).shape as Record<string, z.ZodType>;
-  return Object.entries(shape).map(([name, field]) => ({
-    name,
-    in: where,
-    required: where === 'path' || !field.safeParse(undefined).success,
-    schema: z.toJSONSchema(field, { io: 'input', unrepresentable: 'any' }),
-  }));
-}
-
-function requestBodyOf(e: RouteDef & { multipart?: z.ZodType }): Record<string, unknown> | undefined {
-  if (e.multipart) {
-    return {
-      required: true,
-      content: {
-        'multipart/form-data': {
-          schema: schemaOf(e.multipart, 'input'),
-          encoding: { receipt: { contentType: 'application/pdf' } },
-        },
-      },
-    };
+function gatewayPaths(paths: Record<string, Json>): void {
+  for (const e of Object.values(endpoints) as EndpointDef[]) {
+    const description = GATEWAY_DESCRIPTIONS[e.id];
+    if (!description) throw new Error(`no OpenAPI description for the gateway endpoint ${e.id}`);
+    const errorText = e.scope === 'amounts' ? { ...ERROR_TEXT, ...AMOUNTS_ERROR_TEXT } : ERROR_TEXT;
+    const op = operationOf({ row: e, operationId: e.id, tag: gatewayTag(e), description, errorText });
+    (paths[openApiPath(e.path)] ??= {})[e.method.toLowerCase()] = op;
   }
-  if (e.body) return { required: true, content: { 'application/json': { schema: schemaOf(e.body, 'input') } } };
-  return undefined;
 }
 
-function responsesOf(e: RouteDef, errorText: Record<number, string>): Record<string, unknown> {
-  const responses: Record<string, unknown> = {};
-  const status = successStatus(e);
-  responses[String(status)] = e.response
-    ? { description: SUCCESS_TEXT[status], content: { 'application/json': { schema: schemaOf(e.response, 'output') } } }
-    : { description: SUCCESS_TEXT[status] };
-  const credential = credentialOf(e);
-  for (const s of e.errors) {
-    const text = s === 401 && credential === 'admin' ? 'X-Admin-Token missing or invalid.' : errorText[s] ?? ERROR_TEXT[s];
-    responses[String(s)] = {
-      description: text ?? 'Error',
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-    };
+function controlPaths(paths: Record<string, Json>): void {
+  for (const c of Object.values(sandboxControls) as SandboxControlDef[]) {
+    const description = controlDescription(c.summary, credentialOf(c) === 'admin' ? 'admin' : 'key');
+    const op = operationOf({ row: c, operationId: c.operationId, tag: 'sandbox', description, errorText: { ...ERROR_TEXT, ...CONTROL_ERROR_TEXT } });
+    (paths[openApiPath(c.path)] ??= {})[c.method.toLowerCase()] = op;
   }
-  return responses;
-}
-
-function operationOf(e: RouteDef & { multipart?: z.ZodType }, operationId: string, tag: string, errorText: Record<number, string>): Record<string, unknown> {
-  const op: Record<string, unknown> = { operationId, 'x-paygate-id': e.name, tags: [tag], summary: e.summary };
-  op.security = SECURITY[credentialOf(e)];
-  const parameters = [...(e.params ? parametersOf(e.params, 'path') : []), ...(e.query ? parametersOf(e.query, 'query') : [])];
-  if (parameters.length > 0) op.parameters = parameters;
-  const body = requestBodyOf(e);
-  if (body) op.requestBody = body;
-  op.responses = responsesOf(e, errorText);
-  return op;
-}
-
-/** `/sandbox/operations/:id` → `/sandbox/operations/{id}`. */
-function openApiPath(path: string): string {
-  return path.replace(/:([A-Za-z_]+)/g, '{$1}');
 }
 
 /** The OpenAPI 3.1 document of the gateway interface and the sandbox's controls, generated from the contract. */
 export function buildOpenApiDocument(version = '0.0.0'): Record<string, unknown> {
-  const registered = z.toJSONSchema(z.globalRegistry, {
-    uri: (id) => `#/components/schemas/${id}`,
-    unrepresentable: 'any',
-    io: 'input',
-  }) as { schemas: Record<string, Record<string, unknown>> };
-  const schemas: Record<string, unknown> = {};
-  for (const [id, s] of Object.entries(registered.schemas)) {
-    const { $id: _ignored, $schema: _s, ...rest } = s;
-    schemas[id] = rest;
-  }
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const e of Object.values(endpoints) as EndpointDef[]) {
-    (paths[openApiPath(e.path)] ??= {})[e.method.toLowerCase()] = operationOf(e, e.id, 'gateway', ERROR_TEXT);
-  }
-  for (const c of Object.values(sandboxControls) as SandboxControlDef[]) {
-    (paths[openApiPath(c.path)] ??= {})[c.method.toLowerCase()] = operationOf(c, c.operationId, 'sandbox', CONTROL_ERROR_TEXT);
-  }
-  void ErrorBody;
+  const paths: Record<string, Json> = {};
+  gatewayPaths(paths);
+  controlPaths(paths);
+  const webhooks = webhooksSection();
   return {
     openapi: '3.1.0',
     info: {
       title: 'Payment Gateway API (paygate sandbox)',
       version,
-      description: 'Generated by paygate from its zod contract. Amounts are decimal strings.',
+      description:
+        'Generated by paygate from its zod contract (src/contract). Amounts are decimal strings. The request examples are one ' +
+        "coherent run against the default sandbox (`paygate sandbox start`) with shop A's key; converted to a Postman " +
+        'collection with parameter generation "Example", every /v1 request answers 2xx (the flexible link with the pool shop\'s key).',
+      license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [{ url: 'http://127.0.0.1:4080' }],
-    tags: [
-      { name: 'gateway', description: 'The payment gateway interface.' },
-      { name: 'sandbox', description: "The paygate sandbox's own controls under /sandbox (not part of the gateway)." },
-    ],
+    servers: [{ url: 'http://127.0.0.1:4080', description: 'The sandbox (`paygate sandbox start`)' }],
+    tags: TAGS,
+    'x-tagGroups': TAG_GROUPS,
+    paths,
+    webhooks,
     components: {
       securitySchemes: {
-        ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: "A shop's key: it fixes the merchant and the shop." },
         AdminToken: { type: 'apiKey', in: 'header', name: 'X-Admin-Token', description: 'Printed by `paygate sandbox start`.' },
       },
-      schemas,
+      headers: HEADERS,
+      schemas: reachable(componentSchemas(), { paths, webhooks }),
     },
-    paths,
   };
 }

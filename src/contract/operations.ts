@@ -2,7 +2,8 @@
 // get_operation_state, cancel_operation and confirm_payment.
 import { z } from 'zod';
 import { ManualCheckReason, OperationStatus, OperationType, ReceiptEvidenceStatus } from './common.js';
-import { Currency, NonEmpty, OptionalString, RequestAmount, Timestamp, Uuid, WireAmount } from './money.js';
+import { EXAMPLE_OPERATION_ID } from './openapi/examples.js';
+import { Currency, NonEmpty, OptionalString, RequestAmount, SignedWireAmount, Timestamp, Uuid, WireAmount } from './money.js';
 
 const scopeField = (name: string) =>
   z
@@ -10,17 +11,22 @@ const scopeField = (name: string) =>
     .optional()
     .meta({ description: `Must not be sent; the API key fixes it.` });
 
+/**
+ * merchant_id and shop_id, refused (400 validation_error) in every request of the gateway that has fields — a body,
+ * a form or a query (spec §2.2: the API key fixes them). The OpenAPI document lists them as forbidden property names.
+ */
+export const scopeFields = { merchant_id: scopeField('merchant_id'), shop_id: scopeField('shop_id') };
+
 const createFields = {
-  merchant_operation_id: NonEmpty.meta({ description: 'Idempotency key, unique per shop.' }),
-  client_id: NonEmpty.meta({ description: 'End-user identifier.' }),
-  client_ip: OptionalString.meta({ description: 'Client IP address, used for antifraud.' }),
+  merchant_operation_id: NonEmpty.meta({ description: 'Idempotency key, unique per shop.', examples: ['order-1001'] }),
+  client_id: NonEmpty.meta({ description: 'End-user identifier.', examples: ['client-42'] }),
+  client_ip: OptionalString.meta({ description: 'Client IP address, used for antifraud.', examples: ['203.0.113.7'] }),
   method: NonEmpty.meta({ description: 'Logical payment method, e.g. WT_RUB_C2C.', examples: ['WT_RUB_C2C'] }),
   currency: Currency.meta({ description: 'ISO 4217 code.', examples: ['RUB'] }),
-  number: OptionalString.meta({ description: 'Destination identifier (payouts only).' }),
-  name: OptionalString.meta({ description: 'Holder or recipient name (payouts only; defaults to аноним).' }),
-  bankname: OptionalString.meta({ description: 'Destination bank code (required for WT_RUB_PHONE payouts).' }),
-  merchant_id: scopeField('merchant_id'),
-  shop_id: scopeField('shop_id'),
+  number: OptionalString.meta({ description: 'Destination identifier (payouts only).', examples: ['2200701234567890'] }),
+  name: OptionalString.meta({ description: 'Holder or recipient name (payouts only; defaults to аноним).', examples: ['Ivan Petrov'] }),
+  bankname: OptionalString.meta({ description: 'Destination bank code (required for WT_RUB_PHONE payouts).', examples: ['sber'] }),
+  ...scopeFields,
 };
 
 /** Body of POST /v1/payment, /v1/payment/link and /v1/payout (spec §2.2). */
@@ -38,9 +44,12 @@ export const ExternalConfirmation = z
 export const Receipt = z
   .object({
     id: Uuid,
-    amount: z.number().meta({ description: 'Amount of this completed contribution.' }),
+    amount: z.number().meta({ description: 'Amount of this completed contribution.', exclusiveMinimum: 0 }),
     completed_at: Timestamp,
-    receipt_url: z.string().nullable().meta({ description: 'Short-lived HTTPS download link, or null.' }),
+    receipt_url: z
+      .string()
+      .nullable()
+      .meta({ format: 'uri', description: 'Short-lived download link (HTTPS at the gateway; the sandbox links to its own base URL), or null.' }),
   })
   .meta({ id: 'Receipt' });
 export type Receipt = z.infer<typeof Receipt>;
@@ -70,7 +79,7 @@ export const Operation = z
       description: 'Ledger fact, actual_amount times the rate, at scale 2. Only on a completed operation with a non-zero actual_amount; never while pending.',
       examples: ['1500.00'],
     }),
-    settlement_amount: WireAmount.meta({
+    settlement_amount: SignedWireAmount.meta({
       description:
         'What moves on the shop balance, in settlement_currency: a payment credits it after commission, a payout charges it with the commission. The expected figure until terminal; then what was captured: 0.00 for cancelled and rejected operations (a failed payout included).',
       examples: ['1462.50'],
@@ -87,11 +96,8 @@ export const Operation = z
     bankname_details: z.string().optional(),
     expires_at: Timestamp.optional(),
     manual_check_reason: ManualCheckReason.optional(),
-    payment_url: z.string().nullable().optional(),
-    receipts: z.array(Receipt).optional(),
-    receipt_evidence_status: ReceiptEvidenceStatus.optional(),
   })
-  .meta({ id: 'Operation' });
+  .meta({ id: 'Operation', description: 'The operation object (spec §2.3): no payment_url (link endpoints only), no receipts (state reads only).' });
 export type Operation = z.infer<typeof Operation>;
 
 /** Response of the link endpoints: the operation plus payment_url (string or null). */
@@ -106,8 +112,13 @@ export const OperationState = Operation.extend({
 export type OperationState = z.infer<typeof OperationState>;
 
 const identifierFields = {
-  operation_id: Uuid.optional().meta({ description: 'Server-issued id.' }),
-  merchant_operation_id: z.string({ error: 'must be a string' }).min(1, { message: 'must not be empty' }).optional(),
+  operation_id: Uuid.optional().meta({ description: 'Server-issued id.', examples: [EXAMPLE_OPERATION_ID] }),
+  merchant_operation_id: z
+    .string({ error: 'must be a string' })
+    .min(1, { message: 'must not be empty' })
+    .optional()
+    .meta({ description: 'Idempotency key used at create.', examples: ['order-1001'] }),
+  ...scopeFields,
 };
 
 function exactlyOneIdentifier(v: { operation_id?: string | undefined; merchant_operation_id?: string | undefined }, ctx: z.RefinementCtx) {
@@ -140,7 +151,7 @@ export const CancelOperationRequest = z
         message: `must be at most ${MAX_CANCEL_REASON_BYTES} bytes`,
       })
       .optional()
-      .meta({ description: 'Audit-log reason, at most 2048 bytes (UTF-8). Empty means "cancel".' }),
+      .meta({ description: 'Audit-log reason, at most 2048 bytes (UTF-8). Empty means "cancel".', maxLength: MAX_CANCEL_REASON_BYTES, examples: ['customer changed their mind'] }),
   })
   .superRefine(exactlyOneIdentifier)
   .meta({ id: 'CancelOperationRequest', description: 'Exactly one of operation_id and merchant_operation_id.' });
@@ -155,8 +166,9 @@ export type CancelOperationResponse = z.infer<typeof CancelOperationResponse>;
 /** Text fields of the multipart body of POST /v1/confirm_payment (spec §4.5); the file part is `receipt`. */
 export const ConfirmPaymentFields = z
   .object({
-    operation_id: Uuid,
+    operation_id: Uuid.meta({ description: 'The payment to confirm.', examples: [EXAMPLE_OPERATION_ID] }),
     confirmation_type: z.enum(['receipt'], { error: 'must be "receipt"' }),
+    ...scopeFields,
   })
   .meta({ id: 'ConfirmPaymentFields' });
 export type ConfirmPaymentFields = z.infer<typeof ConfirmPaymentFields>;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { durationSchema } from './duration-schema.js';
 import { FaultEvent } from './faults.js';
 import { OperationStatus, OperationType } from './common.js';
-import { RequestAmount, Timestamp, WireAmount } from './money.js';
+import { DecimalText, PositiveDecimalText, RequestAmount, Timestamp, WireAmount } from './money.js';
 import { SandboxWebhookDelivery } from './sandbox-webhooks.js';
 import { Operation, OperationState } from './operations.js';
 
@@ -67,7 +67,7 @@ export const UploadInfo = z.object({
   size: z.number(),
   uploaded_at: Timestamp,
   review: z.object({ rule: z.string(), to: z.string(), reason: z.string().nullable().optional() }),
-  amount: z.string().optional(),
+  amount: DecimalText.optional(),
 });
 export const LedgerPosting = z.object({
   id: z.string(),
@@ -179,10 +179,10 @@ export type PoolLayoutResponse = z.infer<typeof PoolLayoutResponse>;
 export const PoolSlotInfo = z.object({
   payout_id: z.string(),
   shop_id: z.string(),
-  amount: z.string(),
-  claimed: z.string(),
-  paid: z.string(),
-  free: z.string(),
+  amount: DecimalText,
+  claimed: DecimalText,
+  paid: DecimalText,
+  free: DecimalText,
 });
 export const PoolWindowInfo = z.object({
   pool_id: z.string(),
@@ -192,7 +192,7 @@ export const PoolWindowInfo = z.object({
   min_remainder: z.string(),
   /** Open payout slots in the window. */
   slots: z.number().int(),
-  free_total: z.string(),
+  free_total: DecimalText,
   /** The first `limit` slots in matching order. */
   first: z.array(PoolSlotInfo),
 });
@@ -225,11 +225,11 @@ export const LinkInfo = z
     status: z.enum(['amount_selection', 'rejected', 'expired', 'confirmed']),
     method: z.string(),
     currency: z.string(),
-    recommended_amount: z.string(),
-    min_amount: z.string().nullable(),
-    max_amount: z.string().nullable(),
+    recommended_amount: PositiveDecimalText,
+    min_amount: PositiveDecimalText.nullable(),
+    max_amount: PositiveDecimalText.nullable(),
     expires_at: Timestamp.nullable(),
-    confirmed_amount: z.string().nullable(),
+    confirmed_amount: PositiveDecimalText.nullable(),
     created_at: Timestamp,
   })
   .meta({ id: 'SandboxLinkInfo' });

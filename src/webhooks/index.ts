@@ -1,27 +1,13 @@
 // Package entry `paygate/webhooks`: verify a webhook the sandbox (or the gateway) sent, per Standard Webhooks
 // (https://www.standardwebhooks.com): HMAC-SHA256 over "id.timestamp.body", `v1,<base64>` signatures, `whsec_` secrets.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { OperationState } from '../contract/index.js';
+import type { WebhookEvent } from '../contract/webhook-event.js';
 
-/** Event types: one per public status an operation enters. `admitting` (internal) never fires. */
-export type WebhookEventType =
-  | 'operation.pending'
-  | 'operation.awaiting_confirmation'
-  | 'operation.manual_check'
-  | 'operation.completed'
-  | 'operation.cancelled'
-  | 'operation.rejected';
-
-/** The body of every webhook. */
-export interface WebhookEvent {
-  /** Event id; also the `webhook-id` header, the same on every attempt: deduplicate on it. */
-  id: string;
-  type: WebhookEventType;
-  /** When the status changed (sandbox time, RFC 3339). */
-  created_at: string;
-  /** The operation as get_operation_state showed it at that moment. */
-  data: { operation: OperationState };
-}
+/**
+ * The body of every webhook and its event types: inferred from the contract's zod schema (src/contract/webhook-event.ts),
+ * the one the OpenAPI document lists under `webhooks`. Type-only: this entry loads no zod.
+ */
+export type { WebhookEvent, WebhookEventType } from '../contract/webhook-event.js';
 
 /** Thrown by verifyWebhook: a missing or bad signature, a malformed header, or a stale timestamp. */
 export class WebhookVerificationError extends Error {

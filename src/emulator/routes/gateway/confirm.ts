@@ -24,7 +24,10 @@ async function readForm(call: Parameters<GatewayHandler<'confirmPayment'>>[0]): 
 export const confirmPayment: GatewayHandler<'confirmPayment'> = async (call) => {
   const { service } = call.ctx;
   const form = await readForm(call);
-  const fields = parseWith(ConfirmPaymentFields, { operation_id: form.get('operation_id') ?? undefined, confirmation_type: form.get('confirmation_type') ?? undefined }, 'form');
+  const field = (name: string) => form.get(name) ?? undefined;
+  // merchant_id and shop_id are passed on so that the schema refuses them, as every gateway request does.
+  const names = ['operation_id', 'confirmation_type', 'merchant_id', 'shop_id'] as const;
+  const fields = parseWith(ConfirmPaymentFields, Object.fromEntries(names.map((n) => [n, field(n)])), 'form');
   const receipt = form.get('receipt');
   if (!receipt || typeof receipt === 'string') throw new ApiError('validation_error', 'receipt: a file part named receipt is required');
   if (receipt.size === 0) throw new ApiError('validation_error', 'receipt: the file is empty');

@@ -1,0 +1,108 @@
+// One operation of the document from one row of an endpoint table: parameters, request body with its examples,
+// per-endpoint responses with the headers the emulator sends (Cache-Control, Retry-After).
+import type { z } from 'zod';
+import { credentialOf, successStatus, type RouteDef } from '../route.js';
+import { mediaExamples } from './examples.js';
+import { parametersOf, ref, schemaOf, type Json } from './json-schema.js';
+
+const SUCCESS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 204: 'Healthy' };
+
+const SECURITY = { none: [], key: [{ ApiKey: [] }], admin: [{ AdminToken: [] }], support: [{ AdminToken: [] }, { ApiKey: [] }] } as const;
+
+/** The response headers, under components.headers. */
+export const HEADERS = {
+  CacheControl: {
+    description: '`no-store`: on every error answer, and on every answer of the amount reads (spec §4.9).',
+    schema: { type: 'string', enum: ['no-store'] },
+  },
+} as const;
+
+const cacheControl = { 'Cache-Control': { $ref: '#/components/headers/CacheControl' } };
+const retryAfter = (always: boolean) => ({
+  'Retry-After': {
+    description: always
+      ? 'Seconds to wait before retrying.'
+      : 'Seconds to wait before retrying; sent when the cause is temporary (reads busy, read budget exceeded, receipt evidence unavailable).',
+    required: always,
+    schema: { type: 'integer', minimum: 1, examples: [1] },
+  },
+});
+
+/** Which answers carry Retry-After, by operationId and status: always the amount reads' 429; a 503 when temporary. */
+const RETRY_AFTER: Record<string, readonly number[]> = {
+  getAvailability: [429, 503],
+  getRecommendations: [429, 503],
+  getOperationState: [503],
+};
+
+/** Operations whose successful answer carries Cache-Control: no-store. */
+const NO_STORE_SUCCESS = new Set(['getAvailability', 'getRecommendations']);
+
+export interface OperationInput {
+  row: RouteDef & { multipart?: z.ZodType };
+  operationId: string;
+  tag: string;
+  description: string;
+  errorText: Record<number, string>;
+}
+
+function requestBodyOf(row: OperationInput['row'], operationId: string): Json | undefined {
+  if (row.multipart) {
+    return {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: schemaOf(row.multipart, 'input'),
+          encoding: { receipt: { contentType: 'application/pdf' } },
+        },
+      },
+    };
+  }
+  if (!row.body) return undefined;
+  return { required: true, content: { 'application/json': { schema: schemaOf(row.body, 'input'), ...mediaExamples(operationId) } } };
+}
+
+function successOf(row: RouteDef, operationId: string): Json {
+  const status = successStatus(row);
+  const out: Json = { description: SUCCESS_TEXT[status] };
+  if (NO_STORE_SUCCESS.has(operationId)) out.headers = cacheControl;
+  if ((row as { stream?: true }).stream && row.response) {
+    // Server-sent events: each event's `data:` line is one JSON value of the response schema.
+    out.content = { 'text/event-stream': { schema: { type: 'string', description: 'Server-sent events; the data of each event is JSON of the schema in x-paygate-event-data.' }, 'x-paygate-event-data': schemaOf(row.response, 'output') } };
+  } else if (row.response) out.content = { 'application/json': { schema: schemaOf(row.response, 'output') } };
+  return out;
+}
+
+function responsesOf(input: OperationInput): Json {
+  const { row, operationId, errorText } = input;
+  const responses: Json = { [String(successStatus(row))]: successOf(row, operationId) };
+  const admin = credentialOf(row) === 'admin';
+  for (const s of row.errors) {
+    const text = s === 401 && admin ? 'X-Admin-Token missing or invalid.' : (errorText[s] ?? 'Error');
+    const headers = RETRY_AFTER[operationId]?.includes(s) ? { ...cacheControl, ...retryAfter(s === 429) } : cacheControl;
+    responses[String(s)] = { description: text, headers, content: { 'application/json': { schema: ref('Error') } } };
+  }
+  if (!row.errors.some((s) => s >= 400 && s < 500)) {
+    // A probe answers no client error itself; only Node's HTTP server does, for a request it cannot parse.
+    responses['4XX'] = { description: "Never from the route itself: only Node's HTTP server's own 400 or 431, without a body, for a request it cannot parse." };
+  }
+  return responses;
+}
+
+/** The OpenAPI operation of one row. */
+export function operationOf(input: OperationInput): Json {
+  const { row, operationId, tag } = input;
+  const op: Json = { operationId, 'x-paygate-id': row.name, tags: [tag], summary: row.summary, description: input.description };
+  op.security = SECURITY[credentialOf(row)];
+  const parameters = [...(row.params ? parametersOf(row.params, 'path') : []), ...(row.query ? parametersOf(row.query, 'query') : [])];
+  if (parameters.length > 0) op.parameters = parameters;
+  const body = requestBodyOf(row, operationId);
+  if (body) op.requestBody = body;
+  op.responses = responsesOf(input);
+  return op;
+}
+
+/** `/sandbox/operations/:id` → `/sandbox/operations/{id}`. */
+export function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z_]+)/g, '{$1}');
+}
