@@ -26,6 +26,9 @@ interface Shadow {
 
 const shadowKey = (c: string, id: string) => `${c}\u0000${id}`;
 
+/** Most transactions in one group write. */
+const MAX_GROUP = 256;
+
 export class Store {
   readonly state = new SandboxState();
   private opened = false;
@@ -134,8 +137,10 @@ export class Store {
 
   private flush(): void {
     if (this.writing || this.queued.length === 0) return;
-    const group = this.queued;
-    this.queued = [];
+    // A bounded group: one write never serializes more than MAX_GROUP transactions at once (a pool layout queues
+    // thousands), so no single write holds the event loop for long; the rest goes in the next write.
+    const group = this.queued.length <= MAX_GROUP ? this.queued : this.queued.slice(0, MAX_GROUP);
+    this.queued = this.queued.length <= MAX_GROUP ? [] : this.queued.slice(MAX_GROUP);
     this.writing = group;
     const upserts = group.length === 1 ? group[0]!.upserts : group.flatMap((t) => t.upserts);
     let written: Promise<void>;
