@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { beforeAll, expect, it } from 'vitest';
+import { layOutPool } from '../../src/emulator/runtime/pool-layouts.js';
 import { describeTransports } from '../helpers/transport.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { AuthenticationError, BadRequestError, IdempotencyConflictError, NotFoundError, Paygate } from '../../src/client/index.js';
@@ -31,7 +32,7 @@ describeTransports('against the emulator', (transport) => {
     client = make(a!.api_key);
     shopB = make(b!.api_key);
     pool = make(p!.api_key);
-    await h.sandbox.service.layoutPool('shop_pool', { method: 'WT_RUB_C2C', amounts: ['1500.00', '2500.00', '5000.00', '20000.00', '25000.00'], batch: 'client' });
+    await layOutPool(h.sandbox.service, 'shop_pool', { method: 'WT_RUB_C2C', amounts: ['1500.00', '2500.00', '5000.00', '20000.00', '25000.00'], batch: 'client' }, false);
   });
 
   const payment = (extra: Record<string, string> = {}) => ({ client_id: 'cust-1', method: 'WT_RUB_C2C', amount: '500.00', currency: 'RUB', ...extra });

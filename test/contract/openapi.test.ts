@@ -181,7 +181,7 @@ describe('OpenAPI document', () => {
 
   it('has request examples that parse with their endpoint\'s zod schema (refinements included)', () => {
     expect(EXAMPLE_OPERATION_ID).toBe(operationIdFor('shop_a', 'order-1001'));
-    const rows = [...Object.values(endpoints).map((e) => [e.id, e] as const), ...Object.values(sandboxControls).map((c) => [c.operationId, c] as const)];
+    const rows = [...Object.values(endpoints).map((e) => [e.id, e] as const), ...Object.values(sandboxControls).map((c) => [c.operationId, c] as const)] as unknown as (readonly [string, { body?: z.ZodType }])[];
     const withBody = rows.filter(([, r]) => r.body);
     expect(Object.keys(REQUEST_EXAMPLES).sort()).toEqual(withBody.map(([id]) => id).filter((id) => id in REQUEST_EXAMPLES).sort());
     for (const [id, row] of withBody) {
@@ -190,7 +190,7 @@ describe('OpenAPI document', () => {
       const values = Array.isArray(e) ? (e as NamedExample[]).map((x) => x.value) : [e];
       for (const v of values) expect(row.body!.safeParse(v).error?.issues, id).toBeUndefined();
     }
-    for (const e of Object.values(endpoints).filter((x) => x.body)) expect(REQUEST_EXAMPLES, e.id).toHaveProperty(e.id);
+    for (const e of (Object.values(endpoints) as { id: string; body?: z.ZodType }[]).filter((x) => x.body)) expect(REQUEST_EXAMPLES, e.id).toHaveProperty(e.id);
   });
 
   it('answers each endpoint with its own schema: payment_url only on links, receipts only on state reads', () => {
