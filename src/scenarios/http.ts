@@ -103,11 +103,10 @@ export async function buildRequest(target: Target, input: CallInput): Promise<{ 
     if (place === 'query' && v !== undefined && v !== null) url.searchParams.set(name, text(v));
   }
   const headers = new Headers({ accept: 'application/json' });
-  if (c.auth === 'key') {
-    const key = input.key !== undefined ? input.key : target.keyOf(input.shop);
-    if (key) headers.set('x-api-key', key);
-  }
-  if (c.auth === 'admin' && target.adminToken) headers.set('x-admin-token', target.adminToken);
+  // A support read (either credential) acts as the step's shop, like a shop control; the admin token only without a key.
+  const key = c.auth === 'key' || c.auth === 'support' ? (input.key !== undefined ? input.key : target.keyOf(input.shop)) : undefined;
+  if (key) headers.set('x-api-key', key);
+  else if ((c.auth === 'admin' || c.auth === 'support') && target.adminToken) headers.set('x-admin-token', target.adminToken);
   const { body, shown, type } = await encodeBody(c, fields, input.baseDir);
   if (type) headers.set('content-type', type);
   for (const [k, v] of Object.entries(input.headers ?? {})) headers.set(k, v);

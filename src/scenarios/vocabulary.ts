@@ -81,7 +81,8 @@ function callable(row: RouteDef & { multipart?: z.ZodType }, table: Callable['ta
 export const VOCABULARY: ReadonlyMap<string, Callable> = new Map(
   [
     ...Object.values(endpoints).map((row) => callable(row, 'gateway')),
-    ...Object.values(sandboxControls).map((row) => callable(row, 'sandbox')),
+    // Streams (server-sent events) never end by themselves: not a step.
+    ...Object.values(sandboxControls).filter((row) => !('stream' in row)).map((row) => callable(row, 'sandbox')),
   ].map((c) => [c.id, c]),
 );
 
@@ -117,7 +118,7 @@ export function renderVocabulary(): string {
     const fields = Object.entries(c.fields)
       .filter(([name]) => name !== 'merchant_id' && name !== 'shop_id')
       .map(([name, f]) => (f.place === 'path' ? `\`${name}\` (path)` : f.place === 'file' ? `\`${name}\` (file)` : `\`${name}\``));
-    const cred = c.auth === 'key' ? 'shop key' : c.auth === 'admin' ? 'admin token' : 'none';
+    const cred = c.auth === 'key' ? 'shop key' : c.auth === 'admin' ? 'admin token' : c.auth === 'support' ? 'shop key (or admin token)' : 'none';
     return `| \`${c.id}\` | ${c.method} \`${c.path}\` | ${cred} | ${fields.join(', ') || '—'} | ${c.summary} |`;
   });
   return ['| id | HTTP | credential | `with:` fields | what it does |', '|---|---|---|---|---|', ...rows].join('\n');
