@@ -11,14 +11,19 @@ import {
 } from '../client/errors.js';
 import { err } from './colors.js';
 import { describeAdminToken, describeKey, lastConnection } from './config.js';
-import { CliError } from './errors.js';
+import { CliError, errorJson } from './errors.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { redact, registerSecretsFromProcess } from './mask.js';
+import { notPaygate } from './not-paygate.js';
 
 export interface Report {
   message: string;
   hint?: string | undefined;
   exitCode: ExitCode;
+  /** Stable snake_case code: the API's error code, or the CLI's own (usage_error, not_paygate, connection_failed, …). */
+  code: string;
+  /** The HTTP status of the answer, or null when there was none. */
+  httpStatus: number | null;
 }
 
 /** Hints for API error codes (the emulator's `{ code, message }` body) where the status alone says too little. */
@@ -53,9 +58,6 @@ function apiErrorHint(e: APIError): string | undefined {
   if (e.code === 'missing_admin_token' || e.code === 'invalid_admin_token') {
     const conn = lastConnection();
     return `${ADMIN_TOKEN_HINT}${conn?.adminToken ? ` (sent ${describeAdminToken(conn)})` : ''}`;
-  }
-  if (e.status === 404 && e.code === 'not_found' && e.endpoint.includes(' /sandbox/')) {
-    return 'this server has no sandbox controls: point --base-url / PAYGATE_BASE_URL at a paygate sandbox';
   }
   if (e.endpoint.includes(' /sandbox/links/')) {
     if (e.code === 'operation_not_found') {
@@ -101,16 +103,25 @@ function unknownOutcome(e: PaygateError): string {
 }
 
 export function describeError(e: unknown): Report {
-  if (e instanceof CliError) return { message: e.message, hint: e.hint, exitCode: e.exitCode };
+  if (e instanceof CliError) return { message: e.message, hint: e.hint, exitCode: e.exitCode, code: e.code, httpStatus: null };
+  const foreign = notPaygate(e, lastConnection());
+  if (foreign) return { message: foreign.message, hint: foreign.hint, exitCode: EXIT.CONTRACT, code: 'not_paygate', httpStatus: foreign.status };
   if (e instanceof APIError) {
-    return { message: `${e.code}: ${e.detail} (HTTP ${e.status}, ${e.endpoint})`, hint: apiErrorHint(e), exitCode: EXIT.API_ERROR };
+    return {
+      message: `${e.code}: ${e.detail} (HTTP ${e.status}, ${e.endpoint})`,
+      hint: apiErrorHint(e),
+      exitCode: EXIT.API_ERROR,
+      code: e.code,
+      httpStatus: e.status,
+    };
   }
   if (e instanceof CancelOutcomeUnknownError) {
-    return { message: e.message, exitCode: e.cause instanceof APIConnectionError ? EXIT.CONNECTION : EXIT.API_ERROR };
+    const connection = e.cause instanceof APIConnectionError;
+    return { message: e.message, exitCode: connection ? EXIT.CONNECTION : EXIT.API_ERROR, code: 'cancel_outcome_unknown', httpStatus: null };
   }
   if (e instanceof APITimeoutError) {
     const more = unknownOutcome(e);
-    return { message: e.message, hint: more || 'the gateway did not answer in time; retry', exitCode: EXIT.CONNECTION };
+    return { message: e.message, hint: more || 'the gateway did not answer in time; retry', exitCode: EXIT.CONNECTION, code: 'timeout', httpStatus: null };
   }
   if (e instanceof APIConnectionError) {
     const base = lastConnection()?.baseUrl;
@@ -119,6 +130,8 @@ export function describeError(e: unknown): Report {
       message: `${e.message}${base && !e.message.includes(base) ? ` (${base})` : ''}`,
       hint: `is the sandbox running? start it with \`paygate sandbox start\`, or check --base-url / PAYGATE_BASE_URL${more ? `; ${more}` : ''}`,
       exitCode: EXIT.CONNECTION,
+      code: 'connection_failed',
+      httpStatus: null,
     };
   }
   if (e instanceof ContractMismatchError) {
@@ -126,15 +139,28 @@ export function describeError(e: unknown): Report {
       message: `response does not match the contract: ${e.message}`,
       hint: 'the server and this CLI disagree on the API; check that both are the same version (PAYGATE_DEBUG=1 shows the body)',
       exitCode: EXIT.CONTRACT,
+      code: 'contract_mismatch',
+      httpStatus: e.status,
     };
   }
-  if (e instanceof PaygateError) return { message: e.message, exitCode: EXIT.API_ERROR };
+  if (e instanceof PaygateError) return { message: e.message, exitCode: EXIT.API_ERROR, code: 'client_error', httpStatus: null };
   const message = e instanceof Error ? e.message : String(e);
-  return { message: `internal error: ${message}`, hint: process.env.PAYGATE_DEBUG ? undefined : 'set PAYGATE_DEBUG=1 for the stack trace', exitCode: EXIT.API_ERROR };
+  return {
+    message: `internal error: ${message}`,
+    hint: process.env.PAYGATE_DEBUG ? undefined : 'set PAYGATE_DEBUG=1 for the stack trace',
+    exitCode: EXIT.API_ERROR,
+    code: 'internal_error',
+    httpStatus: null,
+  };
 }
 
-/** Print the error (keys redacted) and return the exit code. */
-export function reportError(e: unknown): ExitCode {
+export interface ReportOptions {
+  /** `--json` was given: the error is also printed on stdout as `{ "error": { code, message, http_status } }`. */
+  json?: boolean;
+}
+
+/** Print the error (keys redacted) on stderr, and as JSON on stdout under `--json`; return the exit code. */
+export function reportError(e: unknown, { json = false }: ReportOptions = {}): ExitCode {
   registerSecretsFromProcess();
   const r = describeError(e);
   const lines = [`${err.red.bold('error:')} ${r.message}`];
@@ -144,5 +170,9 @@ export function reportError(e: unknown): ExitCode {
     if (e instanceof Error && e.stack) lines.push(err.dim(e.stack));
   }
   process.stderr.write(`${redact(lines.join('\n'))}\n`);
+  if (json && !(e instanceof CliError && e.dataPrinted)) {
+    const body = errorJson(r.code, redact(r.message), r.httpStatus, r.hint === undefined ? undefined : redact(r.hint));
+    process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+  }
   return r.exitCode;
 }

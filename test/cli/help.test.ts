@@ -72,11 +72,16 @@ describe('paygate --help', () => {
     expect(r.stdout).toMatch(/^Usage: paygate/);
   });
 
-  it('lists the flags named after the request fields', async () => {
-    const r = await runCli(['payment', 'create', '--help'], { env });
+  it('lists the flags named after the request fields: the destination ones on payout create only', async () => {
+    const payout = await runCli(['payout', 'create', '--help'], { env });
     for (const flag of ['--method', '--amount', '--currency', '--client-id', '--client-ip', '--merchant-operation-id', '--number', '--name', '--bankname', '--json']) {
-      expect(r.stdout).toContain(flag);
+      expect(payout.stdout).toContain(flag);
     }
+    const payment = await runCli(['payment', 'create', '--help'], { env });
+    for (const flag of ['--method', '--amount', '--currency', '--client-id', '--client-ip', '--merchant-operation-id', '--json']) {
+      expect(payment.stdout).toContain(flag);
+    }
+    for (const flag of ['--number', '--name', '--bankname']) expect(payment.stdout).not.toContain(flag);
   });
 
   it('documents the sandbox options and their env variables', async () => {
