@@ -4,11 +4,6 @@ import { EXIT, type ExitCode } from './exit-codes.js';
 
 export class CliError extends Error {
   override readonly name: string = 'CliError';
-  /**
-   * The command already printed its data on stdout (e.g. the operation before `--expect-status` failed): under
-   * `--json` the error then goes to stderr only, so stdout stays one JSON document.
-   */
-  dataPrinted = false;
   constructor(
     message: string,
     readonly exitCode: ExitCode,
@@ -43,7 +38,6 @@ export class CheckFailedError extends CliError {
   override readonly name = 'CheckFailedError';
   constructor(message: string) {
     super(message, EXIT.API_ERROR, undefined, 'check_failed');
-    this.dataPrinted = true;
   }
 }
 
@@ -52,7 +46,6 @@ export class UnexpectedStatusError extends CliError {
   override readonly name = 'UnexpectedStatusError';
   constructor(message: string, hint?: string) {
     super(message, EXIT.API_ERROR, hint, 'unexpected_status');
-    this.dataPrinted = true;
   }
 }
 

@@ -15,6 +15,7 @@ import { CliError, errorJson } from './errors.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { redact, registerSecretsFromProcess } from './mask.js';
 import { notPaygate } from './not-paygate.js';
+import { wroteStdout } from './render.js';
 
 export interface Report {
   message: string;
@@ -155,7 +156,10 @@ export function describeError(e: unknown): Report {
 }
 
 export interface ReportOptions {
-  /** `--json` was given: the error is also printed on stdout as `{ "error": { code, message, http_status } }`. */
+  /**
+   * `--json` was given: the error is also printed on stdout as `{ "error": { code, message, http_status } }`, unless
+   * the command already printed its data there.
+   */
   json?: boolean;
 }
 
@@ -170,7 +174,8 @@ export function reportError(e: unknown, { json = false }: ReportOptions = {}): E
     if (e instanceof Error && e.stack) lines.push(err.dim(e.stack));
   }
   process.stderr.write(`${redact(lines.join('\n'))}\n`);
-  if (json && !(e instanceof CliError && e.dataPrinted)) {
+  // A command that printed its data first (health, --expect-status, scenario validate) keeps stdout one document.
+  if (json && !wroteStdout()) {
     const body = errorJson(r.code, redact(r.message), r.httpStatus, r.hint === undefined ? undefined : redact(r.hint));
     process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
   }

@@ -64,7 +64,7 @@ describe('--expect-status', () => {
     const deps = inProcessDeps(sandbox, { apiKey: keyA() });
     const error = await createPayment({ ...CREATE, clientId: 'expect+reject', expectStatus: 'pending' }, deps).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnexpectedStatusError);
-    expect(error).toMatchObject({ exitCode: 1, code: 'unexpected_status', dataPrinted: true });
+    expect(error).toMatchObject({ exitCode: 1, code: 'unexpected_status' });
     expect((error as Error).message).toMatch(/^expected status pending, got rejected \(no_provider_accepted: /);
     expect(deps.output.stdout).toMatch(/^status +rejected$/m);
     expect(describeError(error)).toMatchObject({ exitCode: 1, code: 'unexpected_status' });
