@@ -2,7 +2,7 @@
 // answer comes only when time is advanced); once answered, why it was rejected (the cause the sandbox recorded);
 // and `--expect-status` for scripts. Shared by `payment create`, `payment link` and `payout create`.
 import type { Paygate, WithResponse } from '../client/index.js';
-import { APIError } from '../client/errors.js';
+import { APIError, PaygateError } from '../client/errors.js';
 import { out } from './colors.js';
 import type { CommandDeps } from './deps.js';
 import { UnexpectedStatusError } from './errors.js';
@@ -25,7 +25,8 @@ const ADVANCE = 'paygate sandbox time advance 15s';
 
 /**
  * What to say about a create still unanswered: the clock is frozen (read once, with the admin token), or, when the
- * clock cannot be read (no or another admin token), what to do if it is. Nothing when it runs, or on a real gateway.
+ * clock cannot be read (no or another admin token), what to do if it is. Nothing when it runs, on a real gateway, or
+ * when the server cannot be reached (the create's own error will say so).
  */
 export async function slowCreateHint(client: Paygate): Promise<string | undefined> {
   try {
@@ -33,8 +34,9 @@ export async function slowCreateHint(client: Paygate): Promise<string | undefine
     if (!clock.frozen) return undefined;
     return `Waiting for the provider: the sandbox clock is frozen, so its answer (at most 15 s of sandbox time) comes only when time moves. In another terminal: ${ADVANCE}`;
   } catch (e) {
-    const unreadable = !(e instanceof APIError) || e.status === 401;
-    return unreadable ? `Still waiting for the provider (up to 15 s). If the sandbox clock is frozen, advance it in another terminal: ${ADVANCE} --admin-token <token>` : undefined;
+    // The client has no admin token (refused before sending), or the sandbox refused it.
+    const noToken = e instanceof APIError ? e.status === 401 : e instanceof PaygateError && Object.getPrototypeOf(e) === PaygateError.prototype;
+    return noToken ? `Still waiting for the provider (up to 15 s). If the sandbox clock is frozen, advance it in another terminal: ${ADVANCE} --admin-token <token>` : undefined;
   }
 }
 

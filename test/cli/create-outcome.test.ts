@@ -2,7 +2,7 @@
 // fails with exit 1 after printing the operation, a create waiting on a frozen clock says so and how to advance it,
 // payouts ask for their method's destination fields, Ctrl+C at a prompt exits 130, confirm by merchant_operation_id.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { APIError } from '../../src/client/errors.js';
+import { APIConnectionError, APIError } from '../../src/client/errors.js';
 import type { Paygate } from '../../src/client/index.js';
 import { confirmPayment, createLink, createPayment } from '../../src/cli/commands/payment.js';
 import { createPayout } from '../../src/cli/commands/payout.js';
@@ -119,11 +119,14 @@ describe('a create waiting on a provider while the sandbox clock is frozen', () 
     expect(deps.output.spinners).toHaveLength(1);
   });
 
-  it('nothing when the clock runs, or on a server without sandbox controls', async () => {
+  it('nothing when the clock runs, on a server without sandbox controls or one that cannot be reached', async () => {
     const fake = (clock: () => Promise<unknown>): Paygate => ({ sandbox: { clock: { get: clock } } }) as unknown as Paygate;
     expect(await slowCreateHint(fake(async () => ({ now: '2026-01-01T00:00:00.000Z', frozen: false, pending_timers: 1 })))).toBeUndefined();
     const notFound = APIError.from({ status: 404, endpoint: 'GET /sandbox/clock', headers: {}, body: { code: 'not_found', message: 'no such endpoint' } });
     expect(await slowCreateHint(fake(() => Promise.reject(notFound)))).toBeUndefined();
+    expect(await slowCreateHint(fake(() => Promise.reject(new APIConnectionError('GET /sandbox/clock failed to connect'))))).toBeUndefined();
+    const refused = APIError.from({ status: 401, endpoint: 'GET /sandbox/clock', headers: {}, body: { code: 'invalid_admin_token', message: 'no' } });
+    expect(await slowCreateHint(fake(() => Promise.reject(refused)))).toMatch(/^Still waiting for the provider/);
   });
 });
 
