@@ -3,7 +3,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Paygate } from '../client/index.js';
-import { resolveConnection, type Connection, type GlobalOptions } from './config.js';
+import { resolveConnection, type Connection, type GlobalOptions, type Source } from './config.js';
 import { UsageError } from './errors.js';
 import { registerSecret } from './mask.js';
 
@@ -39,11 +39,37 @@ function readCa(ca: NonNullable<Connection['ca']>): string {
   return text;
 }
 
+/** Where a credential came from, as the user would fix it: `--api-key`, `PAYGATE_API_KEY`, `api-key of profile "x"`. */
+function origin(source: Source | undefined, flag: 'api-key' | 'admin-token', profile: string): string {
+  if (source === 'env') return `PAYGATE_${flag.toUpperCase().replace('-', '_')}`;
+  if (source === 'profile') return `${flag} of profile "${profile}"`;
+  return `--${flag}`;
+}
+
+/**
+ * An HTTP header carries visible ASCII only: a key with another character (a Cyrillic look-alike, a non-breaking
+ * space from a copy) can never be sent, so it is bad usage naming where it came from, not a connection failure.
+ */
+function checkHeaderValue(value: string | undefined, what: string): void {
+  if (value === undefined) return;
+  const at = [...value].findIndex((c) => c < ' ' || c > '~');
+  if (at < 0) return;
+  const c = [...value][at]!;
+  const code = `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  const shown = c > '~' && c.codePointAt(0)! > 0xa0 ? `"${c}" (${code})` : code;
+  throw new UsageError(
+    `${what} contains a character that is not visible ASCII: ${shown} at position ${at + 1}`,
+    `an HTTP header carries ASCII only: retype ${what} (a look-alike letter or a non-breaking space may have come with a copy)`,
+  );
+}
+
 /** Build a client for the command; the admin token is passed whenever one is configured. */
 export function connect(globals: GlobalOptions, { needKey = true, needAdminToken = false }: ConnectOptions = {}): Connected {
   const conn = resolveConnection(globals);
   registerSecret(conn.apiKey);
   registerSecret(conn.adminToken);
+  checkHeaderValue(conn.apiKey, origin(conn.apiKeySource, 'api-key', conn.profile));
+  checkHeaderValue(conn.adminToken, origin(conn.adminTokenSource, 'admin-token', conn.profile));
   const profileFlag = conn.profile !== 'default' ? ` --profile ${conn.profile}` : '';
   if (needAdminToken && !conn.adminToken) {
     throw new UsageError(

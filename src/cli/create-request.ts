@@ -6,7 +6,17 @@ import type { CreateOperationRequest } from '../contract/index.js';
 import type { CommandDeps } from './deps.js';
 import type { CreateOptions } from './define/create-flags.js';
 import type { Output } from './output.js';
-import { AMOUNT_FIELD, CURRENCY_FIELD, checkAmounts, fillRequired, METHOD_FIELD, type Filled, type RequiredField } from './prompts.js';
+import {
+  AMOUNT_FIELD,
+  BANKNAME_FIELD,
+  CURRENCY_FIELD,
+  checkAmounts,
+  fillRequired,
+  METHOD_FIELD,
+  NUMBER_FIELD,
+  type Filled,
+  type RequiredField,
+} from './prompts.js';
 
 export interface MerchantOperationId {
   id: string;
@@ -25,15 +35,32 @@ export function merchantOperationId(options: CreateOptions, output: Output): Mer
 
 type Deps = Pick<CommandDeps, 'output' | 'interactive'>;
 
+/** The destination fields a payout needs (spec §2.1): always the number; the bank code for phone payouts. */
+function destinationFields(method: string | undefined): RequiredField<'number' | 'bankname'>[] {
+  return method === 'WT_RUB_PHONE' ? [NUMBER_FIELD, BANKNAME_FIELD] : [NUMBER_FIELD];
+}
+
+/** What is created: payouts need the destination fields too. */
+export type CreateKind = 'payment' | 'payout';
+
 /** The create body without amount, after required flags are filled and checked; `filled` has the amount fields. */
 export async function createFields<O extends CreateOptions, K extends keyof O & string>(
   options: O,
   amountFields: readonly RequiredField<K>[],
   amountFlags: Partial<Record<keyof O & string, string>>,
   deps: Deps,
+  kind: CreateKind = 'payment',
 ): Promise<{ body: Omit<CreateOperationRequest, 'amount'>; moid: MerchantOperationId; filled: Filled<O, K | 'method' | 'currency' | 'clientId'> }> {
   const fields: RequiredField<K | 'method' | 'currency' | 'clientId'>[] = [METHOD_FIELD, ...amountFields, CURRENCY_FIELD, CLIENT_ID_FIELD];
+  if (kind === 'payout' && !deps.interactive) {
+    // Name every missing flag at once, the destination ones too.
+    const all: RequiredField[] = [...fields, ...destinationFields(options.method)];
+    await fillRequired(options as Record<string, unknown>, all, false);
+  }
   const filled = await fillRequired(options, fields, deps.interactive);
+  // Asked for after the method, which decides whether a bank code is needed.
+  const destination =
+    kind === 'payout' ? await fillRequired({ number: options.number, bankname: options.bankname }, destinationFields(filled.method), deps.interactive) : options;
   await checkAmounts(filled, amountFlags);
   const moid = merchantOperationId(options, deps.output);
   const body: Omit<CreateOperationRequest, 'amount'> = {
@@ -42,15 +69,15 @@ export async function createFields<O extends CreateOptions, K extends keyof O & 
     method: filled.method,
     currency: filled.currency,
     ...(options.clientIp !== undefined ? { client_ip: options.clientIp } : {}),
-    ...(options.number !== undefined ? { number: options.number } : {}),
+    ...(destination.number !== undefined ? { number: destination.number } : {}),
     ...(options.name !== undefined ? { name: options.name } : {}),
-    ...(options.bankname !== undefined ? { bankname: options.bankname } : {}),
+    ...(destination.bankname !== undefined ? { bankname: destination.bankname } : {}),
   };
   return { body, moid, filled };
 }
 
 /** The full create body (payment, link, payout). */
-export async function createRequest(options: CreateOptions, deps: Deps): Promise<{ body: CreateOperationRequest; moid: MerchantOperationId }> {
-  const { body, moid, filled } = await createFields(options, [AMOUNT_FIELD], { amount: '--amount' }, deps);
+export async function createRequest(options: CreateOptions, deps: Deps, kind: CreateKind = 'payment'): Promise<{ body: CreateOperationRequest; moid: MerchantOperationId }> {
+  const { body, moid, filled } = await createFields(options, [AMOUNT_FIELD], { amount: '--amount' }, deps, kind);
   return { body: { ...body, amount: filled.amount }, moid };
 }

@@ -22,6 +22,11 @@ export interface CommandDeps {
   output: Output;
   /** stdin and stdout are terminals: missing required flags are asked for, `sandbox reset` asks to confirm. */
   interactive: boolean;
+  /**
+   * How long a create may go unanswered before the CLI asks the sandbox clock, once, whether it is frozen (the
+   * provider's answer then waits until the clock is advanced). Default 1000 ms.
+   */
+  slowAfterMs?: number;
 }
 
 /**

@@ -12,8 +12,11 @@ export interface Output {
   json(body: unknown): void;
   /** A note for the user and a newline, on stderr: never part of the data. */
   note(text: string): void;
-  /** Await `work` under a spinner on stderr (shown only when stderr is a terminal). */
-  spin<T>(text: string, work: () => Promise<T>): Promise<T>;
+  /**
+   * Await `work` under a spinner on stderr (shown only when stderr is a terminal). `say` replaces the spinner's text
+   * while `work` runs (without a terminal, it writes the text to stderr as a note).
+   */
+  spin<T>(text: string, work: (say: (text: string) => void) => Promise<T>): Promise<T>;
 }
 
 /** The process's stdout and stderr. */

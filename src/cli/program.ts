@@ -4,6 +4,8 @@
 // created here with their one-line description; their subcommands are defined only when argv names the group, so
 // `paygate --help` loads commander, this file, define/shared.ts and define/top-level.ts, nothing else.
 import { Command } from 'commander';
+import { defineCompletion } from './define/completion.js';
+import { collapsedGlobals, defineGlobals } from './define/globals.js';
 import { example } from './define/shared.js';
 import { defineAmounts, defineBalances, defineHealth, defineOpenapi, defineState } from './define/top-level.js';
 import { redact, registerSecretsFromProcess } from './mask.js';
@@ -21,6 +23,7 @@ function rootCommand(version: string): Command {
     )
     .option('--profile <name>', 'config profile to use (env: PAYGATE_PROFILE; else the current one, else "default")')
     .option('--ca <file>', 'PEM certificate to trust besides the usual roots, e.g. the one `paygate sandbox start --https` prints (env: PAYGATE_CA)')
+    .option('--no-color', 'print no colour (env: NO_COLOR)')
     .exitOverride()
     .configureOutput({
       writeErr: (s) => {
@@ -29,7 +32,7 @@ function rootCommand(version: string): Command {
       },
     })
     .showHelpAfterError('(add --help for usage)')
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .configureHelp({ sortSubcommands: false, formatHelp: collapsedGlobals })
     .addHelpText(
       'after',
       example(`
@@ -38,8 +41,9 @@ function rootCommand(version: string): Command {
   $ paygate payment create --method WT_RUB_C2C --amount 1500.00 --currency RUB --client-id user-42
   $ paygate state 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c --json
 
-Exit codes: 0 ok, 1 API error, 2 usage, 3 connection or timeout, 4 response not matching the contract,
-5 sandbox could not start.`),
+Exit codes: 0 ok, 1 API error (or --expect-status not met), 2 usage, 3 connection or timeout, 4 not a paygate
+answer (HTML, no such path, a body breaking the contract), 5 sandbox could not start, 130 Ctrl+C at a prompt.
+Under --json, an error is also printed on stdout as {"error":{"code","message","http_status"}}.`),
     );
 }
 
@@ -92,11 +96,18 @@ export async function buildProgram(version: string, argv: readonly string[] = pr
   );
   group('webhooks', 'receive the sandbox\'s webhooks locally: verify, print, forward', async () => (await import('./define/webhooks-listen.js')).defineWebhooksListen);
   group('scenario', 'scripted scenarios: list, validate, write and run them (in process or against --base-url)', async () => (await import('./define/scenario.js')).defineScenario);
+  defineCompletion(program);
+  defineGlobals(program);
 
   program.hook('preSubcommand', async (_program, sub) => {
     await groups.get(sub.name())?.();
   });
+  program.hook('preAction', (_program, command) => {
+    if (command.optsWithGlobals().color === false) process.env.NO_COLOR = '1';
+  });
   const named = commandNamed(argv.slice(2));
   if (named !== undefined) await groups.get(named)?.();
+  // The completion script covers every command: define every group.
+  if (named === 'completion') await Promise.all([...groups.values()].map((define) => define()));
   return program;
 }

@@ -1,6 +1,6 @@
 // Required flags: taken from the command line, asked for interactively when stdin and stdout are TTYs,
 // otherwise a usage error naming the missing flag. @inquirer/prompts is loaded only when a prompt is shown.
-import { UsageError } from './errors.js';
+import { InterruptedError, UsageError } from './errors.js';
 
 /** The payment methods the gateway documents (spec §2.1). */
 export const KNOWN_METHODS = [
@@ -23,6 +23,8 @@ export interface RequiredField<K extends string = string> {
 export const METHOD_FIELD: RequiredField<'method'> = { key: 'method', flag: '--method', kind: 'method', message: 'Payment method' };
 export const CURRENCY_FIELD: RequiredField<'currency'> = { key: 'currency', flag: '--currency', kind: 'currency', message: 'Currency (ISO 4217)' };
 export const AMOUNT_FIELD: RequiredField<'amount'> = { key: 'amount', flag: '--amount', kind: 'amount', message: 'Amount (e.g. 1500.00)' };
+export const NUMBER_FIELD: RequiredField<'number'> = { key: 'number', flag: '--number', kind: 'text', message: 'Destination number (card number; phone number for WT_RUB_PHONE)' };
+export const BANKNAME_FIELD: RequiredField<'bankname'> = { key: 'bankname', flag: '--bankname', kind: 'text', message: 'Destination bank code (e.g. sber, tcs)' };
 
 /** Options with the required fields `K` present: given on the command line (as parsed) or typed at the prompt. */
 export type Filled<O, K extends keyof O> = Omit<O, K> & { [P in K]-?: NonNullable<O[P]> | string };
@@ -51,7 +53,8 @@ export async function checkAmounts<O extends object>(options: O, flags: Partial<
 
 /**
  * The options with the missing required fields filled: asked for when `interactive` (stdin and stdout are TTYs),
- * else `missing required option --amount` (exit 2). Never waits on stdin when it is not a TTY.
+ * else `missing required option --amount` (exit 2). Never waits on stdin when it is not a TTY. Ctrl+C at a prompt
+ * is an InterruptedError (exit 130).
  */
 export async function fillRequired<O extends object, K extends keyof O & string>(
   options: O,
@@ -68,7 +71,7 @@ export async function fillRequired<O extends object, K extends keyof O & string>
   try {
     for (const f of missing) filled[f.key] = await ask(f, filled.method);
   } catch (e) {
-    if ((e as Error)?.name === 'ExitPromptError') throw new UsageError('cancelled');
+    if ((e as Error)?.name === 'ExitPromptError') throw new InterruptedError();
     throw e;
   }
   return filled as Filled<O, K>;

@@ -101,13 +101,21 @@ export function table(headers: readonly string[], rows: readonly Cell[][]): stri
   return [head.trimEnd(), ...body].join('\n');
 }
 
+let wrote = false;
+/** The command printed data on stdout: under `--json` an error then goes to stderr only (stdout stays one document). */
+export function wroteStdout(): boolean {
+  return wrote;
+}
+
 /** Print a block followed by a newline on stdout. */
 export function print(text: string): void {
+  wrote = true;
   process.stdout.write(`${text}\n`);
 }
 
 /** `--json`: exactly the response body, 2-space indented. */
 export function printJson(body: unknown): void {
+  wrote = true;
   process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
 }
 

@@ -12,14 +12,20 @@ import {
 import { untrustedCertificate } from '../client/tls.js';
 import { err } from './colors.js';
 import { describeAdminToken, describeKey, lastConnection } from './config.js';
-import { CliError } from './errors.js';
+import { CliError, errorJson } from './errors.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { redact, registerSecretsFromProcess } from './mask.js';
+import { notPaygate } from './not-paygate.js';
+import { wroteStdout } from './render.js';
 
 export interface Report {
   message: string;
   hint?: string | undefined;
   exitCode: ExitCode;
+  /** Stable snake_case code: the API's error code, or the CLI's own (usage_error, not_paygate, connection_failed, …). */
+  code: string;
+  /** The HTTP status of the answer, or null when there was none. */
+  httpStatus: number | null;
 }
 
 /** Hints for API error codes (the emulator's `{ code, message }` body) where the status alone says too little. */
@@ -54,9 +60,6 @@ function apiErrorHint(e: APIError): string | undefined {
   if (e.code === 'missing_admin_token' || e.code === 'invalid_admin_token') {
     const conn = lastConnection();
     return `${ADMIN_TOKEN_HINT}${conn?.adminToken ? ` (sent ${describeAdminToken(conn)})` : ''}`;
-  }
-  if (e.status === 404 && e.code === 'not_found' && e.endpoint.includes(' /sandbox/')) {
-    return 'this server has no sandbox controls: point --base-url / PAYGATE_BASE_URL at a paygate sandbox';
   }
   if (e.endpoint.includes(' /sandbox/links/')) {
     if (e.code === 'operation_not_found') {
@@ -112,26 +115,37 @@ function certificateHint(code: string): string {
 }
 
 export function describeError(e: unknown): Report {
-  if (e instanceof CliError) return { message: e.message, hint: e.hint, exitCode: e.exitCode };
+  if (e instanceof CliError) return { message: e.message, hint: e.hint, exitCode: e.exitCode, code: e.code, httpStatus: null };
+  const foreign = notPaygate(e, lastConnection());
+  if (foreign) return { message: foreign.message, hint: foreign.hint, exitCode: EXIT.CONTRACT, code: 'not_paygate', httpStatus: foreign.status };
   if (e instanceof APIError) {
-    return { message: `${e.code}: ${e.detail} (HTTP ${e.status}, ${e.endpoint})`, hint: apiErrorHint(e), exitCode: EXIT.API_ERROR };
+    return {
+      message: `${e.code}: ${e.detail} (HTTP ${e.status}, ${e.endpoint})`,
+      hint: apiErrorHint(e),
+      exitCode: EXIT.API_ERROR,
+      code: e.code,
+      httpStatus: e.status,
+    };
   }
   if (e instanceof CancelOutcomeUnknownError) {
-    return { message: e.message, exitCode: e.cause instanceof APIConnectionError ? EXIT.CONNECTION : EXIT.API_ERROR };
+    const connection = e.cause instanceof APIConnectionError;
+    return { message: e.message, exitCode: connection ? EXIT.CONNECTION : EXIT.API_ERROR, code: 'cancel_outcome_unknown', httpStatus: null };
   }
   if (e instanceof APITimeoutError) {
     const more = unknownOutcome(e);
-    return { message: e.message, hint: more || 'the gateway did not answer in time; retry', exitCode: EXIT.CONNECTION };
+    return { message: e.message, hint: more || 'the gateway did not answer in time; retry', exitCode: EXIT.CONNECTION, code: 'timeout', httpStatus: null };
   }
   if (e instanceof APIConnectionError) {
     const base = lastConnection()?.baseUrl;
     const more = unknownOutcome(e);
     const untrusted = untrustedCertificate(e);
-    if (untrusted) return { message: e.message, hint: certificateHint(untrusted), exitCode: EXIT.CONNECTION };
+    if (untrusted) return { message: e.message, hint: certificateHint(untrusted), exitCode: EXIT.CONNECTION, code: 'untrusted_certificate', httpStatus: null };
     return {
       message: `${e.message}${base && !e.message.includes(base) ? ` (${base})` : ''}`,
       hint: `is the sandbox running? start it with \`paygate sandbox start\`, or check --base-url / PAYGATE_BASE_URL${more ? `; ${more}` : ''}`,
       exitCode: EXIT.CONNECTION,
+      code: 'connection_failed',
+      httpStatus: null,
     };
   }
   if (e instanceof ContractMismatchError) {
@@ -139,15 +153,31 @@ export function describeError(e: unknown): Report {
       message: `response does not match the contract: ${e.message}`,
       hint: 'the server and this CLI disagree on the API; check that both are the same version (PAYGATE_DEBUG=1 shows the body)',
       exitCode: EXIT.CONTRACT,
+      code: 'contract_mismatch',
+      httpStatus: e.status,
     };
   }
-  if (e instanceof PaygateError) return { message: e.message, exitCode: EXIT.API_ERROR };
+  if (e instanceof PaygateError) return { message: e.message, exitCode: EXIT.API_ERROR, code: 'client_error', httpStatus: null };
   const message = e instanceof Error ? e.message : String(e);
-  return { message: `internal error: ${message}`, hint: process.env.PAYGATE_DEBUG ? undefined : 'set PAYGATE_DEBUG=1 for the stack trace', exitCode: EXIT.API_ERROR };
+  return {
+    message: `internal error: ${message}`,
+    hint: process.env.PAYGATE_DEBUG ? undefined : 'set PAYGATE_DEBUG=1 for the stack trace',
+    exitCode: EXIT.API_ERROR,
+    code: 'internal_error',
+    httpStatus: null,
+  };
 }
 
-/** Print the error (keys redacted) and return the exit code. */
-export function reportError(e: unknown): ExitCode {
+export interface ReportOptions {
+  /**
+   * `--json` was given: the error is also printed on stdout as `{ "error": { code, message, http_status } }`, unless
+   * the command already printed its data there.
+   */
+  json?: boolean;
+}
+
+/** Print the error (keys redacted) on stderr, and as JSON on stdout under `--json`; return the exit code. */
+export function reportError(e: unknown, { json = false }: ReportOptions = {}): ExitCode {
   registerSecretsFromProcess();
   const r = describeError(e);
   const lines = [`${err.red.bold('error:')} ${r.message}`];
@@ -157,5 +187,10 @@ export function reportError(e: unknown): ExitCode {
     if (e instanceof Error && e.stack) lines.push(err.dim(e.stack));
   }
   process.stderr.write(`${redact(lines.join('\n'))}\n`);
+  // A command that printed its data first (health, --expect-status, scenario validate) keeps stdout one document.
+  if (json && !wroteStdout()) {
+    const body = errorJson(r.code, redact(r.message), r.httpStatus, r.hint === undefined ? undefined : redact(r.hint));
+    process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+  }
   return r.exitCode;
 }

@@ -32,7 +32,7 @@ describe('paygate config', () => {
 
   it('get prints base-url in full and api-key masked; an unset key is a usage error', async () => {
     cfg = tempConfig();
-    expect((await runCli(['config', 'get', 'base-url'], { env: env() })).code).toBe(2);
+    expect((await runCli(['config', 'get', 'api-key'], { env: env() })).code).toBe(2);
     await runCli(['config', 'set', 'api-key', KEY_PROFILE], { env: env() });
     await runCli(['config', 'set', 'base-url', 'http://127.0.0.1:9/'], { env: env() });
     const url = await runCli(['config', 'get', 'base-url'], { env: env() });
@@ -41,7 +41,26 @@ describe('paygate config', () => {
     expect(key.code).toBe(0);
     expect(key.stdout.trim()).toBe('****1111');
     const json = await runCli(['config', 'get', 'api-key', '--json'], { env: env() });
-    expect(JSON.parse(json.stdout)).toEqual({ profile: 'default', key: 'api-key', value: '****1111' });
+    expect(JSON.parse(json.stdout)).toEqual({ profile: 'default', key: 'api-key', value: '****1111', source: 'profile', origin: 'profile "default"' });
+  });
+
+  it('get shows the value in effect and where it comes from: flag > env > profile > default', async () => {
+    cfg = tempConfig();
+    const byDefault = await runCli(['config', 'get', 'base-url'], { env: env() });
+    expect(byDefault.code).toBe(0);
+    expect(byDefault.stdout.trim()).toBe('http://127.0.0.1:4080');
+    expect(byDefault.stderr.trim()).toBe('from default');
+    await runCli(['config', 'set', 'base-url', 'http://127.0.0.1:9'], { env: env() });
+    await runCli(['config', 'set', 'api-key', KEY_PROFILE], { env: env() });
+    const fromProfile = await runCli(['config', 'get', 'base-url'], { env: env() });
+    expect([fromProfile.stdout.trim(), fromProfile.stderr.trim()]).toEqual(['http://127.0.0.1:9', 'from profile "default"']);
+    const fromEnv = await runCli(['config', 'get', 'api-key'], { env: { ...env(), PAYGATE_API_KEY: KEY_ENV } });
+    expect([fromEnv.stdout.trim(), fromEnv.stderr.trim()]).toEqual(['****3333', 'from PAYGATE_API_KEY']);
+    const fromFlag = await runCli(['config', 'get', 'api-key', '--api-key', KEY_FLAG, '--json'], { env: { ...env(), PAYGATE_API_KEY: KEY_ENV } });
+    expect(JSON.parse(fromFlag.stdout)).toEqual({ profile: 'default', key: 'api-key', value: '****4444', source: 'flag', origin: '--api-key' });
+    const token = await runCli(['config', 'get', 'admin-token', '--json'], { env: env() });
+    expect(token.code).toBe(0);
+    expect(JSON.parse(token.stdout)).toEqual({ profile: 'default', key: 'admin-token', value: null, source: null, origin: null });
   });
 
   it('--profile and PAYGATE_PROFILE pick the profile for set and get', async () => {

@@ -58,6 +58,8 @@ const COMMANDS = [
   ['webhooks', 'listen'],
   ['operation'],
   ['operation', 'history'],
+  ['completion'],
+  ['globals'],
 ];
 
 const cfg = tempConfig();
@@ -72,11 +74,46 @@ describe('paygate --help', () => {
     expect(r.stdout).toMatch(/^Usage: paygate/);
   });
 
-  it('lists the flags named after the request fields', async () => {
-    const r = await runCli(['payment', 'create', '--help'], { env });
+  it('lists the flags named after the request fields: the destination ones on payout create only', async () => {
+    const payout = await runCli(['payout', 'create', '--help'], { env });
     for (const flag of ['--method', '--amount', '--currency', '--client-id', '--client-ip', '--merchant-operation-id', '--number', '--name', '--bankname', '--json']) {
-      expect(r.stdout).toContain(flag);
+      expect(payout.stdout).toContain(flag);
     }
+    const payment = await runCli(['payment', 'create', '--help'], { env });
+    for (const flag of ['--method', '--amount', '--currency', '--client-id', '--client-ip', '--merchant-operation-id', '--json']) {
+      expect(payment.stdout).toContain(flag);
+    }
+    for (const flag of ['--number', '--name', '--bankname']) expect(payment.stdout).not.toContain(flag);
+  });
+
+  it('marks the required options', async () => {
+    const create = await runCli(['payout', 'create', '--help'], { env });
+    for (const flag of ['--method', '--amount', '--currency', '--client-id', '--number']) {
+      expect(create.stdout, flag).toMatch(new RegExp(`^  ${flag} <[^>]+> +[^\\n]*(\\n {20,}[^\\n]*)*\\(required\\)`, 'm'));
+    }
+    expect(create.stdout).toMatch(/--bankname <code> +destination bank code, e\.g\. sber \(required for\s+WT_RUB_PHONE\)/);
+    expect(create.stdout).not.toMatch(/--client-ip <ip> +[^\n]*required/);
+    const confirm = await runCli(['payment', 'confirm', '--help'], { env });
+    expect(confirm.stdout).toMatch(/--receipt <file> +path of the receipt PDF \(required\)/);
+    expect(confirm.stdout).toContain('--merchant-operation-id <id>');
+  });
+
+  it('collapses the global options into one line; `paygate help globals` lists them in full', async () => {
+    for (const cmd of [['payment', 'create'], ['sandbox', 'time'], ['sandbox']]) {
+      const r = await runCli([...cmd, '--help'], { env });
+      expect(r.stdout, cmd.join(' ')).toMatch(/^Global options: --base-url, --api-key, --admin-token, --profile, --no-color \(see\s+`paygate help globals`\)$/m);
+      expect(r.stdout).not.toContain('Global Options:');
+      expect(r.stdout).not.toContain('PAYGATE_PROFILE');
+    }
+    const globals = await runCli(['help', 'globals'], { env });
+    expect(globals.code).toBe(0);
+    for (const s of ['--base-url <url>', 'PAYGATE_BASE_URL', '--api-key <key>', 'PAYGATE_API_KEY', '--admin-token <token>', '--profile <name>', 'PAYGATE_PROFILE', '--no-color', 'NO_COLOR']) {
+      expect(globals.stdout).toContain(s);
+    }
+    const root = await runCli(['--help'], { env });
+    expect(root.stdout).toContain('--no-color');
+    expect(root.stdout).not.toContain('Global options:');
+    expect(root.stdout).not.toMatch(/^ +globals /m);
   });
 
   it('documents the sandbox options and their env variables', async () => {

@@ -51,6 +51,14 @@ describe('lazy loading', () => {
     expect(modules.filter((m) => m.includes('/dist/cli/commands/'))).toEqual([]);
   });
 
+  it('completion defines every command yet loads no client, contract or command module but its own', async () => {
+    const { code, modules } = await loaded(['completion', 'bash']);
+    expect(code).toBe(0);
+    expect(modules.some((m) => m.includes('/dist/cli/define/sandbox-pool.js'))).toBe(true);
+    for (const re of [...HEAVY, ...DEFERRED.filter((d) => !d.source.includes('chalk'))]) expect(modules.filter((m) => re.test(m))).toEqual([]);
+    expect(modules.filter((m) => /\/dist\/cli\/commands\/(?!completion)/.test(m))).toEqual([]);
+  });
+
   it('balances loads the client but not the emulator, h3, lowdb or @inquirer/prompts (and no spinner without a TTY)', async () => {
     const { code, modules } = await loaded(['balances'], { PAYGATE_BASE_URL: server.baseUrl, PAYGATE_API_KEY: 'pg_lazy_key_0000' });
     expect(code).toBe(0);

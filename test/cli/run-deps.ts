@@ -12,7 +12,7 @@ export interface Recorder extends Output {
   readonly stdout: string;
   /** What went to stderr (notes), colour codes removed. */
   readonly stderr: string;
-  /** The text of every spinner the command started, in order. */
+  /** The text of every spinner the command started, and every text it then said under one, in order. */
   readonly spinners: string[];
 }
 
@@ -33,7 +33,10 @@ export function recorder(): Recorder {
     note: (text) => void (stderr += `${text}\n`),
     spin: (text, work) => {
       spinners.push(text);
-      return work();
+      return work((said) => {
+        spinners.push(said);
+        stderr += `${said}\n`;
+      });
     },
   };
 }

@@ -77,7 +77,10 @@ describe('sandbox time', () => {
 
     const r = await create;
     expect(r.timedOut).toBe(false);
-    expect(json<{ status: string }>(r).status).toBe('pending');
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { status: string }).status).toBe('pending');
+    // Unanswered for 1 s, the create says on stderr that the clock is frozen (whether it waited that long is timing).
+    expect(r.stderr).toMatch(/^(|Waiting for the provider: the sandbox clock is frozen, .* paygate sandbox time advance 15s\n)$/);
   });
 
   it('advance --json (milliseconds) is the new clock; a bad duration is a usage error', async () => {

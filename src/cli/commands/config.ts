@@ -2,6 +2,7 @@
 // tokens are only ever shown masked.
 import {
   CONFIG_KEYS,
+  DEFAULT_BASE_URL,
   SECRET_CONFIG_KEYS,
   activeProfile,
   configPath,
@@ -9,7 +10,10 @@ import {
   readConfig,
   validateBaseUrl,
   writeConfig,
+  type ConfigKey,
+  type GlobalOptions,
   type Profile,
+  type Source,
 } from '../config.js';
 import type { ConfigGetOptions, ConfigListOptions, ConfigSetOptions, ConfigUseOptions } from '../define/config.js';
 import type { CommandDeps } from '../deps.js';
@@ -38,18 +42,38 @@ export async function configSet({ key, value, profile }: ConfigSetOptions, deps:
   deps.output.note(`${key} of profile "${name}" set to ${SECRET_CONFIG_KEYS.has(k) ? maskKey(v) : v} (${path})`);
 }
 
-export async function configGet({ key, json, profile }: ConfigGetOptions, deps: CommandDeps): Promise<void> {
+/** Where a key's value comes from, first match wins: its flag, its PAYGATE_ variable, the profile, the default. */
+function effective(k: ConfigKey, globals: GlobalOptions, profile: Profile | undefined, name: string): { value: string; source: Source; origin: string } | undefined {
+  const flagValue = (globals as Record<string, unknown>)[k.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())];
+  if (typeof flagValue === 'string' && flagValue !== '') return { value: flagValue, source: 'flag', origin: `--${k}` };
+  const envName = `PAYGATE_${k.toUpperCase().replace(/-/g, '_')}`;
+  const envValue = process.env[envName];
+  if (envValue) return { value: envValue, source: 'env', origin: envName };
+  const stored = profile?.[CONFIG_KEYS[k]];
+  if (stored) return { value: stored, source: 'profile', origin: `profile "${name}"` };
+  if (k === 'base-url') return { value: DEFAULT_BASE_URL, source: 'default', origin: 'default' };
+  return undefined;
+}
+
+export async function configGet({ key, json, profile, globals }: ConfigGetOptions, deps: CommandDeps): Promise<void> {
   const k = parseConfigKey(key);
   const path = configPath();
   const config = readConfig(path);
   const { name } = activeProfile({ profile }, config);
-  const value = shown(config.profiles[name])[k];
+  const found = effective(k, globals, config.profiles[name], name);
+  const value = found && (SECRET_CONFIG_KEYS.has(k) ? maskKey(found.value) : found.value.replace(/\/+$/, ''));
   if (json) {
-    deps.output.json({ profile: name, key: k, value });
+    deps.output.json({ profile: name, key: k, value: value ?? null, source: found?.source ?? null, origin: found?.origin ?? null });
     return;
   }
-  if (value === null) throw new UsageError(`${key} is not set in profile "${name}"`, `set it with \`paygate config set ${key} <value>\``);
-  deps.output.print(value);
+  if (!found) {
+    throw new UsageError(
+      `${key} is not set: not by --${key}, PAYGATE_${k.toUpperCase().replace(/-/g, '_')} or profile "${name}"`,
+      `set it with \`paygate config set ${key} <value>\``,
+    );
+  }
+  deps.output.print(value!);
+  deps.output.note(found.source === 'default' ? 'from default' : `from ${found.origin}`);
 }
 
 export async function configList({ json, profile }: ConfigListOptions, deps: CommandDeps): Promise<void> {

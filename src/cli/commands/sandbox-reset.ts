@@ -2,7 +2,7 @@
 // token). Asks first on a terminal; without one it needs --yes, and never waits on stdin.
 import type { ResetOptions } from '../define/sandbox-reset.js';
 import type { CommandDeps } from '../deps.js';
-import { UsageError } from '../errors.js';
+import { InterruptedError, UsageError } from '../errors.js';
 import { show } from '../output.js';
 import { resetView } from '../views.js';
 
@@ -15,7 +15,7 @@ async function confirmed(baseUrl: string): Promise<boolean> {
       { output: process.stderr },
     );
   } catch (e) {
-    if ((e as Error)?.name === 'ExitPromptError') return false;
+    if ((e as Error)?.name === 'ExitPromptError') throw new InterruptedError();
     throw e;
   }
 }

@@ -11,7 +11,7 @@ export async function asCliError(e: unknown): Promise<unknown> {
   const { ScenarioFilesError, ScenarioFileError, ScenarioUsageError, TargetUnreachableError } = await import('../../scenarios/errors.js');
   if (e instanceof ScenarioFilesError || e instanceof ScenarioFileError) return new UsageError(`invalid scenario file:\n${e.message}`, 'the format is described in docs/scenarios.md');
   if (e instanceof ScenarioUsageError) return new UsageError(e.message);
-  if (e instanceof TargetUnreachableError) return new CliError(e.message, EXIT.CONNECTION, 'start one with `paygate sandbox start`, or drop --base-url to run each scenario in process');
+  if (e instanceof TargetUnreachableError) return new CliError(e.message, EXIT.CONNECTION, 'start one with `paygate sandbox start`, or drop --base-url to run each scenario in process', 'connection_failed');
   return e;
 }
 

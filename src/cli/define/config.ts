@@ -1,5 +1,6 @@
 // `paygate config set | get | list | use`: flags, help and typed options (run: commands/config.ts).
 import type { Command } from 'commander';
+import type { GlobalOptions } from '../config.js';
 import { action, example, flag, type Parsed } from './shared.js';
 
 const run = () => import('../commands/config.js');
@@ -19,6 +20,8 @@ export interface ConfigSetOptions extends ProfileOption {
 export interface ConfigGetOptions extends ProfileOption {
   key: string;
   json: boolean;
+  /** The global options given (--base-url, --api-key, …): a flag is the first place a value comes from. */
+  globals: GlobalOptions;
 }
 
 export interface ConfigListOptions extends ProfileOption {
@@ -32,7 +35,7 @@ export interface ConfigUseOptions {
 
 const text = (v: unknown): string => String(v);
 const setOptions = ({ args, globals }: Parsed): ConfigSetOptions => ({ key: text(args[0]), value: text(args[1]), profile: globals.profile });
-const getOptions = ({ args, opts, globals }: Parsed): ConfigGetOptions => ({ key: text(args[0]), json: flag(opts.json), profile: globals.profile });
+const getOptions = ({ args, opts, globals }: Parsed): ConfigGetOptions => ({ key: text(args[0]), json: flag(opts.json), profile: globals.profile, globals });
 const listOptions = ({ opts, globals }: Parsed): ConfigListOptions => ({ json: flag(opts.json), profile: globals.profile });
 const useOptions = ({ args }: Parsed): ConfigUseOptions => ({ name: text(args[0]) });
 
@@ -61,12 +64,12 @@ ${example(`
 
   configCmd
     .command('get')
-    .description('print a key of a profile (api-key and admin-token masked)')
+    .description('print the value a key has for commands, and (on stderr) where it comes from: flag, env, profile or default')
     .argument('<key>', 'base-url, api-key or admin-token')
-    .option('--json', 'print {"profile","key","value"} as JSON')
+    .option('--json', 'print {"profile","key","value","source","origin"} as JSON')
     .addHelpText('after', example(`
-  $ paygate config get base-url
-  $ paygate config get api-key --profile staging`))
+  $ paygate config get base-url                   # http://127.0.0.1:4080, and "from default" on stderr
+  $ paygate config get api-key --profile staging  # masked`))
     .action(action(getOptions, async () => (await run()).configGet));
 
   configCmd

@@ -1,6 +1,6 @@
 // `paygate payment create | link | confirm | cancel`: flags, help and typed options (run: commands/payment.ts).
 import type { Command } from 'commander';
-import { action, example, flag, str, type Parsed } from './shared.js';
+import { action, example, flag, REQUIRED, str, type Parsed } from './shared.js';
 import type { RefOptions } from '../operation-ref.js';
 import { addCreateFlags, createOptions, type CreateOptions } from './create-flags.js';
 
@@ -15,8 +15,7 @@ export interface LinkOptions extends CreateOptions {
   maxAmount?: string | undefined;
 }
 
-export interface ConfirmOptions {
-  operationId: string;
+export interface ConfirmOptions extends RefOptions {
   /** Path of the receipt PDF; asked for on a TTY. */
   receipt?: string | undefined;
   json: boolean;
@@ -45,14 +44,14 @@ export function definePayment(paymentCmd: Command): void {
   $ paygate payment create --method WT_RUB_C2C --amount 1500.00 --currency RUB --client-id user-42
   $ paygate payment link --method WT_RUB_C2C --amount 1500.00 --currency RUB --client-id user-42`));
 
-  addCreateFlags(paymentCmd.command('create').description('create an inbound payment (POST /v1/payment)'))
+  addCreateFlags(paymentCmd.command('create').description('create an inbound payment (POST /v1/payment)'), 'payment')
     .addHelpText('after', example(`
   $ paygate payment create --method WT_RUB_C2C --amount 1500.00 --currency RUB --client-id user-42
   $ paygate payment create --method WT_RUB_PHONE --amount 990.00 --currency RUB --client-id user-42 \\
       --merchant-operation-id order-1001 --json`))
     .action(action(createOptions, async () => (await run()).createPayment));
 
-  addCreateFlags(paymentCmd.command('link').description('create a payment with a hosted page URL (POST /v1/payment/link)'))
+  addCreateFlags(paymentCmd.command('link').description('create a payment with a hosted page URL (POST /v1/payment/link)'), 'link')
     .option('--flexible', 'let the payer choose the amount (POST /v1/payment/link/flexible)')
     .option('--recommended-amount <amount>', 'with --flexible: the amount to suggest (default: --amount)')
     .option('--min-amount <amount>', 'with --flexible: lowest amount the payer may be offered')
@@ -66,11 +65,13 @@ export function definePayment(paymentCmd: Command): void {
   paymentCmd
     .command('confirm')
     .description('upload a PDF receipt for a payment awaiting confirmation (POST /v1/confirm_payment)')
-    .argument('<operation_id>', 'the payment\'s operation_id')
-    .option('--receipt <file>', 'path of the receipt PDF')
+    .argument('[operation_id]', 'the payment\'s operation_id (or use --merchant-operation-id)')
+    .option('--merchant-operation-id <id>', 'the idempotency key the payment was created with')
+    .option('--receipt <file>', `path of the receipt PDF${REQUIRED}`)
     .option('--json', 'print exactly the response body as JSON')
     .addHelpText('after', example(`
-  $ paygate payment confirm 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c --receipt ./receipt.pdf`))
+  $ paygate payment confirm 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c --receipt ./receipt.pdf
+  $ paygate payment confirm --merchant-operation-id order-1002 --receipt ./receipt.pdf`))
     .action(action(confirmOptions, async () => (await run()).confirmPayment));
 
   paymentCmd
@@ -87,7 +88,7 @@ export function definePayment(paymentCmd: Command): void {
 }
 
 function confirmOptions({ args, opts }: Parsed): ConfirmOptions {
-  return { operationId: String(args[0]), receipt: str(opts.receipt), json: flag(opts.json) };
+  return { operationId: str(args[0]), merchantOperationId: str(opts.merchantOperationId), receipt: str(opts.receipt), json: flag(opts.json) };
 }
 
 function cancelOptions({ args, opts }: Parsed): CancelOptions {

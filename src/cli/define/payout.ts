@@ -7,7 +7,7 @@ import { addCreateFlags, createOptions } from './create-flags.js';
 export function definePayout(payoutCmd: Command): void {
   payoutCmd.addHelpText('after', example(`
   $ paygate payout create --method WT_RUB_C2C --amount 500.00 --currency RUB --client-id user-42 --number 4111111111111111`));
-  addCreateFlags(payoutCmd.command('create').description('create an outbound payout (POST /v1/payout)'))
+  addCreateFlags(payoutCmd.command('create').description('create an outbound payout (POST /v1/payout)'), 'payout')
     .addHelpText('after', example(`
   $ paygate payout create --method WT_RUB_C2C --amount 500.00 --currency RUB --client-id user-42 \\
       --number 4111111111111111 --name "IVAN PETROV"

@@ -1,6 +1,6 @@
 // `paygate sandbox keys list | issue | revoke`: flags, help and typed options (run: commands/sandbox-keys.ts).
 import type { Command } from 'commander';
-import { action, adminExample, flag, JSON_HELP, str, type Parsed } from './shared.js';
+import { action, adminExample, flag, JSON_HELP, REQUIRED, str, type Parsed } from './shared.js';
 
 const run = () => import('../commands/sandbox-keys.js');
 
@@ -46,7 +46,7 @@ export function defineSandboxKeys(sandboxCmd: Command): void {
   keysCmd
     .command('issue')
     .description('issue a new API key for a shop; the key is shown once (POST /sandbox/keys)')
-    .option('--shop <id>', 'the shop the key belongs to, e.g. shop_b')
+    .option('--shop <id>', `the shop the key belongs to, e.g. shop_b${REQUIRED}`)
     .option('--label <text>', 'free text shown in key lists, at most 200 characters')
     .option('--scopes <list>', 'limit the key to these optional endpoint groups, comma-separated: links, amounts (others answer 403; default: all)')
     .option('--json', 'print exactly the response body as JSON (it holds the plaintext api_key)')

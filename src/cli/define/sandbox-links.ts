@@ -1,6 +1,6 @@
 // `paygate sandbox links show | confirm`: flags, help and typed options (run: commands/sandbox-links.ts).
 import type { Command } from 'commander';
-import { action, example, flag, JSON_HELP, str, type Parsed } from './shared.js';
+import { action, example, flag, JSON_HELP, REQUIRED, str, type Parsed } from './shared.js';
 
 const run = () => import('../commands/sandbox-links.js');
 
@@ -40,7 +40,7 @@ ${example(`
     .command('confirm')
     .description('the payer picks an amount on a flexible link: the payment is created for it, or rejected if the pool can no longer take it (POST /sandbox/links/{id}/confirm)')
     .argument('<operation_id>', 'the link\'s operation_id')
-    .option('--amount <amount>', 'the amount the payer picks, within the link\'s bounds, e.g. 2500.00')
+    .option('--amount <amount>', `the amount the payer picks, within the link's bounds, e.g. 2500.00${REQUIRED}`)
     .option('--json', JSON_HELP)
     .addHelpText('after', example(`
   $ paygate sandbox links confirm 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c --amount 2500.00

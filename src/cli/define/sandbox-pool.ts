@@ -1,6 +1,6 @@
 // `paygate sandbox pool layout | show | settings`: flags, help and typed options (run: commands/sandbox-pool.ts).
 import { Option, type Command } from 'commander';
-import { action, adminExample, example, flag, JSON_HELP, num, parseInteger, parseIntIn, str, type Parsed } from './shared.js';
+import { action, adminExample, example, flag, JSON_HELP, num, parseInteger, parseIntIn, REQUIRED, str, type Parsed } from './shared.js';
 
 const run = () => import('../commands/sandbox-pool.js');
 
@@ -102,7 +102,7 @@ function defineLayout(poolCmd: Command): void {
   poolCmd
     .command('layout')
     .description('lay out payouts of the key\'s shop in the pool its payout route reaches, in matching order (POST /sandbox/pool/layout)')
-    .option('--method <method>', 'payment method of the payouts, e.g. WT_RUB_C2C')
+    .option('--method <method>', `payment method of the payouts, e.g. WT_RUB_C2C${REQUIRED}`)
     .option('--amounts <list>', 'comma-separated amounts, in matching order, e.g. 1500.00,2500.00 (or use --count/--min/--max)')
     .option('--count <n>', 'generate this many amounts, 1 to 100000', parseIntIn(1, 100_000, 'an integer from 1 to 100000'))
     .option('--min <amount>', 'with --count: the lowest amount, e.g. 500.00')

@@ -65,6 +65,9 @@ export const example = (lines: string): string => `\nExamples:\n${lines.replace(
 
 export const JSON_HELP = 'print exactly the response body as JSON';
 
+/** Appended to the description of an option the command cannot do without (asked for on a terminal). */
+export const REQUIRED = ' (required)';
+
 /** Help text of the commands that need the sandbox's admin token. */
 const ADMIN_NOTE = `
 Needs the sandbox admin token: --admin-token, PAYGATE_ADMIN_TOKEN or the profile key admin-token

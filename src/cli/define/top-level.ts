@@ -2,7 +2,7 @@
 // openapi: flags, help and typed options (run: commands/amounts.ts, state.ts, balances.ts, health.ts, openapi.ts).
 // One module, as the root `--help` needs them all and every module adds to its start-up time.
 import type { Command } from 'commander';
-import { action, example, flag, jsonOptions, num, operationOptions, parseIntIn, str, type Parsed } from './shared.js';
+import { action, example, flag, jsonOptions, num, operationOptions, parseIntIn, REQUIRED, str, type Parsed } from './shared.js';
 
 /** The required fields are asked for on a TTY. */
 export interface AvailabilityOptions {
@@ -33,10 +33,10 @@ export function defineAmounts(program: Command): void {
   program
     .command('availability')
     .description('available payment amount intervals (GET /v1/payment/availability)')
-    .option('--method <method>', 'payment method, e.g. WT_RUB_C2C')
-    .option('--currency <code>', 'ISO 4217 currency code, e.g. RUB')
-    .option('--min-amount <amount>', 'lower end of the range to check')
-    .option('--max-amount <amount>', 'upper end of the range to check')
+    .option('--method <method>', `payment method, e.g. WT_RUB_C2C${REQUIRED}`)
+    .option('--currency <code>', `ISO 4217 currency code, e.g. RUB${REQUIRED}`)
+    .option('--min-amount <amount>', `lower end of the range to check${REQUIRED}`)
+    .option('--max-amount <amount>', `upper end of the range to check${REQUIRED}`)
     .option('--json', 'print exactly the response body as JSON')
     .addHelpText('after', `
 Prints coverage (whether every provider of the route is a pool), whether the list was truncated, and the intervals
@@ -49,11 +49,11 @@ ${example(`
   program
     .command('recommend')
     .description('nearby payable amounts (POST /v1/payment/recommendations)')
-    .option('--method <method>', 'payment method, e.g. WT_RUB_C2C')
-    .option('--currency <code>', 'ISO 4217 currency code, e.g. RUB')
-    .option('--amount <amount>', 'the amount the payer wants to pay')
-    .option('--min-amount <amount>', 'lowest amount the payer accepts')
-    .option('--max-amount <amount>', 'highest amount the payer accepts')
+    .option('--method <method>', `payment method, e.g. WT_RUB_C2C${REQUIRED}`)
+    .option('--currency <code>', `ISO 4217 currency code, e.g. RUB${REQUIRED}`)
+    .option('--amount <amount>', `the amount the payer wants to pay${REQUIRED}`)
+    .option('--min-amount <amount>', `lowest amount the payer accepts${REQUIRED}`)
+    .option('--max-amount <amount>', `highest amount the payer accepts${REQUIRED}`)
     .option('--limit <n>', 'how many suggestions, 1 to 10 (server default 3)', parseIntIn(1, 10, 'an integer from 1 to 10'))
     .option('--json', 'print exactly the response body as JSON')
     .addHelpText('after', `
