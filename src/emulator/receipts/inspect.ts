@@ -21,6 +21,7 @@ export interface InspectOptions {
 export { DEFAULT_MAX_PAGES, DEFAULT_TIMEOUT_MS };
 export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 
+const EOF_MARKER = Buffer.from('%%EOF', 'latin1');
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]; // %PDF-
 
 /** True when the bytes start with `%PDF-`. The declared content type is never consulted. */
@@ -74,6 +75,10 @@ export async function inspectReceipt(bytes: Uint8Array, options: InspectOptions 
   };
 }
 
+/** How many `%%EOF` markers the file has (an incremental update adds one), searched natively, without a string copy. */
 function countEof(bytes: Uint8Array): number {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1').split('%%EOF').length - 1;
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let n = 0;
+  for (let at = buf.indexOf(EOF_MARKER); at !== -1; at = buf.indexOf(EOF_MARKER, at + EOF_MARKER.length)) n++;
+  return n;
 }

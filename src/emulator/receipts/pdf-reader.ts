@@ -1,10 +1,12 @@
-// Isolated PDF reading: pdfjs-dist (legacy build; no DOM, canvas, font faces or eval) runs in one reusable worker
-// thread with a capped heap, one document at a time. A document that overruns its time budget, is aborted or
-// exhausts the heap costs only the worker, which is terminated and replaced. pdfjs cannot run a timer-guarded parse
-// in-thread: its fake worker runs on microtasks, so a hostile page blocks the event loop until it is done.
+// Isolated PDF reading: pdfjs-dist (legacy build; no DOM, canvas, font faces or eval) runs in a small pool of
+// reusable worker threads (RECEIPT_CHECK_WORKERS), each with a capped heap and one document at a time; a read waits
+// for a free worker. A document that overruns its time budget, is aborted or exhausts the heap costs only its
+// worker, which is terminated and replaced. pdfjs cannot run a timer-guarded parse in-thread: its fake worker runs
+// on microtasks, so a hostile page blocks the event loop until it is done.
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { RECEIPT_CHECK_TIMEOUT_MS, RECEIPT_CHECK_WORKERS } from './limits.js';
 
 /** What the worker returns for a readable PDF: raw text lines and document metadata, not yet interpreted. */
 export interface PdfContent {
@@ -32,7 +34,7 @@ export interface PdfReadOptions {
 }
 
 export const DEFAULT_MAX_PAGES = 20;
-export const DEFAULT_TIMEOUT_MS = 5000;
+export const DEFAULT_TIMEOUT_MS = RECEIPT_CHECK_TIMEOUT_MS;
 /** Old-generation heap of the PDF worker, in MiB; a document that needs more crashes the worker only. */
 export const PDF_WORKER_HEAP_MB = 256;
 
@@ -97,40 +99,68 @@ parentPort.on('message', async ({ id, data, maxPages }) => {
 
 type WorkerReply = { id: number; ok: true; pdf: PdfContent } | { id: number; ok: false; reason: 'invalid' | 'too_many_pages' };
 
-let worker: Worker | undefined;
-let queue: Promise<unknown> = Promise.resolve();
+/** One worker of the pool: started on first use, replaced after a crash, a timeout or an abort. */
+interface Slot {
+  worker: Worker | undefined;
+  busy: boolean;
+}
+
+const slots: Slot[] = Array.from({ length: RECEIPT_CHECK_WORKERS }, () => ({ worker: undefined, busy: false }));
+/** Reads waiting for a free worker, oldest first. */
+const waiting: ((slot: Slot) => void)[] = [];
+/** Resolved when no read is running or waiting (closePdfReader). */
+let idle: { promise: Promise<void>; resolve: () => void } | undefined;
 let seq = 0;
 
-function spawn(): Worker {
+function spawn(slot: Slot): Worker {
   const w = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: { pdfjsUrl },
     resourceLimits: { maxOldGenerationSizeMb: PDF_WORKER_HEAP_MB },
   });
-  w.on('error', () => retire(w)); // a crash between documents: the next read starts a new worker
+  w.on('error', () => retire(slot, w)); // a crash between documents: the next read starts a new worker
   w.on('exit', () => {
-    if (worker === w) worker = undefined;
+    if (slot.worker === w) slot.worker = undefined;
   });
   w.unref(); // an idle reader never keeps the process alive
   return w;
 }
 
-function retire(w: Worker): void {
-  if (worker === w) worker = undefined;
+function retire(slot: Slot, w: Worker): void {
+  if (slot.worker === w) slot.worker = undefined;
   void w.terminate().catch(() => {});
 }
 
-/** Read a PDF in the worker. Never throws; the caller's bytes are copied, not transferred. */
-export function readPdf(bytes: Uint8Array, options: PdfReadOptions = {}): Promise<PdfReadResult> {
-  const run = queue.then(() => runOne(bytes, options));
-  queue = run.catch(() => {});
-  return run;
+function acquire(): Promise<Slot> {
+  const free = slots.find((s) => !s.busy);
+  if (free) {
+    free.busy = true;
+    return Promise.resolve(free);
+  }
+  return new Promise((resolve) => waiting.push(resolve));
 }
 
-function runOne(bytes: Uint8Array, options: PdfReadOptions): Promise<PdfReadResult> {
+function release(slot: Slot): void {
+  const next = waiting.shift();
+  if (next) return next(slot);
+  slot.busy = false;
+  if (idle && slots.every((s) => !s.busy)) idle.resolve();
+}
+
+/** Read a PDF in a worker of the pool. Never throws; the caller's bytes are copied, not transferred. */
+export async function readPdf(bytes: Uint8Array, options: PdfReadOptions = {}): Promise<PdfReadResult> {
+  const slot = await acquire();
+  try {
+    return await runOne(slot, bytes, options);
+  } finally {
+    release(slot);
+  }
+}
+
+function runOne(slot: Slot, bytes: Uint8Array, options: PdfReadOptions): Promise<PdfReadResult> {
   const { signal } = options;
   if (signal?.aborted) return Promise.resolve({ ok: false, reason: 'aborted' });
-  const w = (worker ??= spawn());
+  const w = (slot.worker ??= spawn(slot));
   const id = ++seq;
   const data = new Uint8Array(bytes); // a copy, whose buffer is transferred to the worker
 
@@ -144,7 +174,7 @@ function runOne(bytes: Uint8Array, options: PdfReadOptions): Promise<PdfReadResu
       w.off('message', onMessage);
       w.off('error', onCrash);
       w.off('exit', onCrash);
-      if (kill) retire(w);
+      if (kill) retire(slot, w);
       resolve(result);
     };
     const onMessage = (m: WorkerReply) => {
@@ -164,9 +194,9 @@ function runOne(bytes: Uint8Array, options: PdfReadOptions): Promise<PdfReadResu
 let holders = 0;
 
 /**
- * Keep the reader worker for as long as someone holds it: each sandbox holds it while open, and so may a caller
- * that opens many sandboxes in turn (the scenario runner), so the worker is started once, not once per sandbox,
- * and one sandbox closing never terminates it under another's read. The last release terminates it.
+ * Keep the reader workers for as long as someone holds them: each sandbox holds them while open, and so may a caller
+ * that opens many sandboxes in turn (the scenario runner), so a worker is started once, not once per sandbox,
+ * and one sandbox closing never terminates one under another's read. The last release terminates them.
  */
 export function retainPdfReader(): () => Promise<void> {
   holders++;
@@ -179,10 +209,18 @@ export function retainPdfReader(): () => Promise<void> {
   };
 }
 
-/** Terminate the idle reader worker (graceful shutdown, tests). The next read starts a new one. */
+/** Terminate the reader workers once no read is running or waiting (graceful shutdown, tests). The next read starts new ones. */
 export async function closePdfReader(): Promise<void> {
-  await queue;
-  const w = worker;
-  worker = undefined;
-  if (w) await w.terminate();
+  if (slots.some((s) => s.busy)) {
+    if (!idle) {
+      let resolve = () => {};
+      const promise = new Promise<void>((r) => (resolve = r));
+      idle = { promise, resolve };
+    }
+    await idle.promise;
+    idle = undefined;
+  }
+  const running = slots.map((s) => s.worker).filter((w) => w !== undefined);
+  for (const s of slots) s.worker = undefined;
+  await Promise.all(running.map((w) => w.terminate()));
 }
