@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closePdfReader, inspectReceipt, isPdf, type ReceiptFacts } from '../../src/emulator/receipts/inspect.js';
+import { RECEIPT_CHECK_WORKERS } from '../../src/emulator/receipts/limits.js';
 import { buildPdf, receiptLines } from './make-samples.mjs';
 
 const dir = fileURLToPath(new URL('../../fixtures/receipts/', import.meta.url));
@@ -136,13 +137,30 @@ describe('inspectReceipt: a hostile PDF cannot hold the process', () => {
 
     const running = new AbortController();
     const queued = new AbortController();
-    const first = inspectReceipt(textBomb(20), { signal: running.signal, timeoutMs: 20_000 });
+    // Every worker of the pool busy with a slow document; the next read waits for one.
+    const slow = Array.from({ length: RECEIPT_CHECK_WORKERS }, () => inspectReceipt(textBomb(20), { signal: running.signal, timeoutMs: 20_000 }));
     const second = inspectReceipt(sample('ok-1500.pdf'), { signal: queued.signal });
     queued.abort();
     setTimeout(() => running.abort(), 50);
-    expect((await first).kind).toBe('unreadable_pdf');
+    for (const first of slow) expect((await first).kind).toBe('unreadable_pdf');
     expect((await second).kind).toBe('unreadable_pdf');
     expect((await inspectReceipt(sample('ok-1500.pdf'))).kind).toBe('pdf');
+  });
+
+  it(`receipts are read in a pool of ${RECEIPT_CHECK_WORKERS} workers: a slow one holds its worker only, another is read meanwhile`, async () => {
+    const stop = new AbortController();
+    let slowDone = false;
+    const slow = inspectReceipt(textBomb(40), { signal: stop.signal, timeoutMs: 60_000 }).then((f) => ((slowDone = true), f));
+    try {
+      // With one shared worker this read would wait for the slow one: for its whole minute.
+      const facts = await inspectReceipt(sample('ok-1500.pdf'));
+      expect(facts.kind).toBe('pdf');
+      expect(facts.amounts).toContain('1500.00');
+      expect(slowDone).toBe(false);
+    } finally {
+      stop.abort();
+    }
+    expect((await slow).kind).toBe('unreadable_pdf');
   });
 
   it('receipts inspected concurrently each get their own facts', async () => {

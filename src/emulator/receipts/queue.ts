@@ -1,7 +1,7 @@
 // The receipt-check queue of one sandbox. Admission is bounded per shop and in total, and is asked before the body
 // is read, so a refusal (429 / 503 with Retry-After) costs nothing. An admitted check runs when a PDF worker is free
-// for its shop: a shop runs at most `runningPerShop` checks at a time, and a freed worker goes to the waiting shop
-// with the fewest checks running (oldest upload first), so one shop's uploads never queue another shop's check.
+// for its shop: a shop runs at most `runningPerShop` checks at a time, and a freed worker goes round robin to the
+// waiting shop served longest ago (oldest upload first within a shop), so one shop's uploads never queue another's.
 import { ApiError } from '../http/errors.js';
 import { RECEIPT_CHECK_LIMITS, type ReceiptCheckLimits } from './limits.js';
 
@@ -26,6 +26,9 @@ export class ReceiptCheckQueue {
   private readonly running = new Map<string, number>();
   private runningTotal = 0;
   private readonly waiting: Waiter[] = [];
+  /** When each shop with uploads admitted last had a check started (the start count then); absent: not yet. */
+  private readonly lastStart = new Map<string, number>();
+  private starts = 0;
   private seq = 0;
 
   constructor(readonly limits: ReceiptCheckLimits = RECEIPT_CHECK_LIMITS) {}
@@ -51,6 +54,7 @@ export class ReceiptCheckQueue {
         released = true;
         this.admittedTotal--;
         bump(this.admitted, shop, -1);
+        if (!this.admitted.has(shop)) this.lastStart.delete(shop);
       },
     };
   }
@@ -78,13 +82,17 @@ export class ReceiptCheckQueue {
     return this.runningTotal < this.limits.workers && (this.running.get(shop) ?? 0) < this.limits.runningPerShop;
   }
 
+  /** Whether `a` goes before `b`: its shop has fewer checks running, else was served longer ago, else it is older. */
   private before(a: Waiter, b: Waiter): boolean {
     const ra = this.running.get(a.shop) ?? 0;
     const rb = this.running.get(b.shop) ?? 0;
-    return ra < rb || (ra === rb && a.seq < b.seq);
+    if (ra !== rb) return ra < rb;
+    const la = this.lastStart.get(a.shop) ?? -1;
+    const lb = this.lastStart.get(b.shop) ?? -1;
+    return la !== lb ? la < lb : a.seq < b.seq;
   }
 
-  /** Start waiting checks while a worker is free: the shop with the fewest running first, then the oldest upload. */
+  /** Start waiting checks while a worker is free, in the order of `before`: round robin over the shops. */
   private pump(): void {
     while (this.runningTotal < this.limits.workers) {
       let best: Waiter | undefined;
@@ -95,6 +103,7 @@ export class ReceiptCheckQueue {
       this.waiting.splice(this.waiting.indexOf(best), 1);
       this.runningTotal++;
       bump(this.running, best.shop, 1);
+      this.lastStart.set(best.shop, ++this.starts);
       best.start();
     }
   }
