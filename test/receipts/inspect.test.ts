@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closePdfReader, inspectReceipt, isPdf, type ReceiptFacts } from '../../src/emulator/receipts/inspect.js';
+import { closePdfReader, DEFAULT_MAX_TEXT_CHARS, inspectReceipt, isPdf, type ReceiptFacts } from '../../src/emulator/receipts/inspect.js';
 import { RECEIPT_CHECK_WORKERS } from '../../src/emulator/receipts/limits.js';
 import { buildPdf, receiptLines } from './make-samples.mjs';
 
@@ -112,6 +112,28 @@ describe('inspectReceipt: what makes a PDF', () => {
     const bytes = sample('ok-1500.pdf');
     expect((await inspectReceipt(bytes, { maxBytes: bytes.byteLength - 1 })).kind).toBe('unreadable_pdf');
     expect((await inspectReceipt(bytes, { maxBytes: bytes.byteLength })).kind).toBe('pdf');
+  });
+
+  /** 20 full pages (48 lines of 80 characters each: about 77,000 characters) with an amount on the first and the last line. */
+  const longText = () =>
+    Array.from({ length: 20 }, (_, p) =>
+      Array.from({ length: 48 }, (_, i) => {
+        const fill = `Page ${p + 1}, line ${i + 1} of the statement `.padEnd(80, '.');
+        if (p === 0 && i === 0) return 'Amount: 1 500,00 RUB';
+        return p === 19 && i === 47 ? 'Total: 2000.00 RUB' : fill;
+      }),
+    );
+
+  it(`a PDF with more text than the bound (default ${DEFAULT_MAX_TEXT_CHARS} characters) is unreadable`, async () => {
+    const bytes = buildPdf({ pages: longText(), info: BANK });
+    expect((await inspectReceipt(bytes, { maxTextChars: 50_000 })).kind).toBe('unreadable_pdf');
+    expect((await inspectReceipt(bytes)).kind).toBe('pdf');
+  });
+
+  it('amounts anywhere in a long text are found, in order (the text is searched a block of lines at a time)', async () => {
+    const facts = await inspectReceipt(buildPdf({ pages: longText(), info: BANK }));
+    expect(facts.text.length).toBeGreaterThan(70_000);
+    expect(facts.amounts).toEqual(['1500.00', '2000.00']);
   });
 });
 

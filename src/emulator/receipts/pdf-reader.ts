@@ -22,11 +22,16 @@ export interface PdfContent {
 
 export type PdfReadResult =
   | { ok: true; pdf: PdfContent }
-  | { ok: false; reason: 'invalid' | 'too_many_pages' | 'timeout' | 'aborted' | 'crashed' };
+  | { ok: false; reason: 'invalid' | 'too_many_pages' | 'too_much_text' | 'timeout' | 'aborted' | 'crashed' };
 
 export interface PdfReadOptions {
   /** Most pages accepted; a PDF with more is refused (too_many_pages) before any page is read. Default 20. */
   maxPages?: number;
+  /**
+   * Most characters of text accepted, over all pages; reading stops past it (too_much_text). A bank receipt has a
+   * few KiB; the text is interpreted on the main thread, so megabytes of it would stall every request. Default 256 Ki.
+   */
+  maxTextChars?: number;
   /** Wall-clock budget of the parse once the worker takes the document, in ms. Default 5000. */
   timeoutMs?: number;
   /** Abandons the read, queued or running (aborted). Default: none. */
@@ -34,6 +39,7 @@ export interface PdfReadOptions {
 }
 
 export const DEFAULT_MAX_PAGES = 20;
+export const DEFAULT_MAX_TEXT_CHARS = 256 * 1024;
 export const DEFAULT_TIMEOUT_MS = RECEIPT_CHECK_TIMEOUT_MS;
 /** Old-generation heap of the PDF worker, in MiB; a document that needs more crashes the worker only. */
 export const PDF_WORKER_HEAP_MB = 256;
@@ -47,7 +53,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 for (const k of ['log', 'info', 'warn', 'error', 'debug']) console[k] = () => {};
 const pdfjs = import(workerData.pdfjsUrl);
 const text = (v) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
-parentPort.on('message', async ({ id, data, maxPages }) => {
+parentPort.on('message', async ({ id, data, maxPages, maxTextChars }) => {
   let task;
   try {
     const { getDocument, VerbosityLevel } = await pdfjs;
@@ -69,12 +75,18 @@ parentPort.on('message', async ({ id, data, maxPages }) => {
     const { info = {}, metadata } = await doc.getMetadata();
     const xmpTools = ['xmp:creatortool', 'pdf:producer'].map((k) => text(metadata && metadata.get(k))).filter(Boolean);
     const lines = [];
+    let chars = 0;
     for (let n = 1; n <= doc.numPages; n++) {
       const page = await doc.getPage(n);
       const content = await page.getTextContent();
       let line = '';
       for (const item of content.items) {
         if (typeof item.str !== 'string') continue;
+        chars += item.str.length;
+        if (chars > maxTextChars) {
+          parentPort.postMessage({ id, ok: false, reason: 'too_much_text' });
+          return;
+        }
         line += item.str;
         if (item.hasEOL) { lines.push(line); line = ''; }
       }
@@ -97,7 +109,7 @@ parentPort.on('message', async ({ id, data, maxPages }) => {
 });
 `;
 
-type WorkerReply = { id: number; ok: true; pdf: PdfContent } | { id: number; ok: false; reason: 'invalid' | 'too_many_pages' };
+type WorkerReply = { id: number; ok: true; pdf: PdfContent } | { id: number; ok: false; reason: 'invalid' | 'too_many_pages' | 'too_much_text' };
 
 /** One worker of the pool: started on first use, replaced after a crash, a timeout or an abort. */
 interface Slot {
@@ -187,7 +199,7 @@ function runOne(slot: Slot, bytes: Uint8Array, options: PdfReadOptions): Promise
     w.once('error', onCrash);
     w.once('exit', onCrash);
     signal?.addEventListener('abort', onAbort, { once: true });
-    w.postMessage({ id, data, maxPages: options.maxPages ?? DEFAULT_MAX_PAGES }, [data.buffer]);
+    w.postMessage({ id, data, maxPages: options.maxPages ?? DEFAULT_MAX_PAGES, maxTextChars: options.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS }, [data.buffer]);
   });
 }
 
