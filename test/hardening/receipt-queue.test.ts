@@ -227,7 +227,7 @@ describe('the receipt-check queue', () => {
     const sb = await open({ frozenClock: true, log: () => {}, world: worldWithShops(shops) });
     const queue = receiptChecksOf(sb.sandbox.service);
     gate.hold = true;
-    const pending: Promise<Response>[] = [];
+    const pending: (Response | Promise<Response>)[] = [];
     for (let i = 0; i < RECEIPT_CHECKS_TOTAL; i++) {
       const shop = `shop_${Math.floor(i / RECEIPT_CHECKS_PER_SHOP)}`;
       pending.push(confirm(sb, shop, (await payment(sb, shop)).operation_id, tagged(`${shop}-${i}`)));
