@@ -41,6 +41,8 @@ export interface PdfReadOptions {
 export const DEFAULT_MAX_PAGES = 20;
 export const DEFAULT_MAX_TEXT_CHARS = 256 * 1024;
 export const DEFAULT_TIMEOUT_MS = RECEIPT_CHECK_TIMEOUT_MS;
+/** Nice value of the PDF worker threads (Linux; elsewhere they keep the process's): below the event loop's priority. */
+export const PDF_WORKER_NICE = 10;
 /** Old-generation heap of the PDF worker, in MiB; a document that needs more crashes the worker only. */
 export const PDF_WORKER_HEAP_MB = 256;
 
@@ -49,9 +51,15 @@ const pdfjsUrl = pathToFileURL(createRequire(import.meta.url).resolve('pdfjs-dis
 /** The worker, as CommonJS source (eval), so it runs the same from src under vitest and from dist. */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+// Parse at a lower CPU priority than the event loop (Linux: nice is per thread), so a busy worker never delays requests.
+try {
+  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+  require('node:os').setPriority(tid, workerData.nice);
+} catch {}
 // pdfjs prints polyfill warnings on load (e.g. without @napi-rs/canvas); nobody needs them
 for (const k of ['log', 'info', 'warn', 'error', 'debug']) console[k] = () => {};
 const pdfjs = import(workerData.pdfjsUrl);
+pdfjs.then(() => parentPort.postMessage({ ready: true }), () => parentPort.postMessage({ ready: false }));
 const text = (v) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 parentPort.on('message', async ({ id, data, maxPages, maxTextChars }) => {
   let task;
@@ -114,10 +122,14 @@ type WorkerReply = { id: number; ok: true; pdf: PdfContent } | { id: number; ok:
 /** One worker of the pool: started on first use, replaced after a crash, a timeout or an abort. */
 interface Slot {
   worker: Worker | undefined;
+  /** Whether the worker has loaded pdfjs (false: it could not, or it exited first). */
+  ready: Promise<boolean>;
   busy: boolean;
 }
 
-const slots: Slot[] = Array.from({ length: RECEIPT_CHECK_WORKERS }, () => ({ worker: undefined, busy: false }));
+const slots: Slot[] = Array.from({ length: RECEIPT_CHECK_WORKERS }, () => ({ worker: undefined, ready: Promise.resolve(false), busy: false }));
+/** Longest a new worker may take to load pdfjs before its first document (the parse budget starts after it). */
+const LOAD_TIMEOUT_MS = 30_000;
 /** Reads waiting for a free worker, oldest first. */
 const waiting: ((slot: Slot) => void)[] = [];
 /** Resolved when no read is running or waiting (closePdfReader). */
@@ -127,7 +139,7 @@ let seq = 0;
 function spawn(slot: Slot): Worker {
   const w = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { pdfjsUrl },
+    workerData: { pdfjsUrl, nice: PDF_WORKER_NICE },
     resourceLimits: { maxOldGenerationSizeMb: PDF_WORKER_HEAP_MB },
   });
   w.on('error', () => retire(slot, w)); // a crash between documents: the next read starts a new worker
@@ -135,7 +147,32 @@ function spawn(slot: Slot): Worker {
     if (slot.worker === w) slot.worker = undefined;
   });
   w.unref(); // an idle reader never keeps the process alive
+  slot.ready = new Promise<boolean>((resolve) => {
+    const onReady = (m: { ready?: boolean }) => {
+      if (m.ready === undefined) return;
+      w.off('message', onReady);
+      resolve(m.ready);
+    };
+    w.on('message', onReady);
+    w.once('exit', () => resolve(false));
+  });
   return w;
+}
+
+/** Wait until the slot's worker has loaded pdfjs: the parse budget is the document's, not the parser's start-up. */
+async function loaded(slot: Slot, w: Worker, signal: AbortSignal | undefined): Promise<PdfReadResult | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort = () => {};
+  const outcome = await Promise.race([
+    slot.ready.then((ok) => (ok ? 'ready' : 'crashed')),
+    new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), LOAD_TIMEOUT_MS))),
+    new Promise<'aborted'>((resolve) => signal?.addEventListener('abort', (onAbort = () => resolve('aborted')), { once: true })),
+  ]);
+  clearTimeout(timer);
+  signal?.removeEventListener('abort', onAbort);
+  if (outcome === 'ready') return undefined;
+  if (outcome !== 'aborted') retire(slot, w);
+  return { ok: false, reason: outcome === 'aborted' ? 'aborted' : 'crashed' };
 }
 
 function retire(slot: Slot, w: Worker): void {
@@ -169,10 +206,12 @@ export async function readPdf(bytes: Uint8Array, options: PdfReadOptions = {}): 
   }
 }
 
-function runOne(slot: Slot, bytes: Uint8Array, options: PdfReadOptions): Promise<PdfReadResult> {
+async function runOne(slot: Slot, bytes: Uint8Array, options: PdfReadOptions): Promise<PdfReadResult> {
   const { signal } = options;
-  if (signal?.aborted) return Promise.resolve({ ok: false, reason: 'aborted' });
+  if (signal?.aborted) return { ok: false, reason: 'aborted' };
   const w = (slot.worker ??= spawn(slot));
+  const notLoaded = await loaded(slot, w, signal);
+  if (notLoaded) return notLoaded;
   const id = ++seq;
   const data = new Uint8Array(bytes); // a copy, whose buffer is transferred to the worker
 
