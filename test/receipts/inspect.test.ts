@@ -1,11 +1,12 @@
 // The receipt inspector on the committed samples and on generated edge cases (page limit, incremental update,
 // XMP editor, size and time bounds).
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closePdfReader, DEFAULT_MAX_TEXT_CHARS, inspectReceipt, isPdf, type ReceiptFacts } from '../../src/emulator/receipts/inspect.js';
 import { RECEIPT_CHECK_WORKERS } from '../../src/emulator/receipts/limits.js';
+import { PDF_WORKER_NICE } from '../../src/emulator/receipts/pdf-reader.js';
 import { buildPdf, receiptLines } from './make-samples.mjs';
 
 const dir = fileURLToPath(new URL('../../fixtures/receipts/', import.meta.url));
@@ -183,6 +184,14 @@ describe('inspectReceipt: a hostile PDF cannot hold the process', () => {
       stop.abort();
     }
     expect((await slow).kind).toBe('unreadable_pdf');
+  });
+
+  it.runIf(process.platform === 'linux')('the PDF workers run at a lower CPU priority than the event loop (nice 10)', async () => {
+    await inspectReceipt(sample('ok-1500.pdf'));
+    const nice = (tid: string) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+    const main = nice(String(process.pid));
+    if (main >= PDF_WORKER_NICE) return; // the whole process already runs at that priority or lower
+    expect(readdirSync('/proc/self/task').map(nice)).toContain(PDF_WORKER_NICE);
   });
 
   it('receipts inspected concurrently each get their own facts', async () => {
