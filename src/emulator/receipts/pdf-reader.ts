@@ -42,7 +42,7 @@ export const DEFAULT_MAX_PAGES = 20;
 export const DEFAULT_MAX_TEXT_CHARS = 256 * 1024;
 export const DEFAULT_TIMEOUT_MS = RECEIPT_CHECK_TIMEOUT_MS;
 /** Nice value of the PDF worker threads (Linux; elsewhere they keep the process's): below the event loop's priority. */
-export const PDF_WORKER_NICE = 10;
+export const PDF_WORKER_NICE = 5;
 /** Old-generation heap of the PDF worker, in MiB; a document that needs more crashes the worker only. */
 export const PDF_WORKER_HEAP_MB = 256;
 
