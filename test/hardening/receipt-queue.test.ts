@@ -222,6 +222,21 @@ describe('the receipt-check queue', () => {
     for (const res of await Promise.all([...admitted, b])) expect(res.status).toBe(200);
   });
 
+  it('an upload whose client goes away mid-body leaves the queue (a place is never lost)', async () => {
+    const sb = await open({ transport: 'http', frozenClock: true, log: () => {} });
+    const queue = receiptChecksOf(sb.sandbox.service);
+    const op = await payment(sb, 'shop_a');
+    for (const framing of [{ 'content-length': String(5 * MiB) }, { 'transfer-encoding': 'chunked' }]) {
+      const chunked = 'transfer-encoding' in framing;
+      const body = part('operation_id', op.operation_id) + part('confirmation_type', 'receipt') + filePart + ' '.repeat(64 * 1024);
+      const req = raw(sb, requestHead('/v1/confirm_payment', { 'x-api-key': sb.keyOf('shop_a'), ...framing }) + (chunked ? `${body.length.toString(16)}\r\n${body}\r\n` : body));
+      await until('the upload admitted', () => queue.size('shop_a') === 1);
+      req.socket.destroy();
+      await until('its place given back', () => queue.size('shop_a') === 0);
+    }
+    expect(sb.sandbox.service.state.operation(op.operation_id)?.status).toBe('awaiting_confirmation');
+  });
+
   it(`the sandbox has at most ${RECEIPT_CHECKS_TOTAL} uploads admitted: then 503 with Retry-After, nothing stored`, async () => {
     const shops = Math.ceil(RECEIPT_CHECKS_TOTAL / RECEIPT_CHECKS_PER_SHOP) + 1;
     const sb = await open({ frozenClock: true, log: () => {}, world: worldWithShops(shops) });

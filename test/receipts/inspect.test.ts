@@ -186,7 +186,7 @@ describe('inspectReceipt: a hostile PDF cannot hold the process', () => {
     expect((await slow).kind).toBe('unreadable_pdf');
   });
 
-  it.runIf(process.platform === 'linux')('the PDF workers run at a lower CPU priority than the event loop (nice 10)', async () => {
+  it.runIf(process.platform === 'linux')(`the PDF workers run at a lower CPU priority than the event loop (nice ${PDF_WORKER_NICE})`, async () => {
     await inspectReceipt(sample('ok-1500.pdf'));
     const nice = (tid: string) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
     const main = nice(String(process.pid));
