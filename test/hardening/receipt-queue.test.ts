@@ -226,7 +226,7 @@ describe('the receipt-check queue', () => {
     const sb = await open({ transport: 'http', frozenClock: true, log: () => {} });
     const queue = receiptChecksOf(sb.sandbox.service);
     const op = await payment(sb, 'shop_a');
-    for (const framing of [{ 'content-length': String(5 * MiB) }, { 'transfer-encoding': 'chunked' }]) {
+    for (const framing of [{ 'content-length': String(5 * MiB) }, { 'transfer-encoding': 'chunked' }] as Record<string, string>[]) {
       const chunked = 'transfer-encoding' in framing;
       const body = part('operation_id', op.operation_id) + part('confirmation_type', 'receipt') + filePart + ' '.repeat(64 * 1024);
       const req = raw(sb, requestHead('/v1/confirm_payment', { 'x-api-key': sb.keyOf('shop_a'), ...framing }) + (chunked ? `${body.length.toString(16)}\r\n${body}\r\n` : body));
