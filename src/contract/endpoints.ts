@@ -90,7 +90,7 @@ export const endpoints = {
     auth: true,
     multipart: ConfirmPaymentRequest,
     response: Operation,
-    errors: [400, 401, 404, 409, 413, 415, 429],
+    errors: [400, 401, 404, 409, 413, 415, 429, 503],
   }),
   getOperationState: def({
     id: 'getOperationState',

@@ -1,10 +1,12 @@
 // The receipt inspector on the committed samples and on generated edge cases (page limit, incremental update,
 // XMP editor, size and time bounds).
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closePdfReader, inspectReceipt, isPdf, type ReceiptFacts } from '../../src/emulator/receipts/inspect.js';
+import { closePdfReader, DEFAULT_MAX_TEXT_CHARS, inspectReceipt, isPdf, type ReceiptFacts } from '../../src/emulator/receipts/inspect.js';
+import { RECEIPT_CHECK_WORKERS } from '../../src/emulator/receipts/limits.js';
+import { PDF_WORKER_NICE } from '../../src/emulator/receipts/pdf-reader.js';
 import { buildPdf, receiptLines } from './make-samples.mjs';
 
 const dir = fileURLToPath(new URL('../../fixtures/receipts/', import.meta.url));
@@ -112,6 +114,28 @@ describe('inspectReceipt: what makes a PDF', () => {
     expect((await inspectReceipt(bytes, { maxBytes: bytes.byteLength - 1 })).kind).toBe('unreadable_pdf');
     expect((await inspectReceipt(bytes, { maxBytes: bytes.byteLength })).kind).toBe('pdf');
   });
+
+  /** 20 full pages (48 lines of 80 characters each: about 77,000 characters) with an amount on the first and the last line. */
+  const longText = () =>
+    Array.from({ length: 20 }, (_, p) =>
+      Array.from({ length: 48 }, (_, i) => {
+        const fill = `Page ${p + 1}, line ${i + 1} of the statement `.padEnd(80, '.');
+        if (p === 0 && i === 0) return 'Amount: 1 500,00 RUB';
+        return p === 19 && i === 47 ? 'Total: 2000.00 RUB' : fill;
+      }),
+    );
+
+  it(`a PDF with more text than the bound (default ${DEFAULT_MAX_TEXT_CHARS} characters) is unreadable`, async () => {
+    const bytes = buildPdf({ pages: longText(), info: BANK });
+    expect((await inspectReceipt(bytes, { maxTextChars: 50_000 })).kind).toBe('unreadable_pdf');
+    expect((await inspectReceipt(bytes)).kind).toBe('pdf');
+  });
+
+  it('amounts anywhere in a long text are found, in order (the text is searched a block of lines at a time)', async () => {
+    const facts = await inspectReceipt(buildPdf({ pages: longText(), info: BANK }));
+    expect(facts.text.length).toBeGreaterThan(70_000);
+    expect(facts.amounts).toEqual(['1500.00', '2000.00']);
+  });
 });
 
 describe('inspectReceipt: a hostile PDF cannot hold the process', () => {
@@ -136,13 +160,38 @@ describe('inspectReceipt: a hostile PDF cannot hold the process', () => {
 
     const running = new AbortController();
     const queued = new AbortController();
-    const first = inspectReceipt(textBomb(20), { signal: running.signal, timeoutMs: 20_000 });
+    // Every worker of the pool busy with a slow document; the next read waits for one.
+    const slow = Array.from({ length: RECEIPT_CHECK_WORKERS }, () => inspectReceipt(textBomb(20), { signal: running.signal, timeoutMs: 20_000 }));
     const second = inspectReceipt(sample('ok-1500.pdf'), { signal: queued.signal });
     queued.abort();
     setTimeout(() => running.abort(), 50);
-    expect((await first).kind).toBe('unreadable_pdf');
+    for (const first of slow) expect((await first).kind).toBe('unreadable_pdf');
     expect((await second).kind).toBe('unreadable_pdf');
     expect((await inspectReceipt(sample('ok-1500.pdf'))).kind).toBe('pdf');
+  });
+
+  it(`receipts are read in a pool of ${RECEIPT_CHECK_WORKERS} workers: a slow one holds its worker only, another is read meanwhile`, async () => {
+    const stop = new AbortController();
+    let slowDone = false;
+    const slow = inspectReceipt(textBomb(40), { signal: stop.signal, timeoutMs: 60_000 }).then((f) => ((slowDone = true), f));
+    try {
+      // With one shared worker this read would wait for the slow one: for its whole minute.
+      const facts = await inspectReceipt(sample('ok-1500.pdf'));
+      expect(facts.kind).toBe('pdf');
+      expect(facts.amounts).toContain('1500.00');
+      expect(slowDone).toBe(false);
+    } finally {
+      stop.abort();
+    }
+    expect((await slow).kind).toBe('unreadable_pdf');
+  });
+
+  it.runIf(process.platform === 'linux')(`the PDF workers run at a lower CPU priority than the event loop (nice ${PDF_WORKER_NICE})`, async () => {
+    await inspectReceipt(sample('ok-1500.pdf'));
+    const nice = (tid: string) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+    const main = nice(String(process.pid));
+    if (main >= PDF_WORKER_NICE) return; // the whole process already runs at that priority or lower
+    expect(readdirSync('/proc/self/task').map(nice)).toContain(PDF_WORKER_NICE);
   });
 
   it('receipts inspected concurrently each get their own facts', async () => {

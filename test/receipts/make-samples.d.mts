@@ -8,6 +8,8 @@ export interface BuildPdfOptions {
   update?: Record<string, string | undefined>;
   /** XMP packet attached as the catalog's /Metadata stream. Default: none. */
   xmp?: string;
+  /** Bytes of an object nothing refers to (a stream of spaces), to make a large file cheaply. Default: none. */
+  padding?: number;
 }
 export function buildPdf(options: BuildPdfOptions): Uint8Array;
 export function receiptLines(options: { amount: string | null; status?: string; extra?: string[] }): string[];

@@ -26,9 +26,10 @@ function infoDict(info) {
  * @param {Record<string, string | undefined>} [o.info] Info dictionary entries (Producer, Creator, CreationDate, ModDate …)
  * @param {Record<string, string | undefined>} [o.update] when set, append an incremental update that replaces the Info dictionary
  * @param {string} [o.xmp] an XMP packet to attach as the catalog's /Metadata stream
+ * @param {number} [o.padding] bytes of an object nothing refers to (a stream of spaces), to make a large file cheaply
  * @returns {Uint8Array}
  */
-export function buildPdf({ pages, info = {}, update, xmp }) {
+export function buildPdf({ pages, info = {}, update, xmp, padding }) {
   const chunks = [];
   let length = 0;
   const offsets = new Map();
@@ -92,7 +93,16 @@ export function buildPdf({ pages, info = {}, update, xmp }) {
     length += data.length;
     push('\nendstream\nendobj\n');
   }
-  const size = metadataNum + (xmp === undefined ? 0 : 1);
+  let size = metadataNum + (xmp === undefined ? 0 : 1);
+  if (padding) {
+    const data = Buffer.alloc(padding, 0x20);
+    offsets.set(size, length);
+    push(`${size} 0 obj\n<< /Length ${data.length} >>\nstream\n`);
+    chunks.push(data);
+    length += data.length;
+    push('\nendstream\nendobj\n');
+    size++;
+  }
   const firstXref = xref([0, ...offsets.keys()]);
   push(`trailer\n<< /Size ${size} /Root 1 0 R /Info ${infoNum} 0 R >>\nstartxref\n${firstXref}\n%%EOF\n`);
 

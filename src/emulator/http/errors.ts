@@ -48,6 +48,7 @@ export const STATUS_OF = {
   body_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  receipt_checks_busy: 429,
   internal_error: 500,
   unhealthy: 503,
   read_capacity_exhausted: 503,
@@ -66,6 +67,7 @@ export const STATUS_OF = {
   accounting_unavailable: 503,
   fault_not_found: 404,
   fault_limit: 409,
+  receipt_checks_full: 503,
 } as const satisfies Record<DomainErrorCode, number> & Record<string, number>;
 
 export type ErrorCode = keyof typeof STATUS_OF;

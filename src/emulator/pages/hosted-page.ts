@@ -9,14 +9,23 @@ import { toScale2 } from '../../domain/money.js';
 import type { OperationRecord } from '../../domain/operation.js';
 import { DomainError } from '../../domain/errors.js';
 import { RECEIPT_LIMIT, type AppContext } from '../context.js';
-import { readLimited } from '../http/body.js';
-import { STATUS_OF } from '../http/errors.js';
+import { ApiError, STATUS_OF } from '../http/errors.js';
 import { receiptCheck } from '../receipts/check.js';
+import { receiptChecksOf } from '../receipts/queue.js';
+import { receiptTarget } from '../receipts/target.js';
+import { ReceiptUploadBody } from '../receipts/upload-body.js';
 import { toWireOperation, type PublicOperation } from '../wire.js';
 
 /** A page shown; the redirect back to the page after an upload. Errors take their status from STATUS_OF. */
 const PAGE_OK = 200;
 const PAGE_SEE_OTHER = 303;
+
+/** What the page tells the payer for an upload refused by the HTTP layer (any other: choose a PDF). */
+const PAGE_NOTICE = {
+  body_too_large: 'The file is too large: a receipt is at most 10 MiB.',
+  receipt_checks_busy: 'Too many receipts are being checked for this shop right now. Try again in a few seconds.',
+  receipt_checks_full: 'Too many receipts are being checked right now. Try again in a few seconds.',
+} as const;
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -130,32 +139,44 @@ export function showPaymentPage(event: H3Event, ctx: AppContext): string {
   return notFound(event);
 }
 
-/** The receipt file part of the page's form, if one was sent. */
-async function receiptPart(event: H3Event): Promise<File | undefined> {
-  const type = event.req.headers.get('content-type') ?? '';
-  try {
-    const bytes = await readLimited(event, RECEIPT_LIMIT);
-    const part = (await new Request('http://paygate.local/', { method: 'POST', headers: { 'content-type': type }, body: bytes }).formData()).get('receipt');
-    if (part && typeof part !== 'string' && part.size > 0) return part;
-  } catch {
-    return undefined;
-  }
-  return undefined;
-}
-
-/** POST /pay/:id/receipt: the page's upload form; the same checks as confirm_payment, then back to the page. */
+/**
+ * POST /pay/:id/receipt: the page's upload form; the same checks as confirm_payment, then back to the page. The
+ * payment's status and the declared length are checked, and the shop's place in the receipt-check queue taken,
+ * before the body is read.
+ */
 export async function uploadPageReceipt(event: H3Event, ctx: AppContext): Promise<string> {
   const found = find(event, ctx);
-  if (!found) return notFound(event);
+  const body = new ReceiptUploadBody(event, RECEIPT_LIMIT);
+  if (!found) {
+    body.leaveUnread();
+    return notFound(event);
+  }
   const { op, query } = found;
-  const file = await receiptPart(event);
-  if (!file) return html(event, STATUS_OF.validation_error, render(op, ctx, 'Choose a PDF receipt to upload (at most 10 MiB).', query));
-  const bytes = new Uint8Array(await file.arrayBuffer());
+  const answer = (status: number, notice: string) => {
+    body.leaveUnread();
+    return html(event, status, render(find(event, ctx)?.op ?? op, ctx, notice, query));
+  };
   try {
-    await ctx.service.uploadReceipt(op.shop_id, op.id, { bytes, filename: file.name || 'receipt', contentType: file.type || 'application/octet-stream' }, receiptCheck(bytes));
+    receiptTarget(ctx.service, op.shop_id, op.id);
+    body.checkDeclaredLength();
+    const ticket = receiptChecksOf(ctx.service).admit(op.shop_id);
+    try {
+      const { file } = await body.read();
+      if (!file || file.bytes.byteLength === 0) return answer(STATUS_OF.validation_error, 'Choose a PDF receipt to upload (at most 10 MiB).');
+      const upload = { bytes: file.bytes, filename: file.filename || 'receipt', contentType: file.contentType || 'application/octet-stream' };
+      await ctx.service.uploadReceipt(op.shop_id, op.id, upload, receiptCheck(file.bytes, ticket));
+    } finally {
+      ticket.release();
+    }
   } catch (e) {
-    if (!(e instanceof DomainError)) throw e;
-    return html(event, STATUS_OF.invalid_state, render(find(event, ctx)?.op ?? op, ctx, 'This payment does not accept a receipt now.', query));
+    if (e instanceof DomainError) {
+      return e.code === 'invalid_state'
+        ? answer(STATUS_OF.invalid_state, 'This payment does not accept a receipt now.')
+        : answer(STATUS_OF[e.code], 'The receipt could not be stored. Try again.');
+    }
+    if (!(e instanceof ApiError)) throw e;
+    for (const [k, v] of Object.entries(e.headers)) event.res.headers.set(k, v);
+    return answer(e.status, PAGE_NOTICE[e.code as keyof typeof PAGE_NOTICE] ?? 'Choose a PDF receipt to upload (at most 10 MiB).');
   }
   event.res.status = PAGE_SEE_OTHER;
   event.res.headers.set('location', `${ctx.urls.paymentPage}/${op.id}${query}`);
