@@ -80,6 +80,7 @@ export const FAULT_CASES: { readonly [K in EndpointId]: readonly FaultCase[] } =
     ...NO_KEY,
     ...NOT_FOUND,
     ...RATE,
+    c(503, 'receipt_checks_full', 'the sandbox is checking as many receipts as it can; retry after a few seconds', 'the sandbox: every receipt check place is taken'),
   ],
   getOperationState: [
     ...BAD_BODY,

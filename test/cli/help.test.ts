@@ -101,7 +101,7 @@ describe('paygate --help', () => {
   it('collapses the global options into one line; `paygate help globals` lists them in full', async () => {
     for (const cmd of [['payment', 'create'], ['sandbox', 'time'], ['sandbox']]) {
       const r = await runCli([...cmd, '--help'], { env });
-      expect(r.stdout, cmd.join(' ')).toMatch(/^Global options: --base-url, --api-key, --admin-token, --profile, --no-color \(see\s+`paygate help globals`\)$/m);
+      expect(r.stdout, cmd.join(' ')).toMatch(/^Global options: --base-url, --api-key, --admin-token, --profile, --ca,\s+--no-color \(see\s+`paygate help globals`\)$/m);
       expect(r.stdout).not.toContain('Global Options:');
       expect(r.stdout).not.toContain('PAYGATE_PROFILE');
     }
