@@ -66,10 +66,16 @@ export async function layOutPool(service: GatewayService, shopId: string, layout
 async function plan(service: GatewayService, shopId: string, layout: Layout): Promise<{ created: string[]; rejected: number }> {
   const created: string[] = [];
   let rejected = 0;
-  const writes: Promise<void>[] = [];
+  let writes: Promise<void>[] = [];
   const all = layoutParams(service.world, layout.method, layout.amounts, layout.batch);
   for (let i = 0; i < all.length; i++) {
-    if (i > 0 && i % LAYOUT_BATCH === 0) await yieldToEventLoop();
+    if (i > 0 && i % LAYOUT_BATCH === 0) {
+      // Wait for the batch to be written before planning the next: other requests run meanwhile, and a read (which
+      // waits for the writes issued before it) never queues behind more than one batch.
+      await Promise.all(writes);
+      writes = [];
+      await yieldToEventLoop();
+    }
     const p = planCreate(service.ctx(), shopId, 'payout', all[i]!);
     if (p.kind !== 'commit') continue;
     writes.push(service.persist(p));
