@@ -346,7 +346,7 @@ describe('webhooks', () => {
     await rx.next();
     await h.sandbox.webhooks.idle();
     expect((await deliveries(h))[0]!.status).toBe('succeeded');
-  });
+  }, 20_000);
 
   it('pending deliveries survive a restart of a file store and are delivered after reopening', async () => {
     const dir = tempDir(defer, 'paygate-wh-');
