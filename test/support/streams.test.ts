@@ -226,6 +226,31 @@ describe('GET /sandbox/logs/stream', () => {
   });
 });
 
+describe('GET /sandbox/logs/stream?backlog=n', () => {
+  const h = useSandbox({ transport: 'http', frozenClock: true, startTime: T0, adminToken: ADMIN });
+
+  it('the newest n matching entries first, oldest first, then the live ones: none missed, none repeated', async () => {
+    const before: string[] = [];
+    for (let i = 0; i < 5; i++) before.push((await fetch(`${h.baseUrl}/v1/balances?n=${i}`, { headers: { 'x-api-key': h.keyOf('shop_a') } })).headers.get('x-request-id')!);
+    await fetch(`${h.baseUrl}/livez`);
+    const ac = new AbortController();
+    const raw = await rawStream(`${h.baseUrl}/sandbox/logs/stream?backlog=3&path=/v1/balances`, { 'x-admin-token': ADMIN }, ac.signal);
+    const after = (await fetch(`${h.baseUrl}/v1/balances?n=live`, { headers: { 'x-api-key': h.keyOf('shop_a') } })).headers.get('x-request-id')!;
+    await until(() => raw.events.length >= 4);
+    ac.abort();
+    await raw.ended;
+    expect(raw.events.map((e) => (e.data as SandboxRequestLogEntry).id)).toEqual([...before.slice(2), after]);
+  });
+
+  it('backlog must be an integer from 0 to 2000', async () => {
+    for (const q of ['backlog=-1', 'backlog=2001', 'backlog=some']) {
+      const res = await fetch(`${h.baseUrl}/sandbox/logs/stream?${q}`, { headers: { 'x-admin-token': ADMIN } });
+      expect(res.status, q).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toMatch(/^backlog: /);
+    }
+  });
+});
+
 /** Resolves once `ok()` holds, checking after each turn of the event loop's I/O (no timer). */
 async function until(ok: () => boolean): Promise<void> {
   for (let i = 0; !ok(); i++) {
