@@ -170,6 +170,25 @@ describe('GET /sandbox/operations/stream', () => {
   });
 });
 
+describe('GET /sandbox/operations/stream in process (createInProcessDispatcher)', () => {
+  const h = useSandbox({ frozenClock: true, startTime: T0, adminToken: ADMIN });
+
+  it('aborting an idle stream ends it at once and drops the server listener (not at the next heartbeat)', async () => {
+    const listeners = h.sandbox.service.writeListeners;
+    const ac = new AbortController();
+    const tail = collect(h.admin.sandbox.operations.stream({}, { signal: ac.signal }));
+    await nextCall(listeners, 'add');
+    const op = await h.make({ apiKey: h.keyOf('shop_a') }).payments.create(card('ip-1'));
+    while (tail.items.length === 0) await new Promise((r) => setImmediate(r));
+    const dropped = nextCall(listeners, 'delete');
+    ac.abort();
+    await tail.done;
+    await dropped;
+    expect(listeners.size).toBe(0);
+    expect(tail.items.map((r) => r.operation_id)).toEqual([op.operation_id]);
+  });
+});
+
 describe('GET /sandbox/logs/stream', () => {
   const h = useSandbox({ transport: 'http', frozenClock: true, startTime: T0, adminToken: ADMIN });
 
