@@ -242,10 +242,9 @@ function transitionCell(from: string | null, to: string): Cell {
 /** The shop's operations, newest first, and how many of the matching total are shown. */
 export function operationListView(res: ListOperationsResponse, offset = 0): string {
   const shown = res.operations.length;
-  const count =
-    shown === 0
-      ? out.dim(`0 of ${res.total}${offset > 0 ? ` (offset ${offset})` : ''}`)
-      : `${shown} of ${res.total}${offset > 0 ? ` (from #${offset + 1})` : ''}`;
+  // No total when counting would have meant checking more than 20,000 operations.
+  const of = res.total !== undefined ? ` of ${res.total}` : res.has_more ? ' shown, more match' : ' shown';
+  const count = shown === 0 ? out.dim(`0${of}${offset > 0 ? ` (offset ${offset})` : ''}`) : `${shown}${of}${offset > 0 ? ` (from #${offset + 1})` : ''}`;
   if (shown === 0) return `${out.dim('no operations')}\n${count}`;
   const rows = res.operations.map((op): Cell[] => [
     op.operation_id,

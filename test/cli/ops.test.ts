@@ -12,7 +12,8 @@ import { list, show } from '../../src/cli/commands/ops.js';
 import { watchUntil } from '../../src/cli/commands/ops-watch.js';
 import type { OpsListOptions, OpsShowOptions, OpsWatchOptions } from '../../src/cli/define/ops.js';
 import { UsageError } from '../../src/cli/errors.js';
-import { CSV_COLUMNS } from '../../src/cli/support-views.js';
+import { CSV_COLUMNS, opsPageView } from '../../src/cli/support-views.js';
+import { operationListView } from '../../src/cli/views.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { inProcessDeps, type InProcessDeps } from './run-deps.js';
 
@@ -355,5 +356,19 @@ describe('paygate balances --all-shops', () => {
     await balances({ json: false, allShops: false }, deps);
     expect(deps.output.stdout).toMatch(/^RUB +1000000\.00 RUB/m);
     expect(deps.output.stdout).not.toMatch(/\d,\d{3}/);
+  });
+});
+
+describe('a listing without total (counting would have checked more than 20,000 operations)', () => {
+  it('says how many are shown and whether more match, never "of undefined"', async () => {
+    const { operations } = await (async () => {
+      await world();
+      return h.admin.sandbox.operations.list({ limit: 2 });
+    })();
+    const page = { operations, has_more: true, next_cursor: operations[1]!.operation_id };
+    expect(operationListView(page)).toMatch(/\n2 shown, more match$/);
+    expect(opsPageView(page, undefined)).toMatch(/\n2 shown, more match$/);
+    expect(operationListView({ ...page, has_more: false })).toMatch(/\n2 shown$/);
+    expect(operationListView({ ...page, total: 9 })).toMatch(/\n2 of 9$/);
   });
 });

@@ -80,7 +80,7 @@ export function defineState(program: Command): void {
 
 export interface BalancesOptions extends JsonOptions {
   /** Every shop's balances (GET /sandbox/balances, admin token). Default false: the key's shop. */
-  allShops: boolean;
+  allShops?: boolean | undefined;
 }
 
 /** `paygate balances [--all-shops]`. */
