@@ -103,7 +103,8 @@ export async function buildRequest(target: Target, input: CallInput): Promise<{ 
     if (place === 'query' && v !== undefined && v !== null) url.searchParams.set(name, text(v));
   }
   const headers = new Headers({ accept: 'application/json' });
-  if (c.auth === 'key') {
+  // A support read (operations list / show / streams, request log) acts as the scenario's shop, with its key.
+  if (c.auth === 'key' || c.auth === 'support') {
     const key = input.key !== undefined ? input.key : target.keyOf(input.shop);
     if (key) headers.set('x-api-key', key);
   }

@@ -117,7 +117,7 @@ export function renderVocabulary(): string {
     const fields = Object.entries(c.fields)
       .filter(([name]) => name !== 'merchant_id' && name !== 'shop_id')
       .map(([name, f]) => (f.place === 'path' ? `\`${name}\` (path)` : f.place === 'file' ? `\`${name}\` (file)` : `\`${name}\``));
-    const cred = c.auth === 'key' ? 'shop key' : c.auth === 'admin' ? 'admin token' : 'none';
+    const cred = c.auth === 'key' || c.auth === 'support' ? 'shop key' : c.auth === 'admin' ? 'admin token' : 'none';
     return `| \`${c.id}\` | ${c.method} \`${c.path}\` | ${cred} | ${fields.join(', ') || '—'} | ${c.summary} |`;
   });
   return ['| id | HTTP | credential | `with:` fields | what it does |', '|---|---|---|---|---|', ...rows].join('\n');
