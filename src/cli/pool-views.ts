@@ -1,15 +1,15 @@
 // Human views of the sandbox's pool and flexible-link controls (`paygate sandbox pool …`, `paygate sandbox links …`):
 // a layout's result, the pool windows with their first slots and totals, the amount-read settings, and a link as the
-// payer sees it. Labels are the wire field names, so they map one to one onto --json. Pool amounts are grouped
-// (`25,000.00`): a layout spans many sizes.
+// payer sees it. Labels are the wire field names, so they map one to one onto --json. Amounts are printed as the API
+// writes them (`25000.00`); counts are grouped (`10,000 payouts`).
 import type { Operation } from '../contract/index.js';
 import type { LinkInfo, PoolLayoutResponse, PoolState, ReadSettings } from '../contract/sandbox.js';
 import { out } from './colors.js';
-import { amount, dim, grouped, keyValue, statusCell, table, type Cell } from './render.js';
+import { amount, dim, groupedCount, keyValue, statusCell, table, type Cell } from './render.js';
 import { operationView } from './views.js';
 
 /** `1,234` */
-const count = (n: number): string => grouped(String(n));
+const count = (n: number): string => groupedCount(n);
 
 /** Sum of decimal strings with at most 2 decimals, exactly (in cents), as a scale-2 string. */
 function sum(values: readonly string[]): string {
@@ -48,10 +48,10 @@ export function layoutView(res: PoolLayoutResponse, method: string): string {
 function windowBlock(w: PoolState['pools'][number]): string {
   const head = `${out.bold(w.pool_id)}  ${w.method}  ${w.currency}`;
   const kv = keyValue([
-    ['min_piece', amount(grouped(w.min_piece), w.currency)],
-    ['min_remainder', amount(grouped(w.min_remainder), w.currency)],
+    ['min_piece', amount(w.min_piece, w.currency)],
+    ['min_remainder', amount(w.min_remainder, w.currency)],
     ['slots', `${count(w.slots)} open`],
-    ['free_total', amount(grouped(w.free_total), w.currency)],
+    ['free_total', amount(w.free_total, w.currency)],
   ]);
   if (w.first.length === 0) {
     const why = w.slots === 0 ? 'no open slots: lay out payouts with `paygate sandbox pool layout`' : 'no slots listed (--limit 0)';
@@ -61,13 +61,13 @@ function windowBlock(w: PoolState['pools'][number]): string {
     String(i + 1),
     s.payout_id,
     s.shop_id,
-    amount(grouped(s.amount), w.currency),
-    amount(grouped(s.claimed), w.currency),
-    amount(grouped(s.paid), w.currency),
-    amount(grouped(s.free), w.currency),
+    amount(s.amount, w.currency),
+    amount(s.claimed, w.currency),
+    amount(s.paid, w.currency),
+    amount(s.free, w.currency),
   ]);
   const shown = w.first.length;
-  const total = (field: 'amount' | 'claimed' | 'paid' | 'free'): Cell => amount(grouped(sum(w.first.map((s) => s[field]))), w.currency);
+  const total = (field: 'amount' | 'claimed' | 'paid' | 'free'): Cell => amount(sum(w.first.map((s) => s[field])), w.currency);
   rows.push(['', { text: shown < w.slots ? `total of these ${count(shown)}` : 'total', style: (t) => out.bold(t) }, '', total('amount'), total('claimed'), total('paid'), total('free')]);
   const foot =
     shown < w.slots
@@ -86,7 +86,7 @@ export function poolStateView(state: PoolState, method?: string): string {
   const byCurrency = new Map<string, string[]>();
   for (const w of state.pools) byCurrency.set(w.currency, [...(byCurrency.get(w.currency) ?? []), w.free_total]);
   const slots = state.pools.reduce((n, w) => n + w.slots, 0);
-  const free = [...byCurrency].map(([cur, totals]) => `${grouped(sum(totals))} ${cur}`).join(', ');
+  const free = [...byCurrency].map(([cur, totals]) => `${sum(totals)} ${cur}`).join(', ');
   const total = keyValue([
     ['windows', count(state.pools.length)],
     ['slots', `${count(slots)} open`],

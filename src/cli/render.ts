@@ -16,21 +16,18 @@ export const statusCell = (s: string): Cell => ({ text: s, style: (t) => t.repla
 export const dim = (text: string): Cell => ({ text, style: (t) => out.dim(t) });
 
 /**
- * An amount with thousands separators, for views where amounts span many sizes (pools, availability):
- * `25000.00` → `25,000.00`; a leading `-` becomes a minus sign, `-4700.00` → `−4,700.00`. Not a number: unchanged.
+ * A count with thousands separators, for reading: `10000` → `10,000`. Amounts are never grouped: every view prints
+ * them as the API writes them (`1000000.00 RUB`), so a value can be pasted back into a flag.
  */
-export function grouped(value: string): string {
-  const m = /^([-+]?)(\d+)(\.\d+)?$/.exec(value);
-  if (!m) return value;
-  const int = m[2]!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${m[1] === '-' ? '−' : m[1]}${int}${m[3] ?? ''}`;
+export function groupedCount(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-/** A signed difference, grouped: `+300.00`, `−4,700.00`; zero has no sign (`0.00`). */
+/** A signed difference as the API writes amounts: `+300.00`, `-4700.00`; zero has no sign (`0.00`). */
 export function signedAmount(value: string): string {
-  const g = grouped(value);
-  if (g.startsWith('−') || g.startsWith('+')) return /^[−+]0+(\.0+)?$/.test(g) ? g.slice(1) : g;
-  return /^0+(\.0+)?$/.test(g) ? g : `+${g}`;
+  if (!/^[-+]?\d+(\.\d+)?$/.test(value)) return value;
+  if (/^[-+]?0+(\.0+)?$/.test(value)) return value.replace(/^[-+]/, '');
+  return value.startsWith('-') || value.startsWith('+') ? value : `+${value}`;
 }
 
 interface Laid {

@@ -14,7 +14,7 @@ import type {
 import type { ClockState, IssuedKey, KeyInfo, ListOperationsResponse, OperationDetails } from '../contract/sandbox.js';
 import { out, status as colourStatus } from './colors.js';
 import { faultEventsView } from './fault-views.js';
-import { amount, dim, grouped, keyValue, signedAmount, statusCell, table, type Cell } from './render.js';
+import { amount, dim, keyValue, signedAmount, statusCell, table, type Cell } from './render.js';
 
 type Row = readonly [string, Cell | undefined] | undefined;
 
@@ -145,9 +145,9 @@ export interface AmountsRequest {
   amount?: string | undefined;
 }
 
-/** `lo … hi CUR`, or one amount when both ends are equal. Grouped: pool amounts span many sizes. */
+/** `lo … hi CUR`, or one amount when both ends are equal. */
 function rangeText(lo: string, hi: string, currency: string): string {
-  return lo === hi ? `${grouped(lo)} ${currency}` : `${grouped(lo)} … ${grouped(hi)} ${currency}`;
+  return lo === hi ? `${lo} ${currency}` : `${lo} … ${hi} ${currency}`;
 }
 
 /**
@@ -160,8 +160,8 @@ function intervalsBlock(res: AvailabilityResponse): string {
   if (n === 0) {
     return `${title}\n${out.dim('no payable amounts in this range (an empty answer is not a refusal: a payment may still be created)')}`;
   }
-  const lows = res.intervals.map((i) => grouped(i.min_amount));
-  const highs = res.intervals.map((i) => grouped(i.max_amount));
+  const lows = res.intervals.map((i) => i.min_amount);
+  const highs = res.intervals.map((i) => i.max_amount);
   const lw = Math.max(...lows.map((l) => l.length));
   const hw = Math.max(...highs.map((h) => h.length));
   const rows = res.intervals.map((i, k) =>
@@ -184,7 +184,7 @@ function availabilityHeader(res: AvailabilityResponse, req: AmountsRequest = {})
     ['method', res.method],
     ['currency', res.currency],
     req.min_amount !== undefined && req.max_amount !== undefined ? ['range', rangeText(req.min_amount, req.max_amount, res.currency)] : undefined,
-    req.amount !== undefined ? ['amount', `${grouped(req.amount)} ${res.currency}`] : undefined,
+    req.amount !== undefined ? ['amount', `${req.amount} ${res.currency}`] : undefined,
     [
       'coverage',
       coverage
@@ -209,7 +209,7 @@ export function availabilityView(res: AvailabilityResponse, req?: AmountsRequest
   return `${availabilityHeader(res, req)}\n\n${intervalsBlock(res)}`;
 }
 
-/** `paygate recommend`: the suggestions with signed deltas (`+300.00`, `−4,700.00`), then the intervals. */
+/** `paygate recommend`: the suggestions with signed deltas (`+300.00`, `-4700.00`), then the intervals. */
 export function recommendationsView(res: RecommendationsResponse, req?: AmountsRequest): string {
   const n = res.recommendations.length;
   const recs =
@@ -217,7 +217,7 @@ export function recommendationsView(res: RecommendationsResponse, req?: AmountsR
       ? out.dim('no recommendations: nothing payable near this amount within the bounds')
       : table(
           ['#', 'amount', 'delta'],
-          res.recommendations.map((r, k): Cell[] => [String(k + 1), amount(grouped(r.amount), res.currency), amount(signedAmount(r.delta), res.currency)]),
+          res.recommendations.map((r, k): Cell[] => [String(k + 1), amount(r.amount, res.currency), amount(signedAmount(r.delta), res.currency)]),
         );
   const title = `${out.bold('recommendations')}${n > 0 ? ` ${out.dim('(best first; delta = amount − requested amount)')}` : ''}`;
   return `${availabilityHeader(res, req)}\n\n${title}\n${recs}\n\n${intervalsBlock(res)}`;
@@ -242,10 +242,9 @@ function transitionCell(from: string | null, to: string): Cell {
 /** The shop's operations, newest first, and how many of the matching total are shown. */
 export function operationListView(res: ListOperationsResponse, offset = 0): string {
   const shown = res.operations.length;
-  const count =
-    shown === 0
-      ? out.dim(`0 of ${res.total}${offset > 0 ? ` (offset ${offset})` : ''}`)
-      : `${shown} of ${res.total}${offset > 0 ? ` (from #${offset + 1})` : ''}`;
+  // No total when counting would have meant checking more than 20,000 operations.
+  const of = res.total !== undefined ? ` of ${res.total}` : res.has_more ? ' shown, more match' : ' shown';
+  const count = shown === 0 ? out.dim(`0${of}${offset > 0 ? ` (offset ${offset})` : ''}`) : `${shown}${of}${offset > 0 ? ` (from #${offset + 1})` : ''}`;
   if (shown === 0) return `${out.dim('no operations')}\n${count}`;
   const rows = res.operations.map((op): Cell[] => [
     op.operation_id,

@@ -102,7 +102,12 @@ class InProcessDispatcher extends Dispatcher {
       settled = true;
       h.onResponseError?.(controller, err instanceof Error ? err : new Error(String(err)));
     };
-    controller.onAbort = fail;
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+    controller.onAbort = (reason) => {
+      fail(reason);
+      // An idle stream (server-sent events) would otherwise learn of the abort only with its next chunk.
+      void reader?.cancel(reason).catch(() => {});
+    };
     try {
       await Promise.resolve();
       h.onRequestStart?.(controller, {});
@@ -116,7 +121,7 @@ class InProcessDispatcher extends Dispatcher {
       }
       h.onResponseStart?.(controller, response.status, headersOf(response), response.statusText);
       if (response.body && opts.method !== 'HEAD') {
-        const reader = response.body.getReader();
+        reader = response.body.getReader();
         for (;;) {
           await controller.whenFlowing();
           if (controller.aborted) {

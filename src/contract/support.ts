@@ -35,7 +35,15 @@ export const LogsQuery = z.object({
   errors: z.enum(['true', 'false']).optional().meta({ description: 'Only answers with status 400 or more.' }),
   limit: z.coerce.number({ error: 'must be an integer' }).int().min(1).max(2000).default(100),
 });
-export const LogsStreamQuery = LogsQuery.omit({ limit: true });
+export const LogsStreamQuery = LogsQuery.omit({ limit: true }).extend({
+  backlog: z.coerce
+    .number({ error: 'must be an integer' })
+    .int()
+    .min(0)
+    .max(2000)
+    .default(0)
+    .meta({ description: 'First send the newest this many matching entries already in the ring, oldest first; then the live ones, none missed or repeated in between.' }),
+});
 
 export const RequestLogList = z.object({ requests: z.array(RequestLogEntry) }).meta({ id: 'SandboxRequestLog' });
 

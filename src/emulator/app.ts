@@ -56,7 +56,7 @@ const GATEWAY_METHOD_OF = new Map<string, string>((Object.values(endpoints) as E
 function noSuchRoute(event: H3Event, ctx: AppContext): Response {
   if (event.url.pathname === '/v1' || event.url.pathname.startsWith('/v1/')) {
     try {
-      authenticate(event, 'key', undefined, ctx);
+      event.context.shopId = authenticate(event, 'key', undefined, ctx);
     } catch (e) {
       if (e instanceof ApiError) {
         event.context.errorCode = e.code;
@@ -81,6 +81,8 @@ async function logRequest(event: H3Event, next: () => unknown, log: RequestLog):
   const id = log.nextId();
   event.res.headers.set('x-request-id', id);
   const result = await next();
+  // A handler's own Response (404/405, a body-less 204, a stream, a page) does not take event.res's headers.
+  if (result instanceof Response && !result.headers.has('x-request-id')) result.headers.set('x-request-id', id);
   const status = result instanceof Response ? result.status : (event.res.status ?? 200);
   const ctx = event.context as { shopId?: string; errorCode?: string };
   log.add({

@@ -4,7 +4,8 @@
 // Other filters (dates, amount range, a second exact filter) are checked on the bucket's rows as the walk goes.
 // An operation still `admitting` is in no bucket (never shown). A status change moves it between buckets; buckets
 // stay sorted by creation ordinal (binary search), and moves are cheap because the operations that change are
-// nearly always recent ones near the end.
+// nearly always recent ones near the end. Creation order is time order (the sandbox clock only moves forward), so
+// `until` starts the walk by binary search and `since` stops it; amounts are compared as integer cents.
 import { Decimal } from 'decimal.js';
 import type { OperationRecord } from '../domain/operation.js';
 
@@ -68,14 +69,30 @@ function exactKeys(q: OperationQuery): string[] {
   return keys;
 }
 
+/** An amount in cents, as a number (exact for amounts with at most 2 decimal places). */
+const cents = (d: Decimal): number => d.times(100).toNumber();
+
+interface AmountRange {
+  min: number | undefined;
+  max: number | undefined;
+}
+
+/** The query's amount bounds in cents; a bound below a cent rounds to the amounts it admits. */
+function amountRange(q: OperationQuery): AmountRange {
+  return {
+    min: q.min_amount === undefined ? undefined : Math.ceil(q.min_amount.times(100).toNumber()),
+    max: q.max_amount === undefined ? undefined : Math.floor(q.max_amount.times(100).toNumber()),
+  };
+}
+
 export class OperationIndex {
   /** Operation id → its creation ordinal (the order of first upsert). */
   private readonly ordinal = new Map<string, number>();
   private next = 0;
   /** Scope (shop id, or '*') → bucket key → ids sorted by ordinal. */
   private readonly scopes = new Map<string, Map<string, string[]>>();
-  /** Expected amounts as decimals, for the amount range filters. */
-  private readonly amounts = new Map<string, Decimal>();
+  /** Expected amounts in cents (at most 2 decimal places: exact as numbers), for the amount range filters. */
+  private readonly amounts = new Map<string, number>();
 
   constructor(private readonly get: (id: string) => OperationRecord | undefined) {}
 
@@ -90,7 +107,7 @@ export class OperationIndex {
   put(op: OperationRecord, prev: OperationRecord | undefined): void {
     if (!this.ordinal.has(op.id)) {
       this.ordinal.set(op.id, this.next++);
-      this.amounts.set(op.id, new Decimal(op.expected_amount));
+      this.amounts.set(op.id, cents(new Decimal(op.expected_amount)));
     }
     if (prev) this.unbucket(prev);
     this.bucket(op);
@@ -116,12 +133,15 @@ export class OperationIndex {
     const total = oneIndex ? list.length : list.length <= COUNT_SCAN_LIMIT ? this.count(list, q) : undefined;
     let at = list.length - 1;
     if (req.after !== undefined) at = this.position(list, req.after) - 1;
+    // Nothing created at or after `until` matches: start below it.
+    if (q.until !== undefined) at = Math.min(at, this.createdBefore(list, q.until) - 1);
+    const range = amountRange(q);
     let skip = req.offset ?? 0;
     const ids: string[] = [];
     for (; at >= 0; at--) {
       const id = list[at]!;
       const op = this.get(id);
-      if (!op || !this.matches(op, q)) {
+      if (!op || !this.test(op, q, range)) {
         // Creation order is time order: past `since`, nothing older can match.
         if (op && q.since !== undefined && op.created_at < q.since) break;
         continue;
@@ -137,12 +157,27 @@ export class OperationIndex {
   }
 
   private count(list: readonly string[], q: OperationQuery): number {
+    const range = amountRange(q);
     let n = 0;
     for (const id of list) {
       const op = this.get(id);
-      if (op && this.matches(op, q)) n++;
+      if (op && this.test(op, q, range)) n++;
     }
     return n;
+  }
+
+  /** How many of `list` (in creation order) were created before `until`: binary search on created_at. */
+  private createdBefore(list: readonly string[], until: string): number {
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const op = this.get(list[mid]!);
+      if (!op) return list.length; // not expected: walk it all, matches() decides
+      if (op.created_at < until) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** Whether an id is known (a cursor that still points somewhere). */
@@ -152,6 +187,10 @@ export class OperationIndex {
 
   /** Whether an operation matches a query (the live stream's filter). */
   matches(op: OperationRecord, q: OperationQuery): boolean {
+    return this.test(op, q, amountRange(q));
+  }
+
+  private test(op: OperationRecord, q: OperationQuery, range: AmountRange): boolean {
     if (op.status === 'admitting') return false;
     if (q.shop !== undefined && op.shop_id !== q.shop) return false;
     if (q.status && op.status !== q.status) return false;
@@ -161,9 +200,10 @@ export class OperationIndex {
     if (q.merchant_operation_id !== undefined && op.merchant_operation_id !== q.merchant_operation_id) return false;
     if (q.since !== undefined && op.created_at < q.since) return false;
     if (q.until !== undefined && op.created_at >= q.until) return false;
-    const amount = q.min_amount || q.max_amount ? this.amounts.get(op.id)! : undefined;
-    if (q.min_amount && amount!.lt(q.min_amount)) return false;
-    if (q.max_amount && amount!.gt(q.max_amount)) return false;
+    if (range.min === undefined && range.max === undefined) return true;
+    const amount = this.amounts.get(op.id) ?? cents(new Decimal(op.expected_amount));
+    if (range.min !== undefined && amount < range.min) return false;
+    if (range.max !== undefined && amount > range.max) return false;
     return true;
   }
 

@@ -2,6 +2,10 @@
 // A probe sends GET /v1/balances of shop B one at a time, first alone (baseline), then while four callers list
 // shop A's operations with filters without pause and a pool layout of 10,000 payouts runs. The delay of a probe is
 // its latency minus the baseline median; the ceiling is 50 ms.
+// First, the support listing itself (issue 15, `paygate ops list`): GET /sandbox/operations with filters, one request
+// at a time on one connection, 200 requests cycling through status, client_id, method + min_amount and since (each
+// with varied values), p50 / p99 against the same 50 ms ceiling; then, apart, filters no index narrows (until, a rare
+// max_amount) and the cross-shop listing with the admin token.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,6 +39,29 @@ async function call(method, path, key, body) {
   if (res.statusCode !== 200) throw new Error(`${method} ${path} answered ${res.statusCode}`);
 }
 
+/** GET on one connection of its own; resolves to [latency ms, parsed body]. */
+const single = new Pool(info.base_url, { connections: 1 });
+async function timedGet(path, headers) {
+  const t0 = performance.now();
+  const res = await single.request({ method: 'GET', path, headers });
+  const body = await res.body.json();
+  const ms = performance.now() - t0;
+  if (res.statusCode !== 200) throw new Error(`GET ${path} answered ${res.statusCode}: ${JSON.stringify(body)}`);
+  return [ms, body];
+}
+
+/** Latencies (sorted) of `n` listings, the i-th with the query `queryOf(i)`; `rows` counts the rows answered. */
+async function listings(n, queryOf, headers = { 'x-api-key': KEY_A }) {
+  const lat = [];
+  let rows = 0;
+  for (let i = 0; i < n; i++) {
+    const [ms, body] = await timedGet(`/sandbox/operations?${queryOf(i)}`, headers);
+    lat.push(ms);
+    rows += body.operations.length;
+  }
+  return { lat: lat.sort((a, b) => a - b), rows };
+}
+
 async function probe(n) {
   const lat = [];
   for (let i = 0; i < n; i++) {
@@ -45,6 +72,28 @@ async function probe(n) {
   return lat.sort((a, b) => a - b);
 }
 const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+
+// The support listing alone. Prefilled payments are created in order, so the 50,000th newest tells a `since` that
+// splits the store; clients are client-0 … client-996, amounts 100.00 … 5099.00.
+const [, mid] = await timedGet(`/sandbox/operations?limit=1&offset=${Math.floor(SIZE / 2)}`, { 'x-api-key': KEY_A });
+const midAt = mid.operations[0]?.created_at ?? new Date().toISOString();
+const FILTERS = [
+  () => 'status=pending&limit=50',
+  (i) => `client_id=client-${(i * 37) % 997}&limit=50`,
+  (i) => `method=WT_RUB_C2C&min_amount=${1000 + ((i * 97) % 4000)}.00&limit=50`,
+  (i) => `since=${encodeURIComponent(new Date(Date.parse(midAt) + (i % 10)).toISOString())}&limit=50`,
+];
+const LIST_REQUESTS = 200;
+await listings(40, (i) => FILTERS[i % FILTERS.length](i)); // warm-up
+const filtered = await listings(LIST_REQUESTS, (i) => FILTERS[i % FILTERS.length](i));
+const byKind = [];
+for (const f of FILTERS) byKind.push(await listings(50, f));
+const unindexed = {
+  'until (half the store newer)': await listings(20, () => `until=${encodeURIComponent(midAt)}&limit=50`),
+  'max_amount=100.00 (1 row in 5,000)': await listings(20, () => 'max_amount=100.00&limit=50'),
+  'admin token, all shops, client_id': await listings(20, (i) => `client_id=client-${i}&limit=50`, { 'x-admin-token': info.admin_token }),
+};
+await single.close();
 
 await probe(50); // warm-up
 const base = await probe(PROBES);
@@ -66,6 +115,19 @@ await pool.close();
 child.kill('SIGTERM');
 await new Promise((r) => child.once('exit', r));
 rmSync(dir, { recursive: true, force: true });
+
+const LIST_CEILING_MS = 50;
+const f50 = pct(filtered.lat, 0.5);
+const f99 = pct(filtered.lat, 0.99);
+console.log(`\nsupport listing at ${SIZE} stored operations: GET /sandbox/operations with filters, ${LIST_REQUESTS} requests one at a time (status, client_id, method+min_amount, since; varied values; ${filtered.rows} rows answered)`);
+console.log(`  p50 ${f50.toFixed(2)} ms, p99 ${f99.toFixed(2)} ms, max ${filtered.lat.at(-1).toFixed(2)} ms = p99 ${(f99 / LIST_CEILING_MS).toFixed(3)} × the ${LIST_CEILING_MS} ms ceiling`);
+['status', 'client_id', 'method+min_amount', 'since'].forEach((name, k) => {
+  const l = byKind[k].lat;
+  console.log(`    ${name.padEnd(18)} p50 ${pct(l, 0.5).toFixed(2)} ms, p99 ${pct(l, 0.99).toFixed(2)} ms (50 requests)`);
+});
+for (const [name, r] of Object.entries(unindexed)) {
+  console.log(`  ${name}: p50 ${pct(r.lat, 0.5).toFixed(2)} ms, max ${r.lat.at(-1).toFixed(2)} ms (20 requests)`);
+}
 
 const p50 = pct(base, 0.5);
 const worst = loaded.at(-1) - p50;

@@ -76,23 +76,23 @@ describe('sandbox pool show', () => {
     expect(out).toMatch(/^min_piece +500\.00 RUB$/m);
     expect(out).toMatch(/^min_remainder +500\.00 RUB$/m);
     expect(out).toMatch(/^slots +4 open$/m);
-    expect(out).toMatch(/^free_total +29,300\.00 RUB$/m);
+    expect(out).toMatch(/^free_total +29300\.00 RUB$/m);
     const head = lines.findIndex((l) => l.startsWith('#'));
     expect(lines[head]).toMatch(/^# +payout_id +shop_id +amount +claimed +paid +free$/);
     const rows = lines.slice(head + 1, head + 5);
-    const amounts = ['300.00', '1,500.00', '2,500.00', '25,000.00'];
+    const amounts = ['300.00', '1500.00', '2500.00', '25000.00'];
     rows.forEach((row, i) =>
       expect(row).toMatch(new RegExp(`^${i + 1} +${UUID.source} +shop_pool +${amounts[i]} RUB +0\\.00 RUB +0\\.00 RUB +${amounts[i]} RUB$`)),
     );
     // Amount columns right-aligned: every slot row ends at the same column.
     expect(new Set(rows.map((r) => r.length)).size).toBe(1);
-    expect(lines[head + 5]).toMatch(/^ +total +29,300\.00 RUB +0\.00 RUB +0\.00 RUB +29,300\.00 RUB$/);
+    expect(lines[head + 5]).toMatch(/^ +total +29300\.00 RUB +0\.00 RUB +0\.00 RUB +29300\.00 RUB$/);
     expect(lines.at(-1)).toBe('all 4 open slots, in matching order');
   });
 
   it('--limit and --method; --json is exactly the body of GET /sandbox/pool', async () => {
     const out = ok(await runCli(['sandbox', 'pool', 'show', '--limit', '2'], { env }));
-    expect(out).toMatch(/^ +total of these 2 +1,800\.00 RUB +0\.00 RUB +0\.00 RUB +1,800\.00 RUB$/m);
+    expect(out).toMatch(/^ +total of these 2 +1800\.00 RUB +0\.00 RUB +0\.00 RUB +1800\.00 RUB$/m);
     expect(out).toContain('first 2 of 4 open slots, in matching order; --limit shows more');
 
     const body = json<{ pools: Window[] }>(await runCli(['sandbox', 'pool', 'show', '--method', 'WT_RUB_C2C', '--limit', '3', '--json'], { env }));
@@ -145,14 +145,14 @@ describe('sandbox pool settings', () => {
 describe('availability and recommend on the pool', () => {
   it('availability: coverage and truncation stated; intervals as "min … max" rows, a single point as one amount', async () => {
     const out = ok(await runCli(['availability', ...AMOUNTS, '--min-amount', '100.00', '--max-amount', '30000.00'], { env }));
-    expect(out).toMatch(/^range +100\.00 … 30,000\.00 RUB$/m);
+    expect(out).toMatch(/^range +100\.00 … 30000\.00 RUB$/m);
     expect(out).toMatch(/^coverage +full \(every provider of the shop's payin route is a pool/m);
     expect(out).toMatch(/^truncated +false \(the list is complete\)$/m);
     expect(out).toMatch(/^evaluated_at +2026-01-01T00:00:00\.000Z$/m);
     const lines = out.trimEnd().split('\n');
     const at = lines.indexOf('intervals (3, both ends inclusive)');
     expect(at).toBeGreaterThan(0);
-    expect(lines.slice(at + 1)).toEqual(['     300.00 RUB', '     500.00 … 24,500.00 RUB', '  25,000.00 RUB']);
+    expect(lines.slice(at + 1)).toEqual(['    300.00 RUB', '    500.00 … 24500.00 RUB', '  25000.00 RUB']);
   });
 
   it('availability --json is exactly the body', async () => {
@@ -170,18 +170,18 @@ describe('availability and recommend on the pool', () => {
     });
   });
 
-  it('recommend: the worked example, best first, with signed deltas (+100.00, −900.00, −2,100.00, +22,600.00, 0.00)', async () => {
+  it('recommend: the worked example, best first, with signed deltas (+100.00, -900.00, -2100.00, +22600.00, 0.00)', async () => {
     const out = ok(await runCli(['recommend', ...AMOUNTS, '--amount', '2400.00', '--min-amount', '100.00', '--max-amount', '30000.00', '--limit', '5'], { env }));
-    expect(out).toMatch(/^amount +2,400\.00 RUB$/m);
+    expect(out).toMatch(/^amount +2400\.00 RUB$/m);
     const lines = out.split('\n');
     const at = lines.findIndex((l) => l.startsWith('recommendations'));
     expect(lines[at + 1]).toMatch(/^# +amount +delta$/);
     expect(lines.slice(at + 2, at + 7).map((l) => l.trim().split(/ {2,}/))).toEqual([
-      ['1', '2,500.00 RUB', '+100.00 RUB'],
-      ['2', '1,500.00 RUB', '−900.00 RUB'],
-      ['3', '300.00 RUB', '−2,100.00 RUB'],
-      ['4', '25,000.00 RUB', '+22,600.00 RUB'],
-      ['5', '2,400.00 RUB', '0.00 RUB'],
+      ['1', '2500.00 RUB', '+100.00 RUB'],
+      ['2', '1500.00 RUB', '-900.00 RUB'],
+      ['3', '300.00 RUB', '-2100.00 RUB'],
+      ['4', '25000.00 RUB', '+22600.00 RUB'],
+      ['5', '2400.00 RUB', '0.00 RUB'],
     ]);
     expect(out).toContain('intervals (3, both ends inclusive)');
   });

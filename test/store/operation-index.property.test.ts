@@ -1,6 +1,7 @@
 // Property: the listing index pages exactly like a scan of every operation (filter, newest first, offset, limit),
 // whatever mix of creates, status changes and undos (a failed write's rollback) came before.
 import fc from 'fast-check';
+import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import type { OperationRecord } from '../../src/domain/operation.js';
 import { OperationIndex } from '../../src/store/operation-index.js';
@@ -91,5 +92,57 @@ describe('OperationIndex', () => {
     expect(index.page({ status: 'rejected' }, { after: 'op-99800', limit: 1 }).ids).toEqual(['op-99700']);
     expect(index.page({ shop: 'shop_a', status: 'pending', type: 'payment' }, { limit: 1 }).total).toBeUndefined();
     expect(index.page({ shop: 'shop_a', status: 'rejected', type: 'payment' }, { limit: 1 }).total).toBe(1000);
+  });
+
+  it('pages like a scan with dates and amounts too: since, until (a binary search), min and max amount, with a cursor', () => {
+    const AMOUNTS = ['1.00', '99.99', '100.00', '150.50', '1000.00'];
+    const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
+    const bound = fc.option(fc.nat(12), { nil: undefined });
+    const amountBound = fc.option(fc.constantFrom(...AMOUNTS, '0.01', '150.49', '5000.00'), { nil: undefined });
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ gap: fc.nat(2), amount: fc.nat(AMOUNTS.length - 1), shop: fc.nat(1), status: fc.nat(STATUSES.length - 1) }), { maxLength: 60 }),
+        fc.record({ since: bound, until: bound, min: amountBound, max: amountBound, status: fc.option(fc.nat(STATUSES.length - 1), { nil: undefined }) }),
+        fc.integer({ min: 1, max: 5 }),
+        (creates, f, limit) => {
+          const live = new Map<string, OperationRecord>();
+          const index = new OperationIndex((id) => live.get(id));
+          const rows: (OperationRecord & { amount: string })[] = [];
+          let minute = 0;
+          creates.forEach((c, n) => {
+            minute += c.gap;
+            const op = { ...asRecord({ id: `op-${n}`, shop_id: SHOPS[c.shop]!, type: 'payment', status: STATUSES[c.status]! }), created_at: at(minute), expected_amount: AMOUNTS[c.amount]! } as OperationRecord;
+            index.put(op, undefined);
+            live.set(op.id, op);
+            rows.push({ ...op, amount: AMOUNTS[c.amount]! });
+          });
+          const q = {
+            ...(f.since !== undefined ? { since: at(f.since) } : {}),
+            ...(f.until !== undefined ? { until: at(f.until) } : {}),
+            ...(f.min !== undefined ? { min_amount: new Decimal(f.min) } : {}),
+            ...(f.max !== undefined ? { max_amount: new Decimal(f.max) } : {}),
+            ...(f.status !== undefined ? { status: STATUSES[f.status]! } : {}),
+          };
+          const expected = rows
+            .filter((r) => r.status !== 'admitting' && (!q.status || r.status === q.status))
+            .filter((r) => (!q.since || r.created_at >= q.since) && (!q.until || r.created_at < q.until))
+            .filter((r) => (!q.min_amount || new Decimal(r.amount).gte(q.min_amount)) && (!q.max_amount || new Decimal(r.amount).lte(q.max_amount)))
+            .reverse()
+            .map((r) => r.id);
+          // Walk every page with the cursor: every match once, newest first.
+          const walked: string[] = [];
+          let after: string | undefined;
+          for (let pages = 0; pages <= rows.length + 1; pages++) {
+            const page = index.page(q, { limit, after });
+            walked.push(...page.ids);
+            if (page.total !== undefined) expect(page.total).toBe(expected.length);
+            if (!page.has_more) break;
+            after = page.ids.at(-1);
+          }
+          expect(walked).toEqual(expected);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -2,7 +2,7 @@
 // openapi: flags, help and typed options (run: commands/amounts.ts, state.ts, balances.ts, health.ts, openapi.ts).
 // One module, as the root `--help` needs them all and every module adds to its start-up time.
 import type { Command } from 'commander';
-import { action, example, flag, jsonOptions, num, operationOptions, parseIntIn, REQUIRED, str, type Parsed } from './shared.js';
+import { action, example, flag, jsonOptions, num, operationOptions, parseIntIn, REQUIRED, str, type JsonOptions, type Parsed } from './shared.js';
 
 /** The required fields are asked for on a TTY. */
 export interface AvailabilityOptions {
@@ -57,8 +57,8 @@ ${example(`
     .option('--limit <n>', 'how many suggestions, 1 to 10 (server default 3)', parseIntIn(1, 10, 'an integer from 1 to 10'))
     .option('--json', 'print exactly the response body as JSON')
     .addHelpText('after', `
-Prints the suggestions best first, each with its signed delta from --amount (+300.00, −4,700.00), then the
-intervals; --json is the body as received (delta "-4700.00").
+Prints the suggestions best first, each with its signed delta from --amount (+300.00, -4700.00), then the
+intervals; --json is the body as received.
 ${example(`
   $ paygate recommend --method WT_RUB_C2C --currency RUB --amount 1500.00 --min-amount 1000.00 --max-amount 2000.00 --limit 5`)}`)
     .action(action(recommendOptions, async () => (await import('../commands/amounts.js')).recommend));
@@ -78,16 +78,23 @@ export function defineState(program: Command): void {
     .action(action(operationOptions, async () => (await import('../commands/state.js')).state));
 }
 
-/** `paygate balances`. */
+export interface BalancesOptions extends JsonOptions {
+  /** Every shop's balances (GET /sandbox/balances, admin token). Default false: the key's shop. */
+  allShops?: boolean | undefined;
+}
+
+/** `paygate balances [--all-shops]`. */
 export function defineBalances(program: Command): void {
   program
     .command('balances')
-    .description('balances of the shop bound to the API key (GET /v1/balances)')
+    .description("balances of the shop bound to the API key (GET /v1/balances); every shop's with --all-shops (sandbox, admin token)")
+    .option('--all-shops', "every shop's balances (GET /sandbox/balances; needs the sandbox admin token)")
     .option('--json', 'print exactly the response body as JSON')
     .addHelpText('after', example(`
   $ paygate balances
-  $ paygate balances --profile staging --json`))
-    .action(action(jsonOptions, async () => (await import('../commands/balances.js')).balances));
+  $ paygate balances --profile staging --json
+  $ paygate balances --all-shops --admin-token "$PAYGATE_ADMIN_TOKEN"`))
+    .action(action(({ opts }: Parsed): BalancesOptions => ({ json: flag(opts.json), allShops: flag(opts.allShops) }), async () => (await import('../commands/balances.js')).balances));
 }
 
 /** `paygate health`: the three probes. */

@@ -61,8 +61,11 @@ export class SandboxLogs {
     return this.#core.request('sandboxRequestLog', { query: queryOf({ ...filters, errors: filters.errors ? 'true' : undefined }) }, options);
   }
 
-  /** GET /sandbox/logs/stream: each request as it is answered, until `options.signal` aborts. */
-  async *stream(filters: SandboxRequestLogFilters = {}, options?: RequestOptions): AsyncGenerator<SandboxRequestLogEntry> {
+  /**
+   * GET /sandbox/logs/stream: each request as it is answered, until `options.signal` aborts. With `backlog: n`, the
+   * newest n matching entries already logged come first (oldest first), with no gap before the live ones.
+   */
+  async *stream(filters: SandboxRequestLogFilters & { backlog?: number | undefined } = {}, options?: RequestOptions): AsyncGenerator<SandboxRequestLogEntry> {
     const query = queryOf({ ...filters, errors: filters.errors ? 'true' : undefined });
     for await (const ev of this.#core.stream('sandboxStreamRequestLog', { query }, options)) {
       if (ev.event === 'request') yield ev.data as SandboxRequestLogEntry;

@@ -8,9 +8,13 @@ import { verifySignedPath } from './signed-url.js';
 export async function downloadReceipt(event: H3Event, ctx: AppContext): Promise<Response> {
   const { service } = ctx;
   const file = event.context.params?.file ?? '';
+  const fail = (err: ApiError): Response => {
+    event.context.errorCode = err.code; // for the request log
+    return errorResponse(err);
+  };
   const check = verifySignedPath(`/receipts/${file}`, event.url.searchParams, service.clock.now(), ctx.urlSecret);
   if (!check.ok) {
-    return errorResponse(
+    return fail(
       check.reason === 'expired'
         ? new ApiError('link_expired', 'this receipt link has expired; read the operation state again for a fresh one')
         : new ApiError('not_found', 'no such file'),
@@ -18,7 +22,7 @@ export async function downloadReceipt(event: H3Event, ctx: AppContext): Promise<
   }
   const upload = uploadOf(ctx, file);
   const bytes = upload ? await service.files.get(file) : undefined;
-  if (!upload || !bytes) return errorResponse(new ApiError('not_found', 'no such file'));
+  if (!upload || !bytes) return fail(new ApiError('not_found', 'no such file'));
   // Served as what the bytes are, never as what the uploader declared: a PDF inline, anything else as a download.
   const pdf = isPdf(bytes);
   return new Response(bytes, {

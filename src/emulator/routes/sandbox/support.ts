@@ -59,6 +59,8 @@ export const streamLogs: ControlHandler<'logs.stream'> = (call) => {
   const f = { ...q, shop: scopeOf(call, q.shop), errors: q.errors === 'true' };
   const log = call.ctx.requestLog;
   return eventStream((sink) => {
+    // The backlog and the listener in one turn: nothing is answered in between.
+    for (const e of log.recent(f, q.backlog).reverse()) sink.send('request', e);
     const listener = (e: Parameters<typeof matchesLog>[0]) => {
       if (matchesLog(e, f)) sink.send('request', e);
     };
