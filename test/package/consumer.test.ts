@@ -118,7 +118,7 @@ process.stdout.write(pkg.name);`;
 });
 
 describe('the tarball', () => {
-  const manifest = () => JSON.parse(readFileSync(join(consumer, 'node_modules/paygate/package.json'), 'utf8')) as Record<string, never>;
+  const manifest = () => JSON.parse(readFileSync(join(consumer, 'node_modules/paygate/package.json'), 'utf8')) as Record<string, unknown>;
 
   it('every export has a types condition first and both files are shipped', () => {
     const exports = manifest()['exports'] as Record<string, string | { types: string; default: string }>;
