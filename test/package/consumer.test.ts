@@ -83,7 +83,7 @@ beforeAll(() => {
   packed = packInto(dir);
   installConsumer(consumer, packed.tarball, ['@types/node', 'msw']);
   writeFileSync(join(consumer, 'index.ts'), CONSUMER_TS);
-}, 60_000);
+}, 120_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
