@@ -14,7 +14,7 @@ import { Store } from '../store/store.js';
 import { loadSecrets, type SandboxSecrets } from '../store/secrets.js';
 import type { Persistence } from '../store/persistence.js';
 import { DirFileStore, MemoryFileStore, filesDirFor } from '../store/files.js';
-import { createApp, type AppUrls } from './app.js';
+import { createApp } from './app.js';
 import { SandboxClock } from './runtime/clock.js';
 import { GatewayService } from './runtime/service.js';
 import { signPath } from './receipts/signed-url.js';
@@ -32,8 +32,8 @@ export interface SandboxOptions {
   /** Store file. Default: none — an in-memory store that keeps nothing. The CLI passes `.paygate/sandbox.json`. */
   store?: string;
   /**
-   * The Persistence to write through, instead of the one `store` picks (a file journal, or memory). For tests that
-   * need a store that fails on demand; the sandbox opens and closes it. Default: from `store`.
+   * @internal The Persistence to write through, instead of the one `store` picks (a file journal, or memory). For
+   * tests that need a store that fails on demand; the sandbox opens and closes it. Default: from `store`.
    */
   persistence?: Persistence;
   /** Delete the store's files before opening (refused while another process owns them). Default false. */
@@ -88,18 +88,44 @@ export interface DemoInfo {
   revoked_api_key: string | null;
 }
 
+/** Where the sandbox serves its pages and files: from `publicUrl`, else the URL listen() answers at. */
+export interface SandboxUrls {
+  /** The base URL, no trailing slash. */
+  base: string;
+  /** Base of hosted payment pages; payment_url is `${paymentPage}/<operation_id>`. */
+  paymentPage: string;
+  /** Base of receipt file links. */
+  storage: string;
+}
+
+/** The webhook outbox: endpoints and deliveries (managed through the /sandbox/webhooks controls). */
+export interface SandboxWebhooks {
+  /** Resolves when no delivery attempt is in flight (every attempt that started has been recorded). */
+  idle(): Promise<void>;
+}
+/** @internal The whole outbox, for this repository's code and tests; stripped from the published types. */
+export interface SandboxWebhooks extends WebhookOutbox {}
+
+/**
+ * An in-process sandbox. Its published type is plain (no h3, store or service classes): the members tagged internal
+ * are for this repository's code and tests, and tsc strips them from the package's .d.ts (tsconfig `stripInternal`).
+ */
 export interface Sandbox {
+  /** @internal */
   readonly world: World;
+  /** @internal */
   readonly index: WorldIndex;
+  /** @internal */
   readonly service: GatewayService;
   readonly clock: SandboxClock;
+  /** @internal */
   readonly store: Store;
   readonly demo: DemoInfo;
-  readonly urls: { base: string } & AppUrls;
+  readonly urls: SandboxUrls;
   /** Credential of the cross-shop sandbox controls (send as X-Admin-Token). */
   readonly adminToken: string;
-  /** The webhook outbox: endpoints, deliveries, `idle()` (resolves when no attempt is in flight). */
-  readonly webhooks: WebhookOutbox;
+  /** The webhook outbox: `idle()` resolves when no attempt is in flight. */
+  readonly webhooks: SandboxWebhooks;
   /** The `whsec_…` secret of the endpoints registered by `webhookUrl` (undefined without it). */
   readonly webhookSecret: string | undefined;
   /** With `https`, once listening: the certificate's fingerprint, PEM and file (see src/emulator/tls.ts). */

@@ -66,7 +66,7 @@ export interface TestSandbox {
   review(operationId: string, decision: 'approve' | 'decline', amount?: string): Promise<Operation>;
   /** Every webhook the sandbox sent, verified against its secret. */
   readonly webhooks: WebhookEvents;
-  /** The sandbox itself (store, service, fetch) for what the above does not cover. */
+  /** The sandbox itself (fetch, urls, demo shops, tls, `webhooks.idle()`) for what the above does not cover. */
   readonly sandbox: Sandbox;
   close(): Promise<void>;
 }

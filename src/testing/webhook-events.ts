@@ -24,7 +24,7 @@ export class WebhookEvents implements FetchHandler {
     this.#sandbox = sandbox;
   }
 
-  /** @internal The receiving end of the sandbox's webhook dispatcher. */
+  /** The receiving end of the sandbox's webhook dispatcher (the sandbox calls it; not for tests to call). */
   readonly fetch = async (request: Request): Promise<Response> => {
     const raw = new Uint8Array(await request.clone().arrayBuffer());
     const sb = this.#sandbox;

@@ -1,10 +1,9 @@
-// Isolated PDF reading: pdfjs-dist (legacy build; no DOM, canvas, font faces or eval) runs in a small pool of
+// Isolated PDF reading: pdf.js (unpdf's serverless build: one file, no DOM, canvas binary, font faces or eval; the
+// same text and metadata as pdfjs-dist's legacy build at 2 MB installed against 70 MB) runs in a small pool of
 // reusable worker threads (RECEIPT_CHECK_WORKERS), each with a capped heap and one document at a time; a read waits
 // for a free worker. A document that overruns its time budget, is aborted or exhausts the heap costs only its
 // worker, which is terminated and replaced. pdfjs cannot run a timer-guarded parse in-thread: its fake worker runs
 // on microtasks, so a hostile page blocks the event loop until it is done.
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { RECEIPT_CHECK_TIMEOUT_MS, RECEIPT_CHECK_WORKERS } from './limits.js';
 
@@ -46,7 +45,7 @@ export const PDF_WORKER_NICE = 5;
 /** Old-generation heap of the PDF worker, in MiB; a document that needs more crashes the worker only. */
 export const PDF_WORKER_HEAP_MB = 256;
 
-const pdfjsUrl = pathToFileURL(createRequire(import.meta.url).resolve('pdfjs-dist/legacy/build/pdf.mjs')).href;
+const pdfjsUrl = import.meta.resolve('unpdf/pdfjs');
 
 /** The worker, as CommonJS source (eval), so it runs the same from src under vitest and from dist. */
 const WORKER_SOURCE = `
