@@ -27,7 +27,7 @@ describeTransports('hosted page', (transport) => {
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(page.text).toContain('₽1,500.00');
     expect(page.text).toContain(op.number);
-    expect(page.text).toContain('data-status="pending"');
+    expect(page.text).toContain('data-state="waiting"');
     await h.call('POST', `/sandbox/operations/${op.operation_id}/pay`, { body: {} });
     expect((await open(op.payment_url)).text).toContain('data-state="paid"');
   });
