@@ -50,14 +50,17 @@ export function sameCredential(given: string, expected: string): boolean {
 }
 
 /**
- * Whether a form POST may be taken: a browser says where it comes from (Sec-Fetch-Site, Origin), and only the
- * page's own origin (the request's, or the public URL's behind a proxy) is accepted. A client that sends neither
- * header is not a browser acting for someone else, and is accepted.
+ * Whether a form POST may be taken: a browser says where it comes from, and only the page's own origin is accepted.
+ * Sec-Fetch-Site first (every current browser sends it): it must be same-origin. Without it, the Origin header
+ * must be the request's own origin or the public URL's (behind a proxy). Under the page's no-referrer policy a
+ * browser sends `Origin: null` with its own form, so that is accepted, as is a client that sends neither header:
+ * neither is a browser made to act for another site. (A fixed link's page needs no credential, so anyone may
+ * upload to it directly; a flexible link's form carries the k credential in its address.)
  */
 export function sameOrigin(event: H3Event, publicPageUrl: string): boolean {
   const site = header(event, 'sec-fetch-site');
-  if (site !== null && site !== 'same-origin' && site !== 'none') return false;
+  if (site !== null) return site === 'same-origin';
   const origin = header(event, 'origin');
-  if (origin === null) return true;
+  if (origin === null || origin === 'null') return true;
   return origin === event.url.origin || origin === new URL(publicPageUrl).origin;
 }
