@@ -61,7 +61,8 @@ describe('the receipt upload of the page', () => {
 
   it('refuses a POST another site made a browser send (CSRF), before reading it', async () => {
     const op = await link();
-    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site', origin: 'http://sub.paygate.local' }]) {
+    const attempts: Record<string, string>[] = [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site', origin: 'http://sub.paygate.local' }];
+    for (const headers of attempts) {
       const r = await upload(op.payment_url, sample('ok-1500.pdf'), { headers });
       expect(r.status, JSON.stringify(headers)).toBe(403);
       expect(r.text).toContain('must be sent from this payment’s own page');
