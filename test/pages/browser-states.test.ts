@@ -1,12 +1,12 @@
 // Every state of the hosted page in headless Chromium, as each bundled scenarios/hosted-page/ scenario leaves it: on a
-// desktop and on a phone, and at 200 % zoom — the state shown, axe-core finds no serious or critical violation
+// desktop (English) and on a phone (Russian), and at 200 % zoom — the state shown in the browser's language, axe-core finds no serious or critical violation
 // (WCAG 2.1 AA contrast included), nothing scrolls sideways, no console error or CSP refusal. With
 // PAYGATE_SCREENSHOTS=<dir> (npm run docs: docs/hosted-page) each state is also saved there, desktop and phone.
 import { mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTEXT, launch, overflowsSideways, seriousViolations, VIEWPORTS, watchProblems, type Viewport } from './browser.js';
+import { CONTEXT, launch, LOCALE_OF, overflowsSideways, seriousViolations, VIEWPORTS, watchProblems, type Viewport } from './browser.js';
 import { chromiumPath, closePages, runScenarioPage, scenarioFiles, type ScenarioPage } from './helpers.js';
 
 const chromium = chromiumPath();
@@ -21,7 +21,7 @@ describe.skipIf(!chromium)('every state of the hosted page in Chromium', () => {
   beforeAll(async () => {
     browser = await launch(chromium!);
     for (const v of Object.keys(VIEWPORTS) as Viewport[]) {
-      const context = await browser.newContext({ ...CONTEXT, viewport: VIEWPORTS[v] });
+      const context = await browser.newContext({ ...CONTEXT, locale: LOCALE_OF[v], viewport: VIEWPORTS[v] });
       contexts.push(context);
       const page = await context.newPage();
       pages[v] = { page, problems: watchProblems(page) };
@@ -39,6 +39,7 @@ describe.skipIf(!chromium)('every state of the hosted page in Chromium', () => {
     await page.goto(sp.url);
     await expect.poll(() => page.getAttribute('main', 'data-state')).toBe(sp.state);
     expect(await page.locator('main h1').count(), v).toBe(1);
+    expect(await page.getAttribute('html', 'lang'), v).toBe(LOCALE_OF[v].slice(0, 2));
     // axe on the desktop and the phone; at 200 % zoom what matters is that it reflows.
     if (v !== 'zoom200') expect(await seriousViolations(page), `${sp.file} ${v}`).toEqual([]);
     expect(await overflowsSideways(page), `${sp.file} ${v} scrolls sideways`).toBe(false);

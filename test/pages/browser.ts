@@ -17,6 +17,9 @@ export type Viewport = keyof typeof VIEWPORTS;
 /** The payer's browser: English, Moscow time (so local times differ from the page's UTC). */
 export const CONTEXT: BrowserContextOptions = { locale: 'en-US', timezoneId: 'Europe/Moscow', deviceScaleFactor: 1 };
 
+/** The language each viewport's browser asks for: the phone is a Russian payer's, so both languages are checked. */
+export const LOCALE_OF: Record<Viewport, string> = { desktop: 'en-US', phone: 'ru-RU', zoom200: 'en-US' };
+
 export function launch(executablePath: string): Promise<Browser> {
   return chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'] });
 }

@@ -117,7 +117,7 @@ const ru: Record<MessageKey, string> = {
   'label.left': 'осталось {time}',
   'label.received': 'Поступило',
   'label.expected': 'Ожидалось',
-  'copy.button': 'Копировать',
+  'copy.button': 'Скопировать',
   'copy.card': 'Скопировать номер карты',
   'copy.phone': 'Скопировать номер телефона',
   'copy.amount': 'Скопировать сумму',

@@ -26,6 +26,7 @@ dd .value{flex:1 1 auto;min-width:0}
 .deadline time{color:var(--ink);font-weight:600}
 .countdown{display:inline-block;font-weight:600;color:var(--wait)}
 .copied{min-height:1.5rem;margin:0 0 .5rem;color:var(--ok);font-size:.95rem}
+.copied:empty{min-height:0;margin:0}
 button,input{font:inherit}
 button{min-height:2.75rem;padding:.5rem 1rem;border-radius:.5rem;border:1px solid var(--accent);background:var(--card);color:var(--accent);cursor:pointer}
 button.primary{background:var(--accent);color:var(--accent-ink)}
