@@ -1,5 +1,5 @@
 // Every state of the hosted page in headless Chromium, as each bundled scenarios/hosted-page/ scenario leaves it: on a
-// desktop (English) and on a phone (Russian), and at 200 % zoom — the state shown in the browser's language, axe-core finds no serious or critical violation
+// desktop (English) and on a phone (Russian), and at 200 % zoom (and 320 px) — the state shown in the browser's language, axe-core finds no serious or critical violation
 // (WCAG 2.1 AA contrast included), nothing scrolls sideways, no console error or CSP refusal. With
 // PAYGATE_SCREENSHOTS=<dir> (npm run docs: docs/hosted-page) each state is also saved there, desktop and phone.
 import { mkdirSync } from 'node:fs';
@@ -43,6 +43,12 @@ describe.skipIf(!chromium)('every state of the hosted page in Chromium', () => {
     // axe on the desktop and the phone; at 200 % zoom what matters is that it reflows.
     if (v !== 'zoom200') expect(await seriousViolations(page), `${sp.file} ${v}`).toEqual([]);
     expect(await overflowsSideways(page), `${sp.file} ${v} scrolls sideways`).toBe(false);
+    if (v === 'zoom200') {
+      // And the narrowest a page must reflow to (WCAG 1.4.10: 320 CSS pixels).
+      await page.setViewportSize({ width: 320, height: 640 });
+      expect(await overflowsSideways(page), `${sp.file} at 320 px scrolls sideways`).toBe(false);
+      await page.setViewportSize(VIEWPORTS.zoom200);
+    }
     if (shots && v !== 'zoom200') await page.screenshot({ path: join(shots, `${basename(sp.file, '.yaml')}-${v}.png`), fullPage: true });
     expect(problems.take(), `${sp.file} ${v}`).toEqual([]);
   }
