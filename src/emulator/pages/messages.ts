@@ -51,7 +51,7 @@ const en = {
   'upload.not_pdf': 'This file is not a PDF. Download the receipt from your bank’s app as a PDF and choose it here.',
   'upload.too_large': 'The file is larger than 10 MB. A bank receipt is much smaller: check that you chose the right file.',
   'upload.empty': 'Choose the receipt file first.',
-  'upload.busy': 'Many receipts are being checked right now. Try again in a few seconds.',
+  'upload.busy': 'Too many receipts are being checked right now. Try again in a few seconds.',
   'upload.not_now': 'This payment does not take a receipt any more.',
   'upload.failed': 'The receipt could not be uploaded. Check your connection and try again.',
   'upload.not_saved': 'The receipt could not be saved. Try again.',
