@@ -12,7 +12,7 @@ import { chromiumPath, ROOT } from './helpers.js';
 const chromium = chromiumPath();
 const ADMIN = { key: null, headers: { 'x-admin-token': 'adm' } };
 
-describe.skipIf(!chromium)('a payer on the hosted page, in Chromium', () => {
+describe.skipIf(!chromium)('a payer on the hosted page, in Chromium', { timeout: 30_000 }, () => {
   const h = useSandbox({ transport: 'http', per: 'file', frozenClock: true, startTime: '2026-07-01T10:00:00Z', adminToken: 'adm' });
   let browser: Browser;
   let withJs: BrowserContext;
@@ -61,6 +61,24 @@ describe.skipIf(!chromium)('a payer on the hosted page, in Chromium', () => {
     expect(await page.textContent('#pg-announce')).toBe('Paid');
     expect(await page.title()).toContain('Paid');
     expect(problems.take()).toEqual([]);
+  });
+
+  it('without server-sent events, polls the page and still changes state without a reload', async () => {
+    const poller = await withJs.newPage();
+    try {
+      await poller.addInitScript('delete window.EventSource');
+      await poller.clock.install();
+      const op = await link();
+      await poller.goto(op.payment_url);
+      await poller.evaluate('window.__samePage = true');
+      await h.call('POST', `/sandbox/operations/${op.operation_id}/pay`, { body: {} });
+      expect(await state(poller)).toBe('waiting');
+      await poller.clock.runFor(5000); // the polling interval, on the page's fake clock
+      await waitState('paid', poller);
+      expect(await poller.evaluate('window.__samePage')).toBe(true);
+    } finally {
+      await poller.close();
+    }
   });
 
   it('copies the card number without its spaces', async () => {

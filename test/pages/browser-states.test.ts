@@ -12,7 +12,7 @@ import { chromiumPath, closePages, runScenarioPage, scenarioFiles, type Scenario
 const chromium = chromiumPath();
 const shots = process.env.PAYGATE_SCREENSHOTS;
 
-describe.skipIf(!chromium)('every state of the hosted page in Chromium', () => {
+describe.skipIf(!chromium)('every state of the hosted page in Chromium', { timeout: 30_000 }, () => {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
   const pages = {} as Record<Viewport, { page: Page; problems: ReturnType<typeof watchProblems> }>;
