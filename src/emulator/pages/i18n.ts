@@ -30,22 +30,26 @@ export function t(lang: Lang, key: MessageKey, vars: Record<string, string> = {}
   return esc(MESSAGES[lang][key]).replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? esc(vars[name]!) : m));
 }
 
-const moneyFormats = new Map<string, Intl.NumberFormat>();
+const moneyFormats = new Map<string, (amount: string) => string>();
 
 /** `1500.00` RUB → `1 500,00 ₽` (ru) or `₽1,500.00` (en): the exact decimal string, never a float. */
 export function formatMoney(lang: Lang, amount: string, currency: string): string {
   const key = `${lang}:${currency}`;
-  let f = moneyFormats.get(key);
-  if (!f) {
+  let format = moneyFormats.get(key);
+  if (!format) {
+    const digits = { minimumFractionDigits: 2, maximumFractionDigits: 2 };
+    // Intl formats a decimal string exactly (ES2023 Intl.NumberFormat v3); the type still says number.
     try {
-      f = new Intl.NumberFormat(lang, { style: 'currency', currency, currencyDisplay: 'narrowSymbol', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+      const f = new Intl.NumberFormat(lang, { style: 'currency', currency, currencyDisplay: 'narrowSymbol', ...digits });
+      format = (a) => f.format(a as unknown as number);
     } catch {
-      f = new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+      // Not an ISO 4217 code Intl knows (USDT): the number for the language, then the code.
+      const f = new Intl.NumberFormat(lang, digits);
+      format = (a) => `${f.format(a as unknown as number)}\u00a0${currency}`;
     }
-    moneyFormats.set(key, f);
+    moneyFormats.set(key, format);
   }
-  // Intl formats a decimal string exactly (ES2023 Intl.NumberFormat v3); the type still says number.
-  return f.format(amount as unknown as number);
+  return format(amount);
 }
 
 /** A moment in UTC for the page without script (the script shows it in the payer's own time zone). */
