@@ -31,9 +31,10 @@ describe('hosted page over HTTP', () => {
 
   const expectCleanMarkup = (html: string) => {
     // No script runs but the sandbox's own file; the texts travel in a JSON data block. No inline style either.
-    for (const tag of html.match(/<script\b[^>]*>/g) ?? []) expect(tag).toMatch(/ src="\/pay\/assets\/page\.js\?v=|type="application\/json"/);
+    for (const tag of html.match(/<script\b[^>]*>/g) ?? []) expect(tag).toMatch(/ src="http:\/\/paygate\.local\/pay\/assets\/page\.js\?v=|type="application\/json"/);
     expect(html).not.toMatch(/\sstyle=|\son[a-z]+=/i);
-    expect(html).not.toMatch(/(src|href|action)="(https?:)?\/\//);
+    // Nothing from another origin: every address is the sandbox's own ({payment_page_url}).
+    for (const [, url] of html.matchAll(/(?:src|href|action)="([^"]+)"/g)) expect(url!).toMatch(/^(http:\/\/paygate\.local\/pay\/|data:,$)/);
   };
 
   it('every answer of the page carries the safety headers, and the markup runs no inline code', async () => {
@@ -48,12 +49,12 @@ describe('hosted page over HTTP', () => {
     expect(missing.status).toBe(404);
     expectSafe(missing);
     expectCleanMarkup(missing.text);
-    const js = page.text.match(/src="(\/pay\/assets\/page\.js\?v=[^"]+)"/)![1]!;
+    const js = page.text.match(/src="http:\/\/paygate\.local(\/pay\/assets\/page\.js\?v=[^"]+)"/)![1]!;
     const asset = await h.call('GET', js, { key: null });
     expectSafe(asset, 'public, max-age=31536000, immutable');
     expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(() => new Script(asset.text)).not.toThrow();
-    const css = await h.call('GET', page.text.match(/href="(\/pay\/assets\/page\.css\?v=[^"]+)"/)![1]!, { key: null });
+    const css = await h.call('GET', page.text.match(/href="http:\/\/paygate\.local(\/pay\/assets\/page\.css\?v=[^"]+)"/)![1]!, { key: null });
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
     expect(css.text).not.toMatch(/url\(|@import/);
     expect((await h.call('GET', '/pay/assets/other.js', { key: null })).status).toBe(404);
@@ -73,7 +74,10 @@ describe('hosted page over HTTP', () => {
     expect((await open(op.payment_url, { 'accept-language': 'ru;q=0.2,en;q=0.8' })).text).toContain('<html lang="en">');
     const switched = await open(`${op.payment_url}?lang=ru`, { 'accept-language': 'en' });
     expect(switched.text).toContain('<html lang="ru">');
-    expect(switched.text).toContain(`href="/pay/${op.operation_id}?lang=en" lang="en"`);
+    expect(switched.text).toContain(`href="${op.payment_url}?lang=en" lang="en"`);
+    // Once asked for, the language stays in every address of the page; negotiated, it is asked again each time.
+    expect(switched.text).toContain(`<a href="${op.payment_url}?lang=ru" data-check-again>`);
+    expect(ru.text).toContain(`<a href="${op.payment_url}" data-check-again>`);
     // The deadline in UTC, for the language (the script shows it in the payer's own time).
     expect(en.text).toMatch(/<time datetime="2026-07-01T10:30:00.000Z" data-local>July 1, 2026 at 10:30 AM<\/time>/);
     expect(ru.text).toContain('>1 июля 2026 г. в 10:30<');
@@ -118,8 +122,8 @@ describe('hosted page over HTTP', () => {
     const op = await link();
     const waiting = (await open(op.payment_url)).text;
     expect(waiting).toContain('<noscript><meta http-equiv="refresh" content="15"></noscript>');
-    expect(waiting).toContain(`data-events="/pay/${op.operation_id}/events?lang=en"`);
-    expect(waiting).toMatch(/<a href="\/pay\/[^"]+" data-check-again>Check again<\/a>/);
+    expect(waiting).toContain(`data-events="${op.payment_url}/events"`);
+    expect(waiting).toContain(`<a href="${op.payment_url}" data-check-again>Check again</a>`);
     const upload = (await open((await link({ client_id: 'u+receipt' })).payment_url)).text;
     expect(upload).not.toContain('http-equiv="refresh"');
     await h.call('POST', `/sandbox/operations/${op.operation_id}/pay`, { body: {} });
@@ -140,8 +144,8 @@ describe('hosted page over HTTP', () => {
     expect(ok.status).toBe(200);
     expect(ok.text).toContain('data-state="choose"');
     const k = new URL(f.payment_url).searchParams.get('k')!;
-    expect(ok.text).toContain(`action="/pay/${id}/amount?k=${k}&#38;lang=en"`);
-    expect(ok.text).toContain(`href="/pay/${id}?k=${k}&#38;lang=ru" lang="ru"`);
+    expect(ok.text).toContain(`action="http://paygate.local/pay/${id}/amount?k=${k}"`);
+    expect(ok.text).toContain(`href="http://paygate.local/pay/${id}?k=${k}&#38;lang=ru" lang="ru"`);
     const fixed = await link();
     expect(new URL(fixed.payment_url).search).toBe('');
     expect((await open(fixed.payment_url)).status).toBe(200);

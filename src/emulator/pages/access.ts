@@ -16,7 +16,9 @@ export interface PageRequest {
   /** The k credential, when the page needs one and it was right. */
   k: string | undefined;
   lang: Lang;
-  /** Path of the page routes behind the public URL (`/pay`). */
+  /** Whether the language was asked for (`?lang=`, the switch): then every URL of the page keeps it. */
+  langAsked: boolean;
+  /** The public base of the page routes ({payment_page_url}): every URL the page gives is built from it. */
   base: string;
 }
 
@@ -24,8 +26,9 @@ export type PageTarget = { kind: 'payment'; op: PublicOperation } | { kind: 'lin
 
 export function pageRequest(event: H3Event, ctx: AppContext): PageRequest {
   const id = (event.context.params?.id ?? '').toLowerCase();
-  const lang = negotiate(event.url.searchParams.get('lang'), header(event, 'accept-language'));
-  return { id, k: undefined, lang, base: new URL(ctx.urls.paymentPage).pathname.replace(/\/+$/, '') };
+  const asked = event.url.searchParams.get('lang');
+  const lang = negotiate(asked, header(event, 'accept-language'));
+  return { id, k: undefined, lang, langAsked: asked === lang, base: ctx.urls.paymentPage };
 }
 
 /** The k presented, if it is the credential of this id. */
@@ -55,10 +58,14 @@ export function findTarget(event: H3Event, ctx: AppContext, req: PageRequest): P
   return req.k === undefined ? undefined : { kind: 'link', link };
 }
 
-/** The page's own URL (`suffix`: '', '/receipt', '/amount', '/events'), with its k and language. */
-export function pageHref(req: PageRequest, suffix = '', lang: Lang = req.lang): string {
+/**
+ * The page's own URL (`suffix`: '', '/receipt', '/amount', '/events'), with its k, and its language when one was
+ * asked for (`lang`: the switch's links); otherwise each request negotiates it from Accept-Language again.
+ */
+export function pageHref(req: PageRequest, suffix = '', lang?: Lang): string {
   const q = new URLSearchParams();
   if (req.k !== undefined) q.set('k', req.k);
-  q.set('lang', lang);
-  return `${req.base}/${encodeURIComponent(req.id)}${suffix}?${q.toString()}`;
+  if (lang !== undefined || req.langAsked) q.set('lang', lang ?? req.lang);
+  const query = q.toString();
+  return `${req.base}/${encodeURIComponent(req.id)}${suffix}${query ? `?${query}` : ''}`;
 }
