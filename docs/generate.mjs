@@ -17,3 +17,16 @@ const scenariosUrl = new URL('docs/scenarios.md', root);
 const scenariosDoc = readFileSync(scenariosUrl, 'utf8');
 writeFileSync(scenariosUrl, scenariosDoc.replace(/<!-- scenario-steps:begin -->\n[\s\S]*?<!-- scenario-steps:end -->/, `<!-- scenario-steps:begin -->\n${renderVocabulary()}\n<!-- scenario-steps:end -->`));
 console.log('wrote docs/openapi.json, docs/scenario.schema.json, docs/scenarios.md and docs/state-machine.md');
+
+// Screenshots of every state of the hosted payment page, desktop and phone (docs/hosted-page/, shown in the README):
+// taken by its browser test in Debian's chromium (test/pages/browser-states.test.ts), which skips loudly without one.
+const { spawnSync } = await import('node:child_process');
+const { fileURLToPath } = await import('node:url');
+const vitest = fileURLToPath(new URL('node_modules/vitest/vitest.mjs', root));
+const shots = spawnSync(process.execPath, [vitest, 'run', 'test/pages/browser-states.test.ts'], {
+  cwd: fileURLToPath(root),
+  stdio: 'inherit',
+  env: { ...process.env, PAYGATE_SCREENSHOTS: 'docs/hosted-page' },
+});
+if (shots.status !== 0) process.exit(shots.status ?? 1);
+console.log('wrote docs/hosted-page/*.png');

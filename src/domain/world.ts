@@ -27,6 +27,8 @@ export interface ShopDef {
   flexible_links: boolean;
   /** How long a flexible link waits in amount_selection for the payer's choice (ms of sandbox time). */
   flexible_link_lifetime_ms: number;
+  /** What a flexible link's hosted page offers (spec §4.3 rule 7): a list of the available ranges, or one amount field. */
+  flexible_link_picker: 'ranges' | 'amount';
   /** Currencies that have a balance row; defaults to every world currency. */
   currencies?: string[];
   opening_balances: Record<string, string>;

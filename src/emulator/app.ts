@@ -9,7 +9,10 @@ import { RECEIPT_URL_TTL_MS, type AppContext, type RouteContext } from './contex
 import { ApiError, errorResponse } from './http/errors.js';
 import { mountTable } from './http/mount.js';
 import { authenticate } from './http/auth.js';
-import { showPaymentPage, uploadPageReceipt } from './pages/hosted-page.js';
+import { pageEvents } from './pages/events.js';
+import { servePageAsset, showFormTarget, showPaymentPage } from './pages/hosted-page.js';
+import { choosePageAmount } from './pages/picker.js';
+import { uploadPageReceipt } from './pages/upload.js';
 import { downloadReceipt } from './receipts/download.js';
 import { gatewayHandlers } from './routes/gateway/index.js';
 import { controlHandlers } from './routes/sandbox/index.js';
@@ -22,8 +25,13 @@ export { RECEIPT_LIMIT, RECEIPT_URL_TTL_MS } from './context.js';
 /** The routes outside the two endpoint tables: the hosted payment pages and signed receipt downloads. */
 export const SITE_ROUTES = [
   { method: 'GET', path: '/storage/receipts/:file', handler: downloadReceipt },
+  { method: 'GET', path: '/pay/assets/:file', handler: servePageAsset },
   { method: 'GET', path: '/pay/:id', handler: showPaymentPage },
+  { method: 'GET', path: '/pay/:id/events', handler: pageEvents },
   { method: 'POST', path: '/pay/:id/receipt', handler: uploadPageReceipt },
+  { method: 'GET', path: '/pay/:id/receipt', handler: showFormTarget },
+  { method: 'POST', path: '/pay/:id/amount', handler: choosePageAmount },
+  { method: 'GET', path: '/pay/:id/amount', handler: showFormTarget },
 ] as const;
 
 /** The per-app helpers of the routes: the amount-read limits (forgotten on reset) and receipt evidence. */
@@ -104,6 +112,7 @@ export function createApp(ctx: AppContext): H3 {
   app.use(async (event, next) => {
     if (event.req.method !== 'HEAD') return next();
     const res = await app.fetch(new Request(event.req.url, { method: 'GET', headers: event.req.headers }));
+    await res.body?.cancel(); // a stream (the page's live events) stops at once
     return new Response(null, { status: res.status, headers: res.headers });
   });
   const routes = routeContext(ctx);

@@ -80,6 +80,8 @@ export const WorldSchema = z
           hosted_page: z.boolean().default(true),
           flexible_links: z.boolean().default(false),
           flexible_link_lifetime: Duration.default(900_000),
+          /** What the flexible link's hosted page offers the payer (spec §4.3 rule 7): the available ranges, or one amount field. */
+          flexible_link_picker: z.enum(['ranges', 'amount']).default('ranges'),
           currencies: z.array(z.string()).optional(),
           opening_balances: z.record(z.string(), SignedAmount).default({}),
           overdraft_limits: z.record(z.string(), Amount).default({}),

@@ -1,5 +1,5 @@
 // The hosted payment page: amount and requisites, receipt upload with the confirm_payment checks, and the payer's
-// outcomes (paid, under review, declined, expired).
+// outcomes (paid, under review, declined, expired). Every state and rule in detail: test/pages/.
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { KEY_B, paymentBody } from '../helpers/harness.js';
@@ -25,11 +25,11 @@ describeTransports('hosted page', (transport) => {
     const page = await open(op.payment_url);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
-    expect(page.text).toContain('1500.00 RUB');
+    expect(page.text).toContain('₽1,500.00');
     expect(page.text).toContain(op.number);
-    expect(page.text).toContain('data-status="pending"');
+    expect(page.text).toContain('data-state="waiting"');
     await h.call('POST', `/sandbox/operations/${op.operation_id}/pay`, { body: {} });
-    expect((await open(op.payment_url)).text).toContain('>Paid<');
+    expect((await open(op.payment_url)).text).toContain('data-state="paid"');
   });
 
   it('accepts a PDF receipt on a receipt route and runs the confirm_payment checks', async () => {
@@ -41,7 +41,7 @@ describeTransports('hosted page', (transport) => {
     expect((await h.call('POST', '/v1/get_operation_state', { body: { operation_id: ok.operation_id } })).body.status).toBe('completed');
     const fake = await link({ client_id: 'q+receipt' });
     await upload(fake.payment_url, sample('fake-photoshop.pdf'));
-    expect((await open(fake.payment_url)).text).toContain('Under review');
+    expect((await open(fake.payment_url)).text).toContain('data-state="review"');
     const again = await upload(ok.payment_url, sample('ok-1500.pdf'));
     expect(again.status).toBe(409);
   });
@@ -49,10 +49,10 @@ describeTransports('hosted page', (transport) => {
   it('shows Expired and Declined, and 404 for unknown payments or shops without the page', async () => {
     const op = await link();
     await h.call('POST', '/sandbox/clock/advance', { body: { by: '30m' }, key: null, headers: { 'x-admin-token': 'adm' } });
-    expect((await open(op.payment_url)).text).toContain('>Expired<');
+    expect((await open(op.payment_url)).text).toContain('data-state="expired"');
     const c = await link();
     await h.call('POST', '/v1/cancel_operation', { body: { operation_id: c.operation_id } });
-    expect((await open(c.payment_url)).text).toContain('>Declined<');
+    expect((await open(c.payment_url)).text).toContain('data-state="cancelled"');
     expect((await h.call('GET', '/pay/00000000-0000-4000-8000-000000000000', { key: null })).status).toBe(404);
     const b = await link({}, KEY_B);
     expect(b.payment_url).toBeNull();

@@ -301,7 +301,7 @@ describe('flexible payment link (§4.3)', () => {
     expect((await state(id)).status).toBe(404);
     expect((await h.call('POST', '/v1/cancel_operation', { key: KEY_POOL, body: { operation_id: id } })).status).toBe(404);
     expect((await link(body)).body).toEqual(r.body);
-    expect((await pageOf(r.body.payment_url)).text).toContain('data-status="amount_selection"');
+    expect((await pageOf(r.body.payment_url)).text).toContain('data-state="choose"');
     expect([...h.sandbox.store.state.events.values()].filter((e) => e.operation_id === id)).toEqual([]);
     // Another shop cannot confirm it.
     expect((await h.call('POST', `/sandbox/links/${id}/confirm`, { key: KEY_A, body: { amount: '2500.00' } })).status).toBe(404);
@@ -339,7 +339,7 @@ describe('flexible payment link (§4.3)', () => {
     expect(c.body.message).toMatch(/expired/);
     expect((await state(id)).status).toBe(404);
     expect([...h.sandbox.store.state.events.values()].filter((e) => e.operation_id === id)).toEqual([]);
-    expect((await pageOf(r.body.payment_url)).text).toContain('data-status="expired"');
+    expect((await pageOf(r.body.payment_url)).text).toContain('data-state="expired"');
   });
 
   it('nothing available: rejected, payment_url null, no payment', async () => {

@@ -68,6 +68,8 @@ export const STATUS_OF = {
   fault_not_found: 404,
   fault_limit: 409,
   receipt_checks_full: 503,
+  // The hosted page's forms: a POST another site made a browser send (src/emulator/pages/security.ts).
+  cross_site_request: 403,
 } as const satisfies Record<DomainErrorCode, number> & Record<string, number>;
 
 export type ErrorCode = keyof typeof STATUS_OF;
