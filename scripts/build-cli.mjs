@@ -15,16 +15,17 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { z } from 'zod';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
-const { endpoints } = await import(join(dist, 'contract/endpoints.js'));
-const { sandboxControls } = await import(join(dist, 'contract/controls.js'));
-const { credentialOf } = await import(join(dist, 'contract/route.js'));
+const compiled = (path) => import(pathToFileURL(join(dist, path)).href);
+const { endpoints } = await compiled('contract/endpoints.js');
+const { sandboxControls } = await compiled('contract/controls.js');
+const { credentialOf } = await compiled('contract/route.js');
 
 /** zod types whose input JSON Schema accepts exactly what zod accepts of a JSON value, with output equal to input. */
 const ALLOWED_TYPES = new Set(['string', 'number', 'boolean', 'null', 'enum', 'literal', 'nullable', 'optional', 'object', 'array', 'union']);
@@ -136,13 +137,16 @@ async function bundle() {
     target: 'node20',
     chunkNames: '[name]-[hash]',
     metafile: true,
+    absWorkingDir: root,
     logLevel: 'warning',
     plugins: [ownUrl, externals],
     // The bundled CommonJS packages (commander) require Node's built-ins.
     banner: { js: "import { createRequire as __paygateRequire } from 'node:module';\nconst require = __paygateRequire(import.meta.url);" },
   });
-  writeFileSync(join(out, 'meta.json'), JSON.stringify(result.metafile));
-  console.log(`cli-bundle: ${Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js')).length} files`);
+  // Which modules each chunk holds (test/cli/lazy-load.test.ts checks what a command loads by them).
+  const chunks = Object.fromEntries(Object.entries(result.metafile.outputs).map(([file, { inputs }]) => [file, Object.keys(inputs)]));
+  writeFileSync(join(out, 'chunks.json'), `${JSON.stringify(chunks, null, 1)}\n`);
+  console.log(`cli-bundle: ${Object.keys(chunks).length} files`);
 }
 
 contractTables();

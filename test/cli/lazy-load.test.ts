@@ -17,9 +17,9 @@ const cfg = tempConfig();
 let server: FakeServer;
 let clock: FakeServer;
 beforeAll(async () => {
-  const meta = JSON.parse(readFileSync(join(BUNDLE, 'meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
-  for (const [out, { inputs }] of Object.entries(meta.outputs)) {
-    chunkInputs.set(pathToFileURL(join(ROOT, out)).href, Object.keys(inputs).map((i) => pathToFileURL(join(ROOT, i)).href));
+  const chunks = JSON.parse(readFileSync(join(BUNDLE, 'chunks.json'), 'utf8')) as Record<string, string[]>;
+  for (const [chunk, inputs] of Object.entries(chunks)) {
+    chunkInputs.set(pathToFileURL(join(ROOT, chunk)).href, inputs.map((i) => pathToFileURL(join(ROOT, i)).href));
   }
   server = await fakeServer(() => ({ status: 200, body: BALANCES }));
   clock = await fakeServer((req) =>
@@ -36,7 +36,7 @@ afterAll(async () => {
 
 const BUNDLE = join(ROOT, 'dist/cli-bundle');
 const mtime = (path: string) => statSync(join(ROOT, path), { throwIfNoEntry: false })?.mtimeMs ?? -1;
-/** The source modules (URLs) of each bundle chunk, from esbuild's metafile. */
+/** The source modules (URLs) of each bundle chunk, from esbuild's metafile (dist/cli-bundle/chunks.json). */
 const chunkInputs = new Map<string, string[]>();
 
 /** A loaded URL and, for a bundle chunk, the modules it holds. */
