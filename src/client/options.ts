@@ -50,8 +50,8 @@ export interface ClientOptions {
   /** @internal Random source of the backoff jitter, in [0, 1). Default `Math.random`. */
   random?: (() => number) | undefined;
   /**
-   * @internal Sends one HTTP exchange instead of undici (the CLI's node:http one starts faster); `dispatcher` and
-   * `ca`'s Agent then go unused, so give neither. Default: undici, imported on the first request.
+   * @internal Sends each request instead of undici (the CLI's node:http one starts faster); `stream()` still goes
+   * through undici, with `dispatcher` or `ca`'s Agent. Default: undici, imported on the first request.
    */
   transport?: Transport | undefined;
   /**
