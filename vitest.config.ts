@@ -3,6 +3,6 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: [{ extends: true, test: { name: 'paygate', include: ['test/**/*.test.ts'] } }, 'examples/*/vitest.config.ts'],
+    projects: [{ extends: true, test: { name: 'paygate', include: ['test/**/*.test.ts'], globalSetup: ['test/build-cli.setup.ts'] } }, 'examples/*/vitest.config.ts'],
   },
 });

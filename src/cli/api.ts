@@ -1,11 +1,14 @@
 // Connects a command to the API: resolves base URL, key and admin token (flag > env > profile > default) and builds
-// the typed client from src/client. Loaded only inside command actions, so undici and zod stay out of --help.
-import { X509Certificate } from 'node:crypto';
+// the typed client from src/client. Loaded only inside command actions. The client sends over node:http and checks
+// bodies with the generated light checks (http-transport.ts, wire.ts), so a command that succeeds loads neither
+// undici nor zod.
 import { readFileSync } from 'node:fs';
-import { Paygate } from '../client/index.js';
+import { Paygate } from '../client/paygate.js';
 import { resolveConnection, type Connection, type GlobalOptions, type Source } from './config.js';
 import { UsageError } from './errors.js';
+import { nodeTransport } from './http-transport.js';
 import { registerSecret } from './mask.js';
+import { lightContract } from './wire.js';
 
 export interface Connected {
   client: Paygate;
@@ -24,7 +27,8 @@ export const ADMIN_TOKEN_ORIGIN =
   '`paygate sandbox start` prints it (or fix it by setting PAYGATE_ADMIN_TOKEN when starting the sandbox)';
 
 /** The certificates of the --ca / PAYGATE_CA file, checked to be PEM before anything is sent. */
-function readCa(ca: NonNullable<Connection['ca']>): string {
+async function readCa(ca: NonNullable<Connection['ca']>): Promise<string> {
+  const { X509Certificate } = await import('node:crypto');
   let text: string;
   try {
     text = readFileSync(ca.path, 'utf8');
@@ -64,7 +68,7 @@ function checkHeaderValue(value: string | undefined, what: string): void {
 }
 
 /** Build a client for the command; the admin token is passed whenever one is configured. */
-export function connect(globals: GlobalOptions, { needKey = true, needAdminToken = false }: ConnectOptions = {}): Connected {
+export async function connect(globals: GlobalOptions, { needKey = true, needAdminToken = false }: ConnectOptions = {}): Promise<Connected> {
   const conn = resolveConnection(globals);
   registerSecret(conn.apiKey);
   registerSecret(conn.adminToken);
@@ -83,11 +87,15 @@ export function connect(globals: GlobalOptions, { needKey = true, needAdminToken
       `pass --api-key, set PAYGATE_API_KEY, or store one with \`paygate config set api-key <key>\`${profileFlag}`,
     );
   }
+  const ca = conn.ca ? await readCa(conn.ca) : undefined;
   const client = new Paygate({
     baseUrl: conn.baseUrl,
     ...(conn.apiKey ? { apiKey: conn.apiKey } : {}),
     ...(conn.adminToken ? { adminToken: conn.adminToken } : {}),
-    ...(conn.ca ? { ca: readCa(conn.ca) } : {}),
+    // The streams (ops watch, logs tail) still go through undici, with the same trust.
+    ...(ca !== undefined ? { ca } : {}),
+    transport: nodeTransport(ca),
+    contract: lightContract,
   });
   return { client, conn };
 }

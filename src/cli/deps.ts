@@ -37,7 +37,7 @@ export function processDeps(globals: GlobalOptions): CommandDeps {
   return {
     async connect(need) {
       const { connect } = await import('./api.js');
-      const { client, conn } = connect(globals, need);
+      const { client, conn } = await connect(globals, need);
       return { client, baseUrl: conn.baseUrl };
     },
     output: processOutput,

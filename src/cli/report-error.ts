@@ -9,7 +9,7 @@ import {
   IdempotencyConflictError,
   PaygateError,
 } from '../client/errors.js';
-import { untrustedCertificate } from '../client/tls.js';
+import { untrustedCertificate } from '../client/certificates.js';
 import { err } from './colors.js';
 import { describeAdminToken, describeKey, lastConnection } from './config.js';
 import { CliError, errorJson } from './errors.js';

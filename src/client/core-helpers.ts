@@ -49,3 +49,12 @@ export function describeCause(err: unknown): string {
   }
   return String(err);
 }
+
+/** Fill `:name` segments of a path template from `params`, URL-encoded; a missing or empty one throws. */
+export function fillPath(path: string, params: Record<string, string> | undefined, label: string): string {
+  return path.replace(/:([A-Za-z_]+)/g, (_m, name: string) => {
+    const value = params?.[name];
+    if (typeof value !== 'string' || value === '') throw new PaygateError(`${label}: path parameter "${name}" must be a non-empty string`);
+    return encodeURIComponent(value);
+  });
+}

@@ -1,12 +1,12 @@
 // The transport core of the client: builds each request from the contract's endpoint tables (the gateway's or the
-// sandbox controls'), sends it through an undici Dispatcher with a per-attempt timeout, retries what is safe,
-// maps errors to classes and validates every 2xx body against the endpoint's response schema.
-import { setTimeout as delay } from 'node:timers/promises';
-import { inspect } from 'node:util';
-import { createParser } from 'eventsource-parser';
-import { request, type Dispatcher } from 'undici';
+// sandbox controls'), sends it with a per-attempt timeout, retries what is safe, maps errors to classes and
+// validates every 2xx body against the endpoint's response schema. The contract and the transport (undici by
+// default) are loaded on the first request (wire.ts), so importing the client is cheap.
+import type { Dispatcher } from 'undici';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import { checkResponse, notJson } from './contract-check.js';
+import type { CaCertificates } from './certificates.js';
+import { untrustedCertificate } from './certificates.js';
+import { notJson } from './contract-check.js';
 import {
   APIConnectionError,
   APIError,
@@ -15,10 +15,10 @@ import {
   PaygateError,
 } from './errors.js';
 import { isRetryable, retryClassOf, retryDelayMs, type Failure } from './retry.js';
-import { fillPath, routeOf, type AnyEndpointId, type ClientRoute, type ResponseOf } from './routes.js';
-import { trustingAgent, untrustedCertificate } from './tls.js';
+import type { AnyEndpointId, ResponseOf } from './routes.js';
 import { VERSION } from './version.js';
-import { describeCause, flattenHeaders, lowerCaseKeys, maskKey, nonNegative, parseLoose, userAbort } from './core-helpers.js';
+import type { ClientRoute, ContractView, Transport, WireResponse } from './wire.js';
+import { describeCause, fillPath, flattenHeaders, lowerCaseKeys, maskKey, nonNegative, parseLoose, userAbort } from './core-helpers.js';
 
 export { maskKey } from './core-helpers.js';
 
@@ -32,8 +32,13 @@ export const DEFAULT_MAX_RETRIES = 2;
 
 class TimeoutSignal extends Error {}
 
-const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  delay(ms, undefined, signal ? { signal } : {}).then(() => undefined);
+const defaultSleep = async (ms: number, signal?: AbortSignal): Promise<void> => {
+  const { setTimeout: delay } = await import('node:timers/promises');
+  await delay(ms, undefined, signal ? { signal } : {});
+};
+
+/** node:util's `inspect.custom`, without loading node:util. */
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
 /** The core every resource is a thin layer over. `Paygate` extends it with the resources. */
 export class PaygateCore {
@@ -43,6 +48,12 @@ export class PaygateCore {
   readonly #apiKey: string | undefined;
   readonly #adminToken: string | undefined;
   readonly #dispatcher: Dispatcher | undefined;
+  readonly #ca: CaCertificates | undefined;
+  #agent: Promise<Dispatcher | undefined> | undefined;
+  readonly #transportOption: Transport | undefined;
+  #transport: Promise<Transport> | undefined;
+  readonly #loadContract: () => Promise<ContractView>;
+  #contract: Promise<ContractView> | undefined;
   readonly #userAgent: string;
   readonly #defaultHeaders: Record<string, string>;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -67,7 +78,10 @@ export class PaygateCore {
     this.timeout = nonNegative(options.timeout, DEFAULT_TIMEOUT_MS, 'timeout');
     this.maxRetries = nonNegative(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries');
     if (options.ca !== undefined && options.dispatcher) throw new PaygateError('pass either ca or dispatcher, not both: ca sets up the client\'s own undici Agent');
-    this.#dispatcher = options.ca !== undefined ? trustingAgent(options.ca) : options.dispatcher;
+    this.#dispatcher = options.dispatcher;
+    this.#ca = options.ca;
+    this.#transportOption = options.transport;
+    this.#loadContract = options.contract ?? (async () => (await import('./routes.js')).zodContract);
     this.#userAgent = options.userAgent ?? `paygate-client/${VERSION} node/${process.version}`;
     this.#defaultHeaders = lowerCaseKeys(options.defaultHeaders ?? {});
     this.#sleep = options.sleep ?? defaultSleep;
@@ -103,8 +117,28 @@ export class PaygateCore {
     return new APIPromise(this.#send(id, input, options));
   }
 
+  /** The dispatcher of undici's requests: the `dispatcher` option, or the `ca` option's Agent made on first use. */
+  #undiciDispatcher(): Promise<Dispatcher | undefined> {
+    const ca = this.#ca;
+    this.#agent ??= ca === undefined ? Promise.resolve(this.#dispatcher) : import('./tls.js').then((m) => m.trustingAgent(ca));
+    return this.#agent;
+  }
+
+  #sender(): Promise<Transport> {
+    this.#transport ??= this.#transportOption
+      ? Promise.resolve(this.#transportOption)
+      : Promise.all([import('./undici-transport.js'), this.#undiciDispatcher()]).then(([m, dispatcher]) => m.undiciTransport(dispatcher));
+    return this.#transport;
+  }
+
+  #contractView(): Promise<ContractView> {
+    this.#contract ??= this.#loadContract();
+    return this.#contract;
+  }
+
   async #send<E extends AnyEndpointId>(id: E, input: RequestInput, options: RequestOptions): Promise<WithResponse<ResponseOf<E>>> {
-    const e = routeOf(id);
+    const contract = await this.#contractView();
+    const e = await contract.routeOf(id);
     const label = `${e.method} ${e.path}`;
     this.#checkCredentials(e, label);
     const maxRetries = nonNegative(options.maxRetries, this.maxRetries, 'maxRetries');
@@ -120,7 +154,7 @@ export class PaygateCore {
       if (signal?.aborted) throw userAbort(label, signal);
       const body = input.multipart ? input.multipart.open() : input.body !== undefined ? JSON.stringify(input.body) : undefined;
       const tries = `attempt ${attempt + 1} of ${maxRetries + 1}`;
-      let res: RawResponse;
+      let res: WireResponse;
       try {
         res = await this.#attempt(url, e.method, headers, body, timeout, signal);
       } catch (err) {
@@ -155,7 +189,7 @@ export class PaygateCore {
         } catch {
           throw notJson(label, res.status, res.text);
         }
-        const data = checkResponse(e.response, json, label, res.status) as ResponseOf<E>;
+        const data = (await contract.check(id, json, label, res.status)) as ResponseOf<E>;
         return { data, response: { ...info, body: json } };
       }
 
@@ -189,15 +223,16 @@ export class PaygateCore {
    * and no retry: a stream is open-ended.
    */
   async *stream(id: AnyEndpointId, input: RequestInput = {}, options: RequestOptions = {}): AsyncGenerator<{ event: string; data: unknown }> {
-    const e = routeOf(id);
+    const e = await (await this.#contractView()).routeOf(id);
     const label = `${e.method} ${e.path}`;
     this.#checkCredentials(e, label);
     const url = this.#url(fillPath(e.path, input.params, label), input.query);
     const headers = { ...this.#headers(e, input, options), accept: 'text/event-stream' };
     const signal = options.signal;
+    const [{ request }, { createParser }, dispatcher] = await Promise.all([import('undici'), import('eventsource-parser'), this.#undiciDispatcher()]);
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(url, { method: e.method, headers, ...(signal ? { signal } : {}), ...(this.#dispatcher ? { dispatcher: this.#dispatcher } : {}) });
+      res = await request(url, { method: e.method, headers, ...(signal ? { signal } : {}), ...(dispatcher ? { dispatcher } : {}) });
     } catch (err) {
       if (signal?.aborted) return;
       throw new APIConnectionError(`${label} failed to connect to ${this.baseUrl}: ${describeCause(err)}`, { cause: err });
@@ -243,22 +278,15 @@ export class PaygateCore {
     body: string | Buffer | import('node:stream').Readable | undefined,
     timeout: number,
     signal: AbortSignal | undefined,
-  ): Promise<RawResponse> {
+  ): Promise<WireResponse> {
     const label = `${method} ${new URL(url).pathname}`;
+    const send = await this.#sender();
     const ac = new AbortController();
     const timer = setTimeout(() => ac.abort(new TimeoutSignal('timeout')), timeout);
     const onAbort = () => ac.abort(signal?.reason ?? new Error('aborted'));
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const res = await request(url, {
-        method,
-        headers,
-        body: body ?? null,
-        signal: ac.signal,
-        ...(this.#dispatcher ? { dispatcher: this.#dispatcher } : {}),
-      });
-      const text = await res.body.text();
-      return { status: res.statusCode, headers: flattenHeaders(res.headers), text };
+      return await send({ url, method, headers, body, signal: ac.signal });
     } catch (err) {
       if (ac.signal.reason instanceof TimeoutSignal) throw ac.signal.reason;
       if (signal?.aborted) throw userAbort(label, signal);
@@ -319,13 +347,7 @@ export class PaygateCore {
     };
   }
 
-  [inspect.custom](): string {
+  [INSPECT](): string {
     return this.toString();
   }
-}
-
-interface RawResponse {
-  status: number;
-  headers: Record<string, string>;
-  text: string;
 }

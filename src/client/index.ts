@@ -27,7 +27,7 @@ export {
 } from './errors.js';
 export type { APIErrorInit } from './errors.js';
 export { createInProcessDispatcher } from './in-process.js';
-export type { CaCertificates } from './tls.js';
+export type { CaCertificates } from './certificates.js';
 export type { FetchHandler } from './in-process.js';
 export type { ReceiptSource } from './multipart.js';
 export { backoffMs, RETRY_CLASS, SANDBOX_RETRY_CLASS, MAX_RETRY_AFTER_SECONDS } from './retry.js';

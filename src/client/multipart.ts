@@ -1,6 +1,4 @@
 // Encodes the multipart/form-data body of POST /v1/confirm_payment from a path, bytes, a Blob or a stream.
-import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { PaygateError } from './errors.js';
@@ -31,7 +29,7 @@ export interface MultipartBody {
 const CRLF = '\r\n';
 
 export async function encodeMultipart(fields: Record<string, string>, fileField: string, file: FilePart): Promise<MultipartBody> {
-  const boundary = `paygate-${randomUUID()}`;
+  const boundary = `paygate-${crypto.randomUUID()}`;
   const { filename, contentType } = fileMeta(file);
   let head = '';
   for (const [name, value] of Object.entries(fields)) {
@@ -73,7 +71,7 @@ export async function encodeMultipart(fields: Record<string, string>, fileField:
 async function readReplayable(source: ReceiptSource): Promise<Buffer | undefined> {
   if (typeof source === 'string') {
     try {
-      return await readFile(source);
+      return await (await import('node:fs/promises')).readFile(source);
     } catch (e) {
       throw new PaygateError(`cannot read receipt file ${JSON.stringify(source)}: ${(e as Error).message}`, { cause: e });
     }

@@ -1,7 +1,8 @@
 // The options of the client (`new Paygate(options)`), of one request, and the input a resource hands the core.
 import type { Dispatcher } from 'undici';
 import type { MultipartBody } from './multipart.js';
-import type { CaCertificates } from './tls.js';
+import type { CaCertificates } from './certificates.js';
+import type { ContractView, Transport } from './wire.js';
 
 /** Options of `new Paygate(...)`. */
 export interface ClientOptions {
@@ -48,6 +49,16 @@ export interface ClientOptions {
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   /** @internal Random source of the backoff jitter, in [0, 1). Default `Math.random`. */
   random?: (() => number) | undefined;
+  /**
+   * @internal Sends each request instead of undici (the CLI's node:http one starts faster); `stream()` still goes
+   * through undici, with `dispatcher` or `ca`'s Agent. Default: undici, imported on the first request.
+   */
+  transport?: Transport | undefined;
+  /**
+   * @internal Loads the routes and the response checks instead of the contract's zod tables (the CLI's generated,
+   * lighter ones). Called once, on the first request. Default: src/client/routes.ts `zodContract`.
+   */
+  contract?: (() => Promise<ContractView>) | undefined;
 }
 
 /** Options of a single call; each overrides the client's own for that call only. */

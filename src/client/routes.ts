@@ -1,10 +1,13 @@
 // The rows of both endpoint tables as the client sends them: a gateway endpoint by its id (`createPayment`) or a
 // sandbox control by its operationId (`sandboxPay`), each with its method, path, credential and response schema.
+// `zodContract` is the core's default ContractView (wire.ts), imported on the first request.
 import type { z } from 'zod';
 import { endpoints, type EndpointDef, type EndpointId } from '../contract/endpoints.js';
-import { credentialOf, type Credential, type HttpMethod } from '../contract/route.js';
+import { credentialOf, type RouteDef } from '../contract/route.js';
+import { checkResponse } from './contract-check.js';
 import { PaygateError } from './errors.js';
 import { sandboxEndpoints, type SandboxEndpointDef, type SandboxEndpointId, type SandboxEndpointOf } from './sandbox-endpoints.js';
+import type { ClientRoute, ContractView } from './wire.js';
 
 /** Any row of the gateway's endpoint table or of the sandbox's control table. */
 export type AnyEndpointId = EndpointId | SandboxEndpointId;
@@ -18,31 +21,27 @@ export type ResponseOf<E extends AnyEndpointId> = E extends EndpointId
     ? z.output<SandboxEndpointOf<E>['response']>
     : never;
 
-/** One row of either table, in one shape. */
-export interface ClientRoute {
-  method: HttpMethod;
-  path: string;
-  /** `none`: no credential (health probes); `key`: X-API-Key; `admin`: X-Admin-Token. */
-  auth: Credential;
-  response: z.ZodType | undefined;
+export type { ClientRoute } from './wire.js';
+
+/** The contract's row of `id` in the gateway's table or the sandbox's control table. */
+export function rowOf(id: string): RouteDef {
+  if (Object.hasOwn(endpoints, id)) return endpoints[id as EndpointId] satisfies EndpointDef;
+  const s: SandboxEndpointDef | undefined = Object.hasOwn(sandboxEndpoints, id) ? sandboxEndpoints[id as SandboxEndpointId] : undefined;
+  if (!s) throw new PaygateError(`unknown endpoint ${JSON.stringify(id)}`);
+  return s;
 }
 
 /** The row of `id` in the gateway's table or the sandbox's control table. */
-export function routeOf(id: AnyEndpointId): ClientRoute {
-  if (Object.hasOwn(endpoints, id)) {
-    const e: EndpointDef = endpoints[id as EndpointId];
-    return { method: e.method, path: e.path, auth: credentialOf(e), response: e.response };
-  }
-  const s: SandboxEndpointDef | undefined = Object.hasOwn(sandboxEndpoints, id) ? sandboxEndpoints[id as SandboxEndpointId] : undefined;
-  if (!s) throw new PaygateError(`unknown endpoint ${JSON.stringify(id)}`);
-  return { method: s.method, path: s.path, auth: credentialOf(s), response: s.response };
+export function routeOf(id: string): ClientRoute {
+  const row = rowOf(id);
+  return { method: row.method, path: row.path, auth: credentialOf(row), response: row.response !== undefined };
 }
 
-/** Fill `:name` segments of a path template from `params`, URL-encoded; a missing or empty one throws. */
-export function fillPath(path: string, params: Record<string, string> | undefined, label: string): string {
-  return path.replace(/:([A-Za-z_]+)/g, (_m, name: string) => {
-    const value = params?.[name];
-    if (typeof value !== 'string' || value === '') throw new PaygateError(`${label}: path parameter "${name}" must be a non-empty string`);
-    return encodeURIComponent(value);
-  });
-}
+/** The contract as the zod tables give it: every 2xx body is parsed by the endpoint's response schema. */
+export const zodContract: ContractView = {
+  routeOf,
+  check(id, body, label, status) {
+    const schema = rowOf(id).response;
+    return schema ? checkResponse(schema, body, label, status) : undefined;
+  },
+};

@@ -49,19 +49,44 @@ const fmt = (r) =>
   `${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   (${r.requests} requests, ${r.non2xx} non-2xx, ${r.errors} errors)`;
 
 const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-function timeCommand(args, runs = 15) {
-  const times = [];
+/** The median wall time of each command (a node argv) over `runs` runs, interleaved so machine load hits all alike. */
+function timeCommands(cases, env, runs = 15) {
+  const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
   for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'ignore' });
-    if (r.status !== 0) throw new Error(`${args.join(' ')} exited with ${r.status}`);
-    times.push(performance.now() - t0);
+    for (const [name, args] of Object.entries(cases)) {
+      const t0 = performance.now();
+      const r = spawnSync(process.execPath, args, { cwd: root, env, stdio: 'ignore' });
+      if (r.status !== 0) throw new Error(`${args.join(' ')} exited with ${r.status}`);
+      times[name].push(performance.now() - t0);
+    }
   }
-  return median(times);
+  return Object.fromEntries(Object.entries(times).map(([k, t]) => [k, median(t)]));
 }
-const nodeBare = timeCommand(['-e', '0']);
-const helpCold = timeCommand([bin, '--help']);
-console.log(`cold start: node -e 0 ${nodeBare.toFixed(1)} ms, paygate --help ${helpCold.toFixed(1)} ms = ${(helpCold / nodeBare).toFixed(2)} × (target ≤ 1.5 ×)\n`);
+
+// Start-up, in one run: `--help`, and API commands end to end (start, one request to a sandbox, print, exit),
+// each against `node -e 0`.
+{
+  const sb = await startChild([bin, 'sandbox', 'start', '--port', '0', '--in-memory', '--json']);
+  const created = await fetch(`${sb.info.base_url}/v1/payment`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': KEY },
+    body: JSON.stringify({ merchant_operation_id: `bench-start-${process.pid}`, client_id: 'c1', method: 'WT_RUB_C2C', amount: '100.00', currency: 'RUB' }),
+  }).then((r) => r.json());
+  const configDir = mkdtempSync(join(tmpdir(), 'paygate-bench-config-'));
+  const env = { ...process.env, PAYGATE_CONFIG: join(configDir, 'config.json'), PAYGATE_BASE_URL: sb.info.base_url, PAYGATE_API_KEY: KEY, NO_COLOR: '1' };
+  const t = timeCommands(
+    { node: ['-e', '0'], help: [bin, '--help'], balances: [bin, 'balances', '--json'], state: [bin, 'state', created.operation_id] },
+    env,
+  );
+  await stop(sb.child);
+  rmSync(configDir, { recursive: true, force: true });
+  const ratio = (ms) => `${ms.toFixed(1)} ms = ${(ms / t.node).toFixed(2)} ×`;
+  console.log(`start-up (median of 15): node -e 0 ${t.node.toFixed(1)} ms`);
+  console.log(`  paygate --help                ${ratio(t.help)} (target ≤ 1.5 ×)`);
+  console.log(`  paygate balances --json       ${ratio(t.balances)} (target ≤ 2 ×, against a running sandbox)`);
+  console.log(`  paygate state <operation_id>  ${ratio(t.state)} (target ≤ 2 ×)\n`);
+}
+if (process.env.BENCH_STARTUP_ONLY) process.exit(0);
 
 const results = {};
 const ceiling = await startChild([join(root, 'test/bench/ceiling-server.mjs')]);

@@ -1,10 +1,13 @@
 // Fast start: `paygate --help` loads commander and nothing heavy; `paygate balances` loads the client but never
-// the emulator, h3, lowdb or @inquirer/prompts. Measured by a resolve hook that logs every module URL.
-import { readFileSync } from 'node:fs';
+// the emulator, h3, lowdb or @inquirer/prompts, nor zod, undici or the contract (it checks the body with the generated
+// light check). Measured by a resolve hook that logs every module URL. bin/paygate.js runs the esbuild bundle
+// (dist/cli-bundle, made by `npm run build`): a chunk stands for the modules esbuild put in it (its metafile), so
+// the rules below speak of the same source modules with or without the bundle.
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BALANCES, fakeServer, runCli, tempConfig, type FakeServer } from './run-cli.js';
+import { BALANCES, fakeServer, ROOT, runCli, tempConfig, type FakeServer } from './run-cli.js';
 
 // Each test runs the CLI as a subprocess; on a loaded machine that takes seconds, not milliseconds.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
@@ -14,6 +17,10 @@ const cfg = tempConfig();
 let server: FakeServer;
 let clock: FakeServer;
 beforeAll(async () => {
+  const chunks = JSON.parse(readFileSync(join(BUNDLE, 'chunks.json'), 'utf8')) as Record<string, string[]>;
+  for (const [chunk, inputs] of Object.entries(chunks)) {
+    chunkInputs.set(pathToFileURL(join(ROOT, chunk)).href, inputs.map((i) => pathToFileURL(join(ROOT, i)).href));
+  }
   server = await fakeServer(() => ({ status: 200, body: BALANCES }));
   clock = await fakeServer((req) =>
     req.url.startsWith('/sandbox/pool/settings')
@@ -27,16 +34,38 @@ afterAll(async () => {
   cfg.cleanup();
 });
 
-async function loaded(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; modules: string[] }> {
+const BUNDLE = join(ROOT, 'dist/cli-bundle');
+const mtime = (path: string) => statSync(join(ROOT, path), { throwIfNoEntry: false })?.mtimeMs ?? -1;
+/** The source modules (URLs) of each bundle chunk, from esbuild's metafile (dist/cli-bundle/chunks.json). */
+const chunkInputs = new Map<string, string[]>();
+
+/** A loaded URL and, for a bundle chunk, the modules it holds. */
+function sources(url: string): string[] {
+  const inputs = chunkInputs.get(url);
+  return inputs ? [url, ...inputs] : [url];
+}
+
+/** The modules the CLI loaded (a chunk counts as the modules it holds), and the URLs it loaded as they were. */
+async function loaded(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; modules: string[]; urls: string[] }> {
   const log = join(cfg.dir, `load-${Math.random().toString(36).slice(2)}.log`);
   const r = await runCli(args, { nodeArgs: ['--import', HOOK], env: { PAYGATE_CONFIG: cfg.path, PAYGATE_TEST_LOAD_LOG: log, ...env } });
-  return { code: r.code, modules: readFileSync(log, 'utf8').trim().split('\n') };
+  const urls = readFileSync(log, 'utf8').trim().split('\n');
+  return { code: r.code, modules: urls.flatMap(sources), urls };
 }
 
 const HEAVY = [/\/emulator\//, /node_modules\/h3\//, /node_modules\/lowdb\//, /node_modules\/@inquirer\//];
 const DEFERRED = [/node_modules\/undici\//, /node_modules\/zod\//, /node_modules\/ora\//, /node_modules\/chalk\//, /\/client\//, /\/contract\//];
 
 describe('lazy loading', () => {
+  it('npm run build made the bundle and the light contract, and the CLI runs the bundle', async () => {
+    expect(mtime('dist/cli-bundle/main.js'), 'dist/cli-bundle is older than dist/cli: run npm run build').toBeGreaterThanOrEqual(mtime('dist/cli/main.js'));
+    expect(mtime('dist/cli-contract/routes.js'), 'dist/cli-contract is older than dist/: run npm run build').toBeGreaterThanOrEqual(mtime('dist/client/routes.js'));
+    const { code, urls } = await loaded(['state', '--help']);
+    expect(code).toBe(0);
+    expect(urls.filter((u) => chunkInputs.has(u)).length).toBeGreaterThan(0);
+    expect(urls.filter((u) => /\/dist\/(cli|client|contract)\//.test(u))).toEqual([]);
+  });
+
   it('--help loads commander and the small CLI modules only', async () => {
     const { code, modules } = await loaded(['--help']);
     expect(code).toBe(0);
@@ -65,6 +94,9 @@ describe('lazy loading', () => {
     expect(modules.some((m) => m.includes('/dist/cli/commands/balances.js'))).toBe(true);
     expect(modules.some((m) => m.includes('/dist/client/'))).toBe(true);
     for (const re of HEAVY) expect(modules.filter((m) => re.test(m))).toEqual([]);
+    // The answer is checked by the generated light check, sent over node:http: no zod, no contract, no undici.
+    expect(modules.filter((m) => m.endsWith('/dist/cli-contract/checks/getBalances.js'))).toHaveLength(1);
+    for (const re of [/node_modules\/zod\//, /node_modules\/undici\//, /\/dist\/contract\//]) expect(modules.filter((m) => re.test(m))).toEqual([]);
     expect(modules.filter((m) => m.includes('node_modules/ora/'))).toEqual([]);
     expect(modules.filter((m) => /\/dist\/cli\/commands\/(?!balances)/.test(m))).toEqual([]);
   });

@@ -55,8 +55,7 @@ export function action<O>(toOptions: (parsed: Parsed) => O, load: () => Promise<
     const opts = cmd.optsWithGlobals();
     const globals = globalOptions(opts);
     const options = toOptions({ args: received.slice(0, -2), opts, globals });
-    const run = await load();
-    const { processDeps } = await import('../deps.js');
+    const [run, { processDeps }] = await Promise.all([load(), import('../deps.js')]);
     await run(options, processDeps(globals));
   };
 }

@@ -1,6 +1,5 @@
 // The idempotency key of create calls: generated once per call (before any retry) when the caller gives
 // none, sent with every attempt, and handed back on the result and on errors.
-import { randomUUID } from 'node:crypto';
 import type { EndpointId } from '../../contract/index.js';
 import { APIPromise, type WithMerchantOperationId } from '../api-promise.js';
 import type { PaygateCore, RequestOptions, ResponseOf } from '../core.js';
@@ -20,7 +19,8 @@ export type WithOptionalMerchantOperationId<T extends { merchant_operation_id: s
  * one and by the CLI, which generates the key itself so that it can print it before the request is sent.
  */
 export function newMerchantOperationId(): string {
-  return randomUUID();
+  // The global Web Crypto (the same generator as node:crypto's), loaded on first use: reads pay nothing for it.
+  return crypto.randomUUID();
 }
 
 export function createCall<E extends EndpointId>(
