@@ -57,10 +57,9 @@ export function reasonOf(op: PublicOperation): string | null {
   return op.history.at(-1)?.cause ?? null;
 }
 
-/** A row of the sandbox listing: the wire operation plus who and when, and the reason. */
-export function toOperationRow(op: PublicOperation, world: WorldIndex): OperationRow {
+/** What the support reads add to the wire operation: whose it is, when, and why it stands where it does. */
+export function supportFieldsOf(op: PublicOperation): Omit<OperationRow, keyof Operation> {
   return {
-    ...toWireOperation(op, world),
     shop_id: op.shop_id,
     merchant_operation_id: op.merchant_operation_id,
     client_id: op.client_id,
@@ -68,6 +67,11 @@ export function toOperationRow(op: PublicOperation, world: WorldIndex): Operatio
     updated_at: op.updated_at,
     reason: reasonOf(op),
   };
+}
+
+/** A row of the sandbox listing: the wire operation plus who and when, and the reason. */
+export function toOperationRow(op: PublicOperation, world: WorldIndex): OperationRow {
+  return { ...toWireOperation(op, world), ...supportFieldsOf(op) };
 }
 
 export interface EvidenceOptions {

@@ -123,13 +123,13 @@ export class OperationIndex {
   /** A page of the operations matching `q`, newest first. */
   page(q: OperationQuery, req: PageRequest): OperationPage {
     const buckets = this.scopes.get(q.shop ?? ALL_SHOPS);
-    let exact = exactKeys(q);
+    const named = exactKeys(q);
     // Within one shop merchant_operation_id has no bucket: it is checked on the rows of the others (or of all).
-    if (q.shop !== undefined) exact = exact.filter((k) => !k.startsWith('o:'));
+    const exact = q.shop === undefined ? named : named.filter((k) => !k.startsWith('o:'));
     const candidates = exact.map((k) => buckets?.get(k) ?? []);
     const list = candidates.length === 0 ? (buckets?.get('') ?? []) : candidates.reduce((a, b) => (b.length < a.length ? b : a));
     const ranged = q.since !== undefined || q.until !== undefined || q.min_amount !== undefined || q.max_amount !== undefined;
-    const oneIndex = !ranged && exactKeys(q).length <= 1 && !(q.shop !== undefined && q.merchant_operation_id !== undefined);
+    const oneIndex = !ranged && named.length <= 1 && !(q.shop !== undefined && q.merchant_operation_id !== undefined);
     const total = oneIndex ? list.length : list.length <= COUNT_SCAN_LIMIT ? this.count(list, q) : undefined;
     let at = list.length - 1;
     if (req.after !== undefined) at = this.position(list, req.after) - 1;

@@ -5,7 +5,7 @@ import { sandboxControls } from '../../../contract/controls.js';
 import { Uuid } from '../../../contract/money.js';
 import { ApiError } from '../../http/errors.js';
 import type { OperationRef } from '../../runtime/service.js';
-import { reasonOf, toOperationRow, toWireOperation, toWireState, type PublicOperation } from '../../wire.js';
+import { supportFieldsOf, toOperationRow, toWireOperation, toWireState, type PublicOperation } from '../../wire.js';
 import { money } from '../../../domain/money.js';
 import { postingsOf } from '../../../domain/ledger.js';
 import type { OperationQuery } from '../../../store/operation-index.js';
@@ -96,12 +96,7 @@ export const show: ControlHandler<'operations.show'> = async (call) => {
   const op = await service.get(shopId, ref);
   return {
     operation: toWireState(op, service.world, call.ctx.evidence()),
-    shop_id: op.shop_id,
-    merchant_operation_id: op.merchant_operation_id,
-    client_id: op.client_id,
-    created_at: op.created_at,
-    updated_at: op.updated_at,
-    reason: reasonOf(op),
+    ...supportFieldsOf(op),
     history: op.history,
     uploads: uploadsOf(op).map(({ file_id: _f, ...u }) => u),
     webhooks: call.ctx.outbox
