@@ -1,19 +1,16 @@
 // createSandbox wires fixtures, store, clock, service and the h3 app into one object; startSandbox also listens.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
 import type { RequestListener, Server } from 'node:http';
 import type { H3 } from 'h3';
 import type { Dispatcher } from 'undici';
 import type { World } from '../domain/world.js';
 import { WorldIndex } from '../domain/world.js';
 import { loadWorld, parseWorld } from '../world/load.js';
-import { FilePersistence } from '../store/file-persistence.js';
-import { MemoryPersistence } from '../store/memory-persistence.js';
-import { StoreLockedError } from '../store/errors.js';
+import { DEFAULT_WORKSPACE, FileBackend, MemoryBackend, type StoreBackend } from '../store/backend.js';
 import { Store } from '../store/store.js';
-import { loadSecrets, type SandboxSecrets } from '../store/secrets.js';
+import type { SandboxSecrets } from '../store/secrets.js';
 import type { Persistence } from '../store/persistence.js';
-import { DirFileStore, MemoryFileStore, filesDirFor } from '../store/files.js';
+import type { FileStore } from '../store/files.js';
 import { createApp } from './app.js';
 import { SandboxClock } from './runtime/clock.js';
 import { GatewayService } from './runtime/service.js';
@@ -36,6 +33,13 @@ export interface SandboxOptions {
    * tests that need a store that fails on demand; the sandbox opens and closes it. Default: from `store`.
    */
   persistence?: Persistence;
+  /**
+   * @internal Where the data lives, instead of the backend `store` picks (a FileBackend, or memory): the PostgreSQL
+   * backend, or one shared by the workspaces of a server. The caller closes it. Default: from `store`.
+   */
+  backend?: StoreBackend;
+  /** @internal The workspace of `backend` this sandbox is. Default `default`. */
+  workspace?: string;
   /** Delete the store's files before opening (refused while another process owns them). Default false. */
   reset?: boolean;
   /** fdatasync after each group write (power-loss durability). Default false: a write() survives a process crash. */
@@ -157,29 +161,6 @@ function demoInfo(world: World, index: WorldIndex): DemoInfo {
   return { shops, revoked_api_key: world.api_keys.find((k) => k.revoked)?.key ?? null };
 }
 
-/** Remove a store's files, unless a live process owns them. */
-function resetStore(path: string): void {
-  const lock = `${path}.lock`;
-  if (existsSync(lock)) {
-    try {
-      const { pid } = JSON.parse(readFileSync(lock, 'utf8')) as { pid: number };
-      if (pid !== process.pid && isAlive(pid)) throw new StoreLockedError(path, lock, pid);
-    } catch (e) {
-      if (e instanceof StoreLockedError) throw e;
-    }
-  }
-  for (const f of [path, `${path}.journal`, `${path}.secrets`, filesDirFor(path), lock]) rmSync(f, { recursive: true, force: true });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Listen over plain HTTP on `port` (0: any free one) of `host`. */
 async function listenHttp(handler: RequestListener, port: number, host: string): Promise<Server> {
   const { createServer } = await import('node:http');
@@ -244,21 +225,52 @@ function stopServer(s: Server): Promise<void> {
   });
 }
 
+/** The backend `opts` name: the one given, else a store file, else memory; and whether the sandbox owns it. */
+function backendOf(opts: SandboxOptions): { backend: StoreBackend; owned: boolean } {
+  if (opts.backend) return { backend: opts.backend, owned: false };
+  return { backend: opts.store ? new FileBackend({ path: opts.store, fsync: opts.fsync ?? false }) : new MemoryBackend(), owned: true };
+}
+
+interface OpenedState {
+  store: Store;
+  files: FileStore;
+  secrets: SandboxSecrets;
+  start: number | undefined;
+  certBase: string | undefined;
+  /** Close the backend when the sandbox made it (from `store`); a backend given in the options is its caller's. */
+  closeBackend: () => Promise<void>;
+}
+
 /**
- * Open the store, its secrets (src/store/secrets.ts) and where the clock starts: an explicit start time wins;
- * otherwise the clock resumes where the store's last advance left it.
+ * Open the workspace's store, its files and secrets (src/store/backend.ts) and where the clock starts: an explicit
+ * start time wins; otherwise the clock resumes where the store's last advance left it.
  */
-async function openState(opts: SandboxOptions): Promise<{ store: Store; secrets: SandboxSecrets; start: number | undefined }> {
-  if (opts.store && opts.reset) resetStore(opts.store);
-  const persistence = opts.persistence ?? (opts.store ? new FilePersistence({ path: opts.store, fsync: opts.fsync ?? false }) : new MemoryPersistence());
-  const store = new Store(persistence);
+async function openState(opts: SandboxOptions): Promise<OpenedState> {
+  const { backend, owned } = backendOf(opts);
+  const closeBackend = async () => {
+    if (owned) await backend.close();
+  };
+  try {
+    return await openWorkspace(opts, backend, closeBackend);
+  } catch (e) {
+    await closeBackend();
+    throw e;
+  }
+}
+
+async function openWorkspace(opts: SandboxOptions, backend: StoreBackend, closeBackend: () => Promise<void>): Promise<OpenedState> {
+  if (opts.reset) await backend.reset();
+  const storage = backend.workspace(opts.workspace ?? DEFAULT_WORKSPACE);
+  const store = new Store(opts.persistence ?? storage.persistence);
   await store.open();
   const saved = store.state.meta.get('clock') as { now?: number; offset?: number } | undefined;
   const resumed = saved?.now === undefined ? undefined : opts.frozenClock ? saved.now : (opts.realNow ?? Date.now)() + (saved.offset ?? 0);
   const start = typeof opts.startTime === 'string' ? Date.parse(opts.startTime) : (opts.startTime ?? resumed);
   try {
-    const secrets = loadSecrets(opts.persistence ? undefined : opts.store, store.state.meta.get('link_secret')?.key as string | undefined);
-    return { store, secrets, start };
+    const legacy = store.state.meta.get('link_secret')?.key as string | undefined;
+    // A test's own persistence keeps nothing across restarts: its secrets are fresh too.
+    const secrets = opts.persistence ? await new MemoryBackend().workspace(DEFAULT_WORKSPACE).secrets(legacy) : await storage.secrets(legacy);
+    return { store, files: storage.files, secrets, start, certBase: opts.persistence ? undefined : storage.certBase, closeBackend };
   } catch (e) {
     await store.close();
     throw e;
@@ -270,10 +282,9 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
   if (urlProblem) throw new TypeError(`publicUrl ${JSON.stringify(opts.publicUrl)} ${urlProblem}`);
   const world = opts.world !== undefined ? parseWorld(opts.world, 'options.world') : loadWorld(opts.fixtures);
   const index = new WorldIndex(world);
-  const { store, secrets, start } = await openState(opts);
+  const { store, files, secrets, start, certBase, closeBackend } = await openState(opts);
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const clock = new SandboxClock({ frozen: opts.frozenClock ?? false, ...(start !== undefined ? { start } : {}), ...(opts.realNow ? { realNow: opts.realNow } : {}), onError: (e) => log(`timer failed: ${String((e as Error)?.stack ?? e)}`) });
-  const files = opts.store ? new DirFileStore(filesDirFor(opts.store)) : new MemoryFileStore();
   const service = new GatewayService(index, store, clock, files);
   const releasePdfReader = retainPdfReader();
   const urlSecret = secrets.url;
@@ -304,13 +315,14 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     await outbox.close();
     clock.close();
     await store.close();
+    await closeBackend();
     await releasePdfReader();
     throw e;
   }
   const adminToken = opts.adminToken ?? `pg_admin_${randomBytes(12).toString('hex')}`;
   const app = createApp({ service, urls, adminToken, urlSecret, ready: () => ready && !closed, log, outbox, fixtureFaults: world.faults });
   ready = true;
-  const https = opts.https ? { store: opts.persistence ? undefined : opts.store, publicUrl: opts.publicUrl } : undefined;
+  const https = opts.https ? { store: certBase, publicUrl: opts.publicUrl } : undefined;
   const listeners = new Listeners(app, https, (url) => !opts.publicUrl && setBase(url));
 
   const sandbox: Sandbox = {
@@ -336,6 +348,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
       await outbox.close();
       clock.close();
       await store.close();
+      await closeBackend();
       // The PDF worker is started by the first receipt upload; it stops when no open sandbox (or other holder) needs it.
       await releasePdfReader();
     },
