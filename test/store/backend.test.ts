@@ -25,9 +25,9 @@ describe('FileBackend', () => {
     expect(s2.url.equals(s1.url)).toBe(true);
     expect((await backend.workspace('default').secrets()).url.equals(s1.url)).toBe(false);
     await a.persistence.close();
-    expect(existsSync(backend.pathOf('ci-1'))).toBe(true);
+    expect(existsSync(`${backend.pathOf('ci-1')}.journal`)).toBe(true);
     await backend.drop('ci-1');
-    expect(existsSync(backend.pathOf('ci-1'))).toBe(false);
+    expect(existsSync(`${backend.pathOf('ci-1')}.journal`)).toBe(false);
     await expect(backend.drop('default')).rejects.toThrow(/default workspace/);
     await backend.reset();
     expect(existsSync(backend.workspacesDir)).toBe(false);
