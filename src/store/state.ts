@@ -113,7 +113,7 @@ export class SandboxState implements StateView {
   readonly pools = new PoolIndex();
   private readonly byMoid = new Map<string, string>();
   /** The sandbox listing's index: a shop's operations by status and type, newest first. */
-  readonly operationIndex = new OperationIndex((id) => this.operations.get(id));
+  readonly operationIndex = new OperationIndex();
   private readonly keyByHash = new Map<string, string>();
   /** Uploaded file id → the operation that owns it. */
   readonly fileOwner = new Map<string, string>();
