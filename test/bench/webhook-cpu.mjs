@@ -9,7 +9,7 @@
 //
 // The CPU window is the load window only (after a 1 s warm-up). Deliveries are then drained: the round waits until
 // the receiver (its own process, test/bench/receiver.mjs) has seen one distinct webhook-id per successful create
-// (each create makes exactly one event, operation.created) — the drain's own time and CPU are printed apart, so a
+// (each create makes exactly one event, operation.pending) — the drain's own time and CPU are printed apart, so a
 // run that defers delivery past the window shows it there instead of looking cheap.
 //
 // Env: BENCH_WEBHOOK_ROUNDS (default 3), BENCH_WEBHOOK_RATE (creates/s, default 1500), BENCH_DURATION_MS (default
