@@ -24,8 +24,11 @@ export type OutcomeSink = (outcomes: AttemptOutcome[]) => void;
 /** Called when the worker died with attempts in flight (their outcomes will never arrive). */
 export type CrashSink = (error: unknown) => void;
 
-/** Outcomes are handed back at most this often (ms): one message, and one commit, per batch. */
-export const OUTCOME_BATCH_MS = 5;
+/**
+ * Outcomes are handed back at most this often (ms): one message, and one commit (one journal transaction), per
+ * batch. Longer batches wake the event loop and write the journal less often under load; idle() waits for them.
+ */
+export const OUTCOME_BATCH_MS = 20;
 
 const requireHere = createRequire(import.meta.url);
 
