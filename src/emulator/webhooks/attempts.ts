@@ -103,129 +103,151 @@ function retryAfterOf(raw: Buffer[] | string[] | null): string | undefined {
   return undefined;
 }
 
+function dequeue(lane: Lane): AttemptJob | undefined {
+  if (lane.head >= lane.queue.length) return undefined;
+  const job = lane.queue[lane.head];
+  lane.queue[lane.head++] = undefined;
+  if (lane.head === lane.queue.length) {
+    lane.queue = [];
+    lane.head = 0;
+  } else if (lane.head >= 1024 && lane.head * 2 >= lane.queue.length) {
+    lane.queue = lane.queue.slice(lane.head);
+    lane.head = 0;
+  }
+  return job;
+}
+
+/** What an attempt on the wire has heard so far, and how it ends (once). */
+interface Wire extends Running {
+  status: number | undefined;
+  retryAfter: string | undefined;
+  received: number;
+  finish(error: string | undefined): void;
+}
+
+/** undici's handler of one attempt: the status and Retry-After are kept, the body counted and dropped. */
+function handlerOf(a: Wire): Dispatcher.DispatchHandler {
+  return {
+    onConnect(abort) {
+      if (a.done) abort(a.reason ?? new Error('aborted'));
+      else a.abort = abort;
+    },
+    onHeaders(statusCode, raw) {
+      if (statusCode < 200) return true;
+      a.status = statusCode;
+      if (statusCode === 429 || statusCode === 503) a.retryAfter = retryAfterOf(raw);
+      return true;
+    },
+    onData(chunk) {
+      a.received += chunk.length;
+      // A receiver that answers with a huge body: its status counts, the rest is not read.
+      if (a.received > MAX_BODY && a.abort) {
+        const abort = a.abort;
+        a.finish(undefined);
+        abort(new Error('response body too large'));
+      }
+      return true;
+    },
+    onComplete() {
+      a.finish(undefined);
+    },
+    onError(e) {
+      if (a.reason) return a.finish(a.reason.message);
+      const err = e as Error & { code?: string; cause?: { code?: string } };
+      const code = err?.code ?? err?.cause?.code;
+      a.finish(code ? `${code}: ${message(e)}` : message(e));
+    },
+  };
+}
+
 /** The attempts over `dispatcher`; every outcome goes to `report`, exactly once per submitted job. */
-export function makeDeliverer(dispatcher: Dispatcher, perOrigin: number, report: (o: AttemptOutcome) => void): Deliverer {
-  const targets = new Map<string, Target>();
-  const target = (url: string): Target => {
-    let t = targets.get(url);
+export class AttemptLanes implements Deliverer {
+  private readonly targets = new Map<string, Target>();
+  private readonly lanes = new Map<string, Lane>();
+  private readonly running = new Set<Running>();
+
+  constructor(
+    private readonly dispatcher: Dispatcher,
+    private readonly perOrigin: number,
+    private readonly report: (o: AttemptOutcome) => void,
+  ) {}
+
+  private target(url: string): Target {
+    let t = this.targets.get(url);
     if (!t) {
-      if (targets.size > MAX_TARGETS) targets.clear();
+      if (this.targets.size > MAX_TARGETS) this.targets.clear();
       t = parseTarget(url);
-      targets.set(url, t);
+      this.targets.set(url, t);
     }
     return t;
-  };
-  const lanes = new Map<string, Lane>();
-  const running = new Set<Running>();
+  }
 
-  const dequeue = (lane: Lane): AttemptJob | undefined => {
-    if (lane.head >= lane.queue.length) return undefined;
-    const job = lane.queue[lane.head];
-    lane.queue[lane.head++] = undefined;
-    if (lane.head === lane.queue.length) {
-      lane.queue = [];
-      lane.head = 0;
-    } else if (lane.head >= 1024 && lane.head * 2 >= lane.queue.length) {
-      lane.queue = lane.queue.slice(lane.head);
-      lane.head = 0;
+  submit(job: AttemptJob): void {
+    let t: Target;
+    try {
+      t = this.target(job.url);
+    } catch (e) {
+      this.report({ seq: job.seq, error: message(e), duration_ms: 0 });
+      return;
     }
-    return job;
-  };
+    let lane = this.lanes.get(t.origin);
+    if (!lane) this.lanes.set(t.origin, (lane = { active: 0, queue: [], head: 0 }));
+    if (lane.active < this.perOrigin) this.run(job, t, lane);
+    else lane.queue.push(job);
+  }
 
-  function run(job: AttemptJob, t: Target, lane: Lane): void {
+  abortAll(reason: string): void {
+    for (const lane of this.lanes.values()) {
+      for (let job = dequeue(lane); job; job = dequeue(lane)) this.report({ seq: job.seq, error: reason, duration_ms: 0 });
+    }
+    for (const a of [...this.running]) a.kill(new Error(reason));
+  }
+
+  private run(job: AttemptJob, t: Target, lane: Lane): void {
     lane.active++;
     const t0 = performance.now();
-    let status: number | undefined;
-    let retryAfter: string | undefined;
-    let received = 0;
-    const finish = (error: string | undefined): void => {
-      if (a.done) return;
-      a.done = true;
-      clearTimeout(timer);
-      running.delete(a);
-      const out: AttemptOutcome = { seq: job.seq, duration_ms: Math.round(performance.now() - t0) };
-      if (error !== undefined) out.error = error;
-      else {
-        out.status_code = status!;
-        if (retryAfter !== undefined) out.retry_after = retryAfter;
-      }
-      report(out);
-      lane.active--;
-      const next = dequeue(lane);
-      if (next) run(next, target(next.url), lane);
-    };
-    const a: Running = {
+    let timer: NodeJS.Timeout | undefined;
+    const a: Wire = {
       abort: null,
       reason: null,
       done: false,
-      kill(reason) {
+      status: undefined,
+      retryAfter: undefined,
+      received: 0,
+      kill: (reason) => {
         if (a.done) return;
         a.reason = reason;
         if (a.abort) a.abort(reason);
-        else finish(reason.message);
+        else a.finish(reason.message);
+      },
+      finish: (error) => {
+        if (a.done) return;
+        a.done = true;
+        clearTimeout(timer);
+        this.running.delete(a);
+        const out: AttemptOutcome = { seq: job.seq, duration_ms: Math.round(performance.now() - t0) };
+        if (error !== undefined) out.error = error;
+        else {
+          out.status_code = a.status!;
+          if (a.retryAfter !== undefined) out.retry_after = a.retryAfter;
+        }
+        this.report(out);
+        lane.active--;
+        const next = dequeue(lane);
+        if (next) this.run(next, this.target(next.url), lane);
       },
     };
-    running.add(a);
-    const timer = setTimeout(() => a.kill(new Error(`timed out after ${job.timeout_ms} ms`)), job.timeout_ms);
+    this.running.add(a);
+    timer = setTimeout(() => a.kill(new Error(`timed out after ${job.timeout_ms} ms`)), job.timeout_ms);
     try {
-      dispatcher.dispatch(
-        { origin: t.origin, path: t.path, method: 'POST', headers: headersOf(job, t), body: job.body },
-        {
-          onConnect(abort) {
-            if (a.done) abort(a.reason ?? new Error('aborted'));
-            else a.abort = abort;
-          },
-          onHeaders(statusCode, raw) {
-            if (statusCode < 200) return true;
-            status = statusCode;
-            if (statusCode === 429 || statusCode === 503) retryAfter = retryAfterOf(raw);
-            return true;
-          },
-          onData(chunk) {
-            received += chunk.length;
-            // A receiver that answers with a huge body: its status counts, the rest is not read.
-            if (received > MAX_BODY && a.abort) {
-              const abort = a.abort;
-              finish(undefined);
-              abort(new Error('response body too large'));
-            }
-            return true;
-          },
-          onComplete() {
-            finish(undefined);
-          },
-          onError(e) {
-            if (a.reason) return finish(a.reason.message);
-            const err = e as Error & { code?: string; cause?: { code?: string } };
-            const code = err?.code ?? err?.cause?.code;
-            finish(code ? `${code}: ${message(e)}` : message(e));
-          },
-        },
-      );
+      this.dispatcher.dispatch({ origin: t.origin, path: t.path, method: 'POST', headers: headersOf(job, t), body: job.body }, handlerOf(a));
     } catch (e) {
-      finish(message(e));
+      a.finish(message(e));
     }
   }
+}
 
-  return {
-    submit(job) {
-      let t: Target;
-      try {
-        t = target(job.url);
-      } catch (e) {
-        report({ seq: job.seq, error: message(e), duration_ms: 0 });
-        return;
-      }
-      let lane = lanes.get(t.origin);
-      if (!lane) lanes.set(t.origin, (lane = { active: 0, queue: [], head: 0 }));
-      if (lane.active < perOrigin) run(job, t, lane);
-      else lane.queue.push(job);
-    },
-    abortAll(reason) {
-      for (const lane of lanes.values()) {
-        for (let job = dequeue(lane); job; job = dequeue(lane)) report({ seq: job.seq, error: reason, duration_ms: 0 });
-      }
-      for (const a of [...running]) a.kill(new Error(reason));
-    },
-  };
+/** The attempts over `dispatcher`; every outcome goes to `report`, exactly once per submitted job. */
+export function makeDeliverer(dispatcher: Dispatcher, perOrigin: number, report: (o: AttemptOutcome) => void): Deliverer {
+  return new AttemptLanes(dispatcher, perOrigin, report);
 }
