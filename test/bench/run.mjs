@@ -111,53 +111,8 @@ for (const size of sizes) {
   console.log(`create payment, ${String(size).padStart(6)} stored ${fmt(r)}   [start ${startMs.toFixed(0)} ms]`);
 }
 
-// Webhooks: the same create load with a webhook endpoint registered for every shop (a local receiver in its own
-// process), then how fast the events reach it. On this 2-core machine one pair of runs moves by ±20 % from noise
-// alone, so the comparison is made in BENCH_WEBHOOK_ROUNDS rounds (default 3), each a run without an endpoint
-// directly followed by one with it, and the median of the per-round ratios is the figure.
-async function createRun(tag, webhookUrl) {
-  const dir = mkdtempSync(join(tmpdir(), 'paygate-bench-'));
-  const store = join(dir, 'sandbox.json');
-  const pre = spawnSync(process.execPath, [join(root, 'test/bench/prefill.mjs'), store, String(sizes[0])], { stdio: ['ignore', 'pipe', 'inherit'] });
-  if (pre.status !== 0) throw new Error('prefill failed');
-  const sb = await startChild([bin, 'sandbox', 'start', '--port', '0', '--store', store, '--json', ...(webhookUrl ? ['--webhook-url', webhookUrl] : [])]);
-  const t0 = Date.now();
-  const r = await load({ url: sb.info.base_url, connections: CONNECTIONS, durationMs: DURATION, request: createRequest(tag) });
-  return { r, t0, done: async () => { await stop(sb.child); rmSync(dir, { recursive: true, force: true }); } };
-}
-if (!process.env.BENCH_SKIP_WEBHOOKS) {
-  const rounds = Number(process.env.BENCH_WEBHOOK_ROUNDS ?? 3);
-  const ratios = [];
-  const rates = [];
-  let last;
-  for (let round = 1; round <= rounds; round++) {
-    const plain = await createRun(`plain${round}`);
-    await plain.done();
-    const receiver = await startChild([join(root, 'test/bench/receiver.mjs')]);
-    const count = async () => (await (await fetch(`${receiver.info.base_url}/count`)).json());
-    const before = (await count()).count;
-    const hooked = await createRun(`hook${round}`, `${receiver.info.base_url}/hook`);
-    const r = hooked.r;
-    const sent = r.requests + Math.round(r.rps); // measured requests plus about one second of warm-up
-    let c = await count();
-    const duringLoad = c.count - before;
-    for (let i = 0; i < 300 && c.count - before < sent; i++) {
-      await new Promise((res) => setTimeout(res, 100));
-      c = await count();
-    }
-    const delivered = c.count - before;
-    const seconds = (c.last - hooked.t0) / 1000;
-    await hooked.done();
-    await stop(receiver.child);
-    const ratio = r.rps / plain.r.rps;
-    ratios.push(ratio);
-    rates.push(delivered / seconds);
-    last = { ...r, delivered, duringLoad, eventsPerSecond: delivered / seconds };
-    console.log(`round ${round}: create ${plain.r.rps.toFixed(0)} req/s without an endpoint, ${r.rps.toFixed(0)} req/s with one (p99 ${r.p99.toFixed(2)} ms) = ${(ratio * 100).toFixed(1)} %; ${delivered} events delivered in ${seconds.toFixed(1)} s = ${(delivered / seconds).toFixed(0)} events/s (${duringLoad} while the load ran)`);
-  }
-  results.webhooks = { ...last, ratios, medianRatio: median(ratios), medianEventsPerSecond: median(rates) };
-  console.log(`create throughput with a webhook endpoint: median ${(median(ratios) * 100).toFixed(1)} % of the figure without one over ${rounds} rounds (target ≥ 80 %); webhook events delivered: median ${median(rates).toFixed(0)} events/s`);
-}
+// Webhooks: test/bench/webhook-cpu.mjs (next in `npm run bench`) measures what delivery costs the sandbox, in CPU per
+// create at a fixed offered rate.
 
 const small = results[sizes[0]];
 const large = results[sizes[sizes.length - 1]];
