@@ -13,6 +13,8 @@ import { PoolIndex, type PoolWindow } from '../domain/pool.js';
 import { OperationIndex } from './operation-index.js';
 import type { Change, Collections, Entity } from './persistence.js';
 import { DeliveryIndex, deliveryFromStored, type WebhookDeliveryRecord } from './delivery-index.js';
+import { PackedMap, type Packed } from './packed-map.js';
+import type { EntityMaps, SnapshotSource } from './snapshot.js';
 
 export type { WebhookDeliveryRecord } from './delivery-index.js';
 
@@ -93,9 +95,10 @@ export interface Applied {
 }
 
 export class SandboxState implements StateView {
-  readonly operations = new Map<string, OperationRecord>();
-  readonly postings = new Map<string, Posting>();
-  readonly events = new Map<string, OperationEvent>();
+  /** The bulk of the state, kept mostly as JSON text (see PackedMap): the last 20,000 operations written stay objects. */
+  readonly operations = new PackedMap<OperationRecord>(20_000, 4096);
+  readonly postings = new PackedMap<Posting>(4096, 1024);
+  readonly events = new PackedMap<OperationEvent>(1024, 256);
   readonly keys = new Map<string, ApiKeyRecord>();
   readonly meta = new Map<string, MetaRecord>();
   readonly webhookEndpoints = new Map<string, WebhookEndpointRecord>();
@@ -120,7 +123,8 @@ export class SandboxState implements StateView {
 
   /** Forget everything (sandbox reset). */
   clear(): void {
-    for (const m of [this.operations, this.postings, this.events, this.keys, this.meta, this.webhookEndpoints, this.webhookDeliveries, this.webhookPayloads, this.webhookAttempts, this.byMoid, this.keyByHash, this.fileOwner]) {
+    for (const m of [this.operations, this.postings, this.events]) m.clear();
+    for (const m of [this.keys, this.meta, this.webhookEndpoints, this.webhookDeliveries, this.webhookPayloads, this.webhookAttempts, this.byMoid, this.keyByHash, this.fileOwner]) {
       (m as Map<string, unknown>).clear();
     }
     this.totals.clear();
@@ -131,19 +135,47 @@ export class SandboxState implements StateView {
   }
 
   load(collections: Collections): void {
-    for (const v of collections.operations ?? []) this.putOperation(v as OperationRecord);
-    for (const v of collections.postings ?? []) this.putPosting(v as Posting);
-    for (const v of collections.events ?? []) this.events.set(v.id, v as OperationEvent);
-    for (const v of collections.keys ?? []) this.putKey(v as ApiKeyRecord);
-    for (const v of collections.meta ?? []) this.meta.set(v.id, v as MetaRecord);
-    for (const v of collections.links ?? []) this.links.set(v.id, v as LinkRecord);
-    for (const v of collections.webhook_endpoints ?? []) this.webhookEndpoints.set(v.id, v as WebhookEndpointRecord);
-    for (const v of collections.webhook_deliveries ?? []) {
+    const maps: EntityMaps = new Map();
+    for (const [name, list] of Object.entries(collections)) maps.set(name, new Map(list.map((v) => [v.id, v])));
+    this.loadMaps(maps);
+  }
+
+  /** Load what a store holds: each entity as its object or its JSON text (kept as text where the state packs it). */
+  loadMaps(maps: EntityMaps): void {
+    const each = (c: string, fn: (v: Entity, id: string) => void) => {
+      for (const [id, v] of maps.get(c) ?? []) fn(typeof v === 'string' ? (JSON.parse(v) as Entity) : v, id);
+    };
+    for (const [id, v] of maps.get('operations') ?? []) this.loadOperation(id, v);
+    for (const [id, v] of maps.get('postings') ?? []) {
+      const p = (typeof v === 'string' ? JSON.parse(v) : v) as Posting;
+      if (this.postings.has(id)) continue;
+      this.totals.apply(p);
+      if (typeof v === 'string') this.postings.setText(id, v);
+      else this.postings.setText(id, JSON.stringify(v));
+    }
+    for (const [id, v] of maps.get('events') ?? []) this.events.setText(id, typeof v === 'string' ? v : JSON.stringify(v));
+    each('keys', (v) => this.putKey(v as ApiKeyRecord));
+    each('meta', (v, id) => this.meta.set(id, v as MetaRecord));
+    each('links', (v, id) => this.links.set(id, v as LinkRecord));
+    each('webhook_endpoints', (v, id) => this.webhookEndpoints.set(id, v as WebhookEndpointRecord));
+    each('webhook_deliveries', (v) => {
       const { record, shop_id } = deliveryFromStored(v);
       this.putDelivery(record, shop_id);
-    }
-    for (const v of collections.webhook_payloads ?? []) this.webhookPayloads.set(v.id, (v as WebhookPayloadRecord).body);
-    for (const v of collections.webhook_attempts ?? []) this.putWebhookAttempt(v as WebhookAttempt);
+    });
+    each('webhook_payloads', (v, id) => this.webhookPayloads.set(id, (v as WebhookPayloadRecord).body));
+    each('webhook_attempts', (v) => this.putWebhookAttempt(v as WebhookAttempt));
+  }
+
+  /** A stored operation: indexed from its decoded form, kept as its text. The index holds the map's own id string. */
+  private loadOperation(id: string, v: Packed<Entity>): void {
+    const op = (typeof v === 'string' ? JSON.parse(v) : v) as OperationRecord;
+    op.id = id;
+    const prev = this.operations.get(id);
+    if (!prev) this.byMoid.set(moidKey(op.shop_id, op.merchant_operation_id), id);
+    this.operationIndex.put(op, prev);
+    this.operations.setText(id, typeof v === 'string' ? v : JSON.stringify(v));
+    for (const u of uploadsOf(op)) this.fileOwner.set(u.file_id, id);
+    if (poolOf(op) !== undefined || claimOf(op) !== undefined) this.pools.put(op);
   }
 
   /**
@@ -251,7 +283,7 @@ export class SandboxState implements StateView {
   }
 
   /** A plain upsert by id into `map`, with its undo. */
-  private upsert<T extends Entity>(map: Map<string, T>, id: string, value: T, c: string, out: Change[], undos: (() => void)[]): T | undefined {
+  private upsert<T extends Entity>(map: { get(id: string): T | undefined; set(id: string, v: T): unknown; delete(id: string): boolean }, id: string, value: T, c: string, out: Change[], undos: (() => void)[]): T | undefined {
     const prev = map.get(id);
     map.set(id, value);
     undos.push(() => (prev === undefined ? map.delete(id) : map.set(id, prev)));
@@ -260,18 +292,64 @@ export class SandboxState implements StateView {
   }
 
   snapshot(): Collections {
-    return {
-      operations: [...this.operations.values()],
-      postings: [...this.postings.values()],
-      events: [...this.events.values()],
-      keys: [...this.keys.values()],
-      meta: [...this.meta.values()],
-      links: [...this.links.values()],
-      webhook_endpoints: [...this.webhookEndpoints.values()],
-      webhook_deliveries: [...this.webhookDeliveries.values()],
-      webhook_payloads: [...this.webhookPayloads].map(([id, body]) => ({ id, body })),
-      webhook_attempts: [...this.webhookAttempts.values()].flat(),
+    const out: Collections = {};
+    for (const [c, , json] of this.capture(new Map()).entries()) (out[c] ??= []).push(JSON.parse(json) as Entity);
+    return out;
+  }
+
+  /**
+   * The state as it is now, to be written as a snapshot while the state goes on changing: the three large
+   * collections are read as they were now through copy-on-write (see PackedMap.capture), the others are copied now.
+   * `durable` gives, for the ids whose latest change is not written yet, the value written before it (undefined:
+   * none): the capture holds only written data. Call `release()` when done.
+   */
+  capture(durable: ReadonlyMap<string, ReadonlyMap<string, Entity | undefined>>): SnapshotSource {
+    const packed: [string, PackedMap<Entity>][] = [
+      ['operations', this.operations as unknown as PackedMap<Entity>],
+      ['postings', this.postings as unknown as PackedMap<Entity>],
+      ['events', this.events as unknown as PackedMap<Entity>],
+    ];
+    const overlays = packed.map(([c, m]) => {
+      const o = m.capture();
+      for (const [id, v] of durable.get(c) ?? []) o.set(id, v);
+      return o;
+    });
+    const plain = (c: string, list: Iterable<Entity>): [string, Entity[]] => {
+      const shadowed = durable.get(c);
+      if (!shadowed || shadowed.size === 0) return [c, [...list]];
+      const out: Entity[] = [];
+      const seen = new Set<string>();
+      for (const v of list) {
+        seen.add(v.id);
+        if (!shadowed.has(v.id)) out.push(v);
+        else if (shadowed.get(v.id) !== undefined) out.push(shadowed.get(v.id)!);
+      }
+      return [c, out];
     };
+    const copies = [
+      plain('keys', this.keys.values()),
+      plain('meta', this.meta.values()),
+      plain('links', this.links.values()),
+      plain('webhook_endpoints', this.webhookEndpoints.values()),
+      plain('webhook_deliveries', this.webhookDeliveries.values()),
+      plain('webhook_payloads', [...this.webhookPayloads].map(([id, body]) => ({ id, body }))),
+      plain('webhook_attempts', [...this.webhookAttempts.values()].flat()),
+    ];
+    const release = () => packed.forEach(([, m], i) => m.release(overlays[i]!));
+    function* entries(): Generator<[string, string, string]> {
+      for (let i = 0; i < packed.length; i++) {
+        const [c, m] = packed[i]!;
+        const o = overlays[i]!;
+        for (const [id, now] of m.rawEntries()) {
+          const v = o.has(id) ? o.get(id) : now;
+          if (v !== undefined) yield [c, id, typeof v === 'string' ? v : JSON.stringify(v)];
+        }
+        // An id that existed at the capture and was deleted since is no longer in the map: its value is in the overlay.
+        for (const [id, v] of o) if (v !== undefined && !m.has(id)) yield [c, id, typeof v === 'string' ? v : JSON.stringify(v)];
+      }
+      for (const [c, list] of copies) for (const v of list) yield [c, v.id, JSON.stringify(v)];
+    }
+    return { entries, release };
   }
 
   operation(id: string): OperationRecord | undefined {
