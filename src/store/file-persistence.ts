@@ -80,7 +80,8 @@ export class FilePersistence implements Persistence {
     this.journalPath = `${this.path}.journal`;
     this.lockPath = `${this.path}.lock`;
     this.fsync = opts.fsync ?? true;
-    this.compactAfter = opts.compactAfter ?? 100_000;
+    // PAYGATE_STORE_COMPACT_AFTER: the default, for benchmarks that want a compaction soon.
+    this.compactAfter = opts.compactAfter ?? (Number(process.env.PAYGATE_STORE_COMPACT_AFTER) || 100_000);
     this.compactOnOpen = opts.compactOnOpen ?? true;
     this.#snapshot = new SnapshotFile(this.path, this.fsync);
     this.#journal = new JournalFile(this.journalPath, this.fsync);
