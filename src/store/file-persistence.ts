@@ -18,7 +18,7 @@ import { StoreClosedError, StoreFailedError } from './errors.js';
 import { JournalFile, journalLine, serializeChanges } from './journal.js';
 import { acquireLock, releaseLock, type LockToken } from './lock.js';
 import { assertChanges, assertCollections } from './persistence.js';
-import { SnapshotFile, collectionsSource, fsyncDir, toCollections, type EntityMaps, type SnapshotSource } from './snapshot.js';
+import { SnapshotFile, collectionsSource, fsyncDir, isSource, mapsSource, toCollections, type EntityMaps, type SnapshotSource } from './snapshot.js';
 import { rm } from 'node:fs/promises';
 
 export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, parseSnapshot, serializeSnapshot } from './snapshot.js';
@@ -96,10 +96,8 @@ export class FilePersistence implements Persistence {
     return this.#journal.records >= this.compactAfter && this.#background === undefined && !this.#oldLeft;
   }
 
-  /** A background compaction is writing its snapshot. */
-  get compacting(): boolean {
-    return this.#background !== undefined;
-  }
+  /** A background compaction is running. */
+  get compacting(): boolean { return this.#background !== undefined; } // prettier-ignore
 
   get isOpen(): boolean {
     return this.#state === 'open';
@@ -221,15 +219,9 @@ export class FilePersistence implements Persistence {
 
   /** compact() from a snapshot source (the store's capture of its state, read lazily). Later commits wait behind it. */
   compactSource(source: SnapshotSource): Promise<void> {
-    if (this.#state !== 'open' && this.#state !== 'closing') {
-      source.release();
-      return Promise.reject(new StoreClosedError(this.path, 'compact'));
-    }
-    if (this.#journal.failed) {
-      source.release();
-      return Promise.reject(this.#journal.failed);
-    }
-    return this.#enqueue((w) => ({ kind: 'compact', source, w }));
+    const refused = this.#state !== 'open' && this.#state !== 'closing' ? new StoreClosedError(this.path, 'compact') : this.#journal.failed;
+    if (refused) source.release();
+    return refused ? Promise.reject(refused) : this.#enqueue((w) => ({ kind: 'compact', source, w }));
   }
 
   /**
@@ -245,11 +237,7 @@ export class FilePersistence implements Persistence {
     const seq = this.#seq;
     const done = this.#enqueue((w) => ({ kind: 'rotate', source, seq, w }));
     // Counted from now, so shouldCompact stays false until it ends.
-    this.#background = done.then(
-      () => {},
-      () => {},
-    );
-    void this.#background.then(() => (this.#background = undefined));
+    const background = (this.#background = done.catch(() => {}).then(() => void (this.#background === background && (this.#background = undefined))));
     return done;
   }
 
@@ -382,29 +370,18 @@ export class FilePersistence implements Persistence {
       entry.w.reject(e);
       return;
     }
-    try {
-      await this.#dropOld();
-    } catch (e) {
-      entry.w.reject(e);
-      return;
-    }
-    entry.w.resolve();
+    await this.#dropOld().then(entry.w.resolve, entry.w.reject);
   }
 
   /** The writer's part of a background compaction: set the journal aside, then let the snapshot be written apart. */
   async #rotate(entry: Extract<Entry, { kind: 'rotate' }>): Promise<void> {
-    if (entry.seq !== this.#seq) {
-      entry.source.release();
-      entry.w.reject(new Error(`FilePersistence: a background compaction must capture the state at the last seq written (${this.#seq}), not ${entry.seq}`));
-      return;
-    }
     try {
+      if (entry.seq !== this.#seq) throw new Error(`FilePersistence: a background compaction must capture the state at the last seq written (${this.#seq}), not ${entry.seq}`);
       await this.#journal.rotate();
       if (this.fsync) await fsyncDir(path.dirname(this.path));
     } catch (e) {
       entry.source.release();
-      entry.w.reject(e);
-      return;
+      return entry.w.reject(e);
     }
     this.#oldLeft = true;
     // Not awaited: commits go on to the new journal meanwhile.
@@ -418,16 +395,4 @@ export class FilePersistence implements Persistence {
       }
     })();
   }
-}
-
-function isSource(x: Collections | SnapshotSource | undefined): SnapshotSource | undefined {
-  return x !== undefined && typeof (x as SnapshotSource).entries === 'function' && typeof (x as SnapshotSource).release === 'function' ? (x as SnapshotSource) : undefined;
-}
-
-/** The state just loaded, as a snapshot source. */
-function mapsSource(colls: EntityMaps): SnapshotSource {
-  function* entries(): Generator<[string, string, string]> {
-    for (const [c, m] of colls) for (const [id, v] of m) yield [c, id, typeof v === 'string' ? v : JSON.stringify(v)];
-  }
-  return { entries, release: () => {} };
 }

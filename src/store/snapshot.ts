@@ -37,6 +37,18 @@ export function collectionsSource(all: Collections): SnapshotSource {
   return { entries: () => lines, release: () => {} };
 }
 
+export function isSource(x: Collections | SnapshotSource | undefined): SnapshotSource | undefined {
+  return x !== undefined && typeof (x as SnapshotSource).entries === 'function' && typeof (x as SnapshotSource).release === 'function' ? (x as SnapshotSource) : undefined;
+}
+
+/** The state just loaded, as a snapshot source. */
+export function mapsSource(colls: EntityMaps): SnapshotSource {
+  function* entries(): Generator<[string, string, string]> {
+    for (const [c, m] of colls) for (const [id, v] of m) yield [c, id, typeof v === 'string' ? v : JSON.stringify(v)];
+  }
+  return { entries, release: () => {} };
+}
+
 export function upsert(colls: EntityMaps, c: string, v: Entity | string, id = (v as Entity).id): void {
   let m = colls.get(c);
   if (!m) colls.set(c, (m = new Map()));

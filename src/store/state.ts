@@ -14,6 +14,7 @@ import { OperationIndex } from './operation-index.js';
 import type { Change, Collections, Entity } from './persistence.js';
 import { DeliveryIndex, deliveryFromStored, type WebhookDeliveryRecord } from './delivery-index.js';
 import { PackedMap, type Packed } from './packed-map.js';
+import { captureState } from './state-capture.js';
 import type { EntityMaps, SnapshotSource } from './snapshot.js';
 
 export type { WebhookDeliveryRecord } from './delivery-index.js';
@@ -123,8 +124,7 @@ export class SandboxState implements StateView {
 
   /** Forget everything (sandbox reset). */
   clear(): void {
-    for (const m of [this.operations, this.postings, this.events]) m.clear();
-    for (const m of [this.keys, this.meta, this.webhookEndpoints, this.webhookDeliveries, this.webhookPayloads, this.webhookAttempts, this.byMoid, this.keyByHash, this.fileOwner]) {
+    for (const m of [this.operations, this.postings, this.events, this.keys, this.meta, this.webhookEndpoints, this.webhookDeliveries, this.webhookPayloads, this.webhookAttempts, this.byMoid, this.keyByHash, this.fileOwner]) {
       (m as Map<string, unknown>).clear();
     }
     this.totals.clear();
@@ -297,60 +297,8 @@ export class SandboxState implements StateView {
     return out;
   }
 
-  /**
-   * The state as it is now, to be written as a snapshot while the state goes on changing: the three large
-   * collections are read as they were now through copy-on-write (see PackedMap.capture), the others are copied now.
-   * `durable` gives, for the ids whose latest change is not written yet, the value written before it (undefined:
-   * none): the capture holds only written data. Call `release()` when done.
-   */
-  capture(durable: ReadonlyMap<string, ReadonlyMap<string, Entity | undefined>>): SnapshotSource {
-    const packed: [string, PackedMap<Entity>][] = [
-      ['operations', this.operations as unknown as PackedMap<Entity>],
-      ['postings', this.postings as unknown as PackedMap<Entity>],
-      ['events', this.events as unknown as PackedMap<Entity>],
-    ];
-    const overlays = packed.map(([c, m]) => {
-      const o = m.capture();
-      for (const [id, v] of durable.get(c) ?? []) o.set(id, v);
-      return o;
-    });
-    const plain = (c: string, list: Iterable<Entity>): [string, Entity[]] => {
-      const shadowed = durable.get(c);
-      if (!shadowed || shadowed.size === 0) return [c, [...list]];
-      const out: Entity[] = [];
-      const seen = new Set<string>();
-      for (const v of list) {
-        seen.add(v.id);
-        if (!shadowed.has(v.id)) out.push(v);
-        else if (shadowed.get(v.id) !== undefined) out.push(shadowed.get(v.id)!);
-      }
-      return [c, out];
-    };
-    const copies = [
-      plain('keys', this.keys.values()),
-      plain('meta', this.meta.values()),
-      plain('links', this.links.values()),
-      plain('webhook_endpoints', this.webhookEndpoints.values()),
-      plain('webhook_deliveries', this.webhookDeliveries.values()),
-      plain('webhook_payloads', [...this.webhookPayloads].map(([id, body]) => ({ id, body }))),
-      plain('webhook_attempts', [...this.webhookAttempts.values()].flat()),
-    ];
-    const release = () => packed.forEach(([, m], i) => m.release(overlays[i]!));
-    function* entries(): Generator<[string, string, string]> {
-      for (let i = 0; i < packed.length; i++) {
-        const [c, m] = packed[i]!;
-        const o = overlays[i]!;
-        for (const [id, now] of m.rawEntries()) {
-          const v = o.has(id) ? o.get(id) : now;
-          if (v !== undefined) yield [c, id, typeof v === 'string' ? v : JSON.stringify(v)];
-        }
-        // An id that existed at the capture and was deleted since is no longer in the map: its value is in the overlay.
-        for (const [id, v] of o) if (v !== undefined && !m.has(id)) yield [c, id, typeof v === 'string' ? v : JSON.stringify(v)];
-      }
-      for (const [c, list] of copies) for (const v of list) yield [c, v.id, JSON.stringify(v)];
-    }
-    return { entries, release };
-  }
+  /** The state now, to write as a snapshot while it goes on changing (see captureState). */
+  capture(durable: ReadonlyMap<string, ReadonlyMap<string, Entity | undefined>>): SnapshotSource { return captureState(this, durable); } // prettier-ignore
 
   operation(id: string): OperationRecord | undefined {
     return this.operations.get(id);
