@@ -9,8 +9,9 @@ import { Pool } from 'undici';
  * @param {number} o.durationMs measured duration (default 5000)
  * @param {number} o.warmupMs warm-up before measuring (default 1000)
  * @param {(i: number) => {method: string, path: string, headers?: object, body?: string}} o.request
+ * @param {() => boolean} [o.until] stop measuring early once true
  */
-export async function load({ url, connections = 20, durationMs = 5000, warmupMs = 1000, request }) {
+export async function load({ url, connections = 20, durationMs = 5000, warmupMs = 1000, request, until = () => false }) {
   const pool = new Pool(url, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
   let seq = 0;
   let measuring = false;
@@ -36,7 +37,8 @@ export async function load({ url, connections = 20, durationMs = 5000, warmupMs 
   await new Promise((r) => setTimeout(r, warmupMs));
   measuring = true;
   const t0 = performance.now();
-  await new Promise((r) => setTimeout(r, durationMs));
+  // `until`: stop early once it returns true (polled every 20 ms).
+  while (performance.now() - t0 < durationMs && !until()) await new Promise((r) => setTimeout(r, Math.min(20, durationMs)));
   measuring = false;
   const elapsed = performance.now() - t0;
   const count = lat.length;
