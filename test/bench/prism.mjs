@@ -8,7 +8,6 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 
 export const PRISM_VERSION = '~5.14.2';
 const cacheRoot = process.env.PAYGATE_BENCH_CACHE ?? join(homedir(), '.cache', 'paygate-bench');
@@ -37,27 +36,25 @@ function freePort() {
   });
 }
 
-/** `prism mock <spec>` on a free port of 127.0.0.1; resolves once it listens. Its request log is read and dropped. */
+/**
+ * `prism mock <spec>` on a free port of 127.0.0.1; resolves once it answers HTTP. Its request log goes to /dev/null:
+ * read by the benchmark's process, it would slow the load generator that shares it.
+ */
 export async function startPrism(cliPath, spec) {
   const port = await freePort();
-  const child = spawn(process.execPath, [cliPath, 'mock', '--host', '127.0.0.1', '--port', String(port), spec], { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stderr.resume();
-  const ready = new Promise((resolve, reject) => {
-    const rl = createInterface({ input: child.stdout });
-    const onLine = (line) => {
-      if (!line.includes('Prism is listening')) return;
-      rl.off('line', onLine);
-      child.stdout.resume();
-      resolve();
-    };
-    rl.on('line', onLine);
-    child.once('exit', (code) => reject(new Error(`prism exited with ${code} before it listened`)));
-  });
-  const timeout = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  try {
-    await ready;
-  } finally {
-    clearTimeout(timeout);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [cliPath, 'mock', '--host', '127.0.0.1', '--port', String(port), spec], { stdio: ['ignore', 'ignore', 'ignore'] });
+  let exited;
+  child.once('exit', (code) => (exited = code ?? 'a signal'));
+  for (let i = 0; i < 600; i++) {
+    if (exited !== undefined) throw new Error(`prism exited with ${exited} before it listened`);
+    try {
+      await fetch(`${baseUrl}/`);
+      return { child, baseUrl };
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
-  return { child, baseUrl: `http://127.0.0.1:${port}` };
+  child.kill('SIGKILL');
+  throw new Error('prism did not listen within 60 s');
 }
