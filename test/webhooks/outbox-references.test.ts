@@ -25,7 +25,6 @@ async function create(h: Harness): Promise<void> {
   expect(r.status, r.text).toBe(200);
 }
 
-type Rows = Record<string, unknown>[];
 
 /** Apply `edit` to every webhook_deliveries row of the store's snapshot and journal, as an earlier version wrote them. */
 function rewriteDeliveryRows(store: string, edit: (row: Record<string, unknown>) => void): number {
