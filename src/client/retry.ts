@@ -69,6 +69,9 @@ export const SANDBOX_RETRY_CLASS: Record<SandboxEndpointId, RetryClass> = {
   sandboxSetFaults: 'action',
   sandboxClearFaults: 'action',
   sandboxRemoveFault: 'action',
+  sandboxCreateWorkspace: 'action',
+  sandboxListWorkspaces: 'read',
+  sandboxDeleteWorkspace: 'action',
 };
 
 /** The retry class of a gateway endpoint or a sandbox control route. */

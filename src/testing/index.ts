@@ -112,7 +112,7 @@ function wrap(sandbox: Sandbox, baseUrl: string, webhooks: WebhookEvents, shop: 
     baseUrl,
     ca: sandbox.tls?.cert,
     keys: { ...byShop, default: defaultKey },
-    adminToken: sandbox.adminToken,
+    adminToken: sandbox.adminToken ?? '',
     webhookSecret: sandbox.webhookSecret ?? '',
     client,
     clock: {
