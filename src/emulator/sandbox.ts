@@ -265,25 +265,15 @@ function guardService(service: GatewayService, outbox: WebhookOutbox, guard: Non
   });
 }
 
-/** @internal One sandbox: a workspace's, or (with `front`) the default one the workspace host stands in front of. */
-export async function createInstance(opts: SandboxOptions): Promise<Sandbox> {
-  const urlProblem = opts.publicUrl === undefined ? undefined : publicUrlProblem(opts.publicUrl);
-  if (urlProblem) throw new TypeError(`publicUrl ${JSON.stringify(opts.publicUrl)} ${urlProblem}`);
-  const world = opts.world !== undefined ? parseWorld(opts.world, 'options.world') : loadWorld(opts.fixtures);
-  const index = new WorldIndex(world);
-  const { store, files, secrets, start, certBase, closeBackend } = await openState(opts);
-  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+/** The service of an opened store, with its clock and webhook outbox, initialised (seeded, timers re-armed). */
+async function startService(opts: SandboxOptions, index: WorldIndex, opened: OpenedState, urls: SandboxUrls, log: (line: string) => void) {
+  const { store, files, secrets, start, closeBackend } = opened;
   const clock = new SandboxClock({ frozen: opts.frozenClock ?? false, ...(start !== undefined ? { start } : {}), ...(opts.realNow ? { realNow: opts.realNow } : {}), onError: (e) => log(`timer failed: ${String((e as Error)?.stack ?? e)}`) });
   const service = new GatewayService(index, store, clock, files);
   const releasePdfReader = retainPdfReader();
-  const urlSecret = secrets.url;
-  let ready = false;
-  let closed = false;
-  const urls = { base: '', paymentPage: '', storage: '' };
-  setBase(urls, opts.publicUrl !== undefined ? publicBase(opts.publicUrl) : 'http://paygate.local');
   const evidence = () => ({
     available: service.evidenceAvailable,
-    signFile: (fileId: string) => `${urls.storage}${signPath(`/receipts/${fileId}`, clock.now() + RECEIPT_URL_TTL_MS, urlSecret)}`,
+    signFile: (fileId: string) => `${urls.storage}${signPath(`/receipts/${fileId}`, clock.now() + RECEIPT_URL_TTL_MS, secrets.url)}`,
   });
   const outbox = new WebhookOutbox(service, evidence, {
     ...(opts.webhookUrl ? { url: opts.webhookUrl } : {}),
@@ -304,6 +294,24 @@ export async function createInstance(opts: SandboxOptions): Promise<Sandbox> {
     await releasePdfReader();
     throw e;
   }
+  return { service, clock, outbox, releasePdfReader };
+}
+
+/** @internal One sandbox: a workspace's, or (with `front`) the default one the workspace host stands in front of. */
+export async function createInstance(opts: SandboxOptions): Promise<Sandbox> {
+  const urlProblem = opts.publicUrl === undefined ? undefined : publicUrlProblem(opts.publicUrl);
+  if (urlProblem) throw new TypeError(`publicUrl ${JSON.stringify(opts.publicUrl)} ${urlProblem}`);
+  const world = opts.world !== undefined ? parseWorld(opts.world, 'options.world') : loadWorld(opts.fixtures);
+  const index = new WorldIndex(world);
+  const opened = await openState(opts);
+  const { store, secrets, certBase, closeBackend } = opened;
+  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const urlSecret = secrets.url;
+  let ready = false;
+  let closed = false;
+  const urls = { base: '', paymentPage: '', storage: '' };
+  setBase(urls, opts.publicUrl !== undefined ? publicBase(opts.publicUrl) : 'http://paygate.local');
+  const { service, clock, outbox, releasePdfReader } = await startService(opts, index, opened, urls, log);
   const { front } = opts;
   const adminToken = opts.adminToken ?? `pg_admin_${randomBytes(12).toString('hex')}`;
   const app = createApp({ service, urls, adminToken, urlSecret, ready: () => ready && !closed, log, outbox, fixtureFaults: world.faults, ...(front ? { workspaces: front.workspaces } : {}) });
