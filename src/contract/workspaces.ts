@@ -34,7 +34,7 @@ export const CreateWorkspaceRequest = z
       .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, { message: 'must be a fixture file name (letters, digits, "_", "-", "."), not a path' })
       .optional()
       .meta({ description: "A fixture file of the server's fixtures folder or a bundled one, e.g. `default` or `picker-amount-field.json`. Default: the fixtures the server started with." }),
-    clock: z.enum(['frozen', 'real'], { error: 'must be "frozen" or "real"' }).optional().meta({ description: 'Default `frozen`: time stands still until advanced.' }),
+    clock: z.enum(['frozen', 'real'], { error: 'must be "frozen" or "real"' }).optional().meta({ description: '`frozen`: time stands still until advanced; `real` (the default): it follows real time, like `sandbox start`.' }),
     start_time: z.iso.datetime({ offset: true, error: 'must be an RFC 3339 timestamp, e.g. "2026-03-01T12:00:00Z"' }).optional().meta({ description: 'Sandbox time at the start. Default: now.' }),
     limits: WorkspaceLimits.optional(),
   })

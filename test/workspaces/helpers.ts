@@ -11,7 +11,7 @@ export interface Ws {
 }
 
 export async function createWs(h: Pick<Harness, 'call'>, serverAdmin: string, body: Record<string, unknown> = {}): Promise<Ws> {
-  const r = await h.call('POST', '/sandbox/workspaces', { key: null, headers: { 'x-admin-token': serverAdmin }, body });
+  const r = await h.call('POST', '/sandbox/workspaces', { key: null, headers: { 'x-admin-token': serverAdmin }, body: { clock: 'frozen', ...body } });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   return { id: r.body.id, adminToken: r.body.admin_token, keys: r.body.keys, baseUrl: r.body.base_url, body: r.body };
 }

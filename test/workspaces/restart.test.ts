@@ -26,7 +26,7 @@ async function call(sb: Sandbox, method: string, path: string, headers: Record<s
 }
 
 async function createWs(sb: Sandbox, token: string, body: object): Promise<Ws> {
-  const r = await call(sb, 'POST', '/sandbox/workspaces', { 'x-admin-token': token }, body);
+  const r = await call(sb, 'POST', '/sandbox/workspaces', { 'x-admin-token': token }, { clock: 'frozen', ...body });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   return { id: r.body.id, adminToken: r.body.admin_token, keys: r.body.keys, baseUrl: r.body.base_url, body: r.body };
 }

@@ -92,7 +92,7 @@ export function newWorkspaceRecord(
     created_at: new Date(now).toISOString(),
     world,
     fixtures: name,
-    clock: request.clock ?? 'frozen',
+    clock: request.clock ?? 'real',
     start,
     admin: { hash: sha256(adminToken), last4: adminToken.slice(-4) },
     keys: records,
