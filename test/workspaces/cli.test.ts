@@ -11,7 +11,7 @@ const live = useLiveSandbox({ frozenClock: true, startTime: '2026-01-01T00:00:00
 describe('paygate workspace', () => {
   it('create --json prints the keys and admin token a CI job needs; they work; list shows it; delete removes it', async () => {
     const created = json<{ id: string; base_url: string; admin_token: string; keys: Record<string, string>; clock: { frozen: boolean } }>(
-      await runCli(['workspace', 'create', '--id', 'ci-7', '--frozen-clock', '--max-operations', '100', '--json'], { env: live.env }),
+      await runCli(['workspace', 'create', '--id', 'ci-7', '--frozen-clock', '--start-time', '2026-01-01T00:00:00Z', '--max-operations', '100', '--json'], { env: live.env }),
     );
     expect(created.id).toBe('ci-7');
     expect(created.clock.frozen).toBe(true);
