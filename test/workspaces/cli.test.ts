@@ -1,7 +1,9 @@
 // `paygate workspace create | list | delete` as a subprocess against a sandbox started in this process.
 import { describe, expect, it, vi } from 'vitest';
 import { json, ok, useLiveSandbox } from '../cli/live-sandbox.js';
-import { runCli } from '../cli/run-cli.js';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { BIN, runCli } from '../cli/run-cli.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
@@ -43,3 +45,47 @@ describe('paygate workspace', () => {
     expect((await runCli(['workspace', 'create', '--max-operations', '0'], { env: live.env })).code).toBe(2);
   });
 });
+
+describe('paygate sandbox start keeps the admin token (hashed) across restarts', () => {
+  it('a restart prints its last 4 and it stays valid; --new-admin-token replaces it', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { exited } = await import('../helpers/sandbox-process.js');
+    const dir = mkdtempSync(join(tmpdir(), 'paygate-ws-cli-'));
+    const store = join(dir, 'sandbox.json');
+    const run = async (extra: string[] = []) => {
+      const { child, line } = await startCliInfo(['--store', store, ...extra]);
+      return { info: line, stop: async () => (child.kill('SIGTERM'), await exited(child)) };
+    };
+    try {
+      const first = await run();
+      const token = first.info.admin_token as string;
+      expect(token).toMatch(/^pg_admin_/);
+      await first.stop();
+      const second = await run();
+      expect([second.info.admin_token, second.info.admin_token_last4]).toEqual([null, token.slice(-4)]);
+      expect((await fetch(`${second.info.base_url}/sandbox/clock`, { headers: { 'x-admin-token': token } })).status).toBe(200);
+      await second.stop();
+      const third = await run(['--new-admin-token']);
+      expect(third.info.admin_token).not.toBe(token);
+      expect((await fetch(`${third.info.base_url}/sandbox/clock`, { headers: { 'x-admin-token': token } })).status).toBe(401);
+      expect((await fetch(`${third.info.base_url}/sandbox/clock`, { headers: { 'x-admin-token': third.info.admin_token as string } })).status).toBe(200);
+      await third.stop();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** `paygate sandbox start --port 0 --json` as a child process, and its startup line. */
+async function startCliInfo(args: string[]): Promise<{ child: ChildProcess; line: Record<string, unknown> }> {
+  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', '--json', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${stderr}`)));
+  });
+  return { child, line: JSON.parse(line) as Record<string, unknown> };
+}
