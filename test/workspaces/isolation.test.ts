@@ -144,6 +144,16 @@ describe('nothing crosses workspaces', () => {
     expect((await h.call('GET', '/v1/balances', { key: a.keys.shop_a })).status).toBe(200);
   });
 
+  it('each has its own pool', async () => {
+    const a = await createWs(h, ADMIN, { id: 'a' });
+    const b = await createWs(h, ADMIN, { id: 'b' });
+    const slotsOf = async (token: string) => ((await admin(h, token, 'GET', '/sandbox/pool')).body.pools as { slots: number }[]).reduce((n, p) => n + p.slots, 0);
+    expect((await h.call('POST', '/sandbox/pool/layout', { key: a.keys.shop_pool, body: { method: 'WT_RUB_C2C', amounts: ['5000.00', '6000.00'] } })).status).toBe(200);
+    expect(await slotsOf(a.adminToken)).toBe(2);
+    expect(await slotsOf(b.adminToken)).toBe(0);
+    expect(await slotsOf(ADMIN)).toBe(0);
+  });
+
   it('each has its own request log', async () => {
     const a = await createWs(h, ADMIN, { id: 'a' });
     const b = await createWs(h, ADMIN, { id: 'b' });
