@@ -364,6 +364,8 @@ function firstMove(ctx: DomainContext, base: Base, decision: Decision | undefine
   // Accepted at once: build the operation in its first status directly.
   const fields = acceptedFields(ctx, base, decision.provider);
   const status = fields.requires_receipt ? 'awaiting_confirmation' : 'pending';
-  const op = { ...base, ...fields, status, history: [{ at: now, from: null, to: status, cause: 'create' }] } as OperationRecord;
+  // The new record is `base` itself, completed in place (base is this create's own object): the same keys in the same
+  // order as a spread would give, without copying them all into another object.
+  const op = Object.assign(base, fields, { status, history: [{ at: now, from: null, to: status, cause: 'create' }] }) as OperationRecord;
   return { kind: 'commit', ...movedTo(ctx, op, acceptedChanges(op, eventFor(op), now)) };
 }

@@ -30,7 +30,7 @@ export type Posting = {
 export const POSTING_SUFFIXES = ['reserve', 'settle', 'fee', 'payout', 'payout-excess', 'release'] as const;
 
 /** An operation's postings, looked up by their deterministic ids. */
-export function postingsOf(state: { postings: ReadonlyMap<string, Posting> }, operationId: string): Posting[] {
+export function postingsOf(state: { postings: { get(id: string): Posting | undefined } }, operationId: string): Posting[] {
   return POSTING_SUFFIXES.map((s) => state.postings.get(`${operationId}:${s}`)).filter((p): p is Posting => p !== undefined);
 }
 

@@ -35,11 +35,18 @@ export interface DomainContext {
 
 let lastMs = NaN;
 let lastIso = '';
-/** RFC 3339 of an epoch-ms time; the last one is remembered, as one command stamps the same time several times. */
+let prevMs = NaN;
+let prevIso = '';
+/**
+ * RFC 3339 of an epoch-ms time. The last two are remembered: one command stamps the same time several times, and a
+ * create alternates between now and its expiry (one slot would miss on every call).
+ */
 export function iso(ms: number): string {
-  if (ms !== lastMs) {
-    lastMs = ms;
-    lastIso = new Date(ms).toISOString();
-  }
+  if (ms === lastMs) return lastIso;
+  if (ms === prevMs) return prevIso;
+  prevMs = lastMs;
+  prevIso = lastIso;
+  lastMs = ms;
+  lastIso = new Date(ms).toISOString();
   return lastIso;
 }

@@ -8,6 +8,7 @@ import { FaultInjector } from './faults/injector.js';
 import { RECEIPT_URL_TTL_MS, type AppContext, type RouteContext } from './context.js';
 import { ApiError, errorResponse } from './http/errors.js';
 import { mountTable } from './http/mount.js';
+import { requestIdSent, setRequestId } from './http/response.js';
 import { authenticate } from './http/auth.js';
 import { pageEvents } from './pages/events.js';
 import { servePageAsset, showFormTarget, showPaymentPage } from './pages/hosted-page.js';
@@ -85,12 +86,18 @@ function noSuchRoute(event: H3Event, ctx: AppContext): Response {
 /** Log a request once answered (the request log ring), and give it an id (`x-request-id`). */
 async function logRequest(event: H3Event, next: () => unknown, log: RequestLog): Promise<unknown> {
   const t0 = performance.now();
-  const at = new Date().toISOString();
+  const at = log.stamp();
   const id = log.nextId();
-  event.res.headers.set('x-request-id', id);
+  // The id goes on the answer afterwards: a route that builds its own answer adds it there (http/response.ts),
+  // so no Headers object is made for a request that does not need one.
+  setRequestId(event, id);
   const result = await next();
-  // A handler's own Response (404/405, a body-less 204, a stream, a page) does not take event.res's headers.
-  if (result instanceof Response && !result.headers.has('x-request-id')) result.headers.set('x-request-id', id);
+  if (result instanceof Response) {
+    // A handler's own Response (404/405, a body-less 204, a stream, a page) does not take event.res's headers.
+    if (!requestIdSent(event) && !result.headers.has('x-request-id')) result.headers.set('x-request-id', id);
+  } else {
+    event.res.headers.set('x-request-id', id);
+  }
   const status = result instanceof Response ? result.status : (event.res.status ?? 200);
   const ctx = event.context as { shopId?: string; errorCode?: string };
   log.add({
@@ -106,17 +113,18 @@ async function logRequest(event: H3Event, next: () => unknown, log: RequestLog):
   return result;
 }
 
+/** HEAD is answered like GET, without the body (RFC 9110 §9.3.2): status and headers, never a 405 or a JSON body. */
+async function answerHead(event: H3Event, app: H3): Promise<Response> {
+  const res = await app.fetch(new Request(event.req.url, { method: 'GET', headers: event.req.headers }));
+  await res.body?.cancel(); // a stream (the page's live events) stops at once
+  return new Response(null, { status: res.status, headers: res.headers });
+}
+
 export function createApp(ctx: AppContext): H3 {
   const app = new H3();
-  // HEAD is answered like GET, without the body (RFC 9110 §9.3.2): status and headers, never a 405 or a JSON body.
-  app.use(async (event, next) => {
-    if (event.req.method !== 'HEAD') return next();
-    const res = await app.fetch(new Request(event.req.url, { method: 'GET', headers: event.req.headers }));
-    await res.body?.cancel(); // a stream (the page's live events) stops at once
-    return new Response(null, { status: res.status, headers: res.headers });
-  });
   const routes = routeContext(ctx);
-  app.use((event, next) => logRequest(event, next, routes.requestLog));
+  // One middleware, not two: each is a layer of promises on every request.
+  app.use((event, next) => (event.req.method === 'HEAD' ? answerHead(event, app) : logRequest(event, next, routes.requestLog)));
   mountTable(app, endpoints, gatewayHandlers, routes);
   mountTable(app, sandboxControls, controlHandlers, routes);
   for (const site of SITE_ROUTES) app.on(site.method, site.path, (event) => site.handler(event, routes));

@@ -1,10 +1,13 @@
 // FilePersistence: the durable store on disk. It owns three files next to each other:
-//   <path>          snapshot, written atomically through lowdb (temp file + rename), holds `lastSeq`  (snapshot.ts)
+//   <path>          snapshot, JSON Lines, written atomically (temp file + rename), holds `lastSeq`     (snapshot.ts)
 //   <path>.journal  JSON Lines, one transaction per line, appended by group commit (+ fdatasync)     (journal.ts)
+//   <path>.journal.old  the journal a background compaction set aside, until its snapshot is written   (journal.ts)
 //   <path>.lock     {pid, startedAt, hostname, nonce}, created with O_EXCL; ownership of the other two (lock.ts)
 // This module composes them: open (lock, load, replay, tidy up), commit/sync/compact/close, and the serial writer.
 // After open() every journal write and every compaction goes through that one writer (#drain), so at most one
-// write is in flight and the journal is truncated only after the snapshot that supersedes it is on disk.
+// write is in flight and the journal is truncated only after the snapshot that supersedes it is on disk. A
+// background compaction (compactInBackground) only sets the journal aside in the writer; its snapshot is written
+// while the writer goes on appending to a new journal, and the old one is deleted once the snapshot is on disk.
 // Sequence numbers are given when a group is written, not when a commit is queued: a failed write takes none, so
 // the lines on disk are numbered without a gap (the journal reports a gap as a lost line), and a compaction records
 // the last seq actually written when it runs, so the next line always follows the snapshot.
@@ -15,7 +18,8 @@ import { StoreClosedError, StoreFailedError } from './errors.js';
 import { JournalFile, journalLine, serializeChanges } from './journal.js';
 import { acquireLock, releaseLock, type LockToken } from './lock.js';
 import { assertChanges, assertCollections } from './persistence.js';
-import { SnapshotFile, serializeSnapshot, snapshotText, toCollections, type EntityMaps } from './snapshot.js';
+import { SnapshotFile, collectionsSource, fsyncDir, isSource, mapsSource, toCollections, type EntityMaps, type SnapshotSource } from './snapshot.js';
+import { rm } from 'node:fs/promises';
 
 export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, parseSnapshot, serializeSnapshot } from './snapshot.js';
 export { replayJournal, type JournalReplay } from './journal.js';
@@ -38,7 +42,8 @@ interface Waiter {
 type Entry =
   | { kind: 'commit'; body: string; w: Waiter }
   | { kind: 'sync'; w: Waiter }
-  | { kind: 'compact'; collections: string; w: Waiter };
+  | { kind: 'compact'; source: SnapshotSource; w: Waiter }
+  | { kind: 'rotate'; source: SnapshotSource; seq: number; w: Waiter };
 
 type State = 'new' | 'opening' | 'open' | 'closing' | 'closed';
 
@@ -64,6 +69,10 @@ export class FilePersistence implements Persistence {
   #running = false;
   #scheduled = false;
   #stats: Omit<PersistenceStats, 'journalRecords'> = { commits: 0, flushes: 0 };
+  /** The snapshot a background compaction is writing. */
+  #background: Promise<void> | undefined;
+  /** A journal set aside by a background compaction that failed: only a full compaction (close) clears it. */
+  #oldLeft = false;
 
   constructor(opts: FilePersistenceOptions) {
     if (typeof opts?.path !== 'string' || opts.path === '') throw new TypeError('FilePersistence: path is required');
@@ -71,7 +80,8 @@ export class FilePersistence implements Persistence {
     this.journalPath = `${this.path}.journal`;
     this.lockPath = `${this.path}.lock`;
     this.fsync = opts.fsync ?? true;
-    this.compactAfter = opts.compactAfter ?? 100_000;
+    // PAYGATE_STORE_COMPACT_AFTER: the default, for benchmarks that want a compaction soon.
+    this.compactAfter = opts.compactAfter ?? (Number(process.env.PAYGATE_STORE_COMPACT_AFTER) || 100_000);
     this.compactOnOpen = opts.compactOnOpen ?? true;
     this.#snapshot = new SnapshotFile(this.path, this.fsync);
     this.#journal = new JournalFile(this.journalPath, this.fsync);
@@ -83,8 +93,11 @@ export class FilePersistence implements Persistence {
 
   /** The journal holds at least `compactAfter` records: the owner should call compact(). */
   get shouldCompact(): boolean {
-    return this.#journal.records >= this.compactAfter;
+    return this.#journal.records >= this.compactAfter && this.#background === undefined && !this.#oldLeft;
   }
+
+  /** A background compaction is running. */
+  get compacting(): boolean { return this.#background !== undefined; } // prettier-ignore
 
   get isOpen(): boolean {
     return this.#state === 'open';
@@ -96,6 +109,11 @@ export class FilePersistence implements Persistence {
   }
 
   async open(): Promise<Collections> {
+    return toCollections(await this.openRaw());
+  }
+
+  /** open(), the entities of a version 2 snapshot left as their JSON text (the store keeps them so). */
+  async openRaw(): Promise<EntityMaps> {
     if (this.#state !== 'new' && this.#state !== 'closed') {
       throw new Error(`FilePersistence.open(): ${this.path} is already ${this.#state}`);
     }
@@ -133,23 +151,32 @@ export class FilePersistence implements Persistence {
   }
 
   /** Read the snapshot, validate and replay the journal (nothing is written until both are known good), then tidy up. */
-  async #load(): Promise<Collections> {
+  async #load(): Promise<EntityMaps> {
     const colls: EntityMaps = new Map();
     const lastSeq = await this.#snapshot.load(colls);
     const replay = await this.#journal.read(lastSeq, colls);
     this.#seq = Math.max(lastSeq, replay.maxSeq);
+    this.#oldLeft = replay.old !== undefined;
 
     // From here on the files are known good; every write below keeps every acknowledged transaction.
     await this.#journal.openForAppend(replay);
 
-    const all = toCollections(colls);
-    if (this.compactOnOpen && replay.goodEnd > 0) {
+    if (this.compactOnOpen && (replay.goodEnd > 0 || replay.old !== undefined)) {
       // Records newer than the snapshot: fold them in. Only older ones (a compaction that crashed before its
       // truncation): the snapshot already has them, just empty the journal.
-      if (replay.applied > 0) await this.#snapshot.write(serializeSnapshot(all, this.#seq));
+      if (replay.applied > 0) await this.#snapshot.write(mapsSource(colls), this.#seq);
       await this.#journal.truncate();
+      await this.#dropOld();
     }
-    return all;
+    return colls;
+  }
+
+  /** Delete the set-aside journal (its records are in the snapshot now). */
+  async #dropOld(): Promise<void> {
+    if (!this.#oldLeft) return;
+    await rm(this.#journal.oldPath, { force: true });
+    if (this.fsync) await fsyncDir(path.dirname(this.path));
+    this.#oldLeft = false;
   }
 
   commit(changes: readonly Change[]): Promise<void> {
@@ -178,20 +205,44 @@ export class FilePersistence implements Persistence {
   }
 
   #compact(all: Collections): Promise<void> {
-    if (this.#journal.failed) return Promise.reject(this.#journal.failed);
-    let collections: string;
+    let source: SnapshotSource;
     try {
       assertCollections(all);
       // The state is captured now; its lastSeq when the compaction runs, after every commit queued before it has
       // been written (or refused): the last seq written then. Later commits wait behind it.
-      collections = JSON.stringify(all);
+      source = collectionsSource(all);
     } catch (e) {
       return Promise.reject(e);
     }
-    return this.#enqueue((w) => ({ kind: 'compact', collections, w }));
+    return this.compactSource(source);
   }
 
-  close(all?: Collections): Promise<void> {
+  /** compact() from a snapshot source (the store's capture of its state, read lazily). Later commits wait behind it. */
+  compactSource(source: SnapshotSource): Promise<void> {
+    const refused = this.#state !== 'open' && this.#state !== 'closing' ? new StoreClosedError(this.path, 'compact') : this.#journal.failed;
+    if (refused) source.release();
+    return refused ? Promise.reject(refused) : this.#enqueue((w) => ({ kind: 'compact', source, w }));
+  }
+
+  /**
+   * Write a snapshot of `source` without holding up commits: `source` must be the state as of the last seq written
+   * now (nothing in flight). The journal is set aside in the writer; commits go on to a new journal while the
+   * snapshot is written in slices; resolves once it is on disk and the old journal deleted.
+   */
+  compactInBackground(source: SnapshotSource): Promise<void> {
+    if (this.#state !== 'open' || this.#journal.failed || this.#background || this.#oldLeft) {
+      source.release();
+      return Promise.reject(this.#journal.failed ?? new Error('FilePersistence: cannot start a background compaction now'));
+    }
+    const seq = this.#seq;
+    const done = this.#enqueue((w) => ({ kind: 'rotate', source, seq, w }));
+    // Counted from now, so shouldCompact stays false until it ends.
+    const background = (this.#background = done.catch(() => {}).then(() => void (this.#background === background && (this.#background = undefined))));
+    return done;
+  }
+
+  /** `all` may also be a snapshot source (the store's capture of its state). */
+  close(all?: Collections | SnapshotSource): Promise<void> {
     if (this.#closing) return this.#closing;
     if (this.#state === 'opening') {
       // Let the open finish (or fail), then close what it opened.
@@ -207,12 +258,15 @@ export class FilePersistence implements Persistence {
       // Both are queued last (commits are refused from now on), so when they settle the writer is done. A failed
       // journal write was already reported to the commits it concerned; a failed compaction is reported here.
       if (all !== undefined && !this.#journal.failed) {
-        await this.#compact(all).catch((e: unknown) => {
+        const source = isSource(all);
+        await (source ? this.compactSource(source) : this.#compact(all as Collections)).catch((e: unknown) => {
           if (!(e instanceof StoreFailedError)) error = e;
         });
       } else {
+        if (isSource(all)) isSource(all)!.release();
         await this.sync().catch(() => {});
       }
+      await this.#background;
       try {
         await this.#journal.close();
       } catch (e) {
@@ -261,12 +315,19 @@ export class FilePersistence implements Persistence {
           for (const e of this.#queue.splice(0)) e.w.reject(failed);
           break;
         }
-        if (this.#queue[0]!.kind === 'compact') {
-          await this.#runCompaction(this.#queue.shift() as Extract<Entry, { kind: 'compact' }>);
+        const head = this.#queue[0]!;
+        if (head.kind === 'compact') {
+          this.#queue.shift();
+          await this.#runCompaction(head);
+          continue;
+        }
+        if (head.kind === 'rotate') {
+          this.#queue.shift();
+          await this.#rotate(head);
           continue;
         }
         let n = 0;
-        while (n < this.#queue.length && this.#queue[n]!.kind !== 'compact') n++;
+        while (n < this.#queue.length && (this.#queue[n]!.kind === 'commit' || this.#queue[n]!.kind === 'sync')) n++;
         await this.#writeBatch(this.#queue.splice(0, n));
       }
     } finally {
@@ -295,8 +356,9 @@ export class FilePersistence implements Persistence {
   }
 
   async #runCompaction(entry: Extract<Entry, { kind: 'compact' }>): Promise<void> {
+    await this.#background; // never rejects
     try {
-      await this.#snapshot.write(snapshotText(entry.collections, this.#seq));
+      await this.#snapshot.write(entry.source, this.#seq);
     } catch (e) {
       entry.w.reject(e); // the journal is untouched: nothing is lost
       return;
@@ -308,6 +370,29 @@ export class FilePersistence implements Persistence {
       entry.w.reject(e);
       return;
     }
-    entry.w.resolve();
+    await this.#dropOld().then(entry.w.resolve, entry.w.reject);
+  }
+
+  /** The writer's part of a background compaction: set the journal aside, then let the snapshot be written apart. */
+  async #rotate(entry: Extract<Entry, { kind: 'rotate' }>): Promise<void> {
+    try {
+      if (entry.seq !== this.#seq) throw new Error(`FilePersistence: a background compaction must capture the state at the last seq written (${this.#seq}), not ${entry.seq}`);
+      await this.#journal.rotate();
+      if (this.fsync) await fsyncDir(path.dirname(this.path));
+    } catch (e) {
+      entry.source.release();
+      return entry.w.reject(e);
+    }
+    this.#oldLeft = true;
+    // Not awaited: commits go on to the new journal meanwhile.
+    void (async () => {
+      try {
+        await this.#snapshot.write(entry.source, entry.seq);
+        await this.#dropOld();
+        entry.w.resolve();
+      } catch (e) {
+        entry.w.reject(e); // the old journal stays: open replays it, the next full compaction deletes it
+      }
+    })();
   }
 }

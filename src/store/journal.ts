@@ -5,7 +5,7 @@
 // Seqs on disk go up by one from line to line: a seq is taken only by a write that succeeded (FilePersistence
 // numbers a group when it writes it), so a gap means a line was lost, and is reported like any other damage.
 import { writeSync } from 'node:fs';
-import { open as openFile, readFile, type FileHandle } from 'node:fs/promises';
+import { open as openFile, readFile, rename, type FileHandle } from 'node:fs/promises';
 import type { Change } from './persistence.js';
 import { StoreCorruptError, StoreFailedError } from './errors.js';
 import { isEntity } from './persistence.js';
@@ -41,10 +41,11 @@ export interface JournalReplay {
  * must be lastSeq + 1 (lines at or below it are already in the snapshot: a compaction that crashed before its
  * truncation).
  */
-export function replayJournal(buf: Buffer, file: string, lastSeq: number, colls: EntityMaps): JournalReplay {
+export function replayJournal(buf: Buffer, file: string, lastSeq: number, colls: EntityMaps, after = 0): JournalReplay {
   let pos = 0;
   let line = 0;
-  let prevSeq = 0;
+  // `after`: the last seq of the journal this one continues (the one a compaction set aside, see JournalFile.rotate).
+  let prevSeq = after;
   const out: JournalReplay = { goodEnd: 0, records: 0, applied: 0, maxSeq: 0 };
   while (pos < buf.length) {
     const nl = buf.indexOf(0x0a, pos);
@@ -119,17 +120,40 @@ export class JournalFile {
     this.#records = 0;
   }
 
-  /** Reads the whole journal (none yet: empty) and replays it onto `colls`. Writes nothing. */
-  async read(lastSeq: number, colls: EntityMaps): Promise<JournalReplay> {
-    let buf: Buffer;
-    try {
-      buf = await readFile(this.path);
-    } catch (e) {
-      if (errno(e) !== 'ENOENT') throw e;
-      buf = Buffer.alloc(0);
-    }
+  /** The journal a running compaction set aside (see rotate): read before this one on open, deleted once the snapshot is written. */
+  get oldPath(): string {
+    return `${this.path}.old`;
+  }
+
+  /** Reads the set-aside journal (if any) and the journal (none yet: empty) and replays them onto `colls`. Writes nothing. */
+  async read(lastSeq: number, colls: EntityMaps): Promise<JournalReplay & { old: JournalReplay | undefined }> {
+    const oldBuf = await readIfAny(this.oldPath);
+    const old = oldBuf === undefined ? undefined : replayJournal(oldBuf, this.oldPath, lastSeq, colls);
+    const buf = (await readIfAny(this.path)) ?? Buffer.alloc(0);
     this.#readSize = buf.length;
-    return replayJournal(buf, this.path, lastSeq, colls);
+    const replay = replayJournal(buf, this.path, lastSeq, colls, old?.maxSeq ?? 0);
+    return { ...replay, maxSeq: Math.max(replay.maxSeq, old?.maxSeq ?? 0), applied: replay.applied + (old?.applied ?? 0), old };
+  }
+
+  /**
+   * Sets the journal aside as `<journal>.old` and starts an empty one: a compaction running in the background
+   * covers the old one's records, the new one takes the records written meanwhile. Open reads both, in order.
+   */
+  async rotate(): Promise<void> {
+    // The open handle follows the renamed file; nothing is changed until the new journal exists.
+    await rename(this.path, this.oldPath);
+    let fh: FileHandle;
+    try {
+      fh = await openFile(this.path, 'a', 0o600);
+    } catch (e) {
+      await rename(this.oldPath, this.path);
+      throw e;
+    }
+    const old = this.#fh!;
+    this.#fh = fh;
+    this.#bytes = 0;
+    this.#records = 0;
+    await old.close().catch(() => {});
   }
 
   /** Opens the journal read by read() for appending, cutting off a torn tail first. */
@@ -200,6 +224,15 @@ export class JournalFile {
     } finally {
       this.#fh = undefined;
     }
+  }
+}
+
+async function readIfAny(file: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(file);
+  } catch (e) {
+    if (errno(e) !== 'ENOENT') throw e;
+    return undefined;
   }
 }
 

@@ -6,6 +6,11 @@
 // stay sorted by creation ordinal (binary search), and moves are cheap because the operations that change are
 // nearly always recent ones near the end. Creation order is time order (the sandbox clock only moves forward), so
 // `until` starts the walk by binary search and `since` stops it; amounts are compared as integer cents.
+// The index keeps what it filters on in columns by creation ordinal (time in ms, cents, status, type, method, client,
+// merchant id, shop) and its buckets hold ordinals, not ids: a walk compares numbers and never decodes an operation.
+// Amounts are bucketed too, in bins of about 4 % (16 per doubling): an amount range names the bins it overlaps,
+// and when they hold fewer operations than the shortest exact bucket, the page is a merge of those bins, newest
+// first, instead of a walk of everything (`max_amount=100.00` at 100,000 stored visits its few bins, not 100,000 rows).
 import { Decimal } from 'decimal.js';
 import type { OperationRecord } from '../domain/operation.js';
 
@@ -49,10 +54,15 @@ const ALL_SHOPS = '*';
 const COUNT_SCAN_LIMIT = 20_000;
 type Keyed = Pick<OperationRecord, 'status' | 'type' | 'method' | 'client_id' | 'merchant_operation_id'>;
 
-/** Bucket keys of an operation within one scope (a shop, or all shops). */
-function keysOf(op: Keyed, scope: string): string[] {
+/** Amount bins per doubling of the amount in cents: a bin spans about 4 %. */
+const BINS_PER_DOUBLING = 16;
+/** The amount bin of an amount in cents (0 for zero). Only narrows the rows to check: each row is still tested. */
+const binOf = (c: number): number => (c <= 0 ? 0 : 1 + Math.floor(Math.log2(c) * BINS_PER_DOUBLING));
+
+/** Bucket keys of an operation within one scope (a shop, or all shops); `bin` is its amount bin. */
+function keysOf(op: Keyed, scope: string, bin: number): string[] {
   if (op.status === 'admitting') return [];
-  const keys = ['', `s:${op.status}`, `t:${op.type}`, `m:${op.method}`, `c:${op.client_id}`];
+  const keys = ['', `s:${op.status}`, `t:${op.type}`, `m:${op.method}`, `c:${op.client_id}`, `a:${bin}`];
   // Within a shop merchant_operation_id is unique (the state's own map finds it); across shops it is bucketed.
   if (scope === ALL_SHOPS) keys.push(`o:${op.merchant_operation_id}`);
   return keys;
@@ -85,39 +95,82 @@ function amountRange(q: OperationQuery): AmountRange {
   };
 }
 
+/** What the index keeps of each operation, by creation ordinal. */
+interface Columns {
+  ids: (string | undefined)[];
+  created: number[];
+  cents: number[];
+  status: string[];
+  type: string[];
+  method: string[];
+  client: string[];
+  moid: string[];
+  shop: string[];
+}
+
+const emptyColumns = (): Columns => ({ ids: [], created: [], cents: [], status: [], type: [], method: [], client: [], moid: [], shop: [] });
+
+/** A query's filters as the columns compare them (times in epoch ms, amounts in cents). */
+interface Test {
+  q: OperationQuery;
+  since: number | undefined;
+  until: number | undefined;
+  range: AmountRange;
+}
+
 export class OperationIndex {
   /** Operation id → its creation ordinal (the order of first upsert). */
   private readonly ordinal = new Map<string, number>();
-  private next = 0;
-  /** Scope (shop id, or '*') → bucket key → ids sorted by ordinal. */
-  private readonly scopes = new Map<string, Map<string, string[]>>();
-  /** Expected amounts in cents (at most 2 decimal places: exact as numbers), for the amount range filters. */
-  private readonly amounts = new Map<string, number>();
-
-  constructor(private readonly get: (id: string) => OperationRecord | undefined) {}
+  private col: Columns = emptyColumns();
+  /** Scope (shop id, or '*') → bucket key → ordinals, ascending. */
+  private readonly scopes = new Map<string, Map<string, number[]>>();
+  /** The highest amount bin any operation has had. */
+  private maxBin = 0;
+  /** How many rows the last page() checked, counting included (what a listing costs, for tests and benchmarks). */
+  lastChecked = 0;
 
   clear(): void {
     this.ordinal.clear();
     this.scopes.clear();
-    this.amounts.clear();
-    this.next = 0;
+    this.col = emptyColumns();
+    this.maxBin = 0;
   }
 
   /** An operation's new version; `prev` is the version it replaces (undefined when it is new). */
   put(op: OperationRecord, prev: OperationRecord | undefined): void {
-    if (!this.ordinal.has(op.id)) {
-      this.ordinal.set(op.id, this.next++);
-      this.amounts.set(op.id, cents(new Decimal(op.expected_amount)));
+    let o = this.ordinal.get(op.id);
+    if (o === undefined) {
+      o = this.col.ids.length;
+      this.ordinal.set(op.id, o);
+      const c = this.col;
+      const amount = cents(new Decimal(op.expected_amount));
+      c.ids.push(op.id);
+      c.created.push(Date.parse(op.created_at));
+      c.cents.push(amount);
+      c.shop.push(op.shop_id);
+      c.moid.push(op.merchant_operation_id);
+      c.status.push(op.status);
+      c.type.push(op.type);
+      c.method.push(op.method);
+      c.client.push(op.client_id);
+      this.maxBin = Math.max(this.maxBin, binOf(amount));
     }
-    if (prev) this.unbucket(prev);
-    this.bucket(op);
+    if (prev) this.unbucket(prev, o);
+    this.col.status[o] = op.status;
+    this.col.type[o] = op.type;
+    this.col.method[o] = op.method;
+    this.col.client[o] = op.client_id;
+    this.bucket(op, o);
   }
 
   /** The operation never existed (undo of its first upsert). */
   remove(op: OperationRecord): void {
-    this.unbucket(op);
+    const o = this.ordinal.get(op.id);
+    if (o === undefined) return;
+    this.unbucket(op, o);
     this.ordinal.delete(op.id);
-    this.amounts.delete(op.id);
+    this.col.ids[o] = undefined;
+    this.col.status[o] = 'admitting';
   }
 
   /** A page of the operations matching `q`, newest first. */
@@ -127,23 +180,31 @@ export class OperationIndex {
     // Within one shop merchant_operation_id has no bucket: it is checked on the rows of the others (or of all).
     const exact = q.shop === undefined ? named : named.filter((k) => !k.startsWith('o:'));
     const candidates = exact.map((k) => buckets?.get(k) ?? []);
-    const list = candidates.length === 0 ? (buckets?.get('') ?? []) : candidates.reduce((a, b) => (b.length < a.length ? b : a));
+    const shortest = candidates.length === 0 ? (buckets?.get('') ?? []) : candidates.reduce((a, b) => (b.length < a.length ? b : a));
+    const t: Test = { q, since: timeOf(q.since), until: timeOf(q.until), range: amountRange(q) };
+    const bins = this.binsOf(buckets, t.range);
+    // The bins, when they skip at least three rows in four of the shortest bucket (a merge costs more per row).
+    const lists = bins && size(bins) * 4 < shortest.length ? bins : [shortest];
     const ranged = q.since !== undefined || q.until !== undefined || q.min_amount !== undefined || q.max_amount !== undefined;
     const oneIndex = !ranged && named.length <= 1 && !(q.shop !== undefined && q.merchant_operation_id !== undefined);
-    const total = oneIndex ? list.length : list.length <= COUNT_SCAN_LIMIT ? this.count(list, q) : undefined;
-    let at = list.length - 1;
-    if (req.after !== undefined) at = this.position(list, req.after) - 1;
-    // Nothing created at or after `until` matches: start below it.
-    if (q.until !== undefined) at = Math.min(at, this.createdBefore(list, q.until) - 1);
-    const range = amountRange(q);
+    const rows = size(lists);
+    const total = oneIndex ? rows : rows <= COUNT_SCAN_LIMIT ? this.count(lists, t) : undefined;
+    const walk = new NewestFirst(lists);
+    // Start below the cursor, and below `until` (nothing created at or after it matches).
+    const after = req.after === undefined ? undefined : this.ordinal.get(req.after);
+    walk.startBelow((list) => {
+      let at = after === undefined ? list.length : lowerBound(list, after);
+      if (t.until !== undefined) at = Math.min(at, this.createdBefore(list, t.until));
+      return at;
+    });
     let skip = req.offset ?? 0;
     const ids: string[] = [];
-    for (; at >= 0; at--) {
-      const id = list[at]!;
-      const op = this.get(id);
-      if (!op || !this.test(op, q, range)) {
+    this.lastChecked = 0;
+    for (let o = walk.next(); o >= 0; o = walk.next()) {
+      this.lastChecked++;
+      if (!this.test(o, t)) {
         // Creation order is time order: past `since`, nothing older can match.
-        if (op && q.since !== undefined && op.created_at < q.since) break;
+        if (t.since !== undefined && this.col.created[o]! < t.since) break;
         continue;
       }
       if (skip > 0) {
@@ -151,30 +212,38 @@ export class OperationIndex {
         continue;
       }
       if (ids.length === req.limit) return { total, ids, has_more: true };
-      ids.push(id);
+      ids.push(this.col.ids[o]!);
     }
     return { total, ids, has_more: false };
   }
 
-  private count(list: readonly string[], q: OperationQuery): number {
-    const range = amountRange(q);
-    let n = 0;
-    for (const id of list) {
-      const op = this.get(id);
-      if (op && this.test(op, q, range)) n++;
+  /** The amount bins a range overlaps (with a bin of margin each side), or undefined without an amount range. */
+  private binsOf(buckets: Map<string, number[]> | undefined, range: AmountRange): number[][] | undefined {
+    if (range.min === undefined && range.max === undefined) return undefined;
+    const lo = Math.max(0, binOf(range.min ?? 0) - 1);
+    const hi = Math.min(this.maxBin, range.max === undefined ? this.maxBin : binOf(range.max) + 1);
+    const lists: number[][] = [];
+    for (let b = lo; b <= hi; b++) {
+      const list = buckets?.get(`a:${b}`);
+      if (list) lists.push(list);
     }
+    return lists;
+  }
+
+  private count(lists: readonly (readonly number[])[], t: Test): number {
+    let n = 0;
+    this.lastChecked += size(lists);
+    for (const list of lists) for (const o of list) if (this.test(o, t)) n++;
     return n;
   }
 
-  /** How many of `list` (in creation order) were created before `until`: binary search on created_at. */
-  private createdBefore(list: readonly string[], until: string): number {
+  /** How many of `list` (ascending ordinals) were created before `until` (ms): binary search on creation time. */
+  private createdBefore(list: readonly number[], until: number): number {
     let lo = 0;
     let hi = list.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const op = this.get(list[mid]!);
-      if (!op) return list.length; // not expected: walk it all, matches() decides
-      if (op.created_at < until) lo = mid + 1;
+      if (this.col.created[list[mid]!]! < until) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -187,67 +256,108 @@ export class OperationIndex {
 
   /** Whether an operation matches a query (the live stream's filter). */
   matches(op: OperationRecord, q: OperationQuery): boolean {
-    return this.test(op, q, amountRange(q));
-  }
-
-  private test(op: OperationRecord, q: OperationQuery, range: AmountRange): boolean {
     if (op.status === 'admitting') return false;
     if (q.shop !== undefined && op.shop_id !== q.shop) return false;
-    if (q.status && op.status !== q.status) return false;
-    if (q.type && op.type !== q.type) return false;
-    if (q.method && op.method !== q.method) return false;
-    if (q.client_id !== undefined && op.client_id !== q.client_id) return false;
-    if (q.merchant_operation_id !== undefined && op.merchant_operation_id !== q.merchant_operation_id) return false;
-    if (q.since !== undefined && op.created_at < q.since) return false;
-    if (q.until !== undefined && op.created_at >= q.until) return false;
-    if (range.min === undefined && range.max === undefined) return true;
-    const amount = this.amounts.get(op.id) ?? cents(new Decimal(op.expected_amount));
-    if (range.min !== undefined && amount < range.min) return false;
-    if (range.max !== undefined && amount > range.max) return false;
-    return true;
+    if (!sameFields(q, op.status, op.type, op.method, op.client_id, op.merchant_operation_id)) return false;
+    const at = Date.parse(op.created_at);
+    if (!inTime(at, timeOf(q.since), timeOf(q.until))) return false;
+    return inRange(cents(new Decimal(op.expected_amount)), amountRange(q));
   }
 
-  private bucket(op: OperationRecord): void {
+  /** Whether the operation of ordinal `o` matches. */
+  private test(o: number, t: Test): boolean {
+    const c = this.col;
+    if (c.status[o] === 'admitting' || c.ids[o] === undefined) return false;
+    if (t.q.shop !== undefined && c.shop[o] !== t.q.shop) return false;
+    if (!sameFields(t.q, c.status[o]!, c.type[o]!, c.method[o]!, c.client[o]!, c.moid[o]!)) return false;
+    return inTime(c.created[o]!, t.since, t.until) && inRange(c.cents[o]!, t.range);
+  }
+
+  private bucket(op: OperationRecord, o: number): void {
     for (const scope of [op.shop_id, ALL_SHOPS]) {
       let buckets = this.scopes.get(scope);
       if (!buckets) this.scopes.set(scope, (buckets = new Map()));
-      for (const key of keysOf(op, scope)) {
+      for (const key of keysOf(op, scope, binOf(this.col.cents[o]!))) {
         let list = buckets.get(key);
         if (!list) buckets.set(key, (list = []));
-        const at = this.position(list, op.id);
-        if (list[at] !== op.id) list.splice(at, 0, op.id);
+        const at = lowerBound(list, o);
+        if (list[at] !== o) list.splice(at, 0, o);
       }
     }
   }
 
-  private unbucket(op: OperationRecord): void {
+  private unbucket(op: OperationRecord, o: number): void {
     for (const scope of [op.shop_id, ALL_SHOPS]) {
       const buckets = this.scopes.get(scope);
       if (!buckets) continue;
-      for (const key of keysOf(op, scope)) {
+      for (const key of keysOf(op, scope, binOf(this.col.cents[o]!))) {
         const list = buckets.get(key);
         if (!list) continue;
-        const at = this.position(list, op.id);
-        if (list[at] !== op.id) continue;
+        const at = lowerBound(list, o);
+        if (list[at] !== o) continue;
         list.splice(at, 1);
         if (list.length === 0) buckets.delete(key);
       }
     }
   }
+}
 
-  /** Where `id` belongs in `list` (sorted by ordinal): the first position whose ordinal is not below its own. */
-  private position(list: string[], id: string): number {
-    const target = this.ordinal.get(id);
-    if (target === undefined) return list.length;
-    // Fast path: the newest operation goes at the end.
-    if (list.length === 0 || this.ordinal.get(list[list.length - 1]!)! < target) return list.length;
-    let lo = 0;
-    let hi = list.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.ordinal.get(list[mid]!)! < target) lo = mid + 1;
-      else hi = mid;
+/** An ISO time as epoch ms (undefined stays undefined). */
+const timeOf = (iso: string | undefined): number | undefined => (iso === undefined ? undefined : Date.parse(iso));
+
+function sameFields(q: OperationQuery, status: string, type: string, method: string, client: string, moid: string): boolean {
+  if (q.status && status !== q.status) return false;
+  if (q.type && type !== q.type) return false;
+  if (q.method && method !== q.method) return false;
+  if (q.client_id !== undefined && client !== q.client_id) return false;
+  return q.merchant_operation_id === undefined || moid === q.merchant_operation_id;
+}
+
+const inTime = (at: number, since: number | undefined, until: number | undefined): boolean =>
+  (since === undefined || at >= since) && (until === undefined || at < until);
+
+const inRange = (amount: number, range: AmountRange): boolean =>
+  (range.min === undefined || amount >= range.min) && (range.max === undefined || amount <= range.max);
+
+/** The first position of `list` (ascending) whose ordinal is not below `o`. */
+function lowerBound(list: readonly number[], o: number): number {
+  // Fast path: the newest operation goes at the end.
+  if (list.length === 0 || list[list.length - 1]! < o) return list.length;
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! < o) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const size = (lists: readonly (readonly number[])[]): number => lists.reduce((n, l) => n + l.length, 0);
+
+/** A walk of several lists of ascending ordinals, merged newest (highest) first. */
+class NewestFirst {
+  /** Per list, the position above the next ordinal to yield. */
+  private readonly at: number[];
+
+  constructor(private readonly lists: readonly (readonly number[])[]) {
+    this.at = lists.map((l) => l.length);
+  }
+
+  /** Start each list below the position `start` gives. */
+  startBelow(start: (list: readonly number[]) => number): void {
+    this.lists.forEach((list, i) => (this.at[i] = start(list)));
+  }
+
+  /** The next ordinal, or -1 when every list is done. */
+  next(): number {
+    let best = -1;
+    let bestOrdinal = -1;
+    for (let i = 0; i < this.lists.length; i++) {
+      const at = this.at[i]!;
+      if (at > 0 && this.lists[i]![at - 1]! > bestOrdinal) [best, bestOrdinal] = [i, this.lists[i]![at - 1]!];
     }
-    return lo;
+    if (best >= 0) this.at[best]!--;
+    return bestOrdinal;
   }
 }

@@ -13,6 +13,9 @@ import { PoolIndex, type PoolWindow } from '../domain/pool.js';
 import { OperationIndex } from './operation-index.js';
 import type { Change, Collections, Entity } from './persistence.js';
 import { DeliveryIndex, deliveryFromStored, type WebhookDeliveryRecord } from './delivery-index.js';
+import { PackedMap, type Packed } from './packed-map.js';
+import { captureState } from './state-capture.js';
+import type { EntityMaps, SnapshotSource } from './snapshot.js';
 
 export type { WebhookDeliveryRecord } from './delivery-index.js';
 
@@ -93,9 +96,10 @@ export interface Applied {
 }
 
 export class SandboxState implements StateView {
-  readonly operations = new Map<string, OperationRecord>();
-  readonly postings = new Map<string, Posting>();
-  readonly events = new Map<string, OperationEvent>();
+  /** The bulk of the state, kept mostly as JSON text (see PackedMap): the last 20,000 operations written stay objects. */
+  readonly operations = new PackedMap<OperationRecord>(20_000, 4096);
+  readonly postings = new PackedMap<Posting>(4096, 1024);
+  readonly events = new PackedMap<OperationEvent>(1024, 256);
   readonly keys = new Map<string, ApiKeyRecord>();
   readonly meta = new Map<string, MetaRecord>();
   readonly webhookEndpoints = new Map<string, WebhookEndpointRecord>();
@@ -113,7 +117,7 @@ export class SandboxState implements StateView {
   readonly pools = new PoolIndex();
   private readonly byMoid = new Map<string, string>();
   /** The sandbox listing's index: a shop's operations by status and type, newest first. */
-  readonly operationIndex = new OperationIndex((id) => this.operations.get(id));
+  readonly operationIndex = new OperationIndex();
   private readonly keyByHash = new Map<string, string>();
   /** Uploaded file id → the operation that owns it. */
   readonly fileOwner = new Map<string, string>();
@@ -131,19 +135,47 @@ export class SandboxState implements StateView {
   }
 
   load(collections: Collections): void {
-    for (const v of collections.operations ?? []) this.putOperation(v as OperationRecord);
-    for (const v of collections.postings ?? []) this.putPosting(v as Posting);
-    for (const v of collections.events ?? []) this.events.set(v.id, v as OperationEvent);
-    for (const v of collections.keys ?? []) this.putKey(v as ApiKeyRecord);
-    for (const v of collections.meta ?? []) this.meta.set(v.id, v as MetaRecord);
-    for (const v of collections.links ?? []) this.links.set(v.id, v as LinkRecord);
-    for (const v of collections.webhook_endpoints ?? []) this.webhookEndpoints.set(v.id, v as WebhookEndpointRecord);
-    for (const v of collections.webhook_deliveries ?? []) {
+    const maps: EntityMaps = new Map();
+    for (const [name, list] of Object.entries(collections)) maps.set(name, new Map(list.map((v) => [v.id, v])));
+    this.loadMaps(maps);
+  }
+
+  /** Load what a store holds: each entity as its object or its JSON text (kept as text where the state packs it). */
+  loadMaps(maps: EntityMaps): void {
+    const each = (c: string, fn: (v: Entity, id: string) => void) => {
+      for (const [id, v] of maps.get(c) ?? []) fn(typeof v === 'string' ? (JSON.parse(v) as Entity) : v, id);
+    };
+    for (const [id, v] of maps.get('operations') ?? []) this.loadOperation(id, v);
+    for (const [id, v] of maps.get('postings') ?? []) {
+      const p = (typeof v === 'string' ? JSON.parse(v) : v) as Posting;
+      if (this.postings.has(id)) continue;
+      this.totals.apply(p);
+      if (typeof v === 'string') this.postings.setText(id, v);
+      else this.postings.setText(id, JSON.stringify(v));
+    }
+    for (const [id, v] of maps.get('events') ?? []) this.events.setText(id, typeof v === 'string' ? v : JSON.stringify(v));
+    each('keys', (v) => this.putKey(v as ApiKeyRecord));
+    each('meta', (v, id) => this.meta.set(id, v as MetaRecord));
+    each('links', (v, id) => this.links.set(id, v as LinkRecord));
+    each('webhook_endpoints', (v, id) => this.webhookEndpoints.set(id, v as WebhookEndpointRecord));
+    each('webhook_deliveries', (v) => {
       const { record, shop_id } = deliveryFromStored(v);
       this.putDelivery(record, shop_id);
-    }
-    for (const v of collections.webhook_payloads ?? []) this.webhookPayloads.set(v.id, (v as WebhookPayloadRecord).body);
-    for (const v of collections.webhook_attempts ?? []) this.putWebhookAttempt(v as WebhookAttempt);
+    });
+    each('webhook_payloads', (v, id) => this.webhookPayloads.set(id, (v as WebhookPayloadRecord).body));
+    each('webhook_attempts', (v) => this.putWebhookAttempt(v as WebhookAttempt));
+  }
+
+  /** A stored operation: indexed from its decoded form, kept as its text. The index holds the map's own id string. */
+  private loadOperation(id: string, v: Packed<Entity>): void {
+    const op = (typeof v === 'string' ? JSON.parse(v) : v) as OperationRecord;
+    op.id = id;
+    const prev = this.operations.get(id);
+    if (!prev) this.byMoid.set(moidKey(op.shop_id, op.merchant_operation_id), id);
+    this.operationIndex.put(op, prev);
+    this.operations.setText(id, typeof v === 'string' ? v : JSON.stringify(v));
+    for (const u of uploadsOf(op)) this.fileOwner.set(u.file_id, id);
+    if (poolOf(op) !== undefined || claimOf(op) !== undefined) this.pools.put(op);
   }
 
   /**
@@ -251,7 +283,7 @@ export class SandboxState implements StateView {
   }
 
   /** A plain upsert by id into `map`, with its undo. */
-  private upsert<T extends Entity>(map: Map<string, T>, id: string, value: T, c: string, out: Change[], undos: (() => void)[]): T | undefined {
+  private upsert<T extends Entity>(map: { get(id: string): T | undefined; set(id: string, v: T): unknown; delete(id: string): boolean }, id: string, value: T, c: string, out: Change[], undos: (() => void)[]): T | undefined {
     const prev = map.get(id);
     map.set(id, value);
     undos.push(() => (prev === undefined ? map.delete(id) : map.set(id, prev)));
@@ -260,19 +292,13 @@ export class SandboxState implements StateView {
   }
 
   snapshot(): Collections {
-    return {
-      operations: [...this.operations.values()],
-      postings: [...this.postings.values()],
-      events: [...this.events.values()],
-      keys: [...this.keys.values()],
-      meta: [...this.meta.values()],
-      links: [...this.links.values()],
-      webhook_endpoints: [...this.webhookEndpoints.values()],
-      webhook_deliveries: [...this.webhookDeliveries.values()],
-      webhook_payloads: [...this.webhookPayloads].map(([id, body]) => ({ id, body })),
-      webhook_attempts: [...this.webhookAttempts.values()].flat(),
-    };
+    const out: Collections = {};
+    for (const [c, , json] of this.capture(new Map()).entries()) (out[c] ??= []).push(JSON.parse(json) as Entity);
+    return out;
   }
+
+  /** The state now, to write as a snapshot while it goes on changing (see captureState). */
+  capture(durable: ReadonlyMap<string, ReadonlyMap<string, Entity | undefined>>): SnapshotSource { return captureState(this, durable); } // prettier-ignore
 
   operation(id: string): OperationRecord | undefined {
     return this.operations.get(id);

@@ -7,7 +7,18 @@
 import type { Decimal } from 'decimal.js';
 import { AccountTotals, type Posting } from '../domain/ledger.js';
 import type { Change, Entity, Persistence } from './persistence.js';
+import type { EntityMaps, SnapshotSource } from './snapshot.js';
 import { SandboxState, type StoreChange } from './state.js';
+
+/** What a Persistence may offer beyond the interface (FilePersistence does): loading entities as their JSON text,
+ * compacting from a lazily read capture of the state, and compacting in the background as its journal grows. */
+interface ScalablePersistence extends Persistence {
+  openRaw?(): Promise<EntityMaps>;
+  compactSource?(source: SnapshotSource): Promise<void>;
+  compactInBackground?(source: SnapshotSource): Promise<void>;
+  readonly shouldCompact?: boolean;
+  close(all?: Parameters<Persistence['close']>[0] | SnapshotSource): Promise<void>;
+}
 
 interface Tx {
   seq: number;
@@ -47,12 +58,62 @@ export class Store {
   /** Postings applied but not yet written: subtracted from totals for durable balance reads. */
   private readonly unwritten = new AccountTotals();
 
+  /** The background compaction running, if any (see maybeCompact). */
+  private compaction: Promise<void> | undefined;
+  /** Why the last background compaction failed (its journal is kept: nothing is lost). */
+  lastCompactionError: unknown;
+
   constructor(readonly persistence: Persistence) {}
 
+  private get p(): ScalablePersistence {
+    return this.persistence as ScalablePersistence;
+  }
+
   async open(): Promise<void> {
-    const collections = await this.persistence.open();
-    this.state.load(collections);
+    if (this.p.openRaw) this.state.loadMaps(await this.p.openRaw());
+    else this.state.load(await this.persistence.open());
     this.opened = true;
+  }
+
+  /**
+   * The written state, to be written as a snapshot while the state goes on changing: the state's capture, with
+   * the values before every change not written yet.
+   */
+  private capture(): SnapshotSource {
+    const durable = new Map<string, Map<string, Entity | undefined>>();
+    for (const [k, s] of this.shadows) {
+      const at = k.indexOf('\u0000');
+      const c = k.slice(0, at);
+      let m = durable.get(c);
+      if (!m) durable.set(c, (m = new Map()));
+      m.set(k.slice(at + 1), s.durable);
+    }
+    return this.state.capture(durable);
+  }
+
+  /** Nothing in flight and the journal is long: write a snapshot in the background (commits go on meanwhile). */
+  private maybeCompact(): void {
+    if (this.writing || this.compaction || !this.p.compactInBackground || !this.p.shouldCompact) return;
+    const done = this.p.compactInBackground(this.capture());
+    this.compaction = done.then(
+      () => {},
+      (e: unknown) => {
+        this.lastCompactionError = e;
+      },
+    );
+    void this.compaction.then(() => (this.compaction = undefined));
+  }
+
+  /** A full snapshot of the written state (close, reset): from a capture when the persistence can read one. */
+  private async compactAll(close: boolean): Promise<void> {
+    await this.compaction;
+    if (close) {
+      await this.p.close(this.p.compactSource ? this.capture() : this.state.snapshot());
+    } else if (this.p.compactSource) {
+      await this.p.compactSource(this.capture());
+    } else {
+      await this.persistence.compact(this.state.snapshot());
+    }
   }
 
   /**
@@ -92,15 +153,16 @@ export class Store {
   /** Drop every entity (sandbox reset) and write the empty state as the new snapshot. */
   async clear(): Promise<void> {
     await this.drain();
+    await this.compaction;
     this.state.clear();
-    await this.persistence.compact(this.state.snapshot());
+    await this.compactAll(false);
   }
 
   async close(): Promise<void> {
     if (!this.opened) return;
     await this.drain();
     this.opened = false;
-    await this.persistence.close(this.state.snapshot());
+    await this.compactAll(true);
   }
 
   /** Wait until nothing is queued or being written. */
@@ -181,6 +243,7 @@ export class Store {
       for (const t of done) t.reject(error);
     }
     this.settledSeq = done.at(-1)!.seq;
+    if (error === undefined) this.maybeCompact();
     if (this.waiters.length > 0) {
       const ready = this.waiters.filter((w) => w.seq <= this.settledSeq);
       this.waiters = this.waiters.filter((w) => w.seq > this.settledSeq);

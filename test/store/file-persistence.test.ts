@@ -9,6 +9,16 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StoreClosedError, StoreCorruptError, StoreFailedError, StoreLockedError } from '../../src/store/errors.js';
 import { FilePersistence, replayJournal, type FilePersistenceOptions } from '../../src/store/file-persistence.js';
 import type { Change, Collections, Entity } from '../../src/store/persistence.js';
+import { parseSnapshot, toCollections, type EntityMaps } from '../../src/store/snapshot.js';
+
+/** A snapshot file read back as one document (version 2 is JSON Lines). */
+function readSnapshot(file: string): { format: string; version: number; lastSeq: number; collections: Collections } {
+  const text = fs.readFileSync(file, 'utf8');
+  const maps: EntityMaps = new Map();
+  const lastSeq = parseSnapshot(text, file, maps);
+  const header = JSON.parse(text.slice(0, text.indexOf('\n'))) as { format: string; version: number };
+  return { format: header.format, version: header.version, lastSeq, collections: toCollections(maps) };
+}
 
 const DEAD_PID = 2 ** 22 + 12345; // above Linux's pid_max ceiling: never a live process
 
@@ -74,8 +84,8 @@ describe('round trip', () => {
     await p.commit([op('a')]);
     await p.close({ operations: [{ id: 'a' }], keys: [{ id: 'k1', hash: 'h' }] });
     expect(fs.statSync(p.journalPath).size).toBe(0);
-    const doc = JSON.parse(fs.readFileSync(p.path, 'utf8'));
-    expect(doc).toMatchObject({ format: 'paygate-store', version: 1, lastSeq: 1 });
+    const doc = readSnapshot(p.path);
+    expect(doc).toMatchObject({ format: 'paygate-store', version: 2, lastSeq: 1 });
     expect(await store().open()).toEqual({ operations: [{ id: 'a' }], keys: [{ id: 'k1', hash: 'h' }] });
   });
 
@@ -221,7 +231,7 @@ describe('torn and corrupt journal', () => {
     writeJournal(p, `${line(1, 'a')}${line(2, 'b')}{"seq":3,"ch":[`);
     expect((await p.open()).operations).toEqual([{ id: 'a', n: 1 }, { id: 'b', n: 2 }]);
     expect(fs.statSync(p.journalPath).size).toBe(0);
-    expect(JSON.parse(fs.readFileSync(p.path, 'utf8'))).toMatchObject({ lastSeq: 2, collections: { operations: [{ id: 'a' }, { id: 'b' }] } });
+    expect(readSnapshot(p.path)).toMatchObject({ lastSeq: 2, collections: { operations: [{ id: 'a' }, { id: 'b' }] } });
     await p.commit([op('c')]);
     expect(journalLines(p).map((r) => r.seq)).toEqual([3]);
   });
@@ -329,7 +339,7 @@ describe('corrupt snapshot', () => {
   it('wrong format, unsupported version, bad collections, an entity without id, an empty file', async () => {
     expect((await openFails(store(), JSON.stringify({ operations: [] }))).reason).toContain('"format" is missing');
     expect((await openFails(store(), JSON.stringify({ format: 'other', version: 1, collections: {} }))).reason).toContain('"other"');
-    expect((await openFails(store(), JSON.stringify({ format: 'paygate-store', version: 2, collections: {} }))).reason).toContain('version');
+    expect((await openFails(store(), JSON.stringify({ format: 'paygate-store', version: 3, collections: {} }))).reason).toContain('version');
     expect((await openFails(store(), JSON.stringify({ format: 'paygate-store', version: 1, collections: [] }))).reason).toContain('"collections"');
     expect((await openFails(store(), JSON.stringify({ format: 'paygate-store', version: 1, collections: { ops: {} } }))).reason).toContain(
       'collections.ops',
@@ -505,7 +515,7 @@ describe('compaction', () => {
     const after = [p.commit([op('b0')]), p.commit([op('b1')])];
     await Promise.all([compacted, ...after]);
     expect(journalLines(p).map((l) => l.ch[0]!.v.id)).toEqual(['b0', 'b1']);
-    expect(JSON.parse(fs.readFileSync(p.path, 'utf8')).lastSeq).toBe(5);
+    expect(readSnapshot(p.path).lastSeq).toBe(5);
     await p.close();
     expect((await store().open()).operations!.map((e) => e.id)).toEqual(['a0', 'a1', 'a2', 'a3', 'a4', 'b0', 'b1']);
   });
@@ -517,7 +527,7 @@ describe('compaction', () => {
     const done = p.compact(state);
     state.operations![0]!.n = 2;
     await done;
-    expect(JSON.parse(fs.readFileSync(p.path, 'utf8')).collections.operations).toEqual([{ id: 'a', n: 1 }]);
+    expect(readSnapshot(p.path).collections.operations).toEqual([{ id: 'a', n: 1 }]);
   });
 
   it('rejects a state that would not load again', async () => {
@@ -602,7 +612,7 @@ describe('bad input and failures', () => {
     const compacted = p.compact({ operations: [{ id: 'a' }] });
     await expect(lost).rejects.toMatchObject({ code: 'EIO' });
     await compacted;
-    expect(JSON.parse(fs.readFileSync(p.path, 'utf8')).lastSeq).toBe(1);
+    expect(readSnapshot(p.path).lastSeq).toBe(1);
     await p.commit([op('b')]);
     expect(journalLines(p).map((l) => l.seq)).toEqual([2]);
     fs.writeFileSync(p.lockPath, JSON.stringify({ pid: DEAD_PID, startedAt: new Date().toISOString() }));

@@ -37,7 +37,7 @@ describe('OperationIndex', () => {
     fc.assert(
       fc.property(fc.array(step, { maxLength: 120 }), fc.nat(6), fc.integer({ min: 1, max: 8 }), (steps, offset, limit) => {
         const live = new Map<string, OperationRecord>();
-        const index = new OperationIndex((id) => live.get(id));
+        const index = new OperationIndex();
         const rows: Row[] = [];
         let n = 0;
         for (const s of steps) {
@@ -77,7 +77,7 @@ describe('OperationIndex', () => {
 
   it('keeps creation order at 100,000 operations when an old one changes status', () => {
     const live = new Map<string, OperationRecord>();
-    const index = new OperationIndex((id) => live.get(id));
+    const index = new OperationIndex();
     const put = (r: Row, prev?: Row) => {
       index.put(asRecord(r), prev && asRecord(prev));
       live.set(r.id, asRecord(r));
@@ -95,10 +95,10 @@ describe('OperationIndex', () => {
   });
 
   it('pages like a scan with dates and amounts too: since, until (a binary search), min and max amount, with a cursor', () => {
-    const AMOUNTS = ['1.00', '99.99', '100.00', '150.50', '1000.00'];
+    const AMOUNTS = ['0.01', '0.50', '1.00', '99.99', '100.00', '150.50', '1000.00', '123456.78'];
     const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
     const bound = fc.option(fc.nat(12), { nil: undefined });
-    const amountBound = fc.option(fc.constantFrom(...AMOUNTS, '0.01', '150.49', '5000.00'), { nil: undefined });
+    const amountBound = fc.option(fc.constantFrom(...AMOUNTS, '0.02', '150.49', '5000.00', '999999.99'), { nil: undefined });
     fc.assert(
       fc.property(
         fc.array(fc.record({ gap: fc.nat(2), amount: fc.nat(AMOUNTS.length - 1), shop: fc.nat(1), status: fc.nat(STATUSES.length - 1) }), { maxLength: 60 }),
@@ -106,7 +106,7 @@ describe('OperationIndex', () => {
         fc.integer({ min: 1, max: 5 }),
         (creates, f, limit) => {
           const live = new Map<string, OperationRecord>();
-          const index = new OperationIndex((id) => live.get(id));
+          const index = new OperationIndex();
           const rows: (OperationRecord & { amount: string })[] = [];
           let minute = 0;
           creates.forEach((c, n) => {
@@ -144,5 +144,23 @@ describe('OperationIndex', () => {
       ),
       { numRuns: 500 },
     );
+  });
+
+  it('answers an amount range from its bins: max_amount=100.00 at 100,000 stored reads the few rows near it, not all', () => {
+    const live = new Map<string, OperationRecord>();
+    const index = new OperationIndex();
+    for (let i = 0; i < 100_000; i++) {
+      // One payment in 5,000 is of 100.00 or less; the rest 1,000.00 to 9,999.00.
+      const op = { ...asRecord({ id: `op-${i}`, shop_id: 'shop_a', type: 'payment', status: 'pending' }), expected_amount: i % 5000 === 7 ? '100.00' : `${1000 + (i % 9000)}.00` } as OperationRecord;
+      index.put(op, undefined);
+      live.set(op.id, op);
+    }
+    const page = index.page({ shop: 'shop_a', max_amount: new Decimal('100.00') }, { limit: 50 });
+    expect(page.ids).toEqual(Array.from({ length: 20 }, (_, k) => `op-${(19 - k) * 5000 + 7}`));
+    expect(page.total).toBe(20);
+    expect(index.lastChecked).toBeLessThan(100);
+    // A wide range is cheaper to answer from the creation-ordered bucket: the first 50 rows match.
+    expect(index.page({ shop: 'shop_a', min_amount: new Decimal('1000.00') }, { limit: 50 }).ids).toHaveLength(50);
+    expect(index.lastChecked).toBe(51);
   });
 });

@@ -31,12 +31,17 @@ type Rows = Record<string, unknown>[];
 function rewriteDeliveryRows(store: string, edit: (row: Record<string, unknown>) => void): number {
   let n = 0;
   if (existsSync(store)) {
-    const doc = JSON.parse(readFileSync(store, 'utf8')) as { collections: Record<string, Rows> };
-    for (const row of doc.collections.webhook_deliveries ?? []) {
+    // Snapshot version 2: a header line, then `"<collection>"\t"<id>"\t<entity JSON>` per entity, then an end line.
+    const lines = readFileSync(store, 'utf8').split('\n').filter(Boolean);
+    const out = lines.map((line) => {
+      const [c, id, json] = line.split('\t');
+      if (json === undefined || JSON.parse(c!) !== 'webhook_deliveries') return line;
+      const row = JSON.parse(json) as Record<string, unknown>;
       edit(row);
       n++;
-    }
-    writeFileSync(store, JSON.stringify(doc));
+      return `${c}\t${id}\t${JSON.stringify(row)}`;
+    });
+    writeFileSync(store, out.map((l) => `${l}\n`).join(''));
   }
   const journal = `${store}.journal`;
   if (existsSync(journal)) {

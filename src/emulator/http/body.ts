@@ -66,10 +66,19 @@ function tooLarge(limit: number): ApiError {
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
+/** The last Content-Type found to be JSON: a client sends the same one on every request, tested once. */
+let lastJsonType: string | undefined;
+
+function isJsonType(type: string): boolean {
+  if (!/^application\/([a-z0-9.+-]*\+)?json\b/i.test(type.trim())) return false;
+  lastJsonType = type;
+  return true;
+}
+
 /** Parse a JSON body and validate it with a contract schema. */
 export async function readJson<S extends z.ZodType>(event: H3Event, schema: S): Promise<z.output<S>> {
   const type = header(event, 'content-type') ?? '';
-  if (!/^application\/([a-z0-9.+-]*\+)?json\b/i.test(type.trim())) {
+  if (type !== lastJsonType && !isJsonType(type)) {
     throw new ApiError('unsupported_media_type', `send the body as JSON with Content-Type: application/json${type ? ` (got ${type})` : ''}`);
   }
   const bytes = await readLimited(event, JSON_BODY_LIMIT);

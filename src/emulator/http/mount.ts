@@ -8,6 +8,8 @@ import type { RouteContext } from '../context.js';
 import { authenticate } from './auth.js';
 import { ApiError, toApiError } from './errors.js';
 import { Call, type RouteHandler } from './handler.js';
+import { isPlainJson, jsonAnswer, resUntouched } from './response.js';
+import { FastResponse } from 'srvx';
 
 /** A handler for every row of the table `T`, under the row's key. */
 export type HandlersOf<T extends Record<string, RouteDef>> = { readonly [K in keyof T]: RouteHandler<T[K]> };
@@ -19,6 +21,9 @@ export interface MountedRoute {
   id: string | undefined;
 }
 
+/** The success status of a row that names none. */
+const DEFAULT_STATUS = 200;
+
 function guard<R extends RouteDef>(row: R, handler: RouteHandler<R>, ctx: RouteContext): (event: H3Event) => Promise<unknown> {
   const credential = credentialOf(row);
   const scope = (row as { scope?: EndpointScope }).scope;
@@ -29,9 +34,11 @@ function guard<R extends RouteDef>(row: R, handler: RouteHandler<R>, ctx: RouteC
       const call = new Call(event, ctx, row, shopId);
       // Injected faults act after authentication, around the handler (src/emulator/faults/injector.ts).
       const result = await ctx.faults.around(row, call, () => handler(call));
+      // A plain object is serialized here, headers as a plain list, unless the route set a status or header itself.
+      if (isPlainJson(result) && resUntouched(event)) return jsonAnswer(event, result, row.status ?? DEFAULT_STATUS);
       if (row.status === undefined) return result;
-      // A body-less success is a Response of its own; a plain object is serialized by h3 (about twice as fast).
-      if (result === undefined) return new Response(null, { status: row.status });
+      // A body-less success is a Response of its own.
+      if (result === undefined) return new FastResponse(null, { status: row.status });
       event.res.status = row.status;
       return result;
     } catch (e) {

@@ -63,8 +63,21 @@ export class RequestLog {
 
   constructor(private readonly size = REQUEST_LOG_SIZE) {}
 
+  private lastMs = -1;
+  private lastAt = '';
+
   nextId(): string {
     return `req_${++this.seq}`;
+  }
+
+  /** Wall-clock now as RFC 3339; requests in the same millisecond share one string (no Date per request). */
+  stamp(): string {
+    const ms = Date.now();
+    if (ms !== this.lastMs) {
+      this.lastMs = ms;
+      this.lastAt = new Date(ms).toISOString();
+    }
+    return this.lastAt;
   }
 
   add(e: RequestLogEntry): void {

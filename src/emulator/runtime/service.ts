@@ -242,7 +242,9 @@ export class GatewayService {
         throw e;
       }
     }
-    await this.settled(plan.op.id);
+    // A create decided at once is written now: it does not wait for the writes other requests queued meanwhile
+    // (settled() syncs, which would wait for those too: one more group write per create).
+    if (plan.kind === 'replay' || plan.op.status === 'admitting') await this.settled(plan.op.id);
     const op = this.state.operation(plan.op.id);
     // The create this replays was never written, or its admission's outcome could not be written yet.
     if (!op || op.status === 'admitting') throw storeUnavailable(new Error('the outcome of this create could not be written'));

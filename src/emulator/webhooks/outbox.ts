@@ -44,8 +44,11 @@ export class WebhookLimitError extends Error {
   readonly code = 'webhook_limit';
 }
 
-/** Attempts that fall due together are handed to the runner together, this long after the first (ms). */
-const SEND_BATCH_MS = 1;
+/**
+ * Attempts that fall due together are handed to the runner together, this long after the first (ms): under load
+ * one message (one wake-up of the worker thread) carries the deliveries of many group commits, not one each.
+ */
+const SEND_BATCH_MS = 10;
 /** Most attempts handed to the runner in one message. */
 const SEND_BATCH_MAX = 1024;
 
@@ -108,11 +111,17 @@ export class WebhookOutbox implements CommitHook {
 
   extend(changes: readonly StoreChange[]): StoreChange[] {
     const out: StoreChange[] = [];
-    const at = iso(this.clock.now());
+    let at: string | undefined;
+    let byShop: Map<string, WebhookEndpointRecord[]> | undefined;
     for (const ch of changes) {
       if (ch.kind !== 'event') continue;
-      const endpoints = this.endpointsOf(ch.event.shop_id);
+      const shop = ch.event.shop_id;
+      byShop ??= new Map();
+      let endpoints = byShop.get(shop);
+      if (!endpoints) byShop.set(shop, (endpoints = this.endpointsOf(shop)));
       if (endpoints.length === 0) continue;
+      at ??= iso(this.clock.now());
+      // Rendered once, here: every attempt to every endpoint sends (and signs) these exact bytes.
       out.push({ kind: 'webhook_payload', payload: { id: ch.event.id, body: this.render(ch.event) } });
       for (const ep of endpoints) {
         // The endpoint by reference: an attempt reads its URL and secrets when it is sent.
@@ -132,7 +141,8 @@ export class WebhookOutbox implements CommitHook {
   }
 
   committed(extra: readonly StoreChange[]): void {
-    for (const ch of extra) if (ch.kind === 'webhook_delivery' && ch.delivery.status === 'pending') this.arm(ch.delivery);
+    // New deliveries are due at once (next_attempt_at is the commit's time, and the sandbox clock never goes back).
+    for (const ch of extra) if (ch.kind === 'webhook_delivery' && ch.delivery.status === 'pending') this.start(ch.delivery.id);
   }
 
   seed(): StoreChange[] {

@@ -1,0 +1,71 @@
+// The answers the hot routes build themselves: a JSON body with its headers as a plain list, handed to the node
+// adapter as is (srvx's FastResponse). What h3 would otherwise do with a returned object — allocate a WHATWG Headers,
+// merge the headers set on the event into it — costs more than the serialisation of a create's answer.
+import { H3Event } from 'h3';
+import { FastResponse } from 'srvx';
+
+/** The content type h3 gives a JSON body; the same here, so an answer does not depend on the path that built it. */
+export const JSON_TYPE = 'application/json;charset=UTF-8';
+
+interface RequestIds {
+  /** `x-request-id` of this request (set by the request log before the route runs). */
+  requestId?: string;
+  /** The route's answer already carries it. */
+  requestIdSent?: boolean;
+}
+
+/** The request id the request log gave this request, if any. */
+export function requestIdOf(event: H3Event): string | undefined {
+  return (event.context as RequestIds).requestId;
+}
+
+/** Give this request its id (the request log does, before the route runs). */
+export function setRequestId(event: H3Event, id: string): void {
+  (event.context as RequestIds).requestId = id;
+}
+
+/** Whether the route's answer already carries the request id (then nobody needs to look into its headers). */
+export function requestIdSent(event: H3Event): boolean {
+  return (event.context as RequestIds).requestIdSent === true;
+}
+
+/** A plain object or array: what JSON.stringify renders as h3 would (no class instance, stream, Response, string). */
+export function isPlainJson(value: unknown): value is object {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null || Array.isArray(value);
+}
+
+/** The key under which h3 keeps an event's response settings (status, headers) once a route touched them; found by
+ * probing h3 itself, once. null when it cannot be found: then every answer goes through h3 as before. */
+let resKey: symbol | null | undefined;
+
+function responseKey(): symbol | null {
+  if (resKey === undefined) {
+    try {
+      const probe = new H3Event({ url: 'http://localhost/' } as unknown as Request);
+      const res = probe.res;
+      resKey = Object.getOwnPropertySymbols(probe).find((k) => (probe as unknown as Record<symbol, unknown>)[k] === res) ?? null;
+    } catch {
+      resKey = null;
+    }
+  }
+  return resKey;
+}
+
+/** Whether the route set nothing on `event.res` (no status, no header): then its answer may be built directly. */
+export function resUntouched(event: H3Event): boolean {
+  const key = responseKey();
+  return key !== null && (event as unknown as Record<symbol, unknown>)[key] === undefined;
+}
+
+/** `body` as JSON with `status`, the content type and the request id; nothing else touches the event's headers. */
+export function jsonAnswer(event: H3Event, body: object, status: number): Response {
+  const id = requestIdOf(event);
+  const headers: Record<string, string> = { 'content-type': JSON_TYPE };
+  if (id !== undefined) {
+    headers['x-request-id'] = id;
+    (event.context as RequestIds).requestIdSent = true;
+  }
+  return new FastResponse(JSON.stringify(body), { status, headers });
+}

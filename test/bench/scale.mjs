@@ -1,0 +1,139 @@
+// npm run bench: the store at scale (issue 17). For each size (BENCH_SCALE_SIZES, default 1000,100000,1000000) it
+// fills a file store with that many operations (test/bench/scale-fill.mjs: a mix of pending, completed with
+// postings, expired and cancelled copies), then times `paygate sandbox start` until it prints ready, reads its RSS
+// (VmRSS, and the JS heap via the V8 heap in /proc is not visible: RSS is the figure), runs the create load
+// (20 connections, BENCH_DURATION_MS) and compares it with the 1,000 figure. At the largest size it goes on
+// creating until the journal reaches its compaction threshold (PAYGATE_STORE_COMPACT_AFTER, 5,000 records here) and measures the worst `/v1`
+// delay while the snapshot of the whole store is written: a probe GET /v1/balances every 5 ms on its own
+// connection, its latency minus its median before the compaction. Goals: start ≤ 10 s and RSS ≤ 2 GiB at
+// 1,000,000; create ≥ 80 % of the 1,000 figure; no /v1 request delayed > 50 ms by the compaction.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
+import { load } from './load.mjs';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const KEY = 'pg_test_a_7Hq2Lm9XwR4tNc8V';
+const KEY_B = 'pg_test_b_3Fk8Zp1YdQ6sWe5J';
+const DURATION = Number(process.env.BENCH_DURATION_MS ?? 5000);
+const sizes = (process.env.BENCH_SCALE_SIZES ?? '1000,100000,1000000').split(',').map(Number);
+const FORMAT = process.env.BENCH_SCALE_FORMAT ?? 'v2';
+const dir = mkdtempSync(join(tmpdir(), 'paygate-scale-'));
+const rssOf = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
+const mb = (b) => `${(b / 2 ** 20).toFixed(0)} MiB`;
+
+function fill(store, n) {
+  const r = spawnSync(process.execPath, [join(root, 'test/bench/scale-fill.mjs'), store, String(n), FORMAT], { stdio: ['ignore', 'pipe', 'inherit'] });
+  if (r.status !== 0) throw new Error('scale-fill failed');
+  return JSON.parse(r.stdout.toString());
+}
+
+async function start(store) {
+  const t0 = performance.now();
+  // BENCH_SCALE_ROOT: start another checkout's sandbox (built) on the same stores, e.g. the version before.
+  const bin = join(process.env.BENCH_SCALE_ROOT ?? root, 'bin/paygate.js');
+  const env = { ...process.env, PAYGATE_STORE_COMPACT_AFTER: process.env.PAYGATE_STORE_COMPACT_AFTER ?? '5000' };
+  const child = spawn(process.execPath, [bin, 'sandbox', 'start', '--port', '0', '--store', store, '--json'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const info = await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line)));
+    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
+  });
+  return { child, info, startMs: performance.now() - t0 };
+}
+
+async function stop(child) {
+  const done = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await done;
+}
+
+const createRequest = (tag) => (i) => ({
+  method: 'POST',
+  path: '/v1/payment',
+  headers: { 'content-type': 'application/json', 'x-api-key': KEY },
+  body: JSON.stringify({ merchant_operation_id: `scale-${tag}-${process.pid}-${i}`, client_id: `client-${i % 1000}`, method: 'WT_RUB_C2C', amount: `${100 + (i % 9000)}.00`, currency: 'RUB' }),
+});
+
+/** GET /v1/balances every `everyMs` on one connection until `until()`; latencies in ms. */
+async function probe(url, until, everyMs = 5) {
+  const pool = new Pool(url, { connections: 1 });
+  const lat = [];
+  while (!until()) {
+    const t0 = performance.now();
+    const res = await pool.request({ method: 'GET', path: '/v1/balances', headers: { 'x-api-key': KEY_B } });
+    await res.body.dump();
+    const ms = performance.now() - t0;
+    lat.push({ at: t0, ms });
+    if (ms < everyMs) await new Promise((r) => setTimeout(r, everyMs - ms));
+  }
+  await pool.close();
+  return lat;
+}
+const pct = (xs, p) => xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+
+/** Creates without pause until the journal is set aside and its snapshot written; the probe's worst delay meanwhile. */
+async function compaction(url, store) {
+  const old = `${store}.journal.old`;
+  let done = false;
+  const base = await probe(url, ((n) => () => n-- <= 0)(200));
+  const p50 = pct(base.map((x) => x.ms), 0.5);
+  let compactMs = NaN;
+  let t0 = 0;
+  const creating = load({ url, connections: 20, durationMs: 600_000, warmupMs: 0, request: createRequest('compact'), until: () => done });
+  const watch = (async () => {
+    while (!existsSync(old)) await new Promise((r) => setTimeout(r, 20));
+    t0 = performance.now();
+    while (existsSync(old)) await new Promise((r) => setTimeout(r, 20));
+    compactMs = performance.now() - t0;
+    done = true;
+  })();
+  const lat = await probe(url, () => done);
+  await watch;
+  const created = await creating;
+  // The probes that overlapped the compaction (while the old journal existed).
+  const during = lat.filter((x) => x.at + x.ms >= t0 && x.at <= t0 + compactMs).map((x) => x.ms);
+  return { p50, worst: Math.max(...lat.map((x) => x.ms)) - p50, worstDuring: Math.max(...during) - p50, probes: during.length, compactMs, created, snapshotBytes: statSync(store).size };
+}
+
+const rows = [];
+let base1k;
+for (const n of sizes) {
+  const store = join(dir, `s${n}.json`);
+  const filled = fill(store, n);
+  const bytes = statSync(store).size;
+  const { child, info, startMs } = await start(store);
+  await new Promise((r) => setTimeout(r, 1000));
+  const rss = rssOf(child.pid);
+  const r = await load({ url: info.base_url, connections: 20, durationMs: DURATION, warmupMs: 1000, request: createRequest(n) });
+  if (n === 1000) base1k = r.rps;
+  const row = { n, entities: filled.entities, mix: filled.mix, snapshotMiB: +(bytes / 2 ** 20).toFixed(0), startMs: Math.round(startMs), rss, rps: Math.round(r.rps), p99: +r.p99.toFixed(2) };
+  if (n === Math.max(...sizes) && n >= 100_000 && !process.env.BENCH_SKIP_COMPACTION) row.compaction = await compaction(info.base_url, store);
+  await stop(child);
+  rmSync(store, { force: true });
+  rmSync(`${store}.journal`, { force: true });
+  rows.push(row);
+  console.error(JSON.stringify(row));
+}
+rmSync(dir, { recursive: true, force: true });
+
+const small = rows.find((r) => r.n === Math.min(...sizes));
+console.log(`\nstore at scale (issue 17): ${sizes.join(', ')} stored operations, mix per 20: ${Object.entries(small.mix).map(([k, v]) => `${v} ${k}`).join(', ')}`);
+for (const r of rows) {
+  const perOp = r.n > small.n ? (r.rss - small.rss) / (r.n - small.n) : NaN;
+  console.log(
+    `  ${String(r.n).padStart(9)} stored (${r.entities} entities, snapshot ${r.snapshotMiB} MiB): start ${(r.startMs / 1000).toFixed(2)} s, RSS ${mb(r.rss)}` +
+      `${Number.isNaN(perOp) ? '' : ` (${(perOp / 1024).toFixed(2)} KiB per operation)`}, create ${r.rps} req/s p99 ${r.p99} ms` +
+      `${base1k && r.n !== 1000 ? ` = ${((100 * r.rps) / base1k).toFixed(0)} % of the 1,000 figure` : ''}`,
+  );
+  if (r.compaction) {
+    const c = r.compaction;
+    console.log(
+      `  compaction of ${r.n + c.created.requests} operations while creating (snapshot ${mb(c.snapshotBytes)}, written in ${(c.compactMs / 1000).toFixed(1)} s): ` +
+        `worst /v1 delay ${c.worstDuring.toFixed(1)} ms (probe p50 ${c.p50.toFixed(2)} ms, ${c.probes} probes; worst over the whole run ${c.worst.toFixed(1)} ms), ceiling 50 ms`,
+    );
+  }
+}

@@ -1,0 +1,137 @@
+// Issue 17: the store at scale. Entities kept as JSON text (PackedMap), the version 2 snapshot (JSON Lines, still
+// reading version 1), and the background compaction: commits go on to a new journal while the snapshot is written,
+// nothing acknowledged is lost whatever point it stops at, nothing unwritten gets into the snapshot.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { StoreCorruptError } from '../../src/store/errors.js';
+import { FilePersistence } from '../../src/store/file-persistence.js';
+import { PackedMap } from '../../src/store/packed-map.js';
+import type { Entity } from '../../src/store/persistence.js';
+import { Store } from '../../src/store/store.js';
+import type { OperationRecord } from '../../src/domain/operation.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(`${os.tmpdir()}/paygate-scale-`);
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const file = () => path.join(dir, 'sandbox.json');
+const meta = (id: string, n: number) => ({ kind: 'meta' as const, meta: { id, n } });
+
+describe('PackedMap', () => {
+  it('keeps the last hotLimit entities as objects and older ones as their JSON text, decoded on read', () => {
+    const m = new PackedMap<Entity>(2, 1);
+    const a = { id: 'a', n: 1 };
+    m.set('a', a).set('b', { id: 'b', n: 2 }).set('c', { id: 'c', n: 3 });
+    expect(m.raw('a')).toBe('{"id":"a","n":1}');
+    expect(m.raw('c')).toEqual({ id: 'c', n: 3 });
+    expect(m.get('a')).toEqual(a);
+    expect([...m.keys()]).toEqual(['a', 'b', 'c']);
+    expect([...m.values()].map((v) => v.n)).toEqual([1, 2, 3]);
+  });
+
+  it('a capture sees the map as it was when it began, whatever changes after', () => {
+    const m = new PackedMap<Entity>(10, 10);
+    m.set('a', { id: 'a', n: 1 });
+    m.setText('b', '{"id":"b","n":1}');
+    const o = m.capture();
+    m.set('a', { id: 'a', n: 2 });
+    m.set('a', { id: 'a', n: 3 });
+    m.delete('b');
+    m.set('c', { id: 'c', n: 1 });
+    expect(o.get('a')).toEqual({ id: 'a', n: 1 });
+    expect(o.get('b')).toBe('{"id":"b","n":1}');
+    expect(o.has('c') && o.get('c') === undefined).toBe(true);
+    m.release(o);
+    m.set('d', { id: 'd' });
+    expect(o.has('d')).toBe(false);
+  });
+});
+
+describe('snapshot version 2', () => {
+  it('a version 1 snapshot (one document) still opens, and the next compaction rewrites it as JSON Lines', async () => {
+    fs.writeFileSync(file(), JSON.stringify({ format: 'paygate-store', version: 1, lastSeq: 0, collections: { meta: [{ id: 'x', n: 1 }] } }));
+    const p = new FilePersistence({ path: file(), fsync: false });
+    expect(await p.open()).toEqual({ meta: [{ id: 'x', n: 1 }] });
+    await p.close({ meta: [{ id: 'x', n: 1 }] });
+    expect(fs.readFileSync(file(), 'utf8')).toBe('{"format":"paygate-store","version":2,"lastSeq":0}\n"meta"\t"x"\t{"id":"x","n":1}\n{"end":1}\n');
+  });
+
+  it('a snapshot cut short (no end line) or with a bad line is a StoreCorruptError and is left untouched', async () => {
+    const cut = '{"format":"paygate-store","version":2,"lastSeq":0}\n"meta"\t"x"\t{"id":"x","n":1}\n';
+    fs.writeFileSync(file(), cut);
+    const e = await new FilePersistence({ path: file(), fsync: false }).open().catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(StoreCorruptError);
+    expect((e as StoreCorruptError).message).toContain('cut short');
+    expect(fs.readFileSync(file(), 'utf8')).toBe(cut);
+    fs.writeFileSync(file(), '{"format":"paygate-store","version":2,"lastSeq":0}\n"meta"\tx\t{"id":"x"}\n{"end":1}\n');
+    const e2 = await new FilePersistence({ path: file(), fsync: false }).open().catch((x: unknown) => x);
+    expect((e2 as StoreCorruptError).message).toContain('line 2: the id is not a JSON string');
+  });
+});
+
+describe('background compaction', () => {
+  it('starts once the journal holds compactAfter records; commits made while it runs survive a reopen', async () => {
+    const p = new FilePersistence({ path: file(), fsync: false, compactAfter: 3 });
+    const s = new Store(p);
+    await s.open();
+    for (let i = 0; i < 3; i++) await s.commit([meta(`m${i}`, i)]);
+    // The third write reached the threshold: the journal was set aside in the writer and the snapshot is written
+    // in the background; these commits go to the new journal meanwhile.
+    const during = [s.commit([meta('m0', 100)]), s.commit([meta('late', 1)])];
+    expect(p.compacting).toBe(true);
+    await Promise.all(during);
+    while (p.compacting) await new Promise((r) => setImmediate(r));
+    expect(fs.existsSync(`${p.journalPath}.old`)).toBe(false);
+    expect(fs.readFileSync(file(), 'utf8')).toContain('"lastSeq":3}');
+    // Stop without a final compaction: what is on disk is the snapshot (seq 3) plus the new journal.
+    await p.close();
+    const again = new Store(new FilePersistence({ path: file(), fsync: false }));
+    await again.open();
+    expect(again.state.meta.get('m0')).toEqual({ id: 'm0', n: 100 });
+    expect(again.state.meta.get('late')).toEqual({ id: 'late', n: 1 });
+    expect(again.state.meta.get('m2')).toEqual({ id: 'm2', n: 2 });
+    await again.close();
+  });
+
+  it('a crash before the snapshot is written leaves the old journal: open replays it, then the new one', async () => {
+    const p = new FilePersistence({ path: file(), fsync: false, compactOnOpen: false });
+    await p.open();
+    await p.commit([{ c: 'meta', v: { id: 'a', n: 1 } }]);
+    await p.commit([{ c: 'meta', v: { id: 'b', n: 1 } }]);
+    await p.close();
+    // What a crash mid-compaction leaves: the journal set aside, a new one with the next seqs, the old snapshot.
+    fs.renameSync(p.journalPath, `${p.journalPath}.old`);
+    fs.writeFileSync(p.journalPath, '{"seq":3,"ch":[{"c":"meta","v":{"id":"a","n":2}}]}\n');
+    const q = new FilePersistence({ path: file(), fsync: false });
+    expect(await q.open()).toEqual({ meta: [{ id: 'a', n: 2 }, { id: 'b', n: 1 }] });
+    expect(fs.existsSync(`${p.journalPath}.old`)).toBe(false); // folded into the snapshot on open
+    expect(q.seq).toBe(3);
+    await q.close();
+  });
+
+  it('the snapshot holds only written data: an operation applied but not yet written is left out', async () => {
+    const p = new FilePersistence({ path: file(), fsync: false, compactAfter: 1 });
+    const s = new Store(p);
+    await s.open();
+    const op = { id: 'op1', shop_id: 's', merchant_operation_id: 'm', status: 'pending', type: 'payment', method: 'x', client_id: 'c', expected_amount: '1.00', created_at: '2026-01-01T00:00:00.000Z', history: [] } as unknown as OperationRecord;
+    const first = s.commit([meta('a', 1)]);
+    await first;
+    // The compaction began when `a` was written; op1 is applied in memory, its write queued behind the rotation.
+    const second = s.commit([{ kind: 'operation', op }]);
+    expect(p.compacting).toBe(true);
+    while (p.compacting) await new Promise((r) => setImmediate(r));
+    const snap = fs.readFileSync(file(), 'utf8');
+    expect(snap).toContain('"a"');
+    expect(snap).not.toContain('op1');
+    await second;
+    await s.close();
+    const again = new Store(new FilePersistence({ path: file(), fsync: false }));
+    await again.open();
+    expect(again.state.operation('op1')?.status).toBe('pending');
+    await again.close();
+  });
+});
