@@ -94,6 +94,7 @@ export async function buildProgram(version: string, argv: readonly string[] = pr
     'run the offline sandbox of the gateway, and drive it: time, payer / provider / reviewer actions, evidence, keys, pool, links, faults, reset',
     async () => (await import('./define/sandbox.js')).defineSandbox,
   );
+  group('workspace', "isolated sandboxes on one server, e.g. one per CI job: create, list, delete (the server's admin token)", async () => (await import('./define/workspace.js')).defineWorkspace);
   group('ops', 'support: find operations across shops, explain one, watch them live (sandbox; admin token or API key)', async () => (await import('./define/ops.js')).defineOps);
   group('logs', "support: tail the sandbox's request log live", async () => (await import('./define/logs.js')).defineLogs);
   group('webhooks', 'receive the sandbox\'s webhooks locally: verify, print, forward', async () => (await import('./define/webhooks-listen.js')).defineWebhooksListen);

@@ -10,7 +10,7 @@ import type { SandboxEndpointId } from './sandbox-endpoints.js';
  * - `upload`: confirm_payment; repeated only when the body can be replayed (not a one-shot stream).
  * - `action`: a sandbox control that changes state and is not idempotent (pay, settle, review, clock advance,
  *   evidence switch, key issue/revoke, reset, webhook add/rotate-secret/remove/redeliver, pool layout, pool settings,
- *   link confirm, fault add/set/clear/remove): repeated only after a
+ *   link confirm, fault add/set/clear/remove, workspace create/delete): repeated only after a
  *   429/503 answer, which says it was not run;
  *   never after a timeout or a connection error, whose outcome is unknown.
  */
@@ -69,6 +69,9 @@ export const SANDBOX_RETRY_CLASS: Record<SandboxEndpointId, RetryClass> = {
   sandboxSetFaults: 'action',
   sandboxClearFaults: 'action',
   sandboxRemoveFault: 'action',
+  sandboxCreateWorkspace: 'action',
+  sandboxListWorkspaces: 'read',
+  sandboxDeleteWorkspace: 'action',
 };
 
 /** The retry class of a gateway endpoint or a sandbox control route. */

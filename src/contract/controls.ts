@@ -44,6 +44,7 @@ import {
   SandboxWebhookRedelivered,
   SandboxWebhookRotated,
 } from './sandbox-webhooks.js';
+import { CreatedWorkspace, CreateWorkspaceRequest, WorkspaceDeleted, WorkspaceList } from './workspaces.js';
 
 /** `:id` of /sandbox/operations/:id…: an operation_id, or `-` with `?merchant_operation_id=`. */
 const OperationIdParam = z.object({
@@ -55,6 +56,7 @@ const MerchantRefQuery = z.object({ merchant_operation_id: z.string().optional()
 const SupportRefQuery = MerchantRefQuery.extend({ shop: z.string().min(1).optional().meta({ description: 'The shop of the merchant_operation_id (admin token; needed when several shops use it).' }) });
 const LinkIdParam = z.object({ id: Uuid.meta({ description: "The flexible link's operation_id." }) });
 const KeyIdParam = z.object({ id: z.string().meta({ description: 'The key id (`key_…`), not the key itself.' }) });
+const WorkspaceIdParam = z.object({ id: z.string().meta({ description: 'The workspace id.' }) });
 const WebhookIdParam = z.object({ id: z.string().meta({ description: 'The webhook endpoint id.' }) });
 
 /** Errors every JSON body can cause: invalid or too large, wrong content type. */
@@ -339,6 +341,39 @@ export const sandboxControls = {
     body: ConfirmLinkRequest,
     response: Operation,
     errors: [...BODY_ERRORS, 401, 404, 409],
+  }),
+  'workspaces.create': control({
+    id: 'workspaces.create',
+    operationId: 'sandboxCreateWorkspace',
+    method: 'POST',
+    path: '/sandbox/workspaces',
+    summary: "Create an isolated workspace (its own shops, keys, admin token, clock, pool, webhooks); its secrets are in this answer only (the server's admin token)",
+    auth: 'admin',
+    body: CreateWorkspaceRequest,
+    response: CreatedWorkspace,
+    status: 201,
+    errors: [...BODY_ERRORS, 401, 403, 404, 409],
+  }),
+  'workspaces.list': control({
+    id: 'workspaces.list',
+    operationId: 'sandboxListWorkspaces',
+    method: 'GET',
+    path: '/sandbox/workspaces',
+    summary: "The server's workspaces besides the default one (the server's admin token)",
+    auth: 'admin',
+    response: WorkspaceList,
+    errors: [401, 403],
+  }),
+  'workspaces.delete': control({
+    id: 'workspaces.delete',
+    operationId: 'sandboxDeleteWorkspace',
+    method: 'DELETE',
+    path: '/sandbox/workspaces/:id',
+    summary: "Delete a workspace and all its data (the server's admin token)",
+    auth: 'admin',
+    params: WorkspaceIdParam,
+    response: WorkspaceDeleted,
+    errors: [401, 403, 404],
   }),
   ...supportControls,
   ...faultControls,

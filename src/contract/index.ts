@@ -16,3 +16,4 @@ export * from './duration.js';
 export * from './duration-schema.js';
 export { buildOpenApiDocument } from './openapi.js';
 export * from './faults.js';
+export * from './workspaces.js';

@@ -6,6 +6,7 @@ import type { AmountReadGate } from './runtime/amount-reads.js';
 import type { RequestLog } from './runtime/request-log.js';
 import type { GatewayService } from './runtime/service.js';
 import type { WebhookOutbox } from './webhooks/outbox.js';
+import type { WorkspaceControl } from './workspaces/types.js';
 import type { EvidenceOptions } from './wire.js';
 
 export interface AppUrls {
@@ -29,6 +30,8 @@ export interface AppContext {
   outbox: WebhookOutbox;
   /** The faults of the fixtures (src/contract/faults.ts), applied at start and on every reset. Default none. */
   fixtureFaults?: readonly ParsedFault[];
+  /** The server's workspaces (the `workspaces.*` controls); absent in a workspace other than the default one. */
+  workspaces?: WorkspaceControl;
 }
 
 export interface RouteContext extends AppContext {

@@ -1,6 +1,6 @@
 // createSandbox wires fixtures, store, clock, service and the h3 app into one object; startSandbox also listens.
 import { randomBytes } from 'node:crypto';
-import type { RequestListener, Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { H3 } from 'h3';
 import type { Dispatcher } from 'undici';
 import type { World } from '../domain/world.js';
@@ -19,7 +19,11 @@ import { RECEIPT_URL_TTL_MS } from './app.js';
 import { WebhookOutbox } from './webhooks/outbox.js';
 import { retainPdfReader } from './receipts/pdf-reader.js';
 import { publicBase, publicUrlProblem } from './public-url.js';
-import { listenTls, type SandboxTls } from './tls.js';
+import type { SandboxTls } from './tls.js';
+import { Listeners } from './listeners.js';
+import { layoutChecks, poolSlotLimits } from './runtime/pool-layouts.js';
+import { WorkspaceGuard, workspaceLimitError } from './workspaces/guard.js';
+import type { WorkspaceControl, WorkspaceRecord } from './workspaces/types.js';
 
 export interface SandboxOptions {
   /** Fixture file path. Default: the bundled `fixtures/default.json`. */
@@ -40,6 +44,10 @@ export interface SandboxOptions {
   backend?: StoreBackend;
   /** @internal The workspace of `backend` this sandbox is. Default `default`. */
   workspace?: string;
+  /** @internal A workspace's limits and own keys (src/emulator/workspaces/guard.ts). */
+  guard?: Pick<WorkspaceRecord, 'keys' | 'limits'>;
+  /** @internal The workspace host in front of the default workspace's sandbox. */
+  front?: SandboxFront;
   /** Delete the store's files before opening (refused while another process owns them). Default false. */
   reset?: boolean;
   /** fdatasync after each group write (power-loss durability). Default false: a write() survives a process crash. */
@@ -75,6 +83,22 @@ export interface SandboxOptions {
   webhookTimeoutMs?: number;
   /** undici dispatcher for webhook deliveries (tests). Default: an Agent the sandbox owns. */
   webhookDispatcher?: Dispatcher;
+}
+
+/** @internal What stands in front of the default workspace's own app: the host of the server's workspaces. */
+export interface SandboxFront {
+  /** Answers every request sent to the sandbox (fetch and listen) instead of its own app, once set. */
+  fetch: ((request: Request) => Promise<Response>) | undefined;
+  /** The `workspaces.*` controls. */
+  readonly workspaces: WorkspaceControl;
+  /** What `sandbox.adminToken` says (undefined: kept from an earlier start) and its last 4 characters. */
+  readonly adminToken: { shown: string | undefined; last4: string };
+  /** Learns the URL the sandbox listens at. */
+  onUrl(url: string): void;
+  /** Close what the host holds (the other workspaces, the registry), before the default workspace's store. */
+  close(): Promise<void>;
+  /** Release the backend, after the default workspace's store closed. */
+  release(): Promise<void>;
 }
 
 export interface DemoShop {
@@ -126,8 +150,15 @@ export interface Sandbox {
   readonly store: Store;
   readonly demo: DemoInfo;
   readonly urls: SandboxUrls;
-  /** Credential of the cross-shop sandbox controls (send as X-Admin-Token). */
-  readonly adminToken: string;
+  /** @internal The sandbox's own h3 app (without the workspace host in front of it). */
+  readonly app: H3;
+  /**
+   * Credential of the cross-shop sandbox controls (send as X-Admin-Token). Undefined when a store kept the token of
+   * an earlier start (only its hash is kept): that token stays valid; `adminTokenLast4` tells which it is.
+   */
+  readonly adminToken: string | undefined;
+  /** The last 4 characters of the admin token. */
+  readonly adminTokenLast4: string;
   /** The webhook outbox: `idle()` resolves when no attempt is in flight. */
   readonly webhooks: SandboxWebhooks;
   /** The `whsec_…` secret of the endpoints registered by `webhookUrl` (undefined without it). */
@@ -159,70 +190,6 @@ function demoInfo(world: World, index: WorldIndex): DemoInfo {
     };
   });
   return { shops, revoked_api_key: world.api_keys.find((k) => k.revoked)?.key ?? null };
-}
-
-/** Listen over plain HTTP on `port` (0: any free one) of `host`. */
-async function listenHttp(handler: RequestListener, port: number, host: string): Promise<Server> {
-  const { createServer } = await import('node:http');
-  const server = createServer(handler);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  return server;
-}
-
-/** Over TLS (src/emulator/tls.ts): the store the certificate is kept beside, the public URL it must name. */
-type HttpsContext = { store: string | undefined; publicUrl: string | undefined };
-
-/** The servers a sandbox listens with, over HTTP or (`https`) TLS, and the certificate it serves. */
-class Listeners {
-  readonly #servers: Server[] = [];
-  readonly #disposals: Array<() => void> = [];
-  #tls: SandboxTls | undefined;
-
-  constructor(
-    readonly app: H3,
-    readonly https: HttpsContext | undefined,
-    /** Learns the URL a server is reachable at. */
-    readonly onUrl: (url: string) => unknown,
-  ) {}
-
-  get tls(): SandboxTls | undefined {
-    return this.#tls;
-  }
-
-  /** Listen on `port` (0: any free one) of `host`. */
-  async listen({ port = 0, host = '127.0.0.1' }: { port?: number; host?: string }): Promise<{ url: string; server: Server; tls?: SandboxTls }> {
-    const { toNodeHandler } = await import('h3/node');
-    const handler = toNodeHandler(this.app) as RequestListener;
-    const secure = this.https ? await listenTls(handler, { port, host, ...this.https }) : undefined;
-    const server = secure?.server ?? (await listenHttp(handler, port, host));
-    server.keepAliveTimeout = 65_000;
-    this.#servers.push(server);
-    if (secure) this.#disposals.push(secure.dispose);
-    this.#tls ??= secure?.tls;
-    const addr = server.address();
-    const actual = typeof addr === 'object' && addr ? addr.port : port;
-    const url = `${secure ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${actual}`;
-    this.onUrl(url);
-    return { url, server, ...(secure ? { tls: secure.tls } : {}) };
-  }
-
-  async close(): Promise<void> {
-    await Promise.all(this.#servers.map(stopServer));
-    for (const dispose of this.#disposals.splice(0)) dispose();
-  }
-}
-
-function stopServer(s: Server): Promise<void> {
-  return new Promise<void>((resolve) => {
-    s.close(() => resolve());
-    s.closeAllConnections?.();
-  });
 }
 
 /** The backend `opts` name: the one given, else a store file, else memory; and whether the sandbox owns it. */
@@ -277,29 +244,36 @@ async function openWorkspace(opts: SandboxOptions, backend: StoreBackend, closeB
   }
 }
 
+/**
+ * Create a sandbox: the default workspace of a server, with the host of its other workspaces in front of it (every
+ * request, in process or over a socket, is routed by the host: src/emulator/workspaces/host.ts).
+ */
 export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
-  const urlProblem = opts.publicUrl === undefined ? undefined : publicUrlProblem(opts.publicUrl);
-  if (urlProblem) throw new TypeError(`publicUrl ${JSON.stringify(opts.publicUrl)} ${urlProblem}`);
-  const world = opts.world !== undefined ? parseWorld(opts.world, 'options.world') : loadWorld(opts.fixtures);
-  const index = new WorldIndex(world);
-  const { store, files, secrets, start, certBase, closeBackend } = await openState(opts);
-  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  if ((opts.workspace ?? DEFAULT_WORKSPACE) !== DEFAULT_WORKSPACE) return createInstance(opts);
+  const { hostSandbox } = await import('./workspaces/host.js');
+  return hostSandbox(opts, createInstance);
+}
+
+/** The changes a workspace's sandbox makes to its service: its guard on the commit path and its pool cap. */
+function guardService(service: GatewayService, outbox: WebhookOutbox, guard: NonNullable<SandboxOptions['guard']>): void {
+  const { state } = service.store;
+  const clockMeta = () => ({ id: 'clock', now: service.clock.now(), offset: service.clock.now() - Date.now() });
+  service.hook = new WorkspaceGuard(outbox, () => state, clockMeta, guard);
+  poolSlotLimits.set(service, guard.limits.pool_payouts);
+  layoutChecks.set(service, (count) => {
+    if (state.operations.size + count > guard.limits.operations) throw workspaceLimitError(state.operations.size, guard.limits.operations);
+  });
+}
+
+/** The service of an opened store, with its clock and webhook outbox, initialised (seeded, timers re-armed). */
+async function startService(opts: SandboxOptions, index: WorldIndex, opened: OpenedState, urls: SandboxUrls, log: (line: string) => void) {
+  const { store, files, secrets, start, closeBackend } = opened;
   const clock = new SandboxClock({ frozen: opts.frozenClock ?? false, ...(start !== undefined ? { start } : {}), ...(opts.realNow ? { realNow: opts.realNow } : {}), onError: (e) => log(`timer failed: ${String((e as Error)?.stack ?? e)}`) });
   const service = new GatewayService(index, store, clock, files);
   const releasePdfReader = retainPdfReader();
-  const urlSecret = secrets.url;
-  let ready = false;
-  let closed = false;
-  const urls = { base: '', paymentPage: '', storage: '' };
-  const setBase = (base: string) => {
-    urls.base = base.replace(/\/$/, '');
-    urls.paymentPage = `${urls.base}/pay`;
-    urls.storage = `${urls.base}/storage`;
-  };
-  setBase(opts.publicUrl !== undefined ? publicBase(opts.publicUrl) : 'http://paygate.local');
   const evidence = () => ({
     available: service.evidenceAvailable,
-    signFile: (fileId: string) => `${urls.storage}${signPath(`/receipts/${fileId}`, clock.now() + RECEIPT_URL_TTL_MS, urlSecret)}`,
+    signFile: (fileId: string) => `${urls.storage}${signPath(`/receipts/${fileId}`, clock.now() + RECEIPT_URL_TTL_MS, secrets.url)}`,
   });
   const outbox = new WebhookOutbox(service, evidence, {
     ...(opts.webhookUrl ? { url: opts.webhookUrl } : {}),
@@ -308,6 +282,7 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     log,
   });
   service.hook = outbox;
+  if (opts.guard) guardService(service, outbox, opts.guard);
   service.linkKey = secrets.link;
   try {
     await service.init();
@@ -319,11 +294,34 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     await releasePdfReader();
     throw e;
   }
+  return { service, clock, outbox, releasePdfReader };
+}
+
+/** @internal One sandbox: a workspace's, or (with `front`) the default one the workspace host stands in front of. */
+export async function createInstance(opts: SandboxOptions): Promise<Sandbox> {
+  const urlProblem = opts.publicUrl === undefined ? undefined : publicUrlProblem(opts.publicUrl);
+  if (urlProblem) throw new TypeError(`publicUrl ${JSON.stringify(opts.publicUrl)} ${urlProblem}`);
+  const world = opts.world !== undefined ? parseWorld(opts.world, 'options.world') : loadWorld(opts.fixtures);
+  const index = new WorldIndex(world);
+  const opened = await openState(opts);
+  const { store, secrets, certBase, closeBackend } = opened;
+  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const urlSecret = secrets.url;
+  let ready = false;
+  let closed = false;
+  const urls = { base: '', paymentPage: '', storage: '' };
+  setBase(urls, opts.publicUrl !== undefined ? publicBase(opts.publicUrl) : 'http://paygate.local');
+  const { service, clock, outbox, releasePdfReader } = await startService(opts, index, opened, urls, log);
+  const { front } = opts;
   const adminToken = opts.adminToken ?? `pg_admin_${randomBytes(12).toString('hex')}`;
-  const app = createApp({ service, urls, adminToken, urlSecret, ready: () => ready && !closed, log, outbox, fixtureFaults: world.faults });
+  const app = createApp({ service, urls, adminToken, urlSecret, ready: () => ready && !closed, log, outbox, fixtureFaults: world.faults, ...(front ? { workspaces: front.workspaces } : {}) });
   ready = true;
   const https = opts.https ? { store: certBase, publicUrl: opts.publicUrl } : undefined;
-  const listeners = new Listeners(app, https, (url) => !opts.publicUrl && setBase(url));
+  const serve = async (request: Request): Promise<Response> => (front?.fetch ? front.fetch(request) : app.fetch(request));
+  const listeners = new Listeners(serve, https, (url) => {
+    if (!opts.publicUrl) setBase(urls, url);
+    front?.onUrl(url);
+  });
 
   const sandbox: Sandbox = {
     world,
@@ -331,29 +329,40 @@ export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox>
     service,
     clock,
     store,
+    app,
     demo: demoInfo(world, index),
     urls,
-    adminToken,
+    adminToken: front ? front.adminToken.shown : adminToken,
+    adminTokenLast4: front ? front.adminToken.last4 : adminToken.slice(-4),
     webhooks: outbox,
     webhookSecret: outbox.optionSecret,
     get tls() {
       return listeners.tls;
     },
-    fetch: async (request) => app.fetch(request),
+    fetch: serve,
     listen: (o = {}) => listeners.listen(o),
     async close() {
       if (closed) return;
       closed = true;
       await listeners.close();
+      await front?.close();
       await outbox.close();
       clock.close();
       await store.close();
       await closeBackend();
+      await front?.release();
       // The PDF worker is started by the first receipt upload; it stops when no open sandbox (or other holder) needs it.
       await releasePdfReader();
     },
   };
   return sandbox;
+}
+
+/** Point a sandbox's URLs at `base` (no trailing slash kept). */
+export function setBase(urls: { base: string; paymentPage: string; storage: string }, base: string): void {
+  urls.base = base.replace(/\/$/, '');
+  urls.paymentPage = `${urls.base}/pay`;
+  urls.storage = `${urls.base}/storage`;
 }
 
 export interface RunningSandbox {

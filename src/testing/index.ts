@@ -11,6 +11,7 @@ import { parseScenario, scenarioFromObject } from '../scenarios/load.js';
 import { renderFailure } from '../scenarios/reporters/diff.js';
 import type { ScenarioResult } from '../scenarios/results.js';
 import { runOneScenario, type ScenarioRunOptions } from '../scenarios/run-scenario.js';
+import { openRemote } from './remote.js';
 import { WebhookEvents } from './webhook-events.js';
 
 export { WebhookEvents, type WaitForOptions } from './webhook-events.js';
@@ -37,9 +38,27 @@ export interface StartSandboxOptions {
   https?: boolean;
 }
 
+/** A workspace of its own on a shared paygate server (`paygate sandbox start` elsewhere, e.g. a CI service). */
+export interface SharedServerOptions extends Pick<StartSandboxOptions, 'clock' | 'startTime' | 'shop' | 'forwardWebhooksTo'> {
+  /** The shared server's base URL, e.g. http://paygate:4080. */
+  baseUrl: string;
+  /** The server's admin token (what its `sandbox start` printed, or PAYGATE_ADMIN_TOKEN there). */
+  adminToken: string;
+  /** The name of a fixture file on the server (its fixtures folder or a bundled one). Default: the server's fixtures. */
+  fixtures?: string;
+  /** The workspace's limits (see docs/workspaces.md). Default: the server's defaults. */
+  limits?: { operations?: number; pool_payouts?: number };
+  /**
+   * The host name the server reaches this process at, for webhooks (the receiver then listens on every interface).
+   * Default 127.0.0.1: the server runs on this machine.
+   */
+  webhookHost?: string;
+}
+
 export type Operation = ResponseOf<'sandboxPay'>;
 
-export interface TestSandbox {
+/** What a test sandbox gives, in this process or as a workspace on a shared server. */
+export interface TestSandboxBase {
   /** http://127.0.0.1:<port> (https with `https`) — give it to the code under test as the gateway's base URL. */
   readonly baseUrl: string;
   /** With `https`: the certificate (PEM) the code under test must trust, e.g. `new Paygate({ ca })`. Else undefined. */
@@ -66,15 +85,34 @@ export interface TestSandbox {
   review(operationId: string, decision: 'approve' | 'decline', amount?: string): Promise<Operation>;
   /** Every webhook the sandbox sent, verified against its secret. */
   readonly webhooks: WebhookEvents;
+  close(): Promise<void>;
+}
+
+export interface TestSandbox extends TestSandboxBase {
   /** The sandbox itself (fetch, urls, demo shops, tls, `webhooks.idle()`) for what the above does not cover. */
   readonly sandbox: Sandbox;
-  close(): Promise<void>;
+}
+
+/** A workspace on a shared server: `close()` deletes it and all its data. No in-process `sandbox`. */
+export interface WorkspaceTestSandbox extends TestSandboxBase {
+  /** The workspace's id on the server (its URLs are under `<server>/w/<id>`). */
+  readonly workspaceId: string;
 }
 
 const RECEIVER_URL = 'http://webhooks.paygate.test/receive';
 
-/** Start a sandbox on 127.0.0.1 for a test file; `await sb.close()` in afterAll. */
-export async function startSandbox(opts: StartSandboxOptions = {}): Promise<TestSandbox> {
+/**
+ * Start a sandbox on 127.0.0.1 for a test file; `await sb.close()` in afterAll. With `baseUrl` and `adminToken`:
+ * create a workspace of its own on that shared server instead, deleted by `close()`.
+ */
+export async function startSandbox(opts: SharedServerOptions): Promise<WorkspaceTestSandbox>;
+export async function startSandbox(opts?: StartSandboxOptions): Promise<TestSandbox>;
+export async function startSandbox(opts: StartSandboxOptions | SharedServerOptions = {}): Promise<TestSandbox | WorkspaceTestSandbox> {
+  if ('baseUrl' in opts) return startWorkspace(opts);
+  return startLocal(opts);
+}
+
+async function startLocal(opts: StartSandboxOptions): Promise<TestSandbox> {
   const webhooks = new WebhookEvents(opts.forwardWebhooksTo);
   const sandbox = await createSandbox({
     ...(opts.fixtures ? { fixtures: opts.fixtures } : {}),
@@ -95,24 +133,31 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Test
   }
 }
 
+/** pay, settle and review through the client, each answering once the webhooks it caused were delivered. */
+function controls(client: Paygate, settle: () => Promise<void>): Pick<TestSandboxBase, 'pay' | 'settle' | 'review'> {
+  // The low-level call by the control's id: the contract's table, whatever shape the resource classes take.
+  const control = async <E extends 'sandboxPay' | 'sandboxSettle' | 'sandboxReview'>(id: E, operationId: string, body: object) => {
+    const answer = await client.request(id, { params: { id: operationId }, body }, { maxRetries: 0 });
+    await settle();
+    return answer;
+  };
+  return {
+    pay: (id, amount) => control('sandboxPay', id, amount === undefined ? {} : { amount }),
+    settle: (id, outcome = 'completed') => control('sandboxSettle', id, { outcome }),
+    review: (id, decision, amount) => control('sandboxReview', id, amount === undefined ? { decision } : { decision, amount }),
+  };
+}
+
 function wrap(sandbox: Sandbox, baseUrl: string, webhooks: WebhookEvents, shop: string | undefined): TestSandbox {
   const byShop = Object.fromEntries(sandbox.demo.shops.map((s) => [s.id, s.api_key]));
   const defaultKey = byShop[shop ?? sandbox.demo.shops[0]?.id ?? ''];
   if (!defaultKey) throw new Error(`no shop ${shop} in the fixtures`);
   const client = new Paygate({ baseUrl, apiKey: defaultKey, adminToken: sandbox.adminToken, dispatcher: createInProcessDispatcher(sandbox), maxRetries: 0 });
-  // The low-level call by the control's id: the contract's table, whatever shape the resource classes take.
-  const control = <E extends 'sandboxPay' | 'sandboxSettle' | 'sandboxReview'>(id: E, operationId: string, body: object) =>
-    client.request(id, { params: { id: operationId }, body }, { maxRetries: 0 });
-  /** A control's answer, once the webhooks it caused were delivered. */
-  const settled = async <T>(value: T): Promise<T> => {
-    await webhooks.settle();
-    return value;
-  };
   return {
     baseUrl,
     ca: sandbox.tls?.cert,
     keys: { ...byShop, default: defaultKey },
-    adminToken: sandbox.adminToken,
+    adminToken: sandbox.adminToken ?? '',
     webhookSecret: sandbox.webhookSecret ?? '',
     client,
     clock: {
@@ -124,12 +169,35 @@ function wrap(sandbox: Sandbox, baseUrl: string, webhooks: WebhookEvents, shop: 
       },
       now: () => sandbox.clock.now(),
     },
-    pay: async (id, amount) => settled(await control('sandboxPay', id, amount === undefined ? {} : { amount })),
-    settle: async (id, outcome = 'completed') => settled(await control('sandboxSettle', id, { outcome })),
-    review: async (id, decision, amount) => settled(await control('sandboxReview', id, amount === undefined ? { decision } : { decision, amount })),
+    ...controls(client, () => webhooks.settle()),
     webhooks,
     sandbox,
     close: () => sandbox.close(),
+  };
+}
+
+async function startWorkspace(opts: SharedServerOptions): Promise<WorkspaceTestSandbox> {
+  if (!opts.adminToken) throw new Error("startSandbox({ baseUrl }) needs the server's adminToken to create a workspace");
+  const remote = await openRemote({ ...opts, clock: opts.clock ?? 'frozen' });
+  const { workspace: ws, webhooks } = remote;
+  const defaultKey = ws.keys[opts.shop ?? ws.shops[0]?.id ?? ''];
+  if (!defaultKey) {
+    await remote.close();
+    throw new Error(`no shop ${opts.shop} in the workspace (shops: ${ws.shops.map((s) => s.id).join(', ')})`);
+  }
+  const client = new Paygate({ baseUrl: ws.base_url, apiKey: defaultKey, adminToken: ws.admin_token, maxRetries: 0 });
+  return {
+    workspaceId: ws.id,
+    baseUrl: ws.base_url,
+    ca: undefined,
+    keys: { ...ws.keys, default: defaultKey },
+    adminToken: ws.admin_token,
+    webhookSecret: remote.webhookSecret,
+    client,
+    clock: { advance: (by) => remote.advance(by), now: remote.now },
+    ...controls(client, () => remote.settle()),
+    webhooks,
+    close: () => remote.close(),
   };
 }
 

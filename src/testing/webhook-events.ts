@@ -11,25 +11,36 @@ export interface WaitForOptions {
   timeoutMs?: number;
 }
 
+/** @internal Where the deliveries come from: the secrets they are signed with, sandbox time, and when none is in flight. */
+export interface WebhookSource {
+  secrets(): string[];
+  now(): number;
+  idle(): Promise<void>;
+}
+
 export class WebhookEvents implements FetchHandler {
   readonly #events: WebhookEvent[] = [];
-  #sandbox: Sandbox | undefined;
+  #source: WebhookSource | undefined;
   #waiters: (() => void)[] = [];
 
   /** @param forward the app's receiver: every delivery is also handed to it, and its answer is the sandbox's. */
   constructor(private readonly forward?: FetchHandler['fetch']) {}
 
   /** @internal Called once the sandbox exists (its secret and clock verify the deliveries). */
-  attach(sandbox: Sandbox): void {
-    this.#sandbox = sandbox;
+  attach(sandbox: Sandbox | WebhookSource): void {
+    this.#source =
+      'secrets' in sandbox
+        ? sandbox
+        : { secrets: () => (sandbox.webhookSecret ? [sandbox.webhookSecret] : []), now: () => sandbox.clock.now(), idle: () => sandbox.webhooks.idle() };
   }
 
   /** The receiving end of the sandbox's webhook dispatcher (the sandbox calls it; not for tests to call). */
   readonly fetch = async (request: Request): Promise<Response> => {
     const raw = new Uint8Array(await request.clone().arrayBuffer());
-    const sb = this.#sandbox;
-    if (sb?.webhookSecret) {
-      const event = verifyWebhook(raw, request.headers, sb.webhookSecret, { now: sb.clock.now() });
+    const source = this.#source;
+    const secrets = source?.secrets() ?? [];
+    if (source && secrets.length > 0) {
+      const event = verifyWebhook(raw, request.headers, secrets, { now: source.now() });
       if (!this.#events.some((e) => e.id === event.id)) this.#events.push(event);
       for (const w of this.#waiters.splice(0)) w();
     }
@@ -44,7 +55,7 @@ export class WebhookEvents implements FetchHandler {
   /** Wait until every delivery in flight was answered. */
   async settle(): Promise<void> {
     await new Promise<void>((r) => setImmediate(r));
-    await this.#sandbox?.webhooks.idle();
+    await this.#source?.idle();
   }
 
   /** The first event of `type` (about `operationId`, if given), waiting for it if it has not arrived yet. */

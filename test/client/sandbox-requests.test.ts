@@ -398,6 +398,8 @@ describe('retry classes of the controls', () => {
         'sandboxSetFaults',
         'sandboxClearFaults',
         'sandboxRemoveFault',
+        'sandboxCreateWorkspace',
+        'sandboxDeleteWorkspace',
       ].sort(),
     );
     for (const [id, c] of Object.entries(SANDBOX_RETRY_CLASS)) {

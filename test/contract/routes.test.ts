@@ -24,7 +24,7 @@ beforeAll(() => {
   app = createApp({
     service: sandbox.service,
     urls: sandbox.urls,
-    adminToken: sandbox.adminToken,
+    adminToken: sandbox.adminToken!,
     urlSecret: new Uint8Array(32).fill(7),
     ready: () => true,
     outbox: sandbox.webhooks,
@@ -72,7 +72,7 @@ describe('the emulator mounts the tables and nothing else', () => {
     const headers: Record<string, string> = {};
     const credential = credentialOf(row);
     if (credential === 'key') headers['x-api-key'] = KEY_A;
-    if (credential === 'admin') headers['x-admin-token'] = sandbox.adminToken;
+    if (credential === 'admin') headers['x-admin-token'] = sandbox.adminToken!;
     const path = row.path.replace(/:([a-z_]+)/g, UUID);
     const hasBody = row.method !== 'GET' && row.method !== 'DELETE';
     if (hasBody) headers['content-type'] = 'application/json';
@@ -86,7 +86,7 @@ describe('the emulator mounts the tables and nothing else', () => {
 
   it('a route no table declares is the not-found answer', async () => {
     for (const [method, path] of [['GET', '/sandbox/undeclared'], ['DELETE', '/sandbox/clock'], ['GET', '/v2/payment']] as const) {
-      const res = await app.fetch(new Request(`http://paygate.local${path}`, { method, headers: { 'x-admin-token': sandbox.adminToken, 'x-api-key': KEY_A } }));
+      const res = await app.fetch(new Request(`http://paygate.local${path}`, { method, headers: { 'x-admin-token': sandbox.adminToken!, 'x-api-key': KEY_A } }));
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ code: 'not_found', message: `no such endpoint: ${method} ${path}` });
     }

@@ -134,7 +134,7 @@ describe('a failed write is never visible', () => {
   it('a key issued while the disk is full does not exist', async () => {
     const keys = h.sandbox.service.state.keys.size;
     p.failAll();
-    const r = await h.call('POST', '/sandbox/keys', { body: { shop_id: 'shop_a' }, headers: { 'x-admin-token': h.sandbox.adminToken } });
+    const r = await h.call('POST', '/sandbox/keys', { body: { shop_id: 'shop_a' }, headers: { 'x-admin-token': h.sandbox.adminToken! } });
     p.heal();
     expect(r.status).toBe(503);
     expect(h.sandbox.service.state.keys.size).toBe(keys);

@@ -99,7 +99,7 @@ describe('scope', () => {
   });
 
   it('the sandbox controls are never faulted: a control is not an endpoint a fault can name', async () => {
-    const r = await sandbox.call('POST', '/sandbox/faults', { key: null, headers: { 'x-admin-token': sandbox.sandbox.adminToken }, body: { endpoint: 'clock.show', status: 503 } });
+    const r = await sandbox.call('POST', '/sandbox/faults', { key: null, headers: { 'x-admin-token': sandbox.sandbox.adminToken! }, body: { endpoint: 'clock.show', status: 503 } });
     expect([r.status, r.body.code]).toEqual([400, 'validation_error']);
     expect(r.body.message).toContain('unknown endpoint "clock.show"');
     expect(r.body.message).toContain('operation.cancel');

@@ -47,7 +47,7 @@ describe('rollback: memory always equals what was written', () => {
         const sb = await createSandbox({ persistence: p, frozenClock: true, log: () => {} });
         armed = true;
         const call = (method: string, path: string, body?: unknown) =>
-          sb.fetch(new Request(`http://x${path}`, { method, headers: { 'x-api-key': KEY_A, 'content-type': 'application/json', 'x-admin-token': sb.adminToken }, ...(body ? { body: JSON.stringify(body) } : {}) }));
+          sb.fetch(new Request(`http://x${path}`, { method, headers: { 'x-api-key': KEY_A, 'content-type': 'application/json', 'x-admin-token': sb.adminToken! }, ...(body ? { body: JSON.stringify(body) } : {}) }));
         const ids = new Map<number, string>();
         const run = async (c: Cmd) => {
           if (c.kind === 'payment' || c.kind === 'payout') {

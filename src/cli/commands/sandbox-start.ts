@@ -1,5 +1,6 @@
 // `paygate sandbox start`: create the sandbox from fixtures and a store, listen, print where it is, and run until
 // SIGINT/SIGTERM, then flush and compact the store. Every start-up failure becomes a SandboxStartError (exit 5).
+import { randomBytes } from 'node:crypto';
 import type { Sandbox } from '../../emulator/index.js';
 import type { SandboxStartOptions } from '../define/sandbox.js';
 import { publicUrlProblem } from '../../emulator/public-url.js';
@@ -62,7 +63,7 @@ async function started(opts: SandboxStartOptions): Promise<{ sandbox: Sandbox; u
       ...(opts.webhookUrl ? { webhookUrl: opts.webhookUrl } : {}),
       ...(publicUrl !== undefined ? { publicUrl } : {}),
       https: opts.https ?? false,
-      ...(process.env.PAYGATE_ADMIN_TOKEN ? { adminToken: process.env.PAYGATE_ADMIN_TOKEN } : {}),
+      ...(process.env.PAYGATE_ADMIN_TOKEN ? { adminToken: process.env.PAYGATE_ADMIN_TOKEN } : opts.newAdminToken ? { adminToken: `pg_admin_${randomBytes(12).toString('hex')}` } : {}),
     });
   } catch (e) {
     throw explain(e, port, host);
@@ -88,7 +89,9 @@ function startupInfo(sandbox: Sandbox, url: string, store: string | undefined, w
     clock: { frozen: sandbox.clock.frozen, now: new Date(sandbox.clock.now()).toISOString() },
     shops: sandbox.demo.shops,
     revoked_api_key: sandbox.demo.revoked_api_key,
-    admin_token: sandbox.adminToken,
+    /** null when kept from an earlier start (only its hash is stored): it stays valid; admin_token_last4 names it. */
+    admin_token: sandbox.adminToken ?? null,
+    admin_token_last4: sandbox.adminTokenLast4,
     webhook_url: webhookUrl ?? null,
     webhook_secret: sandbox.webhookSecret ?? null,
     tls: tls
@@ -129,7 +132,9 @@ async function readyLines(sandbox: Sandbox, info: ReturnType<typeof startupInfo>
     }),
     ...(sandbox.demo.revoked_api_key ? [`  ${'revoked'.padEnd(10)} ${''.padEnd(28)} key ${out.dim(sandbox.demo.revoked_api_key)}`] : []),
     '',
-    `  admin token     ${out.yellow(sandbox.adminToken)}  ${out.dim('(X-Admin-Token for clock, keys, evidence, pool and reset controls)')}`,
+    sandbox.adminToken !== undefined
+      ? `  admin token     ${out.yellow(sandbox.adminToken)}  ${out.dim('(X-Admin-Token for clock, keys, evidence, pool, reset and workspace controls)')}`
+      : `  admin token     kept from an earlier start, …${sandbox.adminTokenLast4}  ${out.dim('(still valid; lost it? start with --new-admin-token, or set PAYGATE_ADMIN_TOKEN)')}`,
     ...(webhookUrl ? [`  webhooks        ${webhookUrl} for every shop, secret ${out.yellow(sandbox.webhookSecret ?? '')}`] : []),
     '',
     out.dim(`  try: PAYGATE_BASE_URL=${url}${sandbox.tls ? ` PAYGATE_CA=${sandbox.tls.certPath}` : ''} PAYGATE_API_KEY=${sandbox.demo.shops[0]?.api_key ?? '<key>'} paygate balances`),

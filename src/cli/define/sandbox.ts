@@ -36,6 +36,8 @@ export interface SandboxStartOptions {
   https: boolean;
   /** Base of every URL the sandbox returns, for a sandbox behind a proxy (env PAYGATE_PUBLIC_URL). Default: the listening URL. */
   publicUrl?: string;
+  /** Replace the admin token a store kept from an earlier start with a new one (printed). Default false: keep it. */
+  newAdminToken?: boolean;
   /** Print the startup information as JSON instead of human text. Default false. */
   json: boolean;
 }
@@ -61,6 +63,7 @@ export function sandboxStartOptions({ opts }: Parsed): SandboxStartOptions {
     ...(webhookUrl !== undefined ? { webhookUrl } : {}),
     https: flag(opts.https),
     ...(publicUrl !== undefined ? { publicUrl } : {}),
+    ...(flag(opts.newAdminToken) ? { newAdminToken: true } : {}),
     json: flag(opts.json),
   };
 }
@@ -105,8 +108,10 @@ ${example(`
         'PAYGATE_PUBLIC_URL',
       ),
     )
+    .option('--new-admin-token', 'print a new admin token; the one an earlier start printed (kept hashed in the store) stops working (env PAYGATE_ADMIN_TOKEN: choose it)')
     .option('--json', 'print the startup information (URL, demo keys) as JSON')
     .addHelpText('after', `
+The admin token is kept (hashed) in the store: a restart keeps the one printed first valid and prints its last 4.
 Without --https or an https --public-url, receipt_url and payment_url are http:// links (the spec's receipt_url is
 an HTTPS URL). Clients trust the self-signed certificate with --ca <file> or PAYGATE_CA=<file> (the CLI),
 new Paygate({ ca }) (the client), or NODE_EXTRA_CA_CERTS=<file> (any Node program).

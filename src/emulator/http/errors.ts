@@ -68,6 +68,12 @@ export const STATUS_OF = {
   fault_not_found: 404,
   fault_limit: 409,
   receipt_checks_full: 503,
+  // Workspaces (src/emulator/workspaces): the server's admin token only; bounded in number and in what each holds.
+  workspace_not_found: 404,
+  workspace_exists: 409,
+  workspace_limit: 409,
+  workspace_forbidden: 403,
+  fixtures_not_found: 404,
   // The hosted page's forms: a POST another site made a browser send (src/emulator/pages/security.ts).
   cross_site_request: 403,
 } as const satisfies Record<DomainErrorCode, number> & Record<string, number>;

@@ -18,6 +18,12 @@ export interface Layout {
   batch: string;
 }
 
+/** A sandbox's own cap on a shop's open pool payouts (a workspace's `limits.pool_payouts`); default MAX_POOL_SLOTS_PER_SHOP. */
+export const poolSlotLimits = new WeakMap<GatewayService, number>();
+
+/** A sandbox's own check before a layout of `count` more payouts (a workspace's operation limit): throws to refuse. */
+export const layoutChecks = new WeakMap<GatewayService, (count: number) => void>();
+
 /** Payouts of layouts still being laid out, per service and shop. */
 const inFlight = new WeakMap<GatewayService, Map<string, number>>();
 
@@ -46,10 +52,12 @@ export async function layOutPool(service: GatewayService, shopId: string, layout
   const pending = shops.get(shopId) ?? 0;
   if (capped) {
     const open = openPoolSlots(service, shopId);
-    if (open + pending + layout.amounts.length > MAX_POOL_SLOTS_PER_SHOP) {
+    layoutChecks.get(service)?.(pending + layout.amounts.length);
+    const cap = poolSlotLimits.get(service) ?? MAX_POOL_SLOTS_PER_SHOP;
+    if (open + pending + layout.amounts.length > cap) {
       throw new ApiError(
         'pool_limit',
-        `this shop has ${open + pending} open pool payouts; ${layout.amounts.length} more would pass the limit of ${MAX_POOL_SLOTS_PER_SHOP} per shop — lay out fewer, let payers fill the pool, or reset the sandbox`,
+        `this shop has ${open + pending} open pool payouts; ${layout.amounts.length} more would pass the limit of ${cap} per shop — lay out fewer, let payers fill the pool, or reset the sandbox`,
       );
     }
   }

@@ -11,6 +11,7 @@ import * as pool from './pool.js';
 import { reset } from './reset.js';
 import * as support from './support.js';
 import * as webhooks from './webhooks.js';
+import * as workspaces from './workspaces.js';
 
 export const controlHandlers: HandlersOf<SandboxControls> = {
   'operations.list': operations.list,
@@ -47,4 +48,7 @@ export const controlHandlers: HandlersOf<SandboxControls> = {
   'faults.set': faults.set,
   'faults.clear': faults.clear,
   'faults.remove': faults.remove,
+  'workspaces.create': workspaces.create,
+  'workspaces.list': workspaces.list,
+  'workspaces.delete': workspaces.remove,
 };
