@@ -1,0 +1,40 @@
+// The throwaway cluster for a test file: started once before its tests, stopped (by pid) after them. Where
+// PostgreSQL is not installed, the suites given by `pgDescribe` skip with a loud message.
+import pg from 'pg';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { postgresMissing, startCluster, type Cluster } from './cluster.mjs';
+
+export const missing = postgresMissing();
+if (missing) process.stderr.write(`\n!!! SKIPPING the PostgreSQL tests: ${missing}\n\n`);
+
+/** describe, or describe.skip when PostgreSQL is missing. */
+export const pgDescribe = missing ? describe.skip : describe;
+
+/** Start a cluster for this file (only when PostgreSQL is there); `get()` inside tests. */
+export function useCluster(): { get(): Cluster } {
+  let cluster: Cluster | undefined;
+  beforeAll(async () => {
+    if (!missing) cluster = await startCluster();
+  }, 60_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  }, 30_000);
+  return {
+    get() {
+      if (!cluster) throw new Error('the PostgreSQL cluster is not running');
+      return cluster;
+    },
+  };
+}
+
+/** End the sessions of paygate writers on `url`'s database, as a dead process or a lost network would. */
+export async function killWriterSessions(url: string): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ ok: boolean }>("SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name LIKE 'paygate pid %' AND datname = current_database()");
+    return rows.length;
+  } finally {
+    await c.end();
+  }
+}
