@@ -44,6 +44,8 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
   #connecting: Promise<pg.Client> | undefined;
   #pool: pg.Pool | undefined;
   #leased = false;
+  /** Keep the lease when no workspace is open (a standby that waited for it: the CLI). */
+  #pinned = false;
   #closing = false;
   #lost: Error | undefined;
   #onLost: ((e: Error) => void)[] = [];
@@ -106,6 +108,7 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
 
   /** Wait (polling every pollMs) until this process holds the lease; `signal` aborts the wait. */
   async waitForLease(signal?: AbortSignal): Promise<void> {
+    this.#pinned = true;
     while (!(await this.tryAcquire())) {
       if (signal?.aborted) throw signal.reason ?? new Error('aborted');
       await new Promise((r) => setTimeout(r, this.opts.pollMs ?? 250));
@@ -138,7 +141,7 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
 
   /** Forget an open workspace; after the last one the lease is given up (a standby takes over), the session kept. */
   async release(workspace: string): Promise<void> {
-    if (!this.#open.delete(workspace) || this.#open.size > 0 || !this.#leased || this.#lost) return;
+    if (!this.#open.delete(workspace) || this.#open.size > 0 || !this.#leased || this.#lost || this.#pinned) return;
     this.#leased = false;
     await this.#writer?.query('SELECT pg_advisory_unlock($1, $2)', [LOCK_CLASS, LEASE_LOCK]).catch(() => {});
   }
@@ -185,7 +188,7 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
     try {
       await fn(client);
     } finally {
-      if (this.#open.size === 0 && !this.#lost) {
+      if (this.#open.size === 0 && !this.#lost && !this.#pinned) {
         this.#leased = false;
         await client.query('SELECT pg_advisory_unlock($1, $2)', [LOCK_CLASS, LEASE_LOCK]).catch(() => {});
       }
