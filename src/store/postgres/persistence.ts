@@ -193,8 +193,9 @@ export class PostgresPersistence implements Persistence {
     return new Promise<void>((resolve, reject) => {
       this.#queue.push(make({ resolve, reject }));
       if (!this.#running && !this.#scheduled) {
+        // The Store hands over a whole group at once: send it now. Commits made meanwhile join the next INSERT.
         this.#scheduled = true;
-        setImmediate(() => {
+        queueMicrotask(() => {
           this.#scheduled = false;
           void this.#drain();
         });
