@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { KEY_A } from '../helpers/harness.js';
 import { startReceiver } from '../webhooks/receiver.js';
-import { pgDescribe, useCluster } from './fixture.js';
+import { killLeaseHolder, pgDescribe, useCluster } from './fixture.js';
 
 const BIN = fileURLToPath(new URL('../../bin/paygate.js', import.meta.url));
 const ADMIN = 'pg_admin_failover_test';
@@ -159,4 +159,26 @@ pgDescribe('failover on PostgreSQL', () => {
       await rx.close();
     }
   }, 120_000);
+
+  it('the active process whose database session is lost stops serving and exits 5; the standby takes over', async () => {
+    const url = await cluster.get().createDatabase();
+    const rx = await startReceiver();
+    const a = start(url, rx.url);
+    const procs = [a];
+    try {
+      await a.active;
+      const b = start(url, rx.url);
+      procs.push(b);
+      const bBase = await b.standby;
+      const exit = new Promise<number | null>((r) => a.child.once('exit', (code) => r(code)));
+      expect(await killLeaseHolder(url)).toBe(1);
+      expect(await exit).toBe(5);
+      expect(a.stderr()).toMatch(/database session was lost.*stops serving/);
+      expect((await b.active).base_url).toBe(bBase);
+      expect((await fetch(`${bBase}/readyz`)).status).toBe(204);
+    } finally {
+      for (const p of procs) await kill(p.child);
+      await rx.close();
+    }
+  }, 60_000);
 });

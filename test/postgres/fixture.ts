@@ -2,6 +2,7 @@
 // PostgreSQL is not installed, the suites given by `pgDescribe` skip with a loud message.
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
+import { LEASE_LOCK, LOCK_CLASS } from '../../src/store/postgres/schema.js';
 import { postgresMissing, startCluster, type Cluster } from './cluster.mjs';
 
 export const missing = postgresMissing();
@@ -33,6 +34,21 @@ export async function killWriterSessions(url: string): Promise<number> {
   await c.connect();
   try {
     const { rows } = await c.query<{ ok: boolean }>("SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name LIKE 'paygate pid %' AND datname = current_database()");
+    return rows.length;
+  } finally {
+    await c.end();
+  }
+}
+
+/** End the session that holds the active lease (the active sandbox's writer), as a network cut would. */
+export async function killLeaseHolder(url: string): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const { rows } = await c.query(
+      "SELECT pg_terminate_backend(l.pid) FROM pg_locks l WHERE l.locktype = 'advisory' AND l.classid = $1 AND l.objid = $2 AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+      [LOCK_CLASS, LEASE_LOCK],
+    );
     return rows.length;
   } finally {
     await c.end();
