@@ -143,7 +143,7 @@ pgDescribe('failover on PostgreSQL', () => {
       const expired = new Set<string>();
       const deadline = Date.now() + 60_000;
       while (expired.size < ops.size) {
-        const r = await Promise.race([rx.next(), new Promise<undefined>((res) => setTimeout(res, deadline - Date.now()))]);
+        const r = await Promise.race([rx.next(), new Promise<undefined>((res) => setTimeout(() => res(undefined), deadline - Date.now()))]);
         if (!r) throw new Error(`only ${expired.size} of ${ops.size} operations' expiry were delivered`);
         const ev = JSON.parse(r.body) as { type: string; data: { operation: { operation_id: string; status: string } } };
         const op = ev.data.operation;
