@@ -141,9 +141,10 @@ pgDescribe('failover on PostgreSQL', () => {
       const ops = new Set(acked.values());
       const seen = new Map<string, Set<string>>(); // event (type + operation + status) → webhook-ids
       const expired = new Set<string>();
-      const deadline = Date.now() + 60_000;
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<undefined>((res) => (timer = setTimeout(() => res(undefined), 60_000)));
       while (expired.size < ops.size) {
-        const r = await Promise.race([rx.next(), new Promise<undefined>((res) => setTimeout(() => res(undefined), deadline - Date.now()))]);
+        const r = await Promise.race([rx.next(), deadline]);
         if (!r) throw new Error(`only ${expired.size} of ${ops.size} operations' expiry were delivered`);
         const ev = JSON.parse(r.body) as { type: string; data: { operation: { operation_id: string; status: string } } };
         const op = ev.data.operation;
@@ -152,6 +153,7 @@ pgDescribe('failover on PostgreSQL', () => {
         seen.get(key)!.add(String(r.headers['webhook-id']));
         if (op.status !== 'pending' && ops.has(op.operation_id)) expired.add(op.operation_id);
       }
+      clearTimeout(timer);
       process.stderr.write(`webhooks: ${rx.received.length} deliveries of ${seen.size} events\n`);
       for (const [key, ids] of seen) expect(ids.size, `${key} delivered under ${[...ids].join(', ')}`).toBe(1);
     } finally {
