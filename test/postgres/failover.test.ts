@@ -24,8 +24,8 @@ interface Proc {
   stderr: () => string;
 }
 
-function start(store: string, hook: string): Proc {
-  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--store', store, '--port', '0', '--json', '--frozen-clock', '--webhook-url', hook], {
+function start(store: string, hook: string, extra: string[] = []): Proc {
+  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--store', store, '--port', '0', '--json', '--frozen-clock', '--webhook-url', hook, ...extra], {
     env: { ...process.env, PAYGATE_ADMIN_TOKEN: ADMIN, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -180,6 +180,24 @@ pgDescribe('failover on PostgreSQL', () => {
       expect((await fetch(`${bBase}/readyz`)).status).toBe(204);
     } finally {
       for (const p of procs) await kill(p.child);
+      await rx.close();
+    }
+  }, 60_000);
+
+  it('a second process with --reset is refused while another holds the lease, and the data stays', async () => {
+    const url = await cluster.get().createDatabase();
+    const rx = await startReceiver();
+    const a = start(url, rx.url);
+    try {
+      const base = (await a.active).base_url;
+      const made = (await (await create(base, 'kept')).json()) as { operation_id: string };
+      const b = start(url, rx.url, ['--reset']);
+      const code = await new Promise<number | null>((r) => b.child.once('exit', (c) => r(c)));
+      expect(code).toBe(5);
+      expect(b.stderr()).toMatch(/holds its active lease, and --reset would delete its data/);
+      expect(((await (await create(base, 'kept')).json()) as { operation_id: string }).operation_id).toBe(made.operation_id);
+    } finally {
+      await kill(a.child);
       await rx.close();
     }
   }, 60_000);

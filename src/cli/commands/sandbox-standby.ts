@@ -55,14 +55,17 @@ function closeServer(server: Server): Promise<void> {
  * Connect to the database (migrating its schema) and get the active lease, standing by until then. Resolves
  * undefined when SIGINT/SIGTERM stopped the wait (nothing left open).
  */
-export async function acquireLease(url: string, port: number, host: string, output: Output): Promise<Leased | undefined> {
+export async function acquireLease(url: string, port: number, host: string, output: Output, reset = false): Promise<Leased | undefined> {
   const { PostgresBackend } = await import('../../store/postgres/backend.js');
+  const { StoreError } = await import('../../store/errors.js');
   const backend = new PostgresBackend({ url });
   try {
     if (await backend.tryAcquire()) {
       await backend.waitForLease(); // already ours: marks it kept while no workspace is open
       return { backend, port, handOver: async () => {} };
     }
+    // A standby with --reset would wipe the active one's data the moment it takes over.
+    if (reset) throw new StoreError('store_locked', `paygate store ${backend.label} is in use: ${(await backend.holder()) ?? 'another process'} holds its active lease, and --reset would delete its data. Stop that sandbox first, or start without --reset to stand by.`);
   } catch (e) {
     await backend.close();
     throw e;
