@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { KEY_A } from '../helpers/harness.js';
 import { startReceiver } from '../webhooks/receiver.js';
-import { killLeaseHolder, pgDescribe, useCluster } from './fixture.js';
+import { killLeaseHolder, killWriterSessions, pgDescribe, useCluster } from './fixture.js';
 
 const BIN = fileURLToPath(new URL('../../bin/paygate.js', import.meta.url));
 const ADMIN = 'pg_admin_failover_test';
@@ -172,6 +172,13 @@ pgDescribe('failover on PostgreSQL', () => {
       const b = start(url, rx.url);
       procs.push(b);
       const bBase = await b.standby;
+      // The standby's own session drops first: it reconnects and goes on standing by.
+      expect(await killWriterSessions(url, 'standby')).toBe(1);
+      await new Promise<void>((r) => {
+        const check = () => /reconnecting/.test(b.stderr()) && r();
+        check();
+        b.child.stderr!.on('data', check);
+      });
       const exit = new Promise<number | null>((r) => a.child.once('exit', (code) => r(code)));
       expect(await killLeaseHolder(url)).toBe(1);
       expect(await exit).toBe(5);

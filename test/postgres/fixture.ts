@@ -28,12 +28,18 @@ export function useCluster(): { get(): Cluster } {
   };
 }
 
-/** End the sessions of paygate writers on `url`'s database, as a dead process or a lost network would. */
-export async function killWriterSessions(url: string): Promise<number> {
+/**
+ * End the sessions of paygate writers on `url`'s database, as a dead process or a lost network would; `standby`:
+ * only those that do not hold the active lease.
+ */
+export async function killWriterSessions(url: string, only?: 'standby'): Promise<number> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    const { rows } = await c.query<{ ok: boolean }>("SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name LIKE 'paygate pid %' AND datname = current_database()");
+    const notHolder = only === 'standby' ? "AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND l.locktype = 'advisory' AND l.objid = 1 AND l.granted)" : '';
+    const { rows } = await c.query<{ ok: boolean }>(
+      `SELECT pg_terminate_backend(a.pid) AS ok FROM pg_stat_activity a WHERE a.application_name LIKE 'paygate pid %' AND a.datname = current_database() ${notHolder}`,
+    );
     return rows.length;
   } finally {
     await c.end();

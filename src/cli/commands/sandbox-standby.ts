@@ -58,7 +58,7 @@ function closeServer(server: Server): Promise<void> {
 export async function acquireLease(url: string, port: number, host: string, output: Output, reset = false): Promise<Leased | undefined> {
   const { PostgresBackend } = await import('../../store/postgres/backend.js');
   const { StoreError } = await import('../../store/errors.js');
-  const backend = new PostgresBackend({ url });
+  let backend = new PostgresBackend({ url });
   try {
     if (await backend.tryAcquire()) {
       await backend.waitForLease(); // already ours: marks it kept while no workspace is open
@@ -79,7 +79,19 @@ export async function acquireLease(url: string, port: number, host: string, outp
     const actual = await listen(server, port, host);
     const holder = (await backend.holder().catch(() => undefined)) ?? 'another process';
     output.note(`paygate sandbox is standing by on http://${host.includes(':') ? `[${host}]` : host}:${actual}: ${holder} holds the active lease of ${backend.label}. /readyz answers 503 until this process takes over.`);
-    await backend.waitForLease(abort.signal);
+    for (;;) {
+      try {
+        await backend.waitForLease(abort.signal);
+        break;
+      } catch (e) {
+        if (abort.signal.aborted || (e as { code?: string }).code === 'store_schema') throw e;
+        // The standby's own session dropped or the database is away (restarting?): reconnect and go on waiting.
+        output.note(`paygate standby: ${(e as Error).message.split(';')[0]}; reconnecting in 1 s`);
+        await backend.close();
+        await new Promise((r) => setTimeout(r, 1000));
+        backend = new PostgresBackend({ url });
+      }
+    }
     output.note(`paygate sandbox took over the active lease of ${backend.label}; loading the state`);
     return { backend, port: actual, handOver: () => closeServer(server) };
   } catch (e) {
