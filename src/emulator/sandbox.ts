@@ -234,7 +234,7 @@ async function backendOf(opts: SandboxOptions): Promise<{ backend: StoreBackend;
   if (opts.store !== undefined && /^postgres(ql)?:\/\//i.test(opts.store)) {
     // Loaded only for a database store: the file path never loads pg.
     const { PostgresBackend } = await import('../store/postgres/backend.js');
-    return { backend: new PostgresBackend({ url: opts.store }), owned: true };
+    return { backend: new PostgresBackend({ url: opts.store, fsync: opts.fsync ?? false }), owned: true };
   }
   return { backend: opts.store ? new FileBackend({ path: opts.store, fsync: opts.fsync ?? false }) : new MemoryBackend(), owned: true };
 }

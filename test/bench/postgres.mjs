@@ -1,6 +1,8 @@
 // npm run bench, PostgreSQL part: create-payment throughput and latency over HTTP (20 connections) on the PostgreSQL
 // store, beside a bare single-row INSERT (unique key, 20 connections, prepared) measured on the same throwaway
-// cluster in the same run (PostgreSQL's default durability: fsync, synchronous_commit on); then the failover time:
+// cluster in the same run (PostgreSQL's default durability: fsync, synchronous_commit on), with the sandbox's default
+// (synchronous_commit off for its writer, like the file store without --fsync) and with --fsync; the file store's
+// create rate in the same run for scale; then the failover time:
 // SIGKILL the active sandbox, time until the standby's /readyz answers 204. Skips loudly without PostgreSQL.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -66,8 +68,8 @@ async function bareInsert(url, ms) {
 }
 
 /** `paygate sandbox start` on the database; resolves { child, ready: Promise<info>, standby: Promise<url> }. */
-function startSandbox(url) {
-  const child = spawn(process.execPath, [bin, 'sandbox', 'start', '--store', url, '--port', '0', '--json'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+function startSandbox(url, extra = []) {
+  const child = spawn(process.execPath, [bin, 'sandbox', 'start', '--store', url, '--port', '0', '--json', ...extra], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   let err = '';
   const standby = new Promise((resolve) =>
     child.stderr.on('data', (d) => {
@@ -109,13 +111,21 @@ try {
   const bare = await bareInsert(await cluster.createDatabase('bare'), DURATION);
   console.log(`  bare single-row INSERT        ${fmt(bare)}`);
 
+  // --fsync: synchronous_commit on (each acknowledgement waits for the WAL flush, like the bare INSERT above).
+  const synced = startSandbox(await cluster.createDatabase('synced'), ['--fsync']);
+  live.push(synced);
+  const rs = await load({ url: (await synced.ready).base_url, connections: CONNECTIONS, durationMs: DURATION, request: createRequest });
+  console.log(`  create payment, --fsync       ${fmt(rs)}   (${((100 * rs.rps) / bare.rps).toFixed(0)} % of the bare INSERT)`);
+  await kill(synced.child, 'SIGTERM');
+
+  // The default: synchronous_commit off for the writer (survives a crash of the sandbox and a failover).
   const db = await cluster.createDatabase('sandbox');
   const active = startSandbox(db);
   live.push(active);
   const info = await active.ready;
   const r = await load({ url: info.base_url, connections: CONNECTIONS, durationMs: DURATION, request: createRequest });
   const pct = (100 * r.rps) / bare.rps;
-  console.log(`  create payment (HTTP)         ${fmt(r)}`);
+  console.log(`  create payment (default)      ${fmt(r)}`);
   console.log(`  create / bare insert          ${pct.toFixed(0)} %   (goal >= 50 %, p99 <= 25 ms: ${pct >= 50 && r.p99 <= 25 ? 'met' : 'NOT met'})`);
   // The same load on the file store, same run: what the sandbox itself costs on this machine.
   const dir = mkdtempSync(join(tmpdir(), 'paygate-bench-file-'));

@@ -55,17 +55,17 @@ function closeServer(server: Server): Promise<void> {
  * Connect to the database (migrating its schema) and get the active lease, standing by until then. Resolves
  * undefined when SIGINT/SIGTERM stopped the wait (nothing left open).
  */
-export async function acquireLease(url: string, port: number, host: string, output: Output, reset = false): Promise<Leased | undefined> {
+export async function acquireLease(url: string, port: number, host: string, output: Output, flags: { reset: boolean; fsync: boolean }): Promise<Leased | undefined> {
   const { PostgresBackend } = await import('../../store/postgres/backend.js');
   const { StoreError } = await import('../../store/errors.js');
-  let backend = new PostgresBackend({ url });
+  let backend = new PostgresBackend({ url, fsync: flags.fsync });
   try {
     if (await backend.tryAcquire()) {
       await backend.waitForLease(); // already ours: marks it kept while no workspace is open
       return { backend, port, handOver: async () => {} };
     }
     // A standby with --reset would wipe the active one's data the moment it takes over.
-    if (reset) throw new StoreError('store_locked', `paygate store ${backend.label} is in use: ${(await backend.holder()) ?? 'another process'} holds its active lease, and --reset would delete its data. Stop that sandbox first, or start without --reset to stand by.`);
+    if (flags.reset) throw new StoreError('store_locked', `paygate store ${backend.label} is in use: ${(await backend.holder()) ?? 'another process'} holds its active lease, and --reset would delete its data. Stop that sandbox first, or start without --reset to stand by.`);
   } catch (e) {
     await backend.close();
     throw e;
@@ -89,7 +89,7 @@ export async function acquireLease(url: string, port: number, host: string, outp
         output.note(`paygate standby: ${(e as Error).message.split(';')[0]}; reconnecting in 1 s`);
         await backend.close();
         await new Promise((r) => setTimeout(r, 1000));
-        backend = new PostgresBackend({ url });
+        backend = new PostgresBackend({ url, fsync: flags.fsync });
       }
     }
     output.note(`paygate sandbox took over the active lease of ${backend.label}; loading the state`);

@@ -52,10 +52,10 @@ interface Started {
 }
 
 /** On a database store: the active lease, standing by until it is ours (undefined: stopped while waiting). */
-async function leaseOf(store: string | undefined, port: number, host: string, output: Output, reset: boolean): Promise<Leased | undefined | 'none'> {
+async function leaseOf(store: string | undefined, port: number, host: string, output: Output, flags: { reset: boolean; fsync: boolean }): Promise<Leased | undefined | 'none'> {
   if (!isDatabaseStore(store)) return 'none';
   try {
-    return await acquireLease(store, port, host, output, reset);
+    return await acquireLease(store, port, host, output, flags);
   } catch (e) {
     throw explain(e, port, host);
   }
@@ -70,7 +70,7 @@ async function started(opts: SandboxStartOptions, output: Output): Promise<Start
   const publicUrl = opts.publicUrl ?? process.env.PAYGATE_PUBLIC_URL;
   const problem = publicUrl === undefined ? undefined : publicUrlProblem(publicUrl);
   if (problem) throw new UsageError(`--public-url "${publicUrl}" ${problem}`, 'give the base URL clients reach the sandbox at, e.g. https://paygate.example.test or http://proxy:8080/paygate');
-  const lease = await leaseOf(store, port, host, output, opts.reset ?? false);
+  const lease = await leaseOf(store, port, host, output, { reset: opts.reset ?? false, fsync: opts.fsync ?? false });
   if (lease === undefined) return undefined;
   const leased = lease === 'none' ? undefined : lease;
   const { createSandbox } = await import('../../emulator/index.js');

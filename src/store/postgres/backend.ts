@@ -34,6 +34,12 @@ export interface PostgresBackendOptions {
   url: string;
   /** Real milliseconds between two tries for the lease while standing by. Default 250. */
   pollMs?: number;
+  /**
+   * Wait for PostgreSQL's WAL flush before acknowledging (synchronous_commit on: survives a crash of the database
+   * server or its machine). Default false, like the file store's fsync: an acknowledged change survives a crash of
+   * the sandbox process and a failover; a crash of the PostgreSQL server may lose its last fraction of a second.
+   */
+  fsync?: boolean;
 }
 
 const SAFE_FILE_ID = /^[A-Za-z0-9_-]{1,100}$/;
@@ -83,6 +89,7 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
       try {
         await client.connect();
         await migrate(client, this.label);
+        if (!this.opts.fsync) await client.query('SET synchronous_commit = off');
       } catch (e) {
         this.#closing = true;
         await client.end().catch(() => {});
