@@ -57,7 +57,9 @@ async function leaseOf(store: string | undefined, port: number, host: string, ou
   try {
     return await acquireLease(store, port, host, output, flags);
   } catch (e) {
-    throw explain(e, port, host);
+    if ((e as { code?: string }).code?.startsWith('store_')) throw explain(e, port, host);
+    const shown = store.replace(/:\/\/([^:@/]*):[^@/]*@/, '://$1:***@');
+    throw new SandboxStartError(`cannot use the PostgreSQL store ${shown}: ${(e as Error).message}`, 'check the URL (postgres://user[:password]@host[:port]/database), that the server runs, and that this user may connect and create tables', { cause: e });
   }
 }
 
