@@ -57,4 +57,19 @@ pgDescribe('PostgreSQL schema migrations', () => {
     const c = await client(url);
     expect((await c.query('SELECT version FROM paygate_schema ORDER BY version')).rows.map((r) => r.version)).toEqual([1, 2]);
   });
+
+  it('a gap in the journal or a row that is not JSON is store_corrupt, naming the transaction; nothing is written', async () => {
+    const url = await cluster.get().createDatabase();
+    const c = await client(url);
+    await migrate(c, 'test');
+    const tx = (id: string) => JSON.stringify([{ c: 'operations', v: { id } }]);
+    await c.query("INSERT INTO paygate_journal (workspace, seq, tx) VALUES ('default', 1, $1), ('default', 3, $2), ('other', 1, '{oops')", [tx('a'), tx('c')]);
+    const gap = await backend(url).workspace('default').persistence.open().catch((e: unknown) => e);
+    expect(gap).toMatchObject({ code: 'store_corrupt' });
+    expect((gap as Error).message).toMatch(/transaction 2 is missing \(the next one is 3\)/);
+    const bad = await backend(url).workspace('other').persistence.open().catch((e: unknown) => e);
+    expect((bad as Error).message).toMatch(/workspace other.*not valid JSON/);
+    expect((await c.query('SELECT count(*)::int AS n FROM paygate_snapshot')).rows[0].n).toBe(0);
+    expect((await c.query('SELECT count(*)::int AS n FROM paygate_journal')).rows[0].n).toBe(3);
+  });
 });
