@@ -27,6 +27,9 @@ interface Waiter {
 }
 type Entry = { kind: 'commit'; body: string; w: Waiter } | { kind: 'sync'; w: Waiter } | { kind: 'compact'; collections: string; w: Waiter };
 
+/** Journal rows at open from which the open folds them into the snapshot. */
+const COMPACT_ON_OPEN = 1000;
+
 /** Most transactions in one INSERT. */
 const MAX_GROUP = 512;
 
@@ -125,8 +128,9 @@ export class PostgresPersistence implements Persistence {
     this.#seq = seq;
     const all: Collections = Object.fromEntries([...colls].map(([c, m]) => [c, [...m.values()]]));
     this.#records = journal.rows.length;
-    // Fold the journal into the snapshot, so the next start (a failover) reads one row.
-    if (this.#records > 0) await this.#writeSnapshot(client, JSON.stringify(all));
+    // Fold a long journal into the snapshot, so the next start (a failover) reads few rows; a short one is cheaper
+    // to replay than a snapshot is to rewrite, and the open (the takeover) is not held up by it.
+    if (this.#records >= COMPACT_ON_OPEN) await this.#writeSnapshot(client, JSON.stringify(all));
     return all;
   }
 
