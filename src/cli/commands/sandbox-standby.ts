@@ -81,7 +81,8 @@ export async function acquireLease(url: string, port: number, host: string, outp
     output.note(`paygate sandbox is standing by on http://${host.includes(':') ? `[${host}]` : host}:${actual}: ${holder} holds the active lease of ${backend.label}. /readyz answers 503 until this process takes over.`);
     for (;;) {
       try {
-        await backend.waitForLease(abort.signal);
+        // Keep the default workspace's state warm meanwhile: taking over then replays only the latest rows.
+        await backend.waitForLease(abort.signal, ['default']);
         break;
       } catch (e) {
         if (abort.signal.aborted || (e as { code?: string }).code === 'store_schema') throw e;

@@ -11,6 +11,7 @@ import { WORKSPACE_ID, DEFAULT_WORKSPACE, type StoreBackend, type WorkspaceStora
 import { StoreError } from '../errors.js';
 import type { FileStore } from '../files.js';
 import type { SandboxSecrets } from '../secrets.js';
+import { readState, type LoadedState } from './load.js';
 import { PostgresPersistence, type PgWriterSource } from './persistence.js';
 import { LEASE_LOCK, LOCK_CLASS, migrate } from './schema.js';
 
@@ -56,6 +57,8 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
   #lost: Error | undefined;
   #onLost: ((e: Error) => void)[] = [];
   readonly #open = new Set<string>();
+  /** Workspaces' state kept warm while standing by (waitForLease with `warm`). */
+  readonly #warm = new Map<string, LoadedState>();
 
   constructor(readonly opts: PostgresBackendOptions) {
     this.label = redactUrl(opts.url);
@@ -113,13 +116,45 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
     return this.#leased;
   }
 
-  /** Wait (polling every pollMs) until this process holds the lease; `signal` aborts the wait. */
-  async waitForLease(signal?: AbortSignal): Promise<void> {
+  /**
+   * Wait (polling every pollMs) until this process holds the lease; `signal` aborts the wait. `warm`: workspaces whose
+   * state is read meanwhile and kept up to date (every `warmMs`), so taking over replays only the last rows.
+   */
+  async waitForLease(signal?: AbortSignal, warm: readonly string[] = [], warmMs = 1000): Promise<void> {
     this.#pinned = true;
+    let warmed = 0;
     while (!(await this.tryAcquire())) {
       if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+      if (warm.length > 0 && Date.now() - warmed >= warmMs) {
+        for (const ws of warm) await this.#keepWarm(ws);
+        warmed = Date.now();
+      }
       await new Promise((r) => setTimeout(r, this.opts.pollMs ?? 250));
     }
+  }
+
+  /** Bring the warm copy of `ws` up to date, in one consistent read; on any trouble forget it (open reads afresh). */
+  async #keepWarm(ws: string): Promise<void> {
+    const client = await this.connect();
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      this.#warm.set(ws, await readState(client, ws, this.label, this.#warm.get(ws)));
+      await client.query('COMMIT');
+    } catch {
+      this.#warm.delete(ws);
+      await client.query('ROLLBACK').catch(() => {});
+    }
+  }
+
+  /** Seq up to which the warm copy of `workspace` is read (undefined: none). */
+  warmedUpTo(workspace: string): number | undefined {
+    return this.#warm.get(workspace)?.seq;
+  }
+
+  takeWarm(workspace: string): LoadedState | undefined {
+    const w = this.#warm.get(workspace);
+    this.#warm.delete(workspace);
+    return w;
   }
 
   /** Who holds the lease (its application name, pid in the database, since when), or undefined. */

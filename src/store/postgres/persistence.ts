@@ -6,9 +6,10 @@
 // one multi-row INSERT, one round trip and one WAL flush; a commit resolves once PostgreSQL has committed its row.
 // Sequence numbers are given when a group is written, so a refused write leaves no gap; open() reports a gap.
 import type { Client } from 'pg';
-import type { Change, Collections, Entity, Persistence, PersistenceStats } from '../persistence.js';
+import type { Change, Collections, Persistence, PersistenceStats } from '../persistence.js';
 import { assertChanges, assertCollections } from '../persistence.js';
-import { StoreClosedError, StoreCorruptError, StoreFailedError } from '../errors.js';
+import { StoreClosedError, StoreFailedError } from '../errors.js';
+import { readState, toCollections, type LoadedState } from './load.js';
 
 /** What the persistence needs of its backend (PostgresBackend). */
 export interface PgWriterSource {
@@ -18,6 +19,8 @@ export interface PgWriterSource {
   /** Set once the writer's session is gone: nothing more can be written. */
   readonly lost: Error | undefined;
   claim(workspace: string): void;
+  /** The state a standby kept warm for `workspace`, handed over once. */
+  takeWarm?(workspace: string): LoadedState | undefined;
   release(workspace: string): Promise<void>;
 }
 
@@ -93,53 +96,16 @@ export class PostgresPersistence implements Persistence {
     }
   }
 
-  /** The snapshot, then every journal row after it (checked for gaps), folded: last write wins, first-appearance order. */
+  /** The snapshot, then every journal row after it (checked for gaps), folded; from the standby's warm copy if any. */
   async #load(client: Client): Promise<Collections> {
-    const snap = await client.query<{ upto_seq: string; collections: string }>('SELECT upto_seq, collections FROM paygate_snapshot WHERE workspace = $1', [this.workspace]);
-    const upto = snap.rows[0] ? Number(snap.rows[0].upto_seq) : 0;
-    const colls = new Map<string, Map<string, Entity>>();
-    if (snap.rows[0]) {
-      const parsed = this.#parse(snap.rows[0].collections, 'snapshot', undefined) as Collections;
-      try {
-        assertCollections(parsed);
-      } catch (e) {
-        throw new StoreCorruptError(`${this.label} paygate_snapshot`, (e as Error).message, { kind: 'snapshot' });
-      }
-      for (const [c, list] of Object.entries(parsed)) colls.set(c, new Map(list.map((v) => [v.id, v])));
-    }
-    const journal = await client.query<{ seq: string; tx: string }>('SELECT seq, tx FROM paygate_journal WHERE workspace = $1 AND seq > $2 ORDER BY seq', [this.workspace, upto]);
-    let seq = upto;
-    for (const row of journal.rows) {
-      const n = Number(row.seq);
-      if (n !== seq + 1) throw new StoreCorruptError(`${this.label} paygate_journal`, `transaction ${seq + 1} is missing (the next one is ${n})`, { kind: 'journal', line: n });
-      const changes = this.#parse(row.tx, 'journal', n) as Change[];
-      try {
-        assertChanges(changes);
-      } catch (e) {
-        throw new StoreCorruptError(`${this.label} paygate_journal`, `transaction ${n}: ${(e as Error).message}`, { kind: 'journal', line: n });
-      }
-      for (const ch of changes) {
-        let m = colls.get(ch.c);
-        if (!m) colls.set(ch.c, (m = new Map()));
-        m.set(ch.v.id, ch.v);
-      }
-      seq = n;
-    }
-    this.#seq = seq;
-    const all: Collections = Object.fromEntries([...colls].map(([c, m]) => [c, [...m.values()]]));
-    this.#records = journal.rows.length;
+    const state = await readState(client, this.workspace, this.label, this.source.takeWarm?.(this.workspace));
+    this.#seq = state.seq;
+    this.#records = state.journalRows;
+    const all = toCollections(state);
     // Fold a long journal into the snapshot, so the next start (a failover) reads few rows; a short one is cheaper
     // to replay than a snapshot is to rewrite, and the open (the takeover) is not held up by it.
     if (this.#records >= COMPACT_ON_OPEN) await this.#writeSnapshot(client, JSON.stringify(all));
     return all;
-  }
-
-  #parse(text: string, kind: 'snapshot' | 'journal', line: number | undefined): unknown {
-    try {
-      return JSON.parse(text);
-    } catch (e) {
-      throw new StoreCorruptError(`${this.label} paygate_${kind}`, `not valid JSON (${(e as Error).message})`, { kind, ...(line !== undefined ? { line } : {}) });
-    }
   }
 
   commit(changes: readonly Change[]): Promise<void> {
