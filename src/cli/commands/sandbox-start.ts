@@ -72,10 +72,11 @@ async function started(opts: SandboxStartOptions, output: Output): Promise<Start
   const publicUrl = opts.publicUrl ?? process.env.PAYGATE_PUBLIC_URL;
   const problem = publicUrl === undefined ? undefined : publicUrlProblem(publicUrl);
   if (problem) throw new UsageError(`--public-url "${publicUrl}" ${problem}`, 'give the base URL clients reach the sandbox at, e.g. https://paygate.example.test or http://proxy:8080/paygate');
+  // Loaded before the lease, so a standby that takes over only loads the state.
+  const { createSandbox } = await import('../../emulator/index.js');
   const lease = await leaseOf(store, port, host, output, { reset: opts.reset ?? false, fsync: opts.fsync ?? false });
   if (lease === undefined) return undefined;
   const leased = lease === 'none' ? undefined : lease;
-  const { createSandbox } = await import('../../emulator/index.js');
   let sandbox: Sandbox;
   try {
     sandbox = await createSandbox({
