@@ -30,7 +30,10 @@ export interface SandboxOptions {
   fixtures?: string;
   /** An already-built world (takes precedence over `fixtures`); validated like a fixture file. */
   world?: unknown;
-  /** Store file. Default: none — an in-memory store that keeps nothing. The CLI passes `.paygate/sandbox.json`. */
+  /**
+   * Store file, or a PostgreSQL database (`postgres://user@host/db`: this process must get its active lease, else
+   * `store_locked`). Default: none — an in-memory store that keeps nothing. The CLI passes `.paygate/sandbox.json`.
+   */
   store?: string;
   /**
    * @internal The Persistence to write through, instead of the one `store` picks (a file journal, or memory). For
@@ -193,8 +196,13 @@ function demoInfo(world: World, index: WorldIndex): DemoInfo {
 }
 
 /** The backend `opts` name: the one given, else a store file, else memory; and whether the sandbox owns it. */
-function backendOf(opts: SandboxOptions): { backend: StoreBackend; owned: boolean } {
+async function backendOf(opts: SandboxOptions): Promise<{ backend: StoreBackend; owned: boolean }> {
   if (opts.backend) return { backend: opts.backend, owned: false };
+  if (opts.store !== undefined && /^postgres(ql)?:\/\//i.test(opts.store)) {
+    // Loaded only for a database store: the file path never loads pg.
+    const { PostgresBackend } = await import('../store/postgres/backend.js');
+    return { backend: new PostgresBackend({ url: opts.store, fsync: opts.fsync ?? false }), owned: true };
+  }
   return { backend: opts.store ? new FileBackend({ path: opts.store, fsync: opts.fsync ?? false }) : new MemoryBackend(), owned: true };
 }
 
@@ -213,7 +221,7 @@ interface OpenedState {
  * start time wins; otherwise the clock resumes where the store's last advance left it.
  */
 async function openState(opts: SandboxOptions): Promise<OpenedState> {
-  const { backend, owned } = backendOf(opts);
+  const { backend, owned } = await backendOf(opts);
   const closeBackend = async () => {
     if (owned) await backend.close();
   };

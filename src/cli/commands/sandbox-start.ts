@@ -6,6 +6,7 @@ import type { SandboxStartOptions } from '../define/sandbox.js';
 import { publicUrlProblem } from '../../emulator/public-url.js';
 import { SandboxStartError, UsageError } from '../errors.js';
 import type { Output } from '../output.js';
+import { acquireLease, isDatabaseStore, type Leased } from './sandbox-standby.js';
 
 export const DEFAULT_PORT = 4080;
 export const DEFAULT_STORE = '.paygate/sandbox.json';
@@ -36,14 +37,35 @@ export function explain(e: unknown, port: number, host: string): SandboxStartErr
   if (err?.code === 'port_unavailable') {
     return new SandboxStartError(err.message, 'stop what is listening there, or pass --port <other> (above 1024; --port 0 picks a free one)');
   }
-  if (err?.code === 'store_locked' || err?.code === 'tls_invalid' || err?.code === 'store_corrupt' || err?.code === 'store_failed' || err?.code === 'fixture_invalid') {
+  if (err?.code === 'store_locked' || err?.code === 'store_schema' || err?.code === 'tls_invalid' || err?.code === 'store_corrupt' || err?.code === 'store_failed' || err?.code === 'fixture_invalid') {
     return new SandboxStartError(err.message, undefined, { cause: e });
   }
   return new SandboxStartError(`the sandbox could not start: ${err?.message ?? String(e)}`, undefined, { cause: e });
 }
 
-/** The running sandbox, listening; every failure explained as a SandboxStartError. */
-async function started(opts: SandboxStartOptions): Promise<{ sandbox: Sandbox; url: string; store: string | undefined }> {
+interface Started {
+  sandbox: Sandbox;
+  url: string;
+  /** What to show as the store (a database URL without its password). */
+  store: string | undefined;
+  /** On a database store: the lease this process holds. */
+  leased: Leased | undefined;
+}
+
+/** On a database store: the active lease, standing by until it is ours (undefined: stopped while waiting). */
+async function leaseOf(store: string | undefined, port: number, host: string, output: Output, flags: { reset: boolean; fsync: boolean }): Promise<Leased | undefined | 'none'> {
+  if (!isDatabaseStore(store)) return 'none';
+  try {
+    return await acquireLease(store, port, host, output, flags);
+  } catch (e) {
+    if ((e as { code?: string }).code?.startsWith('store_')) throw explain(e, port, host);
+    const shown = store.replace(/:\/\/([^:@/]*):[^@/]*@/, '://$1:***@');
+    throw new SandboxStartError(`cannot use the PostgreSQL store ${shown}: ${(e as Error).message}`, 'check the URL (postgres://user[:password]@host[:port]/database), that the server runs, and that this user may connect and create tables', { cause: e });
+  }
+}
+
+/** The running sandbox, listening; every failure explained as a SandboxStartError. Undefined: stopped while standing by. */
+async function started(opts: SandboxStartOptions, output: Output): Promise<Started | undefined> {
   const port = parsePort(opts.port);
   const host = opts.host ?? '127.0.0.1';
   const store = opts.inMemory ? undefined : (opts.store ?? process.env.PAYGATE_STORE ?? DEFAULT_STORE);
@@ -51,12 +73,16 @@ async function started(opts: SandboxStartOptions): Promise<{ sandbox: Sandbox; u
   const publicUrl = opts.publicUrl ?? process.env.PAYGATE_PUBLIC_URL;
   const problem = publicUrl === undefined ? undefined : publicUrlProblem(publicUrl);
   if (problem) throw new UsageError(`--public-url "${publicUrl}" ${problem}`, 'give the base URL clients reach the sandbox at, e.g. https://paygate.example.test or http://proxy:8080/paygate');
+  // Loaded before the lease, so a standby that takes over only loads the state.
   const { createSandbox } = await import('../../emulator/index.js');
+  const lease = await leaseOf(store, port, host, output, { reset: opts.reset ?? false, fsync: opts.fsync ?? false });
+  if (lease === undefined) return undefined;
+  const leased = lease === 'none' ? undefined : lease;
   let sandbox: Sandbox;
   try {
     sandbox = await createSandbox({
       ...(fixtures ? { fixtures } : {}),
-      ...(store ? { store } : {}),
+      ...(leased ? { backend: leased.backend } : store ? { store } : {}),
       reset: opts.reset ?? false,
       frozenClock: opts.frozenClock ?? false,
       fsync: opts.fsync ?? false,
@@ -66,12 +92,16 @@ async function started(opts: SandboxStartOptions): Promise<{ sandbox: Sandbox; u
       ...(process.env.PAYGATE_ADMIN_TOKEN ? { adminToken: process.env.PAYGATE_ADMIN_TOKEN } : opts.newAdminToken ? { adminToken: `pg_admin_${randomBytes(12).toString('hex')}` } : {}),
     });
   } catch (e) {
+    await leased?.handOver();
+    await leased?.backend.close();
     throw explain(e, port, host);
   }
   try {
-    return { sandbox, url: (await sandbox.listen({ port, host })).url, store };
+    await leased?.handOver();
+    return { sandbox, url: (await sandbox.listen({ port: leased?.port ?? port, host })).url, store: leased ? leased.backend.label : store, leased };
   } catch (e) {
     await sandbox.close();
+    await leased?.backend.close();
     throw explain(e, port, host);
   }
 }
@@ -142,26 +172,39 @@ async function readyLines(sandbox: Sandbox, info: ReturnType<typeof startupInfo>
   ];
 }
 
-/** Resolves once SIGINT or SIGTERM has closed the sandbox (flushing and compacting its store). */
-function closedOnSignal(sandbox: Sandbox, output: Output): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      void sandbox.close().then(resolve, (e) => {
-        output.note(`paygate: error while stopping: ${(e as Error).message}`);
-        resolve();
-      });
+/**
+ * Resolves once SIGINT or SIGTERM has closed the sandbox (flushing and compacting its store, giving up the lease).
+ * Rejects when the database session holding the lease is lost: the sandbox stops serving at once (a standby takes
+ * over) rather than acknowledge writes it cannot make.
+ */
+function closedOnSignal(sandbox: Sandbox, output: Output, leased: Leased | undefined): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let stopping = false;
+    const stop = (lost?: Error) => {
+      if (stopping) return;
+      stopping = true;
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      const done = () => (lost ? reject(new SandboxStartError(lost.message, 'start it again: it stands by until the active lease is free', { cause: lost })) : resolve());
+      void sandbox
+        .close()
+        .catch((e: unknown) => output.note(`paygate: error while stopping: ${(e as Error).message}`))
+        .then(() => leased?.backend.close())
+        .then(done, done);
     };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    const onSignal = () => stop();
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    leased?.backend.onLost((e) => stop(e));
   });
 }
 
 export async function runSandboxStart(opts: SandboxStartOptions, output: Output): Promise<void> {
-  const { sandbox, url, store } = await started(opts);
+  const running = await started(opts, output);
+  if (!running) return;
+  const { sandbox, url, store, leased } = running;
   const info = startupInfo(sandbox, url, store, opts.webhookUrl);
   if (opts.json) output.print(JSON.stringify(info));
   else output.print((await readyLines(sandbox, info, opts.webhookUrl)).join('\n'));
-  await closedOnSignal(sandbox, output);
+  await closedOnSignal(sandbox, output, leased);
 }

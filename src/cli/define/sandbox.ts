@@ -18,7 +18,7 @@ export interface SandboxStartOptions {
   port: number;
   /** Interface to listen on. Default 127.0.0.1. */
   host: string;
-  /** State file. Default `.paygate/sandbox.json` (env PAYGATE_STORE). Ignored when `inMemory`. */
+  /** State file, or a PostgreSQL URL (postgres://user@host/db). Default `.paygate/sandbox.json` (env PAYGATE_STORE). Ignored when `inMemory`. */
   store: string;
   /** Absolute path of the world fixture file. Default: the bundled `fixtures/default.json` (env PAYGATE_FIXTURES). */
   fixtures: string;
@@ -88,7 +88,7 @@ ${example(`
     .description('start the sandbox HTTP server (Ctrl+C stops it)')
     .addOption(new Option('--port <n>', 'port to listen on; 0 picks a free one').env('PAYGATE_PORT').default(4080).argParser(parsePort))
     .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
-    .addOption(new Option('--store <path>', 'state file (persists between runs)').env('PAYGATE_STORE').default('.paygate/sandbox.json'))
+    .addOption(new Option('--store <path>', 'state file (persists between runs), or a PostgreSQL database postgres://user@host/db (several processes: one serves, the others stand by)').env('PAYGATE_STORE').default('.paygate/sandbox.json'))
     .addOption(
       new Option('--fixtures <path>', 'world fixture file: shops, keys, providers, routes (default: the bundled fixtures/default.json)').env(
         'PAYGATE_FIXTURES',
@@ -120,7 +120,8 @@ ${example(`
   $ paygate sandbox start --port 0 --in-memory --frozen-clock
   $ paygate sandbox start --https                  # then: paygate --ca .paygate/sandbox.json.cert.pem balances
   $ paygate sandbox start --public-url https://paygate.example.test
-  $ PAYGATE_STORE=/tmp/pg.json paygate sandbox start --reset --json`)}`)
+  $ PAYGATE_STORE=/tmp/pg.json paygate sandbox start --reset --json
+  $ paygate sandbox start --store postgres://paygate@db.internal/paygate --host 0.0.0.0   # run two: one stands by`)}`)
     .action(action(sandboxStartOptions, async () => (await import('../commands/sandbox.js')).sandboxStart));
   defineSandboxTime(sandboxCmd);
   defineSandboxOperations(sandboxCmd);

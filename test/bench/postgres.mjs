@@ -1,0 +1,175 @@
+// npm run bench, PostgreSQL part: create-payment throughput and latency over HTTP (20 connections) on the PostgreSQL
+// store, beside a bare single-row INSERT (unique key, 20 connections, prepared) measured on the same throwaway
+// cluster in the same run (PostgreSQL's default durability: fsync, synchronous_commit on), with the sandbox's default
+// (synchronous_commit off for its writer, like the file store without --fsync) and with --fsync; the file store's
+// create rate in the same run for scale; then the failover time:
+// SIGKILL the active sandbox, time until the standby's /readyz answers 204. Skips loudly without PostgreSQL.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { postgresMissing, startCluster } from '../postgres/cluster.mjs';
+import { load } from './load.mjs';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = fileURLToPath(new URL('../../bin/paygate.js', import.meta.url));
+const KEY = 'pg_test_a_7Hq2Lm9XwR4tNc8V';
+const DURATION = Number(process.env.BENCH_DURATION_MS ?? 5000);
+const CONNECTIONS = 20;
+const ROUNDS = Number(process.env.BENCH_FAILOVERS ?? 3);
+/** Payments put into the default-mode database before its create load and the failovers (test/bench/prefill.mjs). */
+const PREFILL = Number(process.env.BENCH_PG_PREFILL ?? 0);
+
+const missing = postgresMissing();
+if (missing) {
+  console.log(`\n!!! PostgreSQL bench SKIPPED: ${missing}\n`);
+  process.exit(0);
+}
+
+/** N connections inserting one row each per statement, for `ms`. */
+async function bareInsert(url, ms) {
+  const setup = new pg.Client({ connectionString: url });
+  await setup.connect();
+  await setup.query('CREATE TABLE bench_rows (id text PRIMARY KEY, body text NOT NULL)');
+  await setup.end();
+  const body = JSON.stringify({ c: 'operations', v: { id: 'x'.repeat(36), status: 'pending', amount: '100.00', currency: 'RUB', pad: 'y'.repeat(300) } });
+  const clients = await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      return c;
+    }),
+  );
+  let n = 0;
+  let stop = false;
+  let measuring = false;
+  const lat = [];
+  const worker = async (c, w) => {
+    while (!stop) {
+      const t0 = process.hrtime.bigint();
+      await c.query({ name: 'ins', text: 'INSERT INTO bench_rows (id, body) VALUES ($1, $2)', values: [`${w}-${n++}`, body] });
+      if (measuring) lat.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+  };
+  const running = clients.map(worker);
+  await new Promise((r) => setTimeout(r, 1000));
+  measuring = true;
+  const t0 = performance.now();
+  await new Promise((r) => setTimeout(r, ms));
+  measuring = false;
+  const elapsed = performance.now() - t0;
+  const count = lat.length;
+  stop = true;
+  await Promise.all(running);
+  await Promise.all(clients.map((c) => c.end()));
+  lat.sort((a, b) => a - b);
+  return { rps: count / (elapsed / 1000), requests: count, p50: lat[Math.floor(count * 0.5)], p99: lat[Math.floor(count * 0.99)], errors: 0, non2xx: 0 };
+}
+
+/** `paygate sandbox start` on the database; resolves { child, ready: Promise<info>, standby: Promise<url> }. */
+function startSandbox(url, extra = []) {
+  const child = spawn(process.execPath, [bin, 'sandbox', 'start', '--store', url, '--port', '0', '--json', ...extra], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  let err = '';
+  const standby = new Promise((resolve) =>
+    child.stderr.on('data', (d) => {
+      err += d;
+      const m = /standing by on (http:\/\/[\d.]+:\d+)/.exec(err);
+      if (m) resolve(m[1]);
+    }),
+  );
+  const ready = new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line)));
+    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${err}`)));
+  });
+  ready.catch(() => {});
+  return { child, ready, standby };
+}
+
+function kill(child, signal) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const gone = new Promise((r) => child.once('exit', r));
+  child.kill(signal);
+  return gone;
+}
+
+function createRequest(i) {
+  return {
+    method: 'POST',
+    path: '/v1/payment',
+    headers: { 'content-type': 'application/json', 'x-api-key': KEY },
+    body: JSON.stringify({ merchant_operation_id: `bench-pg-${process.pid}-${i}`, client_id: `client-${i % 1000}`, method: 'WT_RUB_C2C', amount: `${100 + (i % 9000)}.00`, currency: 'RUB' }),
+  };
+}
+
+const fmt = (r) => `${r.rps.toFixed(0).padStart(7)} /s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   (${r.requests} in ${DURATION / 1000} s, ${r.non2xx} non-2xx, ${r.errors} errors)`;
+
+const cluster = await startCluster({ fsync: true });
+const live = [];
+try {
+  console.log(`\nPostgreSQL store (throwaway cluster, PostgreSQL defaults: fsync on, synchronous_commit on), ${CONNECTIONS} connections`);
+  const bare = await bareInsert(await cluster.createDatabase('bare'), DURATION);
+  console.log(`  bare single-row INSERT        ${fmt(bare)}`);
+
+  // --fsync: synchronous_commit on (each acknowledgement waits for the WAL flush, like the bare INSERT above).
+  const synced = startSandbox(await cluster.createDatabase('synced'), ['--fsync']);
+  live.push(synced);
+  const rs = await load({ url: (await synced.ready).base_url, connections: CONNECTIONS, durationMs: DURATION, request: createRequest });
+  console.log(`  create payment, --fsync       ${fmt(rs)}   (${((100 * rs.rps) / bare.rps).toFixed(0)} % of the bare INSERT)`);
+  await kill(synced.child, 'SIGTERM');
+
+  // The default: synchronous_commit off for the writer (survives a crash of the sandbox and a failover).
+  const db = await cluster.createDatabase('sandbox');
+  if (PREFILL > 0) {
+    const pre = spawnSync(process.execPath, [fileURLToPath(new URL('./prefill.mjs', import.meta.url)), db, String(PREFILL)], { stdio: ['ignore', 'ignore', 'inherit'] });
+    if (pre.status !== 0) throw new Error('prefill failed');
+  }
+  const active = startSandbox(db);
+  live.push(active);
+  const info = await active.ready;
+  const r = await load({ url: info.base_url, connections: CONNECTIONS, durationMs: DURATION, request: createRequest });
+  const pct = (100 * r.rps) / bare.rps;
+  console.log(`  create payment (default)      ${fmt(r)}`);
+  console.log(`  create / bare insert          ${pct.toFixed(0)} %   (goal >= 50 %, p99 <= 25 ms: ${pct >= 50 && r.p99 <= 25 ? 'met' : 'NOT met'})`);
+  // The same load on the file store, same run: what the sandbox itself costs on this machine.
+  const dir = mkdtempSync(join(tmpdir(), 'paygate-bench-file-'));
+  try {
+    const file = startSandbox(join(dir, 'sandbox.json'));
+    live.push(file);
+    const f = await load({ url: (await file.ready).base_url, connections: CONNECTIONS, durationMs: DURATION, request: createRequest });
+    console.log(`  create payment, file store    ${fmt(f)}   (PostgreSQL: ${((100 * r.rps) / f.rps).toFixed(0)} % of it)`);
+    await kill(file.child, 'SIGTERM');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  // Failover: a standby waits; SIGKILL the active one; time until the standby's /readyz answers 204.
+  let current = active;
+  const times = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const next = startSandbox(db);
+    live.push(next);
+    const url = await next.standby;
+    // A standby keeps the state warm: give it the time a real one has had (its first read of the snapshot).
+    await new Promise((res) => setTimeout(res, PREFILL > 0 ? 5000 : 1500));
+    const killedAt = performance.now();
+    await kill(current.child, 'SIGKILL');
+    for (;;) {
+      const res = await fetch(`${url}/readyz`).catch(() => undefined);
+      await res?.text();
+      if (res?.status === 204) break;
+      if (performance.now() - killedAt > 30_000) throw new Error('the standby did not take over within 30 s');
+      await new Promise((res2) => setTimeout(res2, 10));
+    }
+    times.push(performance.now() - killedAt);
+    await next.ready;
+    current = next;
+  }
+  times.sort((a, b) => a - b);
+  console.log(`  failover (SIGKILL -> standby /readyz 204, ${ROUNDS} rounds, ${PREFILL + r.requests} operations stored)   median ${times[Math.floor(times.length / 2)].toFixed(0)} ms   max ${times.at(-1).toFixed(0)} ms   (goal < 5000 ms)`);
+} finally {
+  for (const p of live) await kill(p.child, 'SIGTERM');
+  await cluster.stop();
+}

@@ -1,0 +1,11 @@
+export interface Cluster {
+  port: number;
+  dir: string;
+  pid: number;
+  url(db?: string): string;
+  createDatabase(name?: string): Promise<string>;
+  stop(): Promise<void>;
+}
+export function postgresBinDir(): string | undefined;
+export function postgresMissing(): string | undefined;
+export function startCluster(opts?: { fsync?: boolean; log?: (line: string) => void }): Promise<Cluster>;
