@@ -6,7 +6,7 @@ import type { Dispatcher } from 'undici';
 import type { World } from '../domain/world.js';
 import { WorldIndex } from '../domain/world.js';
 import { loadWorld, parseWorld } from '../world/load.js';
-import { DEFAULT_WORKSPACE, FileBackend, MemoryBackend, type StoreBackend } from '../store/backend.js';
+import { DEFAULT_WORKSPACE, MemoryBackend, backendFor, type StoreBackend } from '../store/backend.js';
 import { Store } from '../store/store.js';
 import type { SandboxSecrets } from '../store/secrets.js';
 import type { Persistence } from '../store/persistence.js';
@@ -198,12 +198,7 @@ function demoInfo(world: World, index: WorldIndex): DemoInfo {
 /** The backend `opts` name: the one given, else a store file, else memory; and whether the sandbox owns it. */
 async function backendOf(opts: SandboxOptions): Promise<{ backend: StoreBackend; owned: boolean }> {
   if (opts.backend) return { backend: opts.backend, owned: false };
-  if (opts.store !== undefined && /^postgres(ql)?:\/\//i.test(opts.store)) {
-    // Loaded only for a database store: the file path never loads pg.
-    const { PostgresBackend } = await import('../store/postgres/backend.js');
-    return { backend: new PostgresBackend({ url: opts.store, fsync: opts.fsync ?? false }), owned: true };
-  }
-  return { backend: opts.store ? new FileBackend({ path: opts.store, fsync: opts.fsync ?? false }) : new MemoryBackend(), owned: true };
+  return { backend: await backendFor(opts.store, opts.fsync ?? false), owned: true };
 }
 
 interface OpenedState {

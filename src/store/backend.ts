@@ -44,6 +44,18 @@ export interface StoreBackend {
   close(): Promise<void>;
 }
 
+/**
+ * The backend a `store` option names: a PostgreSQL database (`postgres://…`, loaded only then: the file path never
+ * loads pg), a store file, or (undefined) memory.
+ */
+export async function backendFor(store: string | undefined, fsync = false): Promise<StoreBackend> {
+  if (store !== undefined && /^postgres(ql)?:\/\//i.test(store)) {
+    const { PostgresBackend } = await import('./postgres/backend.js');
+    return new PostgresBackend({ url: store, fsync });
+  }
+  return store ? new FileBackend({ path: store, fsync }) : new MemoryBackend();
+}
+
 function checkWorkspaceId(id: string): void {
   if (!WORKSPACE_ID.test(id)) throw new TypeError(`workspace id ${JSON.stringify(id)} must match ${WORKSPACE_ID}`);
 }

@@ -80,7 +80,7 @@ describe.each(subjects)('rollback on $name: memory equals what a new owner loads
         const sb = await createSandbox({ persistence: p, frozenClock: true, log: () => {} });
         armed = true;
         const call = (method: string, url: string, body?: unknown) =>
-          sb.fetch(new Request(`http://x${url}`, { method, headers: { 'x-api-key': KEY_A, 'content-type': 'application/json', 'x-admin-token': sb.adminToken }, ...(body ? { body: JSON.stringify(body) } : {}) }));
+          sb.fetch(new Request(`http://x${url}`, { method, headers: { 'x-api-key': KEY_A, 'content-type': 'application/json', 'x-admin-token': sb.adminToken! }, ...(body ? { body: JSON.stringify(body) } : {}) }));
         const ids = new Map<number, string>();
         const run = async (c: Cmd) => {
           if (c.kind === 'payment' || c.kind === 'payout') {

@@ -6,7 +6,7 @@
 // Every workspace registered is reopened when the server starts.
 import { randomBytes } from 'node:crypto';
 import { MAX_WORKSPACES, type CreatedWorkspace, type CreateWorkspaceRequest, type WorkspaceInfo } from '../../contract/workspaces.js';
-import { FileBackend, MemoryBackend, type StoreBackend } from '../../store/backend.js';
+import { backendFor, type StoreBackend } from '../../store/backend.js';
 import { ApiError, errorResponse } from '../http/errors.js';
 import { hashApiKey } from '../runtime/seed.js';
 import type { Sandbox, SandboxFront, SandboxOptions } from '../sandbox.js';
@@ -220,7 +220,7 @@ async function adminTokenOf(opts: SandboxOptions, registry: Registry): Promise<{
 
 /** The default workspace's sandbox with the workspace host in front of it (createSandbox). */
 export async function hostSandbox(opts: SandboxOptions, make: MakeSandbox): Promise<Sandbox> {
-  const backend = opts.backend ?? (opts.store ? new FileBackend({ path: opts.store, fsync: opts.fsync ?? false }) : new MemoryBackend());
+  const backend = opts.backend ?? (await backendFor(opts.store, opts.fsync ?? false));
   let released = false;
   const release = async () => {
     if (released || opts.backend) return;
