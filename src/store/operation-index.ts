@@ -180,6 +180,14 @@ export class OperationIndex {
     }
   }
 
+  /** The ids of the operations whose status is one of `statuses` (`admitting` ones included), in creation order. */
+  idsWithStatus(statuses: ReadonlySet<string>): string[] {
+    const c = this.col;
+    const ids: string[] = [];
+    for (let o = 0; o < c.ids.length; o++) if (c.ids[o] !== undefined && statuses.has(c.status[o]!)) ids.push(c.ids[o]!);
+    return ids;
+  }
+
   /** The operation never existed (undo of its first upsert). */
   remove(op: OperationRecord): void {
     const o = this.ordinal.get(op.id);
@@ -311,7 +319,8 @@ function insertInto(buckets: Map<string, number[]>, key: string, o: number): voi
   let list = buckets.get(key);
   if (!list) buckets.set(key, (list = []));
   const at = lowerBound(list, o);
-  if (list[at] !== o) list.splice(at, 0, o);
+  if (at === list.length) list.push(o);
+  else if (list[at] !== o) list.splice(at, 0, o);
 }
 
 function removeFrom(buckets: Map<string, number[]>, key: string, o: number): void {

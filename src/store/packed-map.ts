@@ -52,6 +52,12 @@ export class PackedMap<T extends Entity> {
     return d;
   }
 
+  /** The entity, decoded without entering the cache (a scan that reads each entity once). */
+  peek(id: string): T | undefined {
+    const v = this.#raw.get(id);
+    return typeof v === 'string' ? (this.#decoded.get(id) ?? (JSON.parse(v) as T)) : v;
+  }
+
   /** The stored value as it is: the JSON text of a cold entity, the object of a hot one. */
   raw(id: string): Packed<T> | undefined {
     return this.#raw.get(id);

@@ -135,9 +135,7 @@ export class SandboxState implements StateView {
   }
 
   load(collections: Collections): void {
-    const maps: EntityMaps = new Map();
-    for (const [name, list] of Object.entries(collections)) maps.set(name, new Map(list.map((v) => [v.id, v])));
-    this.loadMaps(maps);
+    this.loadMaps(new Map(Object.entries(collections).map(([name, list]) => [name, new Map(list.map((v) => [v.id, v] as const))])));
   }
 
   /** Load what a store holds: each entity as its object or its JSON text (kept as text where the state packs it). */
@@ -314,6 +312,9 @@ export class SandboxState implements StateView {
   operationsOfShop(shopId: string): OperationRecord[] {
     return [...this.operations.values()].filter((op) => op.shop_id === shopId);
   }
+
+  /** Every operation whose status is one of `statuses`, in creation order, decoded one at a time (start-up). */
+  *operationsWithStatus(statuses: ReadonlySet<string>): IterableIterator<OperationRecord> { for (const id of this.operationIndex.idsWithStatus(statuses)) yield this.operations.peek(id)!; } // prettier-ignore
 
   accountTotal(account: string, currency: string): Decimal {
     return this.totals.get(account, currency);

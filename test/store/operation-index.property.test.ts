@@ -168,6 +168,7 @@ describe('OperationIndex', () => {
     const index = new OperationIndex();
     const ops = Array.from({ length: 100_000 }, (_, i) => asRecord({ id: `op-${i}`, shop_id: 'shop_a', type: 'payment', status: 'pending' }));
     for (const op of ops) index.put(op, undefined);
+    index.put({ ...ops[99_999]!, status: 'rejected' } as OperationRecord, ops[99_999]);
     const splice = vi.spyOn(Array.prototype, 'splice');
     try {
       // The oldest pending payment expires: out of s:pending, into s:rejected, in its shop and across shops.
@@ -176,8 +177,9 @@ describe('OperationIndex', () => {
     } finally {
       splice.mockRestore();
     }
-    expect(index.page({ shop: 'shop_a', status: 'rejected' }, { limit: 5 }).ids).toEqual(['op-0']);
-    expect(index.page({ status: 'pending' }, { limit: 1 })).toMatchObject({ total: 99_999, ids: ['op-99999'] });
+    expect(index.page({ shop: 'shop_a', status: 'rejected' }, { limit: 5 }).ids).toEqual(['op-99999', 'op-0']);
+    expect(index.page({ status: 'pending' }, { limit: 1 })).toMatchObject({ total: 99_998, ids: ['op-99998'] });
     expect(index.page({ shop: 'shop_a' }, { limit: 1, offset: 99_999 }).ids).toEqual(['op-0']);
+    expect(index.page({ shop: 'shop_a' }, { limit: 1 })).toMatchObject({ total: 100_000, ids: ['op-99999'] });
   });
 });
