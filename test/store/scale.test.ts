@@ -13,6 +13,7 @@ import { Store } from '../../src/store/store.js';
 import type { OperationRecord } from '../../src/domain/operation.js';
 import { TIMER_STATUSES, timersOf } from '../../src/domain/effects.js';
 import type { WorldIndex } from '../../src/domain/world.js';
+import { createSandbox } from '../../src/emulator/index.js';
 
 let dir: string;
 beforeEach(() => {
@@ -169,5 +170,24 @@ describe('restart recovery reads only what can have a timer', () => {
       parse.mockRestore();
     }
     await again.close();
+  });
+
+  it('after a restart, a pending payment still expires on time and a completed one is left alone', async () => {
+    const open = (reset: boolean) => createSandbox({ store: file(), reset, fsync: false, frozenClock: true, log: () => {} });
+    const sb = await open(true);
+    const pay = (i: number) => sb.service.create('shop_a', 'payment', { merchant_operation_id: `r-${i}`, client_id: 'c', method: 'WT_RUB_C2C', amount: '100.00', currency: 'RUB' });
+    const pending = await pay(1);
+    const done = await pay(2);
+    await sb.service.pay('shop_a', { operation_id: done.id });
+    await sb.close();
+    const again = await open(false);
+    try {
+      expect(again.clock.pendingTimers()).toBeGreaterThan(0);
+      await again.clock.advance(31 * 60_000);
+      expect(again.service.state.operation(pending.id)?.status).toBe('rejected');
+      expect(again.service.state.operation(done.id)?.status).toBe('completed');
+    } finally {
+      await again.close();
+    }
   });
 });
