@@ -144,12 +144,12 @@ export class SandboxState implements StateView {
       for (const [id, v] of maps.get(c) ?? []) fn(typeof v === 'string' ? (JSON.parse(v) as Entity) : v, id);
     };
     for (const [id, v] of maps.get('operations') ?? []) this.loadOperation(id, v);
+    const fresh = this.postings.size === 0; // the maps hold each id once: into an empty state no posting is there yet
     for (const [id, v] of maps.get('postings') ?? []) {
       const p = (typeof v === 'string' ? JSON.parse(v) : v) as Posting;
-      if (this.postings.has(id)) continue;
+      if (!fresh && this.postings.has(id)) continue;
       this.totals.apply(p);
-      if (typeof v === 'string') this.postings.setText(id, v);
-      else this.postings.setText(id, JSON.stringify(v));
+      this.postings.setText(id, typeof v === 'string' ? v : JSON.stringify(v));
     }
     for (const [id, v] of maps.get('events') ?? []) this.events.setText(id, typeof v === 'string' ? v : JSON.stringify(v));
     each('keys', (v) => this.putKey(v as ApiKeyRecord));
