@@ -26,7 +26,10 @@ export interface Outcome {
   effects: Effect[];
 }
 
-/** The timers an operation needs in its current status (none for a terminal one). */
+/** The statuses in which timersOf gives an operation a timer: restart recovery decodes only operations in these. */
+export const TIMER_STATUSES: ReadonlySet<string> = new Set(['admitting', 'pending', 'awaiting_confirmation']);
+
+/** The timers an operation needs in its current status (none for a terminal one; see TIMER_STATUSES). */
 export function timersOf(world: WorldIndex, op: OperationRecord): Effect[] {
   if (op.status === 'admitting') {
     return [{ kind: 'timer', at: Date.parse(op.accept_at), command: { kind: 'finish_admission', operation_id: op.id } }];

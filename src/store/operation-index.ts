@@ -155,12 +155,37 @@ export class OperationIndex {
       c.client.push(op.client_id);
       this.maxBin = Math.max(this.maxBin, binOf(amount));
     }
-    if (prev) this.unbucket(prev, o);
     this.col.status[o] = op.status;
     this.col.type[o] = op.type;
     this.col.method[o] = op.method;
     this.col.client[o] = op.client_id;
-    this.bucket(op, o);
+    if (prev) this.rebucket(prev, op, o);
+    else this.bucket(op, o);
+  }
+
+  /**
+   * Move an operation between buckets: only the keys that changed (a status change: out of one status bucket,
+   * into another). Leaving the others alone matters for old operations (an expiry, 30 minutes on): their ordinal
+   * sits near the front of each list, where a removal and re-insertion each shift the whole list.
+   */
+  private rebucket(prev: OperationRecord, op: OperationRecord, o: number): void {
+    const bin = binOf(this.col.cents[o]!);
+    for (const scope of [op.shop_id, ALL_SHOPS]) {
+      const before = keysOf(prev, scope, bin);
+      const after = keysOf(op, scope, bin);
+      let buckets = this.scopes.get(scope);
+      if (!buckets) this.scopes.set(scope, (buckets = new Map()));
+      for (const key of before) if (!after.includes(key)) removeFrom(buckets, key, o);
+      for (const key of after) if (!before.includes(key)) insertInto(buckets, key, o);
+    }
+  }
+
+  /** The ids of the operations whose status is one of `statuses` (`admitting` ones included), in creation order. */
+  idsWithStatus(statuses: ReadonlySet<string>): string[] {
+    const c = this.col;
+    const ids: string[] = [];
+    for (let o = 0; o < c.ids.length; o++) if (c.ids[o] !== undefined && statuses.has(c.status[o]!)) ids.push(c.ids[o]!);
+    return ids;
   }
 
   /** The operation never existed (undo of its first upsert). */
@@ -277,12 +302,7 @@ export class OperationIndex {
     for (const scope of [op.shop_id, ALL_SHOPS]) {
       let buckets = this.scopes.get(scope);
       if (!buckets) this.scopes.set(scope, (buckets = new Map()));
-      for (const key of keysOf(op, scope, binOf(this.col.cents[o]!))) {
-        let list = buckets.get(key);
-        if (!list) buckets.set(key, (list = []));
-        const at = lowerBound(list, o);
-        if (list[at] !== o) list.splice(at, 0, o);
-      }
+      for (const key of keysOf(op, scope, binOf(this.col.cents[o]!))) insertInto(buckets, key, o);
     }
   }
 
@@ -290,16 +310,26 @@ export class OperationIndex {
     for (const scope of [op.shop_id, ALL_SHOPS]) {
       const buckets = this.scopes.get(scope);
       if (!buckets) continue;
-      for (const key of keysOf(op, scope, binOf(this.col.cents[o]!))) {
-        const list = buckets.get(key);
-        if (!list) continue;
-        const at = lowerBound(list, o);
-        if (list[at] !== o) continue;
-        list.splice(at, 1);
-        if (list.length === 0) buckets.delete(key);
-      }
+      for (const key of keysOf(op, scope, binOf(this.col.cents[o]!))) removeFrom(buckets, key, o);
     }
   }
+}
+
+function insertInto(buckets: Map<string, number[]>, key: string, o: number): void {
+  let list = buckets.get(key);
+  if (!list) buckets.set(key, (list = []));
+  const at = lowerBound(list, o);
+  if (at === list.length) list.push(o);
+  else if (list[at] !== o) list.splice(at, 0, o);
+}
+
+function removeFrom(buckets: Map<string, number[]>, key: string, o: number): void {
+  const list = buckets.get(key);
+  if (!list) return;
+  const at = lowerBound(list, o);
+  if (list[at] !== o) return;
+  list.splice(at, 1);
+  if (list.length === 0) buckets.delete(key);
 }
 
 /** An ISO time as epoch ms (undefined stays undefined). */

@@ -135,9 +135,7 @@ export class SandboxState implements StateView {
   }
 
   load(collections: Collections): void {
-    const maps: EntityMaps = new Map();
-    for (const [name, list] of Object.entries(collections)) maps.set(name, new Map(list.map((v) => [v.id, v])));
-    this.loadMaps(maps);
+    this.loadMaps(new Map(Object.entries(collections).map(([name, list]) => [name, new Map(list.map((v) => [v.id, v] as const))])));
   }
 
   /** Load what a store holds: each entity as its object or its JSON text (kept as text where the state packs it). */
@@ -146,12 +144,12 @@ export class SandboxState implements StateView {
       for (const [id, v] of maps.get(c) ?? []) fn(typeof v === 'string' ? (JSON.parse(v) as Entity) : v, id);
     };
     for (const [id, v] of maps.get('operations') ?? []) this.loadOperation(id, v);
+    const fresh = this.postings.size === 0; // the maps hold each id once: into an empty state no posting is there yet
     for (const [id, v] of maps.get('postings') ?? []) {
       const p = (typeof v === 'string' ? JSON.parse(v) : v) as Posting;
-      if (this.postings.has(id)) continue;
+      if (!fresh && this.postings.has(id)) continue;
       this.totals.apply(p);
-      if (typeof v === 'string') this.postings.setText(id, v);
-      else this.postings.setText(id, JSON.stringify(v));
+      this.postings.setText(id, typeof v === 'string' ? v : JSON.stringify(v));
     }
     for (const [id, v] of maps.get('events') ?? []) this.events.setText(id, typeof v === 'string' ? v : JSON.stringify(v));
     each('keys', (v) => this.putKey(v as ApiKeyRecord));
@@ -314,6 +312,9 @@ export class SandboxState implements StateView {
   operationsOfShop(shopId: string): OperationRecord[] {
     return [...this.operations.values()].filter((op) => op.shop_id === shopId);
   }
+
+  /** Every operation whose status is one of `statuses`, in creation order, decoded one at a time (start-up). */
+  *operationsWithStatus(statuses: ReadonlySet<string>): IterableIterator<OperationRecord> { for (const id of this.operationIndex.idsWithStatus(statuses)) yield this.operations.peek(id)!; } // prettier-ignore
 
   accountTotal(account: string, currency: string): Decimal {
     return this.totals.get(account, currency);

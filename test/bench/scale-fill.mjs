@@ -42,7 +42,10 @@ async function template() {
     return { id, moid: JSON.parse(json).merchant_operation_id, lines: [['operations', id, json], ...related('postings'), ...related('events')] };
   });
   const used = new Set(groups.flatMap((g) => g.lines.map(([c, id]) => `${c}\t${id}`)));
-  const rest = Object.entries(colls).flatMap(([c, list]) => list.filter(([id]) => !used.has(`${c}\t${id}`)).map(([id, j]) => [c, id, j]));
+  // The template's clock position is left out: it stands 32 minutes ahead (the advances above), and a sandbox started
+  // on the filled store would resume there, with every pending copy already past its expiry (40 % of the store
+  // expiring during the measured create load). The filled store's sandbox starts at real time.
+  const rest = Object.entries(colls).flatMap(([c, list]) => list.filter(([id]) => !used.has(`${c}\t${id}`) && !(c === 'meta' && id === 'clock')).map(([id, j]) => [c, id, j]));
   return { groups, rest };
 }
 

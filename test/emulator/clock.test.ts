@@ -48,4 +48,33 @@ describe('SandboxClock', () => {
     expect(errors).toHaveLength(1);
     clock.close();
   });
+
+  it('a backlog of 5,000 due timers runs in time order, then scheduling order, among timers added as it runs', async () => {
+    const clock = new SandboxClock({ frozen: true, start: 0 });
+    const seen: number[] = [];
+    // Times 1..2500 twice over, scheduled out of order; each timer of the first 100 adds one due later.
+    const order = Array.from({ length: 5_000 }, (_, k) => (k * 7919) % 5_000);
+    for (const k of order) {
+      clock.schedule(1 + (k % 2_500), () => {
+        seen.push(k);
+        if (k < 100) clock.schedule(clock.now() + 10_000, () => void seen.push(10_000 + k));
+      });
+    }
+    await clock.advance(1_250);
+    expect(seen).toHaveLength(2_500);
+    expect(clock.pendingTimers()).toBe(2_600);
+    expect(clock.nextTimerAt()).toBe(1_251);
+    await clock.advance(20_000);
+    const expected = order
+      .map((k, seq) => ({ k, at: 1 + (k % 2_500), seq }))
+      .sort((a, b) => a.at - b.at || a.seq - b.seq)
+      .map((t) => t.k);
+    const added = seen.slice(5_000);
+    expect(seen.slice(0, 5_000)).toEqual(expected);
+    // The added ones: each 10 s after its parent ran, so in the parents' order.
+    expect(added).toEqual(expected.filter((k) => k < 100).map((k) => 10_000 + k));
+    expect(clock.pendingTimers()).toBe(0);
+    expect(clock.nextTimerAt()).toBeUndefined();
+    clock.close();
+  });
 });

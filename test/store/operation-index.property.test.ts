@@ -2,7 +2,7 @@
 // whatever mix of creates, status changes and undos (a failed write's rollback) came before.
 import fc from 'fast-check';
 import { Decimal } from 'decimal.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { OperationRecord } from '../../src/domain/operation.js';
 import { OperationIndex } from '../../src/store/operation-index.js';
 
@@ -162,5 +162,24 @@ describe('OperationIndex', () => {
     // A wide range is cheaper to answer from the creation-ordered bucket: the first 50 rows match.
     expect(index.page({ shop: 'shop_a', min_amount: new Decimal('1000.00') }, { limit: 50 }).ids).toHaveLength(50);
     expect(index.lastChecked).toBe(51);
+  });
+
+  it('moves an old operation only between the buckets whose key changed (an expiry at 100,000 stored shifts 4 lists, not 24)', () => {
+    const index = new OperationIndex();
+    const ops = Array.from({ length: 100_000 }, (_, i) => asRecord({ id: `op-${i}`, shop_id: 'shop_a', type: 'payment', status: 'pending' }));
+    for (const op of ops) index.put(op, undefined);
+    index.put({ ...ops[99_999]!, status: 'rejected' } as OperationRecord, ops[99_999]);
+    const splice = vi.spyOn(Array.prototype, 'splice');
+    try {
+      // The oldest pending payment expires: out of s:pending, into s:rejected, in its shop and across shops.
+      index.put({ ...ops[0]!, status: 'rejected' } as OperationRecord, ops[0]);
+      expect(splice).toHaveBeenCalledTimes(4);
+    } finally {
+      splice.mockRestore();
+    }
+    expect(index.page({ shop: 'shop_a', status: 'rejected' }, { limit: 5 }).ids).toEqual(['op-99999', 'op-0']);
+    expect(index.page({ status: 'pending' }, { limit: 1 })).toMatchObject({ total: 99_998, ids: ['op-99998'] });
+    expect(index.page({ shop: 'shop_a' }, { limit: 1, offset: 99_999 }).ids).toEqual(['op-0']);
+    expect(index.page({ shop: 'shop_a' }, { limit: 1 })).toMatchObject({ total: 100_000, ids: ['op-99999'] });
   });
 });

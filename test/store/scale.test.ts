@@ -4,13 +4,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StoreCorruptError } from '../../src/store/errors.js';
 import { FilePersistence } from '../../src/store/file-persistence.js';
 import { PackedMap } from '../../src/store/packed-map.js';
 import type { Entity } from '../../src/store/persistence.js';
 import { Store } from '../../src/store/store.js';
 import type { OperationRecord } from '../../src/domain/operation.js';
+import { TIMER_STATUSES, timersOf } from '../../src/domain/effects.js';
+import type { WorldIndex } from '../../src/domain/world.js';
+import { createSandbox } from '../../src/emulator/index.js';
 
 let dir: string;
 beforeEach(() => {
@@ -133,5 +136,58 @@ describe('background compaction', () => {
     await again.open();
     expect(again.state.operation('op1')?.status).toBe('pending');
     await again.close();
+  });
+});
+
+describe('restart recovery reads only what can have a timer', () => {
+  const STATUSES = ['admitting', 'pending', 'awaiting_confirmation', 'manual_check', 'completed', 'cancelled', 'rejected'] as const;
+  const opOf = (i: number, status: string, type: 'payment' | 'payout') =>
+    ({ id: `op${i}`, shop_id: 's', merchant_operation_id: `m${i}`, status, type, method: 'x', client_id: 'c', expected_amount: '1.00', provider_id: 'p', magic: [], created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', accept_at: '2026-01-01T00:00:01.000Z', expires_at: '2026-01-01T00:30:00.000Z', history: [] }) as unknown as OperationRecord;
+
+  it('TIMER_STATUSES holds every status timersOf gives a timer in', () => {
+    const world = { providers: new Map([['p', { payout_settlement_ms: 1000 }]]) } as unknown as WorldIndex;
+    for (const status of STATUSES) {
+      for (const type of ['payment', 'payout'] as const) {
+        if (timersOf(world, opOf(0, status, type)).length > 0) expect(TIMER_STATUSES.has(status), `${type} ${status}`).toBe(true);
+      }
+    }
+  });
+
+  it('operationsWithStatus decodes only the operations in those statuses, in creation order', async () => {
+    const s = new Store(new FilePersistence({ path: file(), fsync: false }));
+    await s.open();
+    const ops = Array.from({ length: 70 }, (_, i) => opOf(i, STATUSES[i % STATUSES.length]!, i % 2 ? 'payout' : 'payment'));
+    await s.commit(ops.map((op) => ({ kind: 'operation' as const, op })));
+    await s.close();
+    const again = new Store(new FilePersistence({ path: file(), fsync: false }));
+    await again.open();
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const found = [...again.state.operationsWithStatus(TIMER_STATUSES)].map((op) => op.id);
+      expect(found).toEqual(ops.filter((op) => TIMER_STATUSES.has(op.status)).map((op) => op.id));
+      expect(parse).toHaveBeenCalledTimes(found.length);
+    } finally {
+      parse.mockRestore();
+    }
+    await again.close();
+  });
+
+  it('after a restart, a pending payment still expires on time and a completed one is left alone', async () => {
+    const open = (reset: boolean) => createSandbox({ store: file(), reset, fsync: false, frozenClock: true, log: () => {} });
+    const sb = await open(true);
+    const pay = (i: number) => sb.service.create('shop_a', 'payment', { merchant_operation_id: `r-${i}`, client_id: 'c', method: 'WT_RUB_C2C', amount: '100.00', currency: 'RUB' });
+    const pending = await pay(1);
+    const done = await pay(2);
+    await sb.service.pay('shop_a', { operation_id: done.id });
+    await sb.close();
+    const again = await open(false);
+    try {
+      expect(again.clock.pendingTimers()).toBeGreaterThan(0);
+      await again.clock.advance(31 * 60_000);
+      expect(again.service.state.operation(pending.id)?.status).toBe('rejected');
+      expect(again.service.state.operation(done.id)?.status).toBe('completed');
+    } finally {
+      await again.close();
+    }
   });
 });

@@ -23,7 +23,7 @@ import { layOutPool } from './pool-layouts.js';
 import { hashApiKey, seedChanges } from './seed.js';
 import { DEFAULT_READ_SETTINGS, type ReadSettings } from './amount-reads.js';
 import { acceptsReceipt, cancel, payerPays, providerSettles, receiptUploaded, reviewerDecides, type CancelOutcome, type ReviewVerdict } from '../../domain/commands.js';
-import { linkTimersOf, timersOf, type Effect, type Outcome, type TimerCommand } from '../../domain/effects.js';
+import { TIMER_STATUSES, linkTimersOf, timersOf, type Effect, type Outcome, type TimerCommand } from '../../domain/effects.js';
 import { runTimer } from '../../domain/timers.js';
 import type { Moved } from '../../domain/lifecycle.js';
 import type { FileStore } from '../../store/files.js';
@@ -100,7 +100,8 @@ export class GatewayService {
     const changes = seedChanges(this.world, this.state, iso(this.clock.now()));
     if (this.hook) changes.push(...this.hook.seed());
     if (changes.length > 0) await this.commit(changes);
-    for (const op of this.state.operations.values()) this.run(timersOf(this.world, op));
+    // Only the operations whose status can have a timer are decoded (found by the index's status column).
+    for (const op of this.state.operationsWithStatus(TIMER_STATUSES)) this.run(timersOf(this.world, op));
     for (const link of this.state.links.values()) this.run(linkTimersOf(link));
     if (!this.state.meta.has('pool_layouts')) {
       for (const [i, l] of (this.world.world.pool_layouts ?? []).entries()) {
