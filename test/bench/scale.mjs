@@ -109,18 +109,28 @@ for (const n of sizes) {
   // The create load runs at the default compaction threshold (100,000 journal records: none starts in the window);
   // the compaction phase below restarts with a low one. Before, the load ran with 5,000 too: at 100,000 stored a
   // compaction of the whole store started every 5,000 creates, about 20 % of the CPU of the measured creates.
-  let { child, info, startMs } = await start(store, process.env.PAYGATE_STORE_COMPACT_AFTER);
-  await new Promise((r) => setTimeout(r, 1000));
-  const rss = rssOf(child.pid);
-  const r = await load({ url: info.base_url, connections: 20, durationMs: DURATION, warmupMs: 1000, request: createRequest(n), pid: child.pid });
-  if (n === 1000) base1k = { rps: r.rps, cpuUs: r.cpuUsPerRequest };
-  const row = { n, entities: filled.entities, mix: filled.mix, snapshotMiB: +(bytes / 2 ** 20).toFixed(0), startMs: Math.round(startMs), rss, rps: Math.round(r.rps), cpuUs: Math.round(r.cpuUsPerRequest ?? NaN), p99: +r.p99.toFixed(2) };
-  if (n === Math.max(...sizes) && n >= 100_000 && !process.env.BENCH_SKIP_COMPACTION) {
-    await stop(child);
-    ({ child, info } = await start(store, '5000'));
-    row.compaction = await compaction(info.base_url, store);
+  // A size the sandbox cannot hold (out of memory) is reported as such, with what was measured before it died.
+  const row = { n, entities: filled.entities, mix: filled.mix, snapshotMiB: +(bytes / 2 ** 20).toFixed(0) };
+  let child;
+  try {
+    let info, startMs;
+    ({ child, info, startMs } = await start(store, process.env.PAYGATE_STORE_COMPACT_AFTER));
+    Object.assign(row, { startMs: Math.round(startMs) });
+    const exited = new Promise((r) => child.once('exit', (code, signal) => r(`the sandbox exited (${signal ?? `code ${code}`}; out of memory when stderr says so)`)));
+    await new Promise((r) => setTimeout(r, 1000));
+    row.rss = rssOf(child.pid);
+    const r = await Promise.race([load({ url: info.base_url, connections: 20, durationMs: DURATION, warmupMs: 1000, request: createRequest(n), pid: child.pid }), exited.then((m) => Promise.reject(new Error(m)))]);
+    if (n === 1000) base1k = { rps: r.rps, cpuUs: r.cpuUsPerRequest };
+    Object.assign(row, { rps: Math.round(r.rps), cpuUs: Math.round(r.cpuUsPerRequest ?? NaN), p99: +r.p99.toFixed(2) });
+    if (n === Math.max(...sizes) && n >= 100_000 && !process.env.BENCH_SKIP_COMPACTION) {
+      await stop(child);
+      ({ child, info } = await start(store, '5000'));
+      row.compaction = await compaction(info.base_url, store);
+    }
+  } catch (e) {
+    row.error = e.message;
   }
-  await stop(child);
+  if (child && child.exitCode === null && child.signalCode === null) await stop(child);
   rmSync(store, { force: true });
   rmSync(`${store}.journal`, { force: true });
   rows.push(row);
@@ -137,6 +147,7 @@ for (const r of rows) {
       `${Number.isNaN(perOp) ? '' : ` (${(perOp / 1024).toFixed(2)} KiB per operation)`}, create ${r.rps} req/s (${r.cpuUs} µs CPU each) p99 ${r.p99} ms` +
       `${base1k && r.n !== 1000 ? ` = ${((100 * r.rps) / base1k.rps).toFixed(0)} % of the 1,000 figure (CPU: ${((100 * base1k.cpuUs) / r.cpuUs).toFixed(0)} %)` : ''}`,
   );
+  if (r.error) console.log(`    failed at this size: ${r.error}`);
   if (r.compaction) {
     const c = r.compaction;
     console.log(
