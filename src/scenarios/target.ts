@@ -153,7 +153,8 @@ export async function remoteTarget(s: Scenario, opts: RemoteOptions): Promise<Ta
   const fixtures = fixtureKeys(fixturePath(s));
   const defaultShop = s.shop ?? fixtures.firstShop ?? 'shop_a';
   const keys = new Map([...fixtures.keys, ...Object.entries(opts.keys ?? {})]);
-  if (opts.apiKey) keys.set(defaultShop, opts.apiKey);
+  // The general key (--api-key, PAYGATE_API_KEY) acts as the scenario's shop unless --key names that shop's own.
+  if (opts.apiKey && !Object.hasOwn(opts.keys ?? {}, defaultShop)) keys.set(defaultShop, opts.apiKey);
   const receiver = new WebhookReceiver();
   const target: Target = {
     mode: 'remote',

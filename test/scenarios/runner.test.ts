@@ -156,6 +156,17 @@ describe('against a running sandbox (--base-url)', () => {
     running = undefined;
   });
 
+  it('a --key for the scenario\'s own shop wins over the general API key (PAYGATE_API_KEY)', async () => {
+    running = await startSandbox({ frozenClock: true, adminToken: 'pg_admin_remote_keys' });
+    const s = parseScenario(`name: pool shop\nshop: shop_pool\nsteps:\n  - call: balances.list\n    expect: { status: 200 }\n`, 'scenarios/pool-keys.yaml');
+    const keys = { shop_pool: 'pg_test_pool_9Ub4Rn2TgK7mXa1C' };
+    const withKey = await runScenarios([s], { remote: { baseUrl: running.baseUrl, adminToken: 'pg_admin_remote_keys', apiKey: 'pg_test_not_a_key_at_all_000', keys } });
+    expect(withKey.results[0]!.status).toBe('passed');
+    // Without --key for it, the general key is the shop's: a key the sandbox does not know is a 401.
+    const without = await runScenarios([s], { remote: { baseUrl: running.baseUrl, adminToken: 'pg_admin_remote_keys', apiKey: 'pg_test_not_a_key_at_all_000' } });
+    expect(without.results[0]!.status).toBe('failed');
+  });
+
   it('runs the steps over HTTP with the fixture keys, the admin token and a receiver on 127.0.0.1', async () => {
     running = await startSandbox({ frozenClock: true, startTime: '2026-03-01T12:00:00Z', adminToken: 'pg_admin_remote_test' });
     const s = parseScenario(`name: remote\nsteps:${CREATE()}

@@ -108,7 +108,7 @@ function defineRun(cmd: Command): void {
     .option('--reporter <name>', 'terminal, json (JSON Lines on stdout) or junit; repeatable (default: terminal)', reporterName)
     .option('--output <file>', 'the JUnit XML file (with --reporter junit; default: scenario-report.xml)')
     .option('--no-reset', 'with --base-url: do not reset the sandbox before each scenario (it is, by default, when the admin token is known)')
-    .option('--key <shop=key>', 'with --base-url: the API key of a shop that steps act as; repeatable (default: the fixture keys)', collect)
+    .option('--key <shop=key>', 'with --base-url: the API key of a shop that steps act as; repeatable; wins over --api-key for that shop (default: the fixture keys)', collect)
     .addHelpText('after', `
 With --base-url the scenarios run one at a time against that sandbox (it has one clock and one set of balances),
 which is reset to its fixtures before each one (sandbox control, admin token; --no-reset keeps its state);
