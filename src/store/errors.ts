@@ -24,15 +24,16 @@ export class StoreCorruptError extends StoreError {
   /** What is wrong, without the advice. */
   readonly reason: string;
 
-  constructor(file: string, reason: string, opts: { line?: number; kind: 'snapshot' | 'journal'; cause?: unknown }) {
+  /** `advice`: what to do, when the store is not a file (a database names its own remedies). */
+  constructor(file: string, reason: string, opts: { line?: number; kind: 'snapshot' | 'journal'; cause?: unknown; advice?: string }) {
     const where = opts.line === undefined ? file : `${file} at line ${opts.line}`;
-    const advice =
+    const advice = opts.advice ?? (
       opts.kind === 'journal'
         ? `The file was left untouched. Repair the journal from that line on (by hand or from a backup), or delete that line ` +
           `and every line after it (dropping those transactions: each was made on top of the ones before), ` +
           `or move the store aside to start empty, or pass --store <other path> or --in-memory.`
         : `The file was left untouched. Restore it from a backup, or move it (and its .journal) aside to start empty, ` +
-          `or pass --store <other path> or --in-memory.`;
+          `or pass --store <other path> or --in-memory.`);
     super('store_corrupt', `paygate store ${opts.kind} ${where} is corrupt: ${reason}. ${advice}`, { cause: opts.cause });
     this.file = file;
     this.line = opts.line;

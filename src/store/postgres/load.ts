@@ -14,11 +14,22 @@ export interface LoadedState {
   journalRows: number;
 }
 
+/** What to do about a damaged row: nothing was changed; the remedies are the database's, not a file's. */
+function advice(kind: 'snapshot' | 'journal', workspace: string | undefined): string {
+  const ws = workspace === undefined ? '' : ` (workspace '${workspace}')`;
+  return kind === 'journal'
+    ? `Nothing was changed. Repair that row of paygate_journal${ws} from a backup, or delete it and every later row of the ` +
+        `workspace (dropping those transactions: each was made on top of the ones before), or start with --reset to ` +
+        `empty the database, or pass another --store.`
+    : `Nothing was changed. Restore the row of paygate_snapshot${ws} from a backup, or start with --reset to empty the ` +
+        `database, or pass another --store.`;
+}
+
 function parse(label: string, text: string, kind: 'snapshot' | 'journal', line: number | undefined): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new StoreCorruptError(`${label} paygate_${kind}`, `not valid JSON (${(e as Error).message})`, { kind, ...(line !== undefined ? { line } : {}) });
+    throw new StoreCorruptError(`${label} paygate_${kind}`, `not valid JSON (${(e as Error).message})`, { kind, advice: advice(kind, undefined), ...(line !== undefined ? { line } : {}) });
   }
 }
 
@@ -31,7 +42,7 @@ async function readSnapshot(client: ClientBase, workspace: string, label: string
     try {
       assertCollections(parsed);
     } catch (e) {
-      throw new StoreCorruptError(`${label} paygate_snapshot`, (e as Error).message, { kind: 'snapshot' });
+      throw new StoreCorruptError(`${label} paygate_snapshot`, (e as Error).message, { kind: 'snapshot', advice: advice('snapshot', workspace) });
     }
     for (const [c, list] of Object.entries(parsed)) colls.set(c, new Map(list.map((v) => [v.id, v])));
   }
@@ -49,12 +60,12 @@ export async function readState(client: ClientBase, workspace: string, label: st
   let seq = state.seq;
   for (const row of journal.rows) {
     const n = Number(row.seq);
-    if (n !== seq + 1) throw new StoreCorruptError(`${label} paygate_journal`, `transaction ${seq + 1} is missing (the next one is ${n})`, { kind: 'journal', line: n });
+    if (n !== seq + 1) throw new StoreCorruptError(`${label} paygate_journal`, `transaction ${seq + 1} is missing (the next one is ${n})`, { kind: 'journal', line: n, advice: advice('journal', workspace) });
     const changes = parse(label, row.tx, 'journal', n) as Change[];
     try {
       assertChanges(changes);
     } catch (e) {
-      throw new StoreCorruptError(`${label} paygate_journal`, `transaction ${n}: ${(e as Error).message}`, { kind: 'journal', line: n });
+      throw new StoreCorruptError(`${label} paygate_journal`, `transaction ${n}: ${(e as Error).message}`, { kind: 'journal', line: n, advice: advice('journal', workspace) });
     }
     for (const ch of changes) {
       let m = state.colls.get(ch.c);
