@@ -6,9 +6,9 @@ import type { Dispatcher } from 'undici';
 import type { World } from '../domain/world.js';
 import { WorldIndex } from '../domain/world.js';
 import { loadWorld, parseWorld } from '../world/load.js';
-import { DEFAULT_WORKSPACE, MemoryBackend, backendFor, type StoreBackend } from '../store/backend.js';
+import { DEFAULT_WORKSPACE, backendFor, type StoreBackend } from '../store/backend.js';
 import { Store } from '../store/store.js';
-import type { SandboxSecrets } from '../store/secrets.js';
+import { loadSecrets, type SandboxSecrets } from '../store/secrets.js';
 import type { Persistence } from '../store/persistence.js';
 import type { FileStore } from '../store/files.js';
 import { createApp } from './app.js';
@@ -239,7 +239,7 @@ async function openWorkspace(opts: SandboxOptions, backend: StoreBackend, closeB
   try {
     const legacy = store.state.meta.get('link_secret')?.key as string | undefined;
     // A test's own persistence keeps nothing across restarts: its secrets are fresh too.
-    const secrets = opts.persistence ? await new MemoryBackend().workspace(DEFAULT_WORKSPACE).secrets(legacy) : await storage.secrets(legacy);
+    const secrets = opts.persistence ? loadSecrets(undefined, legacy) : await storage.secrets(legacy);
     return { store, files: storage.files, secrets, start, certBase: opts.persistence ? undefined : storage.certBase, closeBackend };
   } catch (e) {
     await store.close();

@@ -5,13 +5,12 @@
 // one active read per replica (a concurrent read gets 503), hence sequential. The per-shop rate limit (5 rps) is
 // switched off for the measurement. BENCH_POOL_REQUESTS (default 2000) sets the measured requests per kind;
 // BENCH_SKIP_POOL=1 skips it all. Ends with one JSON line of every figure.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Client } from 'undici';
+import { startChild, stop } from './child.mjs';
 
 if (process.env.BENCH_SKIP_POOL) {
   console.log('pool benchmark skipped (BENCH_SKIP_POOL)');
@@ -30,20 +29,6 @@ const LAYOUT = { method: METHOD, generate: { count: 10_000, min: '100.00', max: 
 // 10,000 payouts of up to 100,000.00 reserve about 505 million RUB with fees: the default fixtures' pool shop opens
 // with 1,000,000,000.00 RUB for layouts of this size.
 
-function startChild(args, env) {
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
-  return new Promise((resolve, reject) => {
-    const rl = createInterface({ input: child.stdout });
-    rl.once('line', (line) => resolve({ child, info: JSON.parse(line) }));
-    child.once('exit', (code) => reject(new Error(`child exited with ${code} before it was ready`)));
-  });
-}
-
-async function stop(child) {
-  const done = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await done;
-}
 
 // The requests, deterministic per index. Recommendation amounts spread over 100.00–100,000.00 (a stride coprime
 // to the span, with varying cents).

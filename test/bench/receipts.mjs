@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { buildPdf } from '../receipts/make-samples.mjs';
+import { stop } from './child.mjs';
 
 if (process.env.BENCH_SKIP_RECEIPTS) {
   console.log('receipt benchmark skipped (BENCH_SKIP_RECEIPTS)');
@@ -68,11 +69,6 @@ function startSandbox(store) {
   });
 }
 
-async function stop(child) {
-  const done = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await done;
-}
 
 let seq = 0;
 async function createPayment(base, key, link) {

@@ -1,14 +1,14 @@
 // npm run bench: create-payment throughput and latency over HTTP (20 connections) with 1,000 and 100,000
 // operations already in the file store, beside a bare h3 route and Stoplight Prism's stateless mock of the same
 // route (test/bench/prism.mjs), measured the same way in the same run; the server's CPU time per request beside.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { load } from './load.mjs';
 import { ensurePrism, startPrism } from './prism.mjs';
+import { startChild, stop } from './child.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin/paygate.js');
@@ -17,20 +17,6 @@ const DURATION = Number(process.env.BENCH_DURATION_MS ?? 5000);
 const CONNECTIONS = 20;
 const sizes = (process.env.BENCH_SIZES ?? '1000,100000').split(',').map(Number);
 
-function startChild(args) {
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    const rl = createInterface({ input: child.stdout });
-    rl.once('line', (line) => resolve({ child, info: JSON.parse(line) }));
-    child.once('exit', (code) => reject(new Error(`child exited with ${code} before it was ready`)));
-  });
-}
-
-async function stop(child) {
-  const done = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await done;
-}
 
 function createRequest(tag) {
   return (i) => ({

@@ -15,6 +15,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { load } from './load.mjs';
+import { stop } from './child.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const KEY = 'pg_test_a_7Hq2Lm9XwR4tNc8V';
@@ -46,11 +47,6 @@ async function start(store, compactAfter) {
   return { child, info, startMs: performance.now() - t0 };
 }
 
-async function stop(child) {
-  const done = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await done;
-}
 
 const createRequest = (tag) => (i) => ({
   method: 'POST',

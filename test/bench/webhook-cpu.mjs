@@ -16,13 +16,13 @@
 // 5000), BENCH_WEBHOOK_NODE_ARGS (node flags for the sandbox child, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof": every
 // thread writes its profile on exit), BENCH_SKIP_WEBHOOKS=1 skips it. Exits non-zero only on a broken run (errors, non-2xx, undelivered events),
 // never on missing the goal (≤ 1.25 ×).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
+import { startChild, stop } from './child.mjs';
 
 if (process.env.BENCH_SKIP_WEBHOOKS) process.exit(0);
 
@@ -38,20 +38,6 @@ const NODE_ARGS = (process.env.BENCH_WEBHOOK_NODE_ARGS ?? '').split(' ').filter(
 const DRAIN_LIMIT_MS = 60_000;
 const TICK_HZ = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
-function startChild(args) {
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    const rl = createInterface({ input: child.stdout });
-    rl.once('line', (line) => resolve({ child, info: JSON.parse(line) }));
-    child.once('exit', (code) => reject(new Error(`child exited with ${code} before it was ready`)));
-  });
-}
-
-async function stop(child) {
-  const done = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await done;
-}
 
 /** CPU seconds the process has used so far, all threads (utime + stime, fields 14 and 15 of /proc/<pid>/stat). */
 function cpuSeconds(pid) {

@@ -1,0 +1,23 @@
+// The benchmarks' child processes: a sandbox (or another server) that prints one JSON line when it is ready.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Start `node <args>` in the repository (with `env` added); resolves with the child and its first line, parsed. */
+export function startChild(args, env = {}) {
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  return new Promise((resolve, reject) => {
+    const rl = createInterface({ input: child.stdout });
+    rl.once('line', (line) => resolve({ child, info: JSON.parse(line) }));
+    child.once('exit', (code) => reject(new Error(`child exited with ${code} before it was ready`)));
+  });
+}
+
+/** SIGTERM, and wait until it has exited. */
+export async function stop(child) {
+  const done = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await done;
+}
