@@ -15,7 +15,7 @@ import type { Change, Collections, Entity } from './persistence.js';
 import { DeliveryIndex, deliveryFromStored, type WebhookDeliveryRecord } from './delivery-index.js';
 import { PackedMap, type Packed } from './packed-map.js';
 import { captureState } from './state-capture.js';
-import type { EntityMaps, SnapshotSource } from './snapshot.js';
+import type { EntityMaps } from './snapshot.js';
 
 export type { WebhookDeliveryRecord } from './delivery-index.js';
 
@@ -291,12 +291,9 @@ export class SandboxState implements StateView {
 
   snapshot(): Collections {
     const out: Collections = {};
-    for (const [c, , json] of this.capture(new Map()).entries()) (out[c] ??= []).push(JSON.parse(json) as Entity);
+    for (const [c, , json] of captureState(this, new Map()).entries()) (out[c] ??= []).push(JSON.parse(json) as Entity);
     return out;
   }
-
-  /** The state now, to write as a snapshot while it goes on changing (see captureState). */
-  capture(durable: ReadonlyMap<string, ReadonlyMap<string, Entity | undefined>>): SnapshotSource { return captureState(this, durable); } // prettier-ignore
 
   operation(id: string): OperationRecord | undefined {
     return this.operations.get(id);
@@ -314,7 +311,9 @@ export class SandboxState implements StateView {
   }
 
   /** Every operation whose status is one of `statuses`, in creation order, decoded one at a time (start-up). */
-  *operationsWithStatus(statuses: ReadonlySet<string>): IterableIterator<OperationRecord> { for (const id of this.operationIndex.idsWithStatus(statuses)) yield this.operations.peek(id)!; } // prettier-ignore
+  *operationsWithStatus(statuses: ReadonlySet<string>): IterableIterator<OperationRecord> {
+    for (const id of this.operationIndex.idsWithStatus(statuses)) yield this.operations.peek(id)!;
+  }
 
   accountTotal(account: string, currency: string): Decimal {
     return this.totals.get(account, currency);

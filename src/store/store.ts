@@ -9,6 +9,7 @@ import { AccountTotals, type Posting } from '../domain/ledger.js';
 import type { Change, Entity, Persistence } from './persistence.js';
 import type { EntityMaps, SnapshotSource } from './snapshot.js';
 import { SandboxState, type StoreChange } from './state.js';
+import { captureState } from './state-capture.js';
 
 /** What a Persistence may offer beyond the interface (FilePersistence does): loading entities as their JSON text,
  * compacting from a lazily read capture of the state, and compacting in the background as its journal grows. */
@@ -88,7 +89,7 @@ export class Store {
       if (!m) durable.set(c, (m = new Map()));
       m.set(k.slice(at + 1), s.durable);
     }
-    return this.state.capture(durable);
+    return captureState(this.state, durable);
   }
 
   /** Nothing in flight and the journal is long: write a snapshot in the background (commits go on meanwhile). */
