@@ -30,7 +30,8 @@ export function useCluster(): { get(): Cluster } {
 
 /**
  * End the sessions of paygate writers on `url`'s database, as a dead process or a lost network would; `standby`:
- * only those that do not hold the active lease.
+ * only those that do not hold the active lease. Waits (up to 5 s) until each has exited, so its locks (the lease)
+ * are released when this returns: a new owner opening at once never finds the dead one still holding the lease.
  */
 export async function killWriterSessions(url: string, only?: 'standby'): Promise<number> {
   const c = new pg.Client({ connectionString: url });
@@ -38,7 +39,7 @@ export async function killWriterSessions(url: string, only?: 'standby'): Promise
   try {
     const notHolder = only === 'standby' ? "AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND l.locktype = 'advisory' AND l.objid = 1 AND l.granted)" : '';
     const { rows } = await c.query<{ ok: boolean }>(
-      `SELECT pg_terminate_backend(a.pid) AS ok FROM pg_stat_activity a WHERE a.application_name LIKE 'paygate pid %' AND a.datname = current_database() ${notHolder}`,
+      `SELECT pg_terminate_backend(a.pid, 5000) AS ok FROM pg_stat_activity a WHERE a.application_name LIKE 'paygate pid %' AND a.datname = current_database() ${notHolder}`,
     );
     return rows.length;
   } finally {
@@ -46,13 +47,13 @@ export async function killWriterSessions(url: string, only?: 'standby'): Promise
   }
 }
 
-/** End the session that holds the active lease (the active sandbox's writer), as a network cut would. */
+/** End the session that holds the active lease (the active sandbox's writer), as a network cut would; waits for it to exit. */
 export async function killLeaseHolder(url: string): Promise<number> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
     const { rows } = await c.query(
-      "SELECT pg_terminate_backend(l.pid) FROM pg_locks l WHERE l.locktype = 'advisory' AND l.classid = $1 AND l.objid = $2 AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+      "SELECT pg_terminate_backend(l.pid, 5000) FROM pg_locks l WHERE l.locktype = 'advisory' AND l.classid = $1 AND l.objid = $2 AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())",
       [LOCK_CLASS, LEASE_LOCK],
     );
     return rows.length;
