@@ -5,7 +5,7 @@ import type { Decimal } from 'decimal.js';
 import type { Posting } from '../domain/ledger.js';
 import type { OperationRecord } from '../domain/operation.js';
 import type { StateChange, StateView } from '../domain/state.js';
-import type { OperationEvent } from '../domain/transitions.js';
+import { storedEvent, type OperationEvent, type StoredEvent } from '../domain/transitions.js';
 import { AccountTotals } from '../domain/ledger.js';
 import type { KeyScope } from '../domain/world.js';
 import type { LinkRecord } from '../domain/links.js';
@@ -99,7 +99,7 @@ export class SandboxState implements StateView {
   /** The bulk of the state, kept mostly as JSON text (see PackedMap): the last 20,000 operations written stay objects. */
   readonly operations = new PackedMap<OperationRecord>(20_000, 4096);
   readonly postings = new PackedMap<Posting>(4096, 1024);
-  readonly events = new PackedMap<OperationEvent>(1024, 256);
+  readonly events = new PackedMap<StoredEvent>(1024, 256);
   readonly keys = new Map<string, ApiKeyRecord>();
   readonly meta = new Map<string, MetaRecord>();
   readonly webhookEndpoints = new Map<string, WebhookEndpointRecord>();
@@ -151,7 +151,8 @@ export class SandboxState implements StateView {
       this.totals.apply(p);
       this.postings.setText(id, typeof v === 'string' ? v : JSON.stringify(v));
     }
-    for (const [id, v] of maps.get('events') ?? []) this.events.setText(id, typeof v === 'string' ? v : JSON.stringify(v));
+    // An event written before events stopped carrying a copy of the operation loses it here (see StoredEvent).
+    for (const [id, v] of maps.get('events') ?? []) this.events.setText(id, typeof v === 'string' && !v.includes('"operation":{') ? v : JSON.stringify(storedEvent((typeof v === 'string' ? JSON.parse(v) : v) as OperationEvent)));
     each('keys', (v) => this.putKey(v as ApiKeyRecord));
     each('meta', (v, id) => this.meta.set(id, v as MetaRecord));
     each('links', (v, id) => this.links.set(id, v as LinkRecord));
@@ -223,7 +224,7 @@ export class SandboxState implements StateView {
         return;
       }
       case 'event':
-        return this.upsert(this.events, ch.event.id, ch.event, 'events', out, undos);
+        return this.upsert(this.events, ch.event.id, storedEvent(ch.event), 'events', out, undos);
       case 'link':
         return this.upsert(this.links, ch.link.id, ch.link, 'links', out, undos);
       case 'key': {

@@ -309,7 +309,7 @@ describe('flexible payment link (§4.3)', () => {
     const confirmed = await h.call('POST', `/sandbox/links/${id}/confirm`, { key: KEY_POOL, body: { amount: '2500.00' } });
     expect(confirmed.body).toMatchObject({ operation_id: id, status: 'pending', expected_amount: '2500.00' });
     const events = [...h.sandbox.store.state.events.values()].filter((e) => e.operation_id === id);
-    expect(events.map((e) => [e.type, e.operation.expected_amount])).toEqual([['operation.pending', '2500.00']]);
+    expect(events.map((e) => e.type)).toEqual(['operation.pending']);
     // Retrying the link now returns the payment, with the same URL.
     expect((await link(body)).body).toMatchObject({ operation_id: id, status: 'pending', payment_url: r.body.payment_url });
     expect((await state(id)).body.expected_amount).toBe('2500.00');

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StoreCorruptError } from '../../src/store/errors.js';
+import { serializeSnapshot } from '../../src/store/snapshot.js';
 import { FilePersistence } from '../../src/store/file-persistence.js';
 import { PackedMap } from '../../src/store/packed-map.js';
 import type { Entity } from '../../src/store/persistence.js';
@@ -136,6 +137,42 @@ describe('background compaction', () => {
     await again.open();
     expect(again.state.operation('op1')?.status).toBe('pending');
     await again.close();
+  });
+});
+
+describe('stored events', () => {
+  it('keep no copy of the operation (the webhook body is rendered from it at commit), before and after a restart', async () => {
+    const open = (reset: boolean) => createSandbox({ store: file(), reset, fsync: false, frozenClock: true, log: () => {} });
+    const sb = await open(true);
+    const op = await sb.service.create('shop_a', 'payment', { merchant_operation_id: 'ev-1', client_id: 'c', method: 'WT_RUB_C2C', amount: '100.00', currency: 'RUB' });
+    await sb.service.pay('shop_a', { operation_id: op.id });
+    const shape = (s: typeof sb) => [...s.service.state.events.values()].filter((e) => e.operation_id === op.id).map((e) => Object.keys(e).sort().join());
+    const keys = 'created_at,id,operation_id,shop_id,type';
+    expect(shape(sb)).toEqual([keys, keys]);
+    await sb.close();
+    const stored = fs.readdirSync(dir).filter((f) => fs.statSync(path.join(dir, f)).isFile()).map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n');
+    expect(stored).toContain(`evt_${op.id}_1`);
+    expect(stored).not.toMatch(/"operation":\{/);
+    const again = await open(false);
+    try {
+      expect(shape(again)).toEqual([keys, keys]);
+      expect([...again.service.state.events.values()].filter((e) => e.operation_id === op.id).map((e) => e.type)).toEqual(['operation.pending', 'operation.completed']);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('an event stored with a copy of the operation (before) opens without it', async () => {
+    const old = { id: 'evt_x_0', shop_id: 'shop_a', operation_id: 'x', type: 'operation.pending', created_at: '2026-01-01T00:00:00.000Z', operation: { id: 'x', status: 'pending' } };
+    fs.writeFileSync(file(), serializeSnapshot({ events: [old] }, 0));
+    const sb = await createSandbox({ store: file(), fsync: false, frozenClock: true, log: () => {} });
+    try {
+      const { operation, ...rest } = old;
+      expect(operation).toBeDefined();
+      expect(sb.service.state.events.get('evt_x_0')).toEqual(rest);
+    } finally {
+      await sb.close();
+    }
   });
 });
 
