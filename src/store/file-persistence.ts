@@ -11,15 +11,14 @@
 // Sequence numbers are given when a group is written, not when a commit is queued: a failed write takes none, so
 // the lines on disk are numbered without a gap (the journal reports a gap as a lost line), and a compaction records
 // the last seq actually written when it runs, so the next line always follows the snapshot.
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Change, Collections, Persistence, PersistenceStats } from './persistence.js';
 import { StoreClosedError, StoreFailedError } from './errors.js';
 import { JournalFile, journalLine, serializeChanges } from './journal.js';
 import { acquireLock, releaseLock, type LockToken } from './lock.js';
 import { assertChanges, assertCollections } from './persistence.js';
-import { SnapshotFile, collectionsSource, fsyncDir, isSource, mapsSource, toCollections, type EntityMaps, type SnapshotSource } from './snapshot.js';
-import { rm } from 'node:fs/promises';
+import { SnapshotFile, collectionsSource, fsyncDir, isSource, mapsSource, mapsTarget, toCollections, type EntityMaps, type LoadTarget, type SnapshotSource } from './snapshot.js';
 
 export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, parseSnapshot, serializeSnapshot } from './snapshot.js';
 export { replayJournal, type JournalReplay } from './journal.js';
@@ -35,10 +34,7 @@ export interface FilePersistenceOptions {
   compactOnOpen?: boolean;
 }
 
-interface Waiter {
-  resolve(): void;
-  reject(e: unknown): void;
-}
+type Waiter = { resolve(): void; reject(e: unknown): void }; // prettier-ignore
 type Entry =
   | { kind: 'commit'; body: string; w: Waiter }
   | { kind: 'sync'; w: Waiter }
@@ -114,6 +110,13 @@ export class FilePersistence implements Persistence {
 
   /** open(), the entities of a version 2 snapshot left as their JSON text (the store keeps them so). */
   async openRaw(): Promise<EntityMaps> {
+    const colls: EntityMaps = new Map();
+    await this.openInto({ ...mapsTarget(colls), capture: () => mapsSource(colls) });
+    return colls;
+  }
+
+  /** open() into a target (the store's state); `capture` gives what a compaction on open writes. */
+  async openInto(target: LoadTarget & { capture(): SnapshotSource }): Promise<void> {
     if (this.#state !== 'new' && this.#state !== 'closed') {
       throw new Error(`FilePersistence.open(): ${this.path} is already ${this.#state}`);
     }
@@ -131,9 +134,8 @@ export class FilePersistence implements Persistence {
         throw e;
       }
       try {
-        const all = await this.#load();
+        await this.#load(target);
         this.#state = 'open';
-        return all;
       } catch (e) {
         await this.#journal.close().catch(() => {});
         await releaseLock(this.lockPath, this.#lock).catch(() => {});
@@ -150,11 +152,12 @@ export class FilePersistence implements Persistence {
     }
   }
 
-  /** Read the snapshot, validate and replay the journal (nothing is written until both are known good), then tidy up. */
-  async #load(): Promise<EntityMaps> {
-    const colls: EntityMaps = new Map();
-    const lastSeq = await this.#snapshot.load(colls);
-    const replay = await this.#journal.read(lastSeq, colls);
+  /** Read the snapshot, validate the whole journal, then replay it (nothing is written until both are known good), then tidy up. */
+  async #load(target: LoadTarget & { capture(): SnapshotSource }): Promise<void> {
+    const lastSeq = await this.#snapshot.load(target);
+    const journal: EntityMaps = new Map();
+    const replay = await this.#journal.read(lastSeq, journal);
+    for (const [c, m] of journal) for (const [id, v] of m) target.put(c, id, v);
     this.#seq = Math.max(lastSeq, replay.maxSeq);
     this.#oldLeft = replay.old !== undefined;
 
@@ -164,11 +167,10 @@ export class FilePersistence implements Persistence {
     if (this.compactOnOpen && (replay.goodEnd > 0 || replay.old !== undefined)) {
       // Records newer than the snapshot: fold them in. Only older ones (a compaction that crashed before its
       // truncation): the snapshot already has them, just empty the journal.
-      if (replay.applied > 0) await this.#snapshot.write(mapsSource(colls), this.#seq);
+      if (replay.applied > 0) await this.#snapshot.write(target.capture(), this.#seq);
       await this.#journal.truncate();
       await this.#dropOld();
     }
-    return colls;
   }
 
   /** Delete the set-aside journal (its records are in the snapshot now). */

@@ -9,7 +9,7 @@ import { open as openFile, readFile, rename, type FileHandle } from 'node:fs/pro
 import type { Change } from './persistence.js';
 import { StoreCorruptError, StoreFailedError } from './errors.js';
 import { isEntity } from './persistence.js';
-import { upsert, type EntityMaps } from './snapshot.js';
+import { targetOf, type EntityMaps, type LoadTarget } from './snapshot.js';
 import { describe, errno, isRecord } from './util.js';
 
 /** The `ch` part of a record. Throws (before it is queued) for changes JSON cannot hold, e.g. a BigInt. */
@@ -41,7 +41,8 @@ export interface JournalReplay {
  * must be lastSeq + 1 (lines at or below it are already in the snapshot: a compaction that crashed before its
  * truncation).
  */
-export function replayJournal(buf: Buffer, file: string, lastSeq: number, colls: EntityMaps, after = 0): JournalReplay {
+export function replayJournal(buf: Buffer, file: string, lastSeq: number, into: EntityMaps | LoadTarget, after = 0): JournalReplay {
+  const target = targetOf(into);
   let pos = 0;
   let line = 0;
   // `after`: the last seq of the journal this one continues (the one a compaction set aside, see JournalFile.rotate).
@@ -75,7 +76,7 @@ export function replayJournal(buf: Buffer, file: string, lastSeq: number, colls:
       if (!isEntity(c.v)) throw bad(`ch[${i}].v is ${describe(c.v)} without a string "id"`);
     }
     if (seq > lastSeq) {
-      for (const c of ch as Change[]) upsert(colls, c.c, c.v);
+      for (const c of ch as Change[]) target.put(c.c, c.v.id, c.v);
       out.applied++;
     }
     prevSeq = seq;
@@ -126,7 +127,7 @@ export class JournalFile {
   }
 
   /** Reads the set-aside journal (if any) and the journal (none yet: empty) and replays them onto `colls`. Writes nothing. */
-  async read(lastSeq: number, colls: EntityMaps): Promise<JournalReplay & { old: JournalReplay | undefined }> {
+  async read(lastSeq: number, colls: EntityMaps | LoadTarget): Promise<JournalReplay & { old: JournalReplay | undefined }> {
     const oldBuf = await readIfAny(this.oldPath);
     const old = oldBuf === undefined ? undefined : replayJournal(oldBuf, this.oldPath, lastSeq, colls);
     const buf = (await readIfAny(this.path)) ?? Buffer.alloc(0);

@@ -6,12 +6,16 @@
 // replaced, never changed in place, so a decoded copy is as good as the original. Iteration keeps first-insertion
 // order, like a Map.
 //
+// With a file store most texts are not even in memory: a value may be a handle to the text in the snapshot file
+// (see ColdTexts), read back when the entity is.
+//
 // A snapshot being written while the map changes sees the map as it was when it began (`capture()`): the first
 // change of an id after that point keeps the id's previous value for the capture.
 import type { Entity } from './persistence.js';
+import type { ColdTexts } from './cold-texts.js';
 
-/** A value kept for an id: its JSON text, or the entity itself while it is hot. */
-export type Packed<T> = string | T;
+/** A value kept for an id: its JSON text, the entity itself while it is hot, or a handle to its text in a file. */
+export type Packed<T> = string | T | number;
 
 /** What a capture saw for an id changed after it began: its value then (undefined: it did not exist). */
 export type CaptureOverlay = Map<string, Packed<Entity> | undefined>;
@@ -24,6 +28,10 @@ export class PackedMap<T extends Entity> {
   readonly #decoded = new Map<string, T>();
   /** Open captures: each sees the map as it was when it began. */
   readonly #captures = new Set<CaptureOverlay>();
+  /** Handles replaced while a capture was open: freed when the last capture is released (it may still read them). */
+  #unused: number[] = [];
+  /** Where handles point (set when the store loads from a file). */
+  cold: ColdTexts | undefined;
 
   constructor(
     /** Objects kept as they are (the most recently written). */
@@ -42,10 +50,10 @@ export class PackedMap<T extends Entity> {
 
   get(id: string): T | undefined {
     const v = this.#raw.get(id);
-    if (typeof v !== 'string') return v;
+    if (typeof v === 'object' || v === undefined) return v;
     let d = this.#decoded.get(id);
     if (d === undefined) {
-      d = JSON.parse(v) as T;
+      d = JSON.parse(this.textOf(v)) as T;
       if (this.#decoded.size >= this.cacheLimit) this.#decoded.delete(this.#decoded.keys().next().value!);
       this.#decoded.set(id, d);
     }
@@ -55,17 +63,26 @@ export class PackedMap<T extends Entity> {
   /** The entity, decoded without entering the cache (a scan that reads each entity once). */
   peek(id: string): T | undefined {
     const v = this.#raw.get(id);
-    return typeof v === 'string' ? (this.#decoded.get(id) ?? (JSON.parse(v) as T)) : v;
+    return typeof v === 'object' || v === undefined ? v : (this.#decoded.get(id) ?? (JSON.parse(this.textOf(v)) as T));
   }
 
-  /** The stored value as it is: the JSON text of a cold entity, the object of a hot one. */
-  raw(id: string): Packed<T> | undefined {
-    return this.#raw.get(id);
+  /** The stored value: the JSON text of a cold entity (read from its file if it is there), the object of a hot one. */
+  raw(id: string): string | T | undefined {
+    const v = this.#raw.get(id);
+    return typeof v === 'number' ? this.textOf(v) : v;
+  }
+
+  /** The JSON text of a stored value. */
+  textOf(v: Packed<T>): string {
+    if (typeof v === 'string') return v;
+    if (typeof v === 'number') return this.cold!.text(v);
+    return JSON.stringify(v);
   }
 
   /** Store an entity written now: it stays an object until `hotLimit` newer writes push it out. */
   set(id: string, v: T): this {
     this.#remember(id);
+    this.#drop(this.#raw.get(id));
     this.#raw.set(id, v);
     this.#decoded.delete(id);
     this.#hot.delete(id);
@@ -75,8 +92,9 @@ export class PackedMap<T extends Entity> {
   }
 
   /** Store an entity as its JSON text (loading a store). */
-  setText(id: string, text: string): void {
+  setText(id: string, text: Packed<T>): void {
     this.#remember(id);
+    if (this.#raw.size > 0) this.#drop(this.#raw.get(id));
     this.#raw.set(id, text);
     // Loading a store, both are empty: skip the lookups (a few % of a start-up at 1,000,000 operations).
     if (this.#decoded.size > 0) this.#decoded.delete(id);
@@ -85,13 +103,16 @@ export class PackedMap<T extends Entity> {
 
   delete(id: string): boolean {
     this.#remember(id);
+    this.#drop(this.#raw.get(id));
     this.#decoded.delete(id);
     this.#hot.delete(id);
     return this.#raw.delete(id);
   }
 
+  /** Forget everything; the handles are the owner's to clear (ColdTexts.clear). */
   clear(): void {
     for (const id of this.#raw.keys()) this.#remember(id);
+    if (this.#captures.size === 0) this.#unused = [];
     this.#raw.clear();
     this.#hot.clear();
     this.#decoded.clear();
@@ -101,7 +122,7 @@ export class PackedMap<T extends Entity> {
     return this.#raw.keys();
   }
 
-  /** Every entity, decoded (a full scan: for tests, tools and start-up; not for request paths). */
+  /** Every entity, decoded (a full scan: for tests and tools; not for request paths). */
   *values(): IterableIterator<T> {
     for (const id of this.#raw.keys()) yield this.get(id)!;
   }
@@ -120,6 +141,29 @@ export class PackedMap<T extends Entity> {
 
   release(overlay: CaptureOverlay): void {
     this.#captures.delete(overlay);
+    if (this.#captures.size > 0) return;
+    for (const h of this.#unused) this.cold?.free(h);
+    this.#unused = [];
+  }
+
+  /**
+   * After a snapshot was written: an entity whose value is still the one the snapshot wrote (the caller knows: it
+   * is unchanged since the capture) and is not hot is read from the new file from now on, at `offset` (`length`
+   * bytes); its text, or its handle into the old file, is let go. Returns whether it moved.
+   */
+  settle(id: string, file: number, offset: number, length: number, prefix: number): boolean {
+    const v = this.#raw.get(id);
+    if (v === undefined || typeof v === 'object' || !this.cold) return false;
+    if (typeof v === 'number') this.cold.move(v, file, offset, prefix);
+    else this.#raw.set(id, this.cold.add(file, offset, length, prefix));
+    return true;
+  }
+
+  /** A value replaced or deleted: its handle is let go (once no capture can read it any more). */
+  #drop(v: Packed<T> | undefined): void {
+    if (typeof v !== 'number') return;
+    if (this.#captures.size > 0) this.#unused.push(v);
+    else this.cold?.free(v);
   }
 
   #remember(id: string): void {

@@ -1,34 +1,59 @@
 // The snapshot `<path>` of a FilePersistence, replaced atomically (temp file + rename) and, with fsync on, made
-// durable with its directory entry. Version 2 (written since issue 17) is JSON Lines, so that neither writing nor
-// reading ever holds the whole state as one string (V8 caps a string at 512 MiB, about 300,000 operations) and a
-// compaction can write it in slices while the sandbox serves:
-//   {"format":"paygate-store","version":2,"lastSeq":n}
+// durable with its directory entry. Versions 2 and 3 (written since issue 17) are JSON Lines, so that neither
+// writing nor reading ever holds the whole state as one string (V8 caps a string at 512 MiB, about 300,000
+// operations) and a compaction can write it in slices while the sandbox serves:
+//   {"format":"paygate-store","version":3,"lastSeq":n}
 //   "<collection>"\t"<id>"\t<entity JSON>          one line per entity, in insertion order
+//   "operations"\t"<id>"\t<view JSON>\t<entity JSON>   version 3: an operation with its load view (state-load.ts)
 //   {"end":<number of entity lines>}               absent: the file was cut short
-// Version 1, one JSON document {format, version, lastSeq, collections}, is still read (the next compaction
-// rewrites it as version 2). Owns the format, reading/validating it, and the maps that loading builds (shared with
-// the journal's replay): version 2 entities are kept as their JSON text there, unparsed.
+// JSON text never holds a raw tab, so the tabs split a line. Version 2 is version 3 without views; version 1, one
+// JSON document {format, version, lastSeq, collections}, is still read (the next compaction rewrites either as
+// version 3). Owns the format, reading/validating it, and the loading interface (shared with the journal's
+// replay): entities are loaded as their JSON text, unparsed, or as handles to it in the file (ColdTexts).
+import { openSync } from 'node:fs';
 import { chmod, open as openFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Collections, Entity } from './persistence.js';
 import { errno } from './util.js';
 import { StoreCorruptError } from './errors.js';
-import { isEntity } from './persistence.js';
+import { parseDocument } from './snapshot-document.js';
 import { describe, isRecord } from './util.js';
+import type { ColdTexts } from './cold-texts.js';
 
 export const SNAPSHOT_FORMAT = 'paygate-store';
-export const SNAPSHOT_VERSION = 2;
+export const SNAPSHOT_VERSION = 3;
+/** JSON Lines without operation views, still read. */
+export const SNAPSHOT_VERSION_LINES = 2;
 /** The one-document format of the first versions, still read. */
 export const SNAPSHOT_VERSION_DOCUMENT = 1;
 
 /** Collections being loaded: name → id → entity (or its JSON text, unparsed), in first-appearance order. */
 export type EntityMaps = Map<string, Map<string, Entity | string>>;
 
-/** A state to write as a snapshot, read lazily: [collection, id, entity JSON] in order; `release` when written. */
+/** A state to write as a snapshot, read lazily: [collection, id, entity JSON, an operation's view]; then `release`. */
 export interface SnapshotSource {
-  entries(): Iterable<[string, string, string]>;
+  entries(): Iterable<[string, string, string, string?]>;
   release(): void;
+  /** Where the entry just taken from `entries` went in the file: its JSON text's byte offset and length, and its view's length. */
+  placed?(offset: number, length: number, view: number): void;
+  /** The snapshot is in place at `path` (before `release`): its texts may be read from there from now on. */
+  written?(path: string): Promise<void>;
 }
+
+/**
+ * What loading a store fills. `put` takes each entity in order (an id seen again replaces its value and keeps its
+ * place). With `cold`, a version 2 or 3 snapshot's entities of those collections are given as handles to their text in
+ * the snapshot file (ColdTexts), not read into memory; for the collections in `cold.read` their text comes too.
+ */
+export interface LoadTarget {
+  cold?: { texts: ColdTexts; collections: ReadonlySet<string>; read: ReadonlySet<string> };
+  put(c: string, id: string, v: Entity | string | number, text?: string, view?: string): void;
+}
+
+/** Loading into plain maps (tools, tests, the PostgreSQL store). */
+export const mapsTarget = (colls: EntityMaps): LoadTarget => ({ put: (c, id, v) => upsert(colls, c, v as Entity | string, id) });
+
+export const targetOf = (x: EntityMaps | LoadTarget): LoadTarget => (x instanceof Map ? mapsTarget(x) : x);
 
 /** A snapshot source over plain collections (already a copy: compact(all) copies when called). */
 export function collectionsSource(all: Collections): SnapshotSource {
@@ -61,7 +86,7 @@ export function toCollections(colls: EntityMaps): Collections {
   return out;
 }
 
-/** A whole version 2 snapshot as one string (small states: tests and tools). */
+/** A whole snapshot as one string (small states: tests and tools). */
 export function serializeSnapshot(all: Collections, lastSeq: number): string {
   let n = 0;
   let out = headerLine(lastSeq);
@@ -73,56 +98,23 @@ export function serializeSnapshot(all: Collections, lastSeq: number): string {
 }
 
 const headerLine = (lastSeq: number) => `{"format":${JSON.stringify(SNAPSHOT_FORMAT)},"version":${SNAPSHOT_VERSION},"lastSeq":${lastSeq}}\n`;
-const entityLine = (c: string, id: string, json: string) => `${JSON.stringify(c)}\t${JSON.stringify(id)}\t${json}\n`;
+const entityLine = (c: string, id: string, json: string, view?: string) => `${JSON.stringify(c)}\t${JSON.stringify(id)}\t${view === undefined ? '' : `${view}\t`}${json}\n`;
 const endLine = (n: number) => `{"end":${n}}\n`;
 
 /** Validates a version 1 snapshot (one document), loads it into `colls`, returns its lastSeq. Throws StoreCorruptError. */
-export function parseSnapshot(text: string, file: string, colls: EntityMaps): number {
+export function parseSnapshot(text: string, file: string, into: EntityMaps | LoadTarget): number {
+  const target = targetOf(into);
   if (V2_HEADER.test(text)) {
-    const lines = new SnapshotLines(file, colls);
+    const lines = new SnapshotLines(file, { put: target.put });
     const buf = Buffer.from(text, 'utf8');
     let pos = 0;
     for (let at = buf.indexOf(0x0a); at !== -1; pos = at + 1, at = buf.indexOf(0x0a, pos)) lines.line(buf, pos, at);
     return lines.finish(pos < buf.length);
   }
-  return parseDocument(text, file, colls);
+  return parseDocument(text, file, target);
 }
 
-function parseDocument(text: string, file: string, colls: EntityMaps): number {
-  const bad = (reason: string, cause?: unknown) => new StoreCorruptError(file, reason, { kind: 'snapshot', cause });
-  if (text.trim() === '') throw bad(`the file is empty (${text.length} bytes)`);
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    throw bad(`it is not valid JSON (${e instanceof Error ? e.message : String(e)})`, e);
-  }
-  if (!isRecord(doc)) throw bad(`it holds ${describe(doc)}, expected a {"format":"${SNAPSHOT_FORMAT}",...} object`);
-  if (doc.format !== SNAPSHOT_FORMAT) {
-    throw bad(`"format" is ${doc.format === undefined ? 'missing' : describe(doc.format)}, expected "${SNAPSHOT_FORMAT}" (is this a paygate store?)`);
-  }
-  if (doc.version === SNAPSHOT_VERSION && !('collections' in doc)) throw bad('it is a version 2 snapshot (JSON Lines) read as one document');
-  if (doc.version !== SNAPSHOT_VERSION_DOCUMENT) {
-    throw bad(`"version" is ${describe(doc.version)}; this paygate reads versions ${SNAPSHOT_VERSION_DOCUMENT} and ${SNAPSHOT_VERSION} (was it written by a newer paygate?)`);
-  }
-  const lastSeq = doc.lastSeq ?? 0;
-  if (typeof lastSeq !== 'number' || !Number.isSafeInteger(lastSeq) || lastSeq < 0) {
-    throw bad(`"lastSeq" is ${describe(lastSeq)}, expected a non-negative integer`);
-  }
-  if (!isRecord(doc.collections)) throw bad(`"collections" is ${describe(doc.collections)}, expected an object of arrays`);
-  for (const [name, list] of Object.entries(doc.collections)) {
-    if (!Array.isArray(list)) throw bad(`collections.${name} is ${describe(list)}, expected an array`);
-    for (let i = 0; i < list.length; i++) {
-      const v: unknown = list[i];
-      if (!isEntity(v)) throw bad(`collections.${name}[${i}] is ${describe(v)} without a string "id"`);
-      upsert(colls, name, v);
-    }
-    if (!colls.has(name)) colls.set(name, new Map());
-  }
-  return lastSeq;
-}
-
-/** Reads a version 2 snapshot line by line into `colls`, entities kept as their JSON text. */
+/** Reads a version 2 snapshot line by line into a target, entities as their JSON text or (cold) a handle to it. */
 class SnapshotLines {
   #n = 0;
   #entities = 0;
@@ -132,17 +124,23 @@ class SnapshotLines {
   #rawC = '';
   #c = '';
 
+  #cold = false;
+  #read = false;
+  #version = 0;
+
   constructor(
     readonly file: string,
-    readonly colls: EntityMaps,
+    readonly target: LoadTarget,
+    /** The snapshot file's number in target.cold.texts, when its texts may stay there. */
+    readonly coldFile = -1,
   ) {}
 
   #bad(reason: string, cause?: unknown): StoreCorruptError {
     return new StoreCorruptError(this.file, `line ${this.#n}: ${reason}`, { kind: 'snapshot', cause });
   }
 
-  /** One line: buf[start, end) without its newline. */
-  line(buf: Buffer, start: number, end: number): void {
+  /** One line: buf[start, end) without its newline; buf[0] is at byte `base` of the file. */
+  line(buf: Buffer, start: number, end: number, base = 0): void {
     this.#n++;
     if (this.#end >= 0) throw this.#bad('there is text after the end line');
     if (this.#n === 1) return this.#header(buf.toString('utf8', start, end));
@@ -152,15 +150,36 @@ class SnapshotLines {
     if (t2 === -1 || t2 >= end || buf[start] !== 0x22 || buf[t2 + 1] !== 0x7b || buf[end - 1] !== 0x7d) {
       throw this.#bad(`expected "<collection>"<tab>"<id>"<tab>{…} or {"end":n}, found ${describe(buf.toString('utf8', start, Math.min(end, start + 60)))}`);
     }
-    const rawC = buf.toString('latin1', start, t1);
-    if (rawC !== this.#rawC) {
+    // Lines come grouped by collection: the name is decoded when it changes (compared as bytes, nothing allocated).
+    if (!sameBytes(buf, start, t1, this.#rawC)) {
+      const rawC = buf.toString('latin1', start, t1);
       this.#c = this.#string(rawC, 'collection name');
       this.#rawC = rawC;
-      if (!this.colls.has(this.#c)) this.colls.set(this.#c, new Map());
+      const cold = this.target.cold;
+      this.#cold = this.coldFile >= 0 && cold !== undefined && cold.collections.has(this.#c);
+      this.#read = !this.#cold || cold!.read.has(this.#c);
     }
-    const id = this.#string(buf.toString('utf8', t1 + 1, t2), 'id');
-    upsert(this.colls, this.#c, buf.toString('utf8', t2 + 1, end), id);
+    const id = this.#id(buf, t1 + 1, t2);
+    // Version 3: an operation's view, then its text.
+    const t3 = this.#version === SNAPSHOT_VERSION ? buf.indexOf(0x09, t2 + 1) : -1;
+    const at = t3 === -1 || t3 >= end ? t2 + 1 : t3 + 1;
+    const view = at === t2 + 1 ? undefined : buf.toString('utf8', t2 + 1, t3);
+    const text = this.#read && view === undefined ? buf.toString('utf8', at, end) : undefined;
+    try {
+      if (this.#cold) this.target.put(this.#c, id, this.target.cold!.texts.add(this.coldFile, base + at, end - at, view === undefined ? 0 : t3 - t2 - 1), text, view);
+      else this.target.put(this.#c, id, text ?? buf.toString('utf8', at, end), undefined, view);
+    } catch (e) {
+      throw this.#bad(`${this.#c} ${id} cannot be loaded (${e instanceof Error ? e.message : String(e)})`, e);
+    }
     this.#entities++;
+  }
+
+  /** A quoted id: taken as it is when it holds no escape (every id paygate makes), else parsed. */
+  #id(buf: Buffer, start: number, end: number): string {
+    if (end - start > 2 && buf[start] === 0x22 && buf[end - 1] === 0x22 && isPlain(buf, start + 1, end - 1)) {
+      return buf.toString('latin1', start + 1, end - 1);
+    }
+    return this.#string(buf.toString('utf8', start, end), 'id');
   }
 
   #string(json: string, what: string): string {
@@ -182,7 +201,8 @@ class SnapshotLines {
       throw this.#bad(`the first line is not valid JSON (${e instanceof Error ? e.message : String(e)})`, e);
     }
     if (!isRecord(doc) || doc.format !== SNAPSHOT_FORMAT) throw this.#bad(`the first line is not a {"format":"${SNAPSHOT_FORMAT}",...} header (is this a paygate store?)`);
-    if (doc.version !== SNAPSHOT_VERSION) throw this.#bad(`"version" is ${describe(doc.version)}; this paygate reads versions ${SNAPSHOT_VERSION_DOCUMENT} and ${SNAPSHOT_VERSION} (was it written by a newer paygate?)`);
+    if (doc.version !== SNAPSHOT_VERSION && doc.version !== SNAPSHOT_VERSION_LINES) throw this.#bad(`"version" is ${describe(doc.version)}; this paygate reads versions ${SNAPSHOT_VERSION_DOCUMENT} to ${SNAPSHOT_VERSION} (was it written by a newer paygate?)`);
+    this.#version = doc.version;
     const lastSeq = doc.lastSeq;
     if (typeof lastSeq !== 'number' || !Number.isSafeInteger(lastSeq) || lastSeq < 0) throw this.#bad(`"lastSeq" is ${describe(lastSeq)}, expected a non-negative integer`);
     this.#lastSeq = lastSeq;
@@ -208,8 +228,24 @@ class SnapshotLines {
   }
 }
 
-/** How a version 2 snapshot begins (a version 1 document is never written so: it has no newline). */
-const V2_HEADER = /^\{"format":"paygate-store","version":2,"lastSeq":\d+\}\n/;
+/** Whether buf[start, end) holds the latin1 string `s`. */
+function sameBytes(buf: Buffer, start: number, end: number, s: string): boolean {
+  if (end - start !== s.length) return false;
+  for (let i = 0; i < s.length; i++) if (buf[start + i] !== s.charCodeAt(i)) return false;
+  return true;
+}
+
+/** Printable ASCII without a quote or backslash: the bytes are the string. */
+function isPlain(buf: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const b = buf[i]!;
+    if (b < 0x20 || b > 0x7e || b === 0x22 || b === 0x5c) return false;
+  }
+  return true;
+}
+
+/** How a version 2 or 3 snapshot begins (a version 1 document is never written so: it has no newline). */
+const V2_HEADER = /^\{"format":"paygate-store","version":[23],"lastSeq":\d+\}\n/;
 const READ_CHUNK = 8 << 20;
 /** Work done between two yields to the event loop while a snapshot is written: a request waits at most about this long. */
 const SLICE_MS = 8;
@@ -224,8 +260,12 @@ export class SnapshotFile {
     readonly fsync: boolean,
   ) {}
 
-  /** Loads the snapshot into `colls` and returns its lastSeq; 0 (and nothing loaded) when there is no snapshot. */
-  async load(colls: EntityMaps): Promise<number> {
+  /**
+   * Loads the snapshot into `into` and returns its lastSeq; 0 (and nothing loaded) when there is no snapshot. With a
+   * cold target, the file stays open (registered with the target's ColdTexts) for the texts left in it.
+   */
+  async load(into: EntityMaps | LoadTarget): Promise<number> {
+    const target = targetOf(into);
     let fh;
     try {
       fh = await openFile(this.path, 'r');
@@ -238,12 +278,13 @@ export class SnapshotFile {
       const { bytesRead } = await fh.read(first, 0, 64, 0);
       if (!V2_HEADER.test(first.toString('utf8', 0, bytesRead))) {
         // Version 1 (or not a store at all): one document.
-        return parseSnapshot(await fh.readFile('utf8'), this.path, colls);
+        return parseSnapshot(await fh.readFile('utf8'), this.path, target);
       }
-      const lines = new SnapshotLines(this.path, colls);
+      const coldFile = target.cold ? target.cold.texts.addFile(openSync(this.path, 'r'), this.path) : -1;
+      const lines = new SnapshotLines(this.path, target, coldFile);
       let buf = Buffer.allocUnsafe(READ_CHUNK);
       let filled = 0;
-      let at = 0;
+      let base = 0;
       for (;;) {
         if (filled === buf.length) {
           // A line longer than the buffer: grow it.
@@ -255,12 +296,13 @@ export class SnapshotFile {
         if (n === 0) break;
         filled += n;
         let start = 0;
-        for (at = buf.indexOf(0x0a, start); at !== -1 && at < filled; at = buf.indexOf(0x0a, start)) {
-          lines.line(buf, start, at);
+        for (let at = buf.indexOf(0x0a, start); at !== -1 && at < filled; at = buf.indexOf(0x0a, start)) {
+          lines.line(buf, start, at, base);
           start = at + 1;
         }
         buf.copy(buf, 0, start, filled);
         filled -= start;
+        base += start;
       }
       return lines.finish(filled > 0);
     } finally {
@@ -269,47 +311,68 @@ export class SnapshotFile {
   }
 
   /**
-   * Writes the source as a version 2 snapshot to a temp file beside it, in slices that give the event loop back
+   * Writes the source as a version 3 snapshot to a temp file beside it, in slices that give the event loop back
    * every SLICE_MS (the state is read through the source's capture, so it may change meanwhile), then (fsync on)
-   * fdatasyncs it, renames it over the snapshot and fsyncs the directory. On failure the old snapshot is untouched.
+   * fdatasyncs it, renames it over the snapshot and fsyncs the directory, and tells the source (`written`). On
+   * failure the old snapshot is untouched.
    */
   async write(source: SnapshotSource, lastSeq: number): Promise<void> {
     const tmp = path.join(path.dirname(this.path), `.${path.basename(this.path)}.tmp`);
     const fh = await openFile(tmp, 'w', 0o600);
+    let released = false;
+    const release = () => {
+      if (!released) source.release();
+      released = true;
+    };
     try {
       await fh.chmod(0o600);
       let chunk = headerLine(lastSeq);
       let n = 0;
       let since = performance.now();
-      for (const [c, id, json] of source.entries()) {
-        chunk += entityLine(c, id, json);
+      // Byte offset in the file of the chunk's start; with `placed`, each entity's text is located as it is added.
+      let at = 0;
+      let inChunk = Buffer.byteLength(chunk);
+      for (const [c, id, json, view] of source.entries()) {
+        const line = entityLine(c, id, json, view);
+        chunk += line;
         n++;
+        if (source.placed) {
+          const len = Buffer.byteLength(line);
+          const bytes = Buffer.byteLength(json);
+          source.placed(at + inChunk + len - 1 - bytes, bytes, view === undefined ? 0 : Buffer.byteLength(view));
+          inChunk += len;
+        }
         if (chunk.length >= WRITE_CHUNK || ((n & 255) === 0 && performance.now() - since >= SLICE_MS)) {
-          await writeText(fh, chunk);
+          at += await writeText(fh, chunk);
           chunk = '';
+          inChunk = 0;
           since = performance.now();
         }
       }
       await writeText(fh, chunk + endLine(n));
       if (this.fsync) await fh.datasync();
     } catch (e) {
+      release();
       await fh.close().catch(() => {});
       await rm(tmp, { force: true }).catch(() => {});
       throw e;
-    } finally {
-      source.release();
     }
-    await fh.close();
-    await rename(tmp, this.path);
-    // It holds webhook secrets and key hashes: owner-only, whatever the umask.
-    await chmod(this.path, 0o600);
-    if (this.fsync) await fsyncDir(path.dirname(this.path));
+    try {
+      await fh.close();
+      await rename(tmp, this.path);
+      // It holds webhook secrets and key hashes: owner-only, whatever the umask.
+      await chmod(this.path, 0o600);
+      if (this.fsync) await fsyncDir(path.dirname(this.path));
+      await source.written?.(this.path);
+    } finally {
+      release();
+    }
   }
 }
 
 /** Writes a string, yielding to the event loop while the thread pool writes it (a resolved write still yields once). */
-async function writeText(fh: import('node:fs/promises').FileHandle, text: string): Promise<void> {
-  if (text === '') return;
+async function writeText(fh: import('node:fs/promises').FileHandle, text: string): Promise<number> {
+  if (text === '') return 0;
   const buf = Buffer.from(text, 'utf8');
   let off = 0;
   while (off < buf.length) {
@@ -318,6 +381,7 @@ async function writeText(fh: import('node:fs/promises').FileHandle, text: string
     off += bytesWritten;
   }
   await new Promise<void>((r) => setImmediate(r));
+  return buf.length;
 }
 
 export async function fsyncDir(dir: string): Promise<void> {

@@ -1,8 +1,14 @@
-// A capture of the sandbox state for a snapshot written while the sandbox serves (see SandboxState.capture).
+// A capture of the sandbox state for a snapshot written while the sandbox serves (see SandboxState.capture), and
+// what follows the write: the texts it placed in the new file are read from there from now on (Placements).
+import { openSync } from 'node:fs';
 import type { Entity } from './persistence.js';
-import type { PackedMap } from './packed-map.js';
+import type { Packed, PackedMap } from './packed-map.js';
+import type { OperationRecord } from '../domain/operation.js';
+import { loadView } from './state-load.js';
 import type { SnapshotSource } from './snapshot.js';
 import type { SandboxState } from './state.js';
+
+type Line = [string, string, string, string?];
 
 /**
  * The state as it is now, to be written as a snapshot while the state goes on changing: the three large
@@ -21,6 +27,36 @@ export function captureState(state: SandboxState, durable: ReadonlyMap<string, R
     for (const [id, v] of durable.get(c) ?? []) o.set(id, v);
     return o;
   });
+  const copies = copiesOf(state, durable);
+  const release = () => packed.forEach(([, m], i) => m.release(overlays[i]!));
+  const placements = new Placements(state, packed, overlays);
+  /** An operation's load view: as written before (a handle's prefix), else made from the operation. */
+  const viewOf = (v: Packed<Entity>, text: string): string => (typeof v === 'number' ? state.cold.prefixText(v) : undefined) ?? JSON.stringify(loadView((typeof v === 'object' ? v : JSON.parse(text)) as OperationRecord));
+  function* entries(): Generator<Line> {
+    for (let i = 0; i < packed.length; i++) {
+      const [c, m] = packed[i]!;
+      const o = overlays[i]!;
+      const line = (id: string, v: Packed<Entity>): Line => {
+        const text = m.textOf(v);
+        return c === 'operations' ? [c, id, text, viewOf(v, text)] : [c, id, text];
+      };
+      for (const [id, now] of m.rawEntries()) {
+        const v = o.has(id) ? o.get(id) : now;
+        if (v === undefined) continue;
+        placements.next(o.has(id) || typeof v === 'object' ? -1 : i, id);
+        yield line(id, v);
+      }
+      placements.next(-1, '');
+      // An id that existed at the capture and was deleted since is no longer in the map: its value is in the overlay.
+      for (const [id, v] of o) if (v !== undefined && !m.has(id)) yield line(id, v);
+    }
+    for (const [c, list] of copies) for (const v of list) yield [c, v.id, JSON.stringify(v)];
+  }
+  return { entries, release, placed: placements.placed, written: placements.written };
+}
+
+/** The small collections, copied now (the values written before each unwritten change). */
+function copiesOf(state: SandboxState, durable: ReadonlyMap<string, ReadonlyMap<string, Entity | undefined>>): [string, Entity[]][] {
   const plain = (c: string, list: Iterable<Entity>): [string, Entity[]] => {
     const shadowed = durable.get(c);
     if (!shadowed || shadowed.size === 0) return [c, [...list]];
@@ -31,7 +67,7 @@ export function captureState(state: SandboxState, durable: ReadonlyMap<string, R
     }
     return [c, out];
   };
-  const copies = [
+  return [
     plain('keys', state.keys.values()),
     plain('meta', state.meta.values()),
     plain('links', state.links.values()),
@@ -40,19 +76,71 @@ export function captureState(state: SandboxState, durable: ReadonlyMap<string, R
     plain('webhook_payloads', [...state.webhookPayloads].map(([id, body]) => ({ id, body }))),
     plain('webhook_attempts', [...state.webhookAttempts.values()].flat()),
   ];
-  const release = () => packed.forEach(([, m], i) => m.release(overlays[i]!));
-  function* entries(): Generator<[string, string, string]> {
-    for (let i = 0; i < packed.length; i++) {
-      const [c, m] = packed[i]!;
-      const o = overlays[i]!;
-      for (const [id, now] of m.rawEntries()) {
-        const v = o.has(id) ? o.get(id) : now;
-        if (v !== undefined) yield [c, id, typeof v === 'string' ? v : JSON.stringify(v)];
-      }
-      // An id that existed at the capture and was deleted since is no longer in the map: its value is in the overlay.
-      for (const [id, v] of o) if (v !== undefined && !m.has(id)) yield [c, id, typeof v === 'string' ? v : JSON.stringify(v)];
-    }
-    for (const [c, list] of copies) for (const v of list) yield [c, v.id, JSON.stringify(v)];
+}
+
+/**
+ * Where each entity of the three maps went in the file being written (only those whose value is not an object and
+ * did not change since the capture), so that once the file is in place their texts are read from it (settled).
+ */
+class Placements {
+  readonly #map: number[] = [];
+  readonly #id: string[] = [];
+  #offsets = new Float64Array(1024);
+  #lengths = new Uint32Array(1024);
+  #views = new Uint16Array(1024);
+  /** The entry just given to the writer: its map's index (-1: not to be settled) and id. */
+  #last = -1;
+  #lastId = '';
+
+  constructor(
+    readonly state: SandboxState,
+    readonly packed: readonly [string, PackedMap<Entity>][],
+    readonly overlays: readonly Map<string, unknown>[],
+  ) {}
+
+  next(map: number, id: string): void {
+    this.#last = map;
+    this.#lastId = id;
   }
-  return { entries, release };
+
+  readonly placed = (offset: number, length: number, view: number): void => {
+    if (this.#last < 0) return;
+    const n = this.#id.length;
+    if (n === this.#offsets.length) {
+      this.#offsets = grown(this.#offsets, new Float64Array(n * 2));
+      this.#lengths = grown(this.#lengths, new Uint32Array(n * 2));
+      this.#views = grown(this.#views, new Uint16Array(n * 2));
+    }
+    this.#map.push(this.#last);
+    this.#id.push(this.#lastId);
+    this.#offsets[n] = offset;
+    this.#lengths[n] = length;
+    this.#views[n] = view < 65536 ? view : 0;
+    this.#last = -1;
+  };
+
+  /** The texts of entities unchanged since the capture are read from the new snapshot from now on (in slices). */
+  readonly written = async (path: string): Promise<void> => {
+    if (this.#id.length === 0) return;
+    const file = this.state.cold.addFile(openSync(path, 'r'), path);
+    let since = performance.now();
+    for (let n = 0; n < this.#id.length; n++) {
+      const i = this.#map[n]!;
+      const id = this.#id[n]!;
+      // Not in the overlay: unchanged since the capture (and written), so the map's value is what the file holds.
+      if (!this.overlays[i]!.has(id)) this.packed[i]![1].settle(id, file, this.#offsets[n]!, this.#lengths[n]!, this.#views[n]!);
+      if ((n & 1023) === 1023 && performance.now() - since >= SLICE_MS) {
+        await new Promise<void>((r) => setImmediate(r));
+        since = performance.now();
+      }
+    }
+  };
+}
+
+/** Work done between two yields to the event loop while entities are settled. */
+const SLICE_MS = 8;
+
+function grown<T extends Float64Array | Uint32Array | Uint16Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }

@@ -5,7 +5,7 @@ import type { Decimal } from 'decimal.js';
 import type { Posting } from '../domain/ledger.js';
 import type { OperationRecord } from '../domain/operation.js';
 import type { StateChange, StateView } from '../domain/state.js';
-import { storedEvent, type OperationEvent, type StoredEvent } from '../domain/transitions.js';
+import { storedEvent, type StoredEvent } from '../domain/transitions.js';
 import { AccountTotals } from '../domain/ledger.js';
 import type { KeyScope } from '../domain/world.js';
 import type { LinkRecord } from '../domain/links.js';
@@ -13,8 +13,10 @@ import { PoolIndex, type PoolWindow } from '../domain/pool.js';
 import { OperationIndex } from './operation-index.js';
 import type { Change, Collections, Entity } from './persistence.js';
 import { DeliveryIndex, deliveryFromStored, type WebhookDeliveryRecord } from './delivery-index.js';
-import { PackedMap, type Packed } from './packed-map.js';
+import { PackedMap } from './packed-map.js';
 import { captureState } from './state-capture.js';
+import { ColdTexts } from './cold-texts.js';
+import { PACKED, loadPacked, moidKey } from './state-load.js';
 import type { EntityMaps } from './snapshot.js';
 
 export type { WebhookDeliveryRecord } from './delivery-index.js';
@@ -100,6 +102,8 @@ export class SandboxState implements StateView {
   readonly operations = new PackedMap<OperationRecord>(20_000, 4096);
   readonly postings = new PackedMap<Posting>(4096, 1024);
   readonly events = new PackedMap<StoredEvent>(1024, 256);
+  /** Where the texts of the three maps above are when they are in the snapshot file, not in memory. */
+  readonly cold = new ColdTexts();
   readonly keys = new Map<string, ApiKeyRecord>();
   readonly meta = new Map<string, MetaRecord>();
   readonly webhookEndpoints = new Map<string, WebhookEndpointRecord>();
@@ -115,19 +119,28 @@ export class SandboxState implements StateView {
   readonly links = new Map<string, LinkRecord>();
   /** The self-matching pools' payout slots, kept current from operation upserts. */
   readonly pools = new PoolIndex();
-  private readonly byMoid = new Map<string, string>();
+  /** Load views of the operations loaded in a status with a timer, until the service's start has read them. */
+  readonly loadViews = new Map<string, OperationRecord>();
+  /** moidKey(shop, merchant_operation_id) → operation id. */
+  readonly byMoid = new Map<string, string>();
   /** The sandbox listing's index: a shop's operations by status and type, newest first. */
   readonly operationIndex = new OperationIndex();
   private readonly keyByHash = new Map<string, string>();
   /** Uploaded file id → the operation that owns it. */
   readonly fileOwner = new Map<string, string>();
 
+  constructor() {
+    this.operations.cold = this.postings.cold = this.events.cold = this.cold;
+  }
+
   /** Forget everything (sandbox reset). */
   clear(): void {
+    this.cold.clear();
     for (const m of [this.operations, this.postings, this.events, this.keys, this.meta, this.webhookEndpoints, this.webhookDeliveries, this.webhookPayloads, this.webhookAttempts, this.byMoid, this.keyByHash, this.fileOwner]) {
       (m as Map<string, unknown>).clear();
     }
     this.totals.clear();
+    this.loadViews.clear();
     this.operationIndex.clear();
     this.deliveryIndex.clear();
     this.links.clear();
@@ -143,16 +156,7 @@ export class SandboxState implements StateView {
     const each = (c: string, fn: (v: Entity, id: string) => void) => {
       for (const [id, v] of maps.get(c) ?? []) fn(typeof v === 'string' ? (JSON.parse(v) as Entity) : v, id);
     };
-    for (const [id, v] of maps.get('operations') ?? []) this.loadOperation(id, v);
-    const fresh = this.postings.size === 0; // the maps hold each id once: into an empty state no posting is there yet
-    for (const [id, v] of maps.get('postings') ?? []) {
-      const p = (typeof v === 'string' ? JSON.parse(v) : v) as Posting;
-      if (!fresh && this.postings.has(id)) continue;
-      this.totals.apply(p);
-      this.postings.setText(id, typeof v === 'string' ? v : JSON.stringify(v));
-    }
-    // An event written before events stopped carrying a copy of the operation loses it here (see StoredEvent).
-    for (const [id, v] of maps.get('events') ?? []) this.events.setText(id, typeof v === 'string' && !v.includes('"operation":{') ? v : JSON.stringify(storedEvent((typeof v === 'string' ? JSON.parse(v) : v) as OperationEvent)));
+    for (const c of PACKED) for (const [id, v] of maps.get(c) ?? []) loadPacked(this, c, id, v);
     each('keys', (v) => this.putKey(v as ApiKeyRecord));
     each('meta', (v, id) => this.meta.set(id, v as MetaRecord));
     each('links', (v, id) => this.links.set(id, v as LinkRecord));
@@ -163,18 +167,6 @@ export class SandboxState implements StateView {
     });
     each('webhook_payloads', (v, id) => this.webhookPayloads.set(id, (v as WebhookPayloadRecord).body));
     each('webhook_attempts', (v) => this.putWebhookAttempt(v as WebhookAttempt));
-  }
-
-  /** A stored operation: indexed from its decoded form, kept as its text. The index holds the map's own id string. */
-  private loadOperation(id: string, v: Packed<Entity>): void {
-    const op = (typeof v === 'string' ? JSON.parse(v) : v) as OperationRecord;
-    op.id = id;
-    const prev = this.operations.get(id);
-    if (!prev) this.byMoid.set(moidKey(op.shop_id, op.merchant_operation_id), id);
-    this.operationIndex.put(op, prev);
-    this.operations.setText(id, typeof v === 'string' ? v : JSON.stringify(v));
-    for (const u of uploadsOf(op)) this.fileOwner.set(u.file_id, id);
-    if (poolOf(op) !== undefined || claimOf(op) !== undefined) this.pools.put(op);
   }
 
   /**
@@ -311,9 +303,14 @@ export class SandboxState implements StateView {
     return [...this.operations.values()].filter((op) => op.shop_id === shopId);
   }
 
-  /** Every operation whose status is one of `statuses`, in creation order, decoded one at a time (start-up). */
+  /**
+   * Every operation whose status is one of `statuses`, in creation order (start-up: the timers). Where loading kept
+   * an operation's load view (the fields timersOf reads, see loadView) it is given instead, and the views are let go
+   * after the first full pass; the others are decoded one at a time.
+   */
   *operationsWithStatus(statuses: ReadonlySet<string>): IterableIterator<OperationRecord> {
-    for (const id of this.operationIndex.idsWithStatus(statuses)) yield this.operations.peek(id)!;
+    for (const id of this.operationIndex.idsWithStatus(statuses)) yield this.loadViews.get(id) ?? this.operations.peek(id)!;
+    this.loadViews.clear();
   }
 
   accountTotal(account: string, currency: string): Decimal {
@@ -338,6 +335,7 @@ export class SandboxState implements StateView {
   }
 
   private putOperation(op: OperationRecord): void {
+    if (this.loadViews.size > 0) this.loadViews.delete(op.id);
     const prev = this.operations.get(op.id);
     if (!prev) this.byMoid.set(moidKey(op.shop_id, op.merchant_operation_id), op.id);
     this.operationIndex.put(op, prev);
@@ -392,8 +390,4 @@ export class SandboxState implements StateView {
     this.keys.set(k.id, k);
     this.keyByHash.set(k.hash, k.id);
   }
-}
-
-function moidKey(shopId: string, moid: string): string {
-  return `${shopId}\u0000${moid}`;
 }

@@ -7,7 +7,8 @@
 import type { Decimal } from 'decimal.js';
 import { AccountTotals, type Posting } from '../domain/ledger.js';
 import type { Change, Entity, Persistence } from './persistence.js';
-import type { EntityMaps, SnapshotSource } from './snapshot.js';
+import type { EntityMaps, LoadTarget, SnapshotSource } from './snapshot.js';
+import { stateTarget } from './state-load.js';
 import { SandboxState, type StoreChange } from './state.js';
 import { captureState } from './state-capture.js';
 
@@ -15,6 +16,7 @@ import { captureState } from './state-capture.js';
  * compacting from a lazily read capture of the state, and compacting in the background as its journal grows. */
 interface ScalablePersistence extends Persistence {
   openRaw?(): Promise<EntityMaps>;
+  openInto?(target: LoadTarget & { capture(): SnapshotSource }): Promise<void>;
   compactSource?(source: SnapshotSource): Promise<void>;
   compactInBackground?(source: SnapshotSource): Promise<void>;
   readonly shouldCompact?: boolean;
@@ -71,7 +73,11 @@ export class Store {
   }
 
   async open(): Promise<void> {
-    if (this.p.openRaw) this.state.loadMaps(await this.p.openRaw());
+    if (this.p.openInto) {
+      const target = stateTarget(this.state);
+      await this.p.openInto(target);
+      target.finish();
+    } else if (this.p.openRaw) this.state.loadMaps(await this.p.openRaw());
     else this.state.load(await this.persistence.open());
     this.opened = true;
   }
@@ -163,7 +169,12 @@ export class Store {
     if (!this.opened) return;
     await this.drain();
     this.opened = false;
-    await this.compactAll(true);
+    try {
+      await this.compactAll(true);
+    } finally {
+      // The snapshot files the state read texts from are closed: a closed store's cold entities are not read.
+      this.state.cold.clear();
+    }
   }
 
   /** Wait until nothing is queued or being written. */

@@ -33,13 +33,15 @@ async function template() {
   const lines = text.split('\n');
   for (const line of lines.slice(1)) {
     if (!line.startsWith('"')) continue;
-    const [c, id, json] = line.split('\t');
-    (colls[JSON.parse(c)] ??= []).push([JSON.parse(id), json]);
+    // Version 3: an operation's line carries its load view before its text.
+    const [c, id, ...rest] = line.split('\t');
+    (colls[JSON.parse(c)] ??= []).push([JSON.parse(id), rest.join('\t')]);
   }
-  const ops2 = colls.operations.filter(([, j]) => JSON.parse(j).shop_id === 'shop_a');
+  const entity = (text) => JSON.parse(text.split('\t').at(-1));
+  const ops2 = colls.operations.filter(([, j]) => entity(j).shop_id === 'shop_a');
   const groups = ops2.map(([id, json]) => {
     const related = (c) => (colls[c] ?? []).filter(([eid]) => eid.includes(id)).map(([eid, j]) => [c, eid, j]);
-    return { id, moid: JSON.parse(json).merchant_operation_id, lines: [['operations', id, json], ...related('postings'), ...related('events')] };
+    return { id, moid: entity(json).merchant_operation_id, lines: [['operations', id, json], ...related('postings'), ...related('events')] };
   });
   const used = new Set(groups.flatMap((g) => g.lines.map(([c, id]) => `${c}\t${id}`)));
   // The template's clock position is left out: it stands 32 minutes ahead (the advances above), and a sandbox started
@@ -52,7 +54,7 @@ async function template() {
 const { groups, rest } = await template();
 const statuses = {};
 for (const g of groups) {
-  const st = JSON.parse(g.lines[0][2]).status;
+  const st = JSON.parse(g.lines[0][2].split('\t').at(-1)).status;
   statuses[st] = (statuses[st] ?? 0) + 1;
 }
 const TS = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g;
@@ -67,10 +69,11 @@ const entity = (c, id, json) => {
   if (format === 'v2') return `${JSON.stringify(c)}\t${JSON.stringify(id)}\t${json}\n`;
   let list = byColl.get(c);
   if (!list) byColl.set(c, (list = []));
-  list.push(json);
+  list.push(json.split('\t').at(-1));
 };
 let n = 0;
-if (format === 'v2') await write(`{"format":"paygate-store","version":2,"lastSeq":0}\n`);
+// "v2": the JSON Lines snapshot this paygate writes (version 3 since operations carry their load view).
+if (format === 'v2') await write(`{"format":"paygate-store","version":3,"lastSeq":0}\n`);
 // Collections in the order the state writes them: all operations, then postings, then events (grouped by collection).
 for (const c of ['operations', 'postings', 'events']) {
   let buf = '';
@@ -78,7 +81,7 @@ for (const c of ['operations', 'postings', 'events']) {
     const g = groups[i % groups.length];
     const id = newId(i);
     const shift = base + i;
-    const t0 = Date.parse(JSON.parse(g.lines[0][2]).created_at);
+    const t0 = Date.parse(JSON.parse(g.lines[0][2].split('\t').at(-1)).created_at);
     for (const [lc, lid, json] of g.lines) {
       if (lc !== c) continue;
       const j = json

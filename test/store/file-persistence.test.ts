@@ -85,7 +85,7 @@ describe('round trip', () => {
     await p.close({ operations: [{ id: 'a' }], keys: [{ id: 'k1', hash: 'h' }] });
     expect(fs.statSync(p.journalPath).size).toBe(0);
     const doc = readSnapshot(p.path);
-    expect(doc).toMatchObject({ format: 'paygate-store', version: 2, lastSeq: 1 });
+    expect(doc).toMatchObject({ format: 'paygate-store', version: 3, lastSeq: 1 });
     expect(await store().open()).toEqual({ operations: [{ id: 'a' }], keys: [{ id: 'k1', hash: 'h' }] });
   });
 

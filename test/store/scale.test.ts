@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StoreCorruptError } from '../../src/store/errors.js';
 import { serializeSnapshot } from '../../src/store/snapshot.js';
+import { loadView } from '../../src/store/state-load.js';
 import { FilePersistence } from '../../src/store/file-persistence.js';
 import { PackedMap } from '../../src/store/packed-map.js';
 import type { Entity } from '../../src/store/persistence.js';
@@ -55,13 +56,13 @@ describe('PackedMap', () => {
   });
 });
 
-describe('snapshot version 2', () => {
+describe('snapshot versions 2 and 3', () => {
   it('a version 1 snapshot (one document) still opens, and the next compaction rewrites it as JSON Lines', async () => {
     fs.writeFileSync(file(), JSON.stringify({ format: 'paygate-store', version: 1, lastSeq: 0, collections: { meta: [{ id: 'x', n: 1 }] } }));
     const p = new FilePersistence({ path: file(), fsync: false });
     expect(await p.open()).toEqual({ meta: [{ id: 'x', n: 1 }] });
     await p.close({ meta: [{ id: 'x', n: 1 }] });
-    expect(fs.readFileSync(file(), 'utf8')).toBe('{"format":"paygate-store","version":2,"lastSeq":0}\n"meta"\t"x"\t{"id":"x","n":1}\n{"end":1}\n');
+    expect(fs.readFileSync(file(), 'utf8')).toBe('{"format":"paygate-store","version":3,"lastSeq":0}\n"meta"\t"x"\t{"id":"x","n":1}\n{"end":1}\n');
   });
 
   it('a snapshot cut short (no end line) or with a bad line is a StoreCorruptError and is left untouched', async () => {
@@ -163,7 +164,7 @@ describe('stored events', () => {
   });
 
   it('an event stored with a copy of the operation (before) opens without it', async () => {
-    const old = { id: 'evt_x_0', shop_id: 'shop_a', operation_id: 'x', type: 'operation.pending', created_at: '2026-01-01T00:00:00.000Z', operation: { id: 'x', status: 'pending' } };
+    const old = { id: 'evt_x_0', shop_id: 'shop_a', operation_id: 'x', type: 'operation.pending', created_at: '2026-01-01T00:00:00.000Z', operation: { id: 'x', status: 'pending', destination: { number: '2200707590765230', name: 'IVAN PETROV' }, note: 'an operation copy is 600-1,000 bytes'.repeat(12) } };
     fs.writeFileSync(file(), serializeSnapshot({ events: [old] }, 0));
     const sb = await createSandbox({ store: file(), fsync: false, frozenClock: true, log: () => {} });
     try {
@@ -190,7 +191,32 @@ describe('restart recovery reads only what can have a timer', () => {
     }
   });
 
-  it('operationsWithStatus decodes only the operations in those statuses, in creation order', async () => {
+  it("an operation's load view (written beside it in the snapshot) gives the same timers as the operation", async () => {
+    const sb = await createSandbox({ store: file(), reset: true, fsync: false, frozenClock: true, log: () => {} });
+    try {
+      const s = sb.service;
+      const body = (i: number, client: string) => ({ merchant_operation_id: `v-${i}`, client_id: client, method: 'WT_RUB_C2C', amount: '100.00', currency: 'RUB' });
+      for (const [i, client] of ['c', 'c+receipt', 'c+expire'].entries()) await s.create('shop_a', 'payment', body(i, client));
+      for (const [i, client] of ['c', 'c+fail'].entries()) await s.create('shop_a', 'payout', { ...body(10 + i, client), number: '2200700000000004' });
+      const world = s.world;
+      const synthetic = STATUSES.flatMap((status) => (['payment', 'payout'] as const).map((type, i) => ({ ...opOf(i, status, type), history: [{ at: '2026-01-01T00:00:05.000Z', from: null, to: status, cause: 'x' }] }) as OperationRecord));
+      const world2 = { providers: new Map([['p', { payout_settlement_ms: 1000 }]]) } as unknown as WorldIndex;
+      const cases: [WorldIndex, OperationRecord][] = [...[...sb.service.state.operations.values()].map((op) => [world, op] as [WorldIndex, OperationRecord]), ...synthetic.map((op) => [world2, op] as [WorldIndex, OperationRecord])];
+      let compared = 0;
+      for (const [w, op] of cases) {
+        const view = { ...(JSON.parse(JSON.stringify(loadView(op))) as OperationRecord & { full?: 1 }), id: op.id };
+        if (view.full || !TIMER_STATUSES.has(op.status)) continue;
+        expect(timersOf(w, view), `${op.type} ${op.status} ${op.client_id}`).toEqual(timersOf(w, op));
+        compared++;
+      }
+      expect(compared).toBeGreaterThanOrEqual(5 + 6);
+      expect(new Set(cases.filter(([w, op]) => TIMER_STATUSES.has(op.status) && timersOf(w, op).length > 0).map(([, op]) => op.status)).size).toBe(3);
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('operationsWithStatus gives the load views of those statuses without decoding, then decodes only those', async () => {
     const s = new Store(new FilePersistence({ path: file(), fsync: false }));
     await s.open();
     const ops = Array.from({ length: 70 }, (_, i) => opOf(i, STATUSES[i % STATUSES.length]!, i % 2 ? 'payout' : 'payment'));
@@ -199,10 +225,14 @@ describe('restart recovery reads only what can have a timer', () => {
     const again = new Store(new FilePersistence({ path: file(), fsync: false }));
     await again.open();
     const parse = vi.spyOn(JSON, 'parse');
+    const expected = ops.filter((op) => TIMER_STATUSES.has(op.status)).map((op) => op.id);
     try {
-      const found = [...again.state.operationsWithStatus(TIMER_STATUSES)].map((op) => op.id);
-      expect(found).toEqual(ops.filter((op) => TIMER_STATUSES.has(op.status)).map((op) => op.id));
-      expect(parse).toHaveBeenCalledTimes(found.length);
+      // The snapshot holds each operation's load view: loading kept those of the timer statuses.
+      expect([...again.state.operationsWithStatus(TIMER_STATUSES)].map((op) => op.id)).toEqual(expected);
+      expect(parse).toHaveBeenCalledTimes(0);
+      // Read once, they are let go: a second pass decodes, but only those.
+      expect([...again.state.operationsWithStatus(TIMER_STATUSES)].map((op) => op.id)).toEqual(expected);
+      expect(parse).toHaveBeenCalledTimes(expected.length);
     } finally {
       parse.mockRestore();
     }

@@ -1,0 +1,165 @@
+// Entity texts left on disk. A file store's snapshot holds every entity's JSON text; the state keeps, for most of
+// them, only where that text is (a handle: a small integer into the columns below) and reads it from the file when
+// it is needed. Nothing of a cold entity then lives on the JavaScript heap but its id: 1,000,000 operations start
+// without decoding their texts, take no heap for them, and give the garbage collector nothing to trace.
+//
+// A snapshot file is never changed once written (a compaction writes a new file and renames it over the old one), so
+// an open descriptor of it stays valid, whatever happens to its path, until the last handle into it is moved to the
+// next snapshot (`move`) or freed, and then it is closed. Reads go through a window of the file read ahead, so a
+// scan in file order (a compaction, the start-up's timers) reads the file once in large blocks.
+import { closeSync, readSync } from 'node:fs';
+
+/** Read ahead while reads go forward through a file (a scan); a read elsewhere reads only a small block. */
+const WINDOW = 1 << 20;
+const BLOCK = 16 << 10;
+
+interface ColdFile {
+  fd: number;
+  path: string;
+  /** Live handles into it. */
+  live: number;
+  /** It is the newest snapshot: new handles go into it; it is kept open even with no handle. */
+  current: boolean;
+}
+
+export class ColdTexts {
+  #files: (ColdFile | undefined)[] = [];
+  #file = new Uint16Array(1024);
+  #offset = new Float64Array(1024);
+  #length = new Uint32Array(1024);
+  /** Bytes of a text written just before the entity's, with a tab between (an operation's load view), or 0. */
+  #prefix = new Uint16Array(1024);
+  #next = 0;
+  #free: number[] = [];
+  /** The read-ahead window: bytes [#winStart, #winStart + #winLen) of file #winFile. */
+  #win = Buffer.allocUnsafe(WINDOW);
+  #winFile = -1;
+  #winStart = 0;
+  #winLen = 0;
+
+  /** Register a snapshot file opened as `fd`; returns its number. The previous current file closes once unused. */
+  addFile(fd: number, path: string): number {
+    for (const f of this.#files) if (f) f.current = false;
+    this.#files.push({ fd, path, live: 0, current: true });
+    this.#closeUnused();
+    return this.#files.length - 1;
+  }
+
+  /** A handle to bytes [offset, offset + length) of file `file`, and to the `prefix` bytes before them and a tab. */
+  add(file: number, offset: number, length: number, prefix = 0): number {
+    const h = this.#free.length > 0 ? this.#free.pop()! : this.#next++;
+    if (h >= this.#file.length) this.#grow();
+    this.#file[h] = file;
+    this.#offset[h] = offset;
+    this.#length[h] = length;
+    this.#prefix[h] = prefix < 65536 ? prefix : 0;
+    this.#files[file]!.live++;
+    return h;
+  }
+
+  /** The handle now points at the same text in another file (the next snapshot), with a prefix of `prefix` bytes. */
+  move(h: number, file: number, offset: number, prefix: number): void {
+    const from = this.#file[h]!;
+    this.#file[h] = file;
+    this.#offset[h] = offset;
+    this.#prefix[h] = prefix < 65536 ? prefix : 0;
+    this.#files[file]!.live++;
+    this.#release(from);
+  }
+
+  /** The handle is no longer used (its entity was replaced or deleted). */
+  free(h: number): void {
+    this.#release(this.#file[h]!);
+    this.#free.push(h);
+  }
+
+  /** Forget every handle and close every file (a reset, or the store closing). */
+  clear(): void {
+    for (const f of this.#files) if (f) closeSync(f.fd);
+    this.#files = [];
+    this.#next = 0;
+    this.#free = [];
+    this.#winFile = -1;
+  }
+
+  get handles(): number {
+    return this.#next - this.#free.length;
+  }
+
+  get openFiles(): number {
+    return this.#files.filter((f) => f !== undefined).length;
+  }
+
+  /** The length in bytes of the text a handle points at. */
+  lengthOf(h: number): number {
+    return this.#length[h]!;
+  }
+
+  /** The text a handle points at. */
+  text(h: number): string {
+    return this.#read(this.#file[h]!, this.#offset[h]!, this.#length[h]!);
+  }
+
+  /** The text written before the handle's (its prefix), or undefined. */
+  prefixText(h: number): string | undefined {
+    const n = this.#prefix[h]!;
+    return n === 0 ? undefined : this.#read(this.#file[h]!, this.#offset[h]! - 1 - n, n);
+  }
+
+  #read(file: number, off: number, len: number): string {
+    if (file !== this.#winFile || off < this.#winStart || off + len > this.#winStart + this.#winLen) this.#fill(file, off, len);
+    const at = off - this.#winStart;
+    return this.#win.toString('utf8', at, at + len);
+  }
+
+  #fill(file: number, off: number, len: number): void {
+    const f = this.#files[file];
+    if (!f) throw new Error(`cold text: file ${file} is closed`);
+    if (len > this.#win.length) this.#win = Buffer.allocUnsafe(len);
+    const forward = file === this.#winFile && off >= this.#winStart && off <= this.#winStart + this.#winLen + BLOCK;
+    const want = Math.min(this.#win.length, Math.max(len, forward ? WINDOW : BLOCK));
+    let got = 0;
+    while (got < len) {
+      const n = readSync(f.fd, this.#win, got, want - got, off + got);
+      if (n === 0) throw new Error(`cold text: ${f.path} ends at ${off + got}, before byte ${off + len} (was the snapshot changed underneath the sandbox?)`);
+      got += n;
+    }
+    this.#winFile = file;
+    this.#winStart = off;
+    this.#winLen = got;
+  }
+
+  #release(file: number): void {
+    const f = this.#files[file]!;
+    f.live--;
+    if (f.live === 0 && !f.current) this.#close(file);
+  }
+
+  #closeUnused(): void {
+    this.#files.forEach((f, i) => {
+      if (f && f.live === 0 && !f.current) this.#close(i);
+    });
+  }
+
+  #close(file: number): void {
+    closeSync(this.#files[file]!.fd);
+    this.#files[file] = undefined;
+    if (this.#winFile === file) this.#winFile = -1;
+  }
+
+  #grow(): void {
+    const n = this.#file.length * 2;
+    const file = new Uint16Array(n);
+    file.set(this.#file);
+    const offset = new Float64Array(n);
+    offset.set(this.#offset);
+    const length = new Uint32Array(n);
+    length.set(this.#length);
+    const prefix = new Uint16Array(n);
+    prefix.set(this.#prefix);
+    this.#file = file;
+    this.#offset = offset;
+    this.#length = length;
+    this.#prefix = prefix;
+  }
+}
