@@ -96,7 +96,7 @@ export class FileBackend implements StoreBackend {
   workspace(id: string): WorkspaceStorage {
     const path = this.pathOf(id);
     return {
-      persistence: new FilePersistence({ path, fsync: this.opts.fsync ?? false }),
+      persistence: new FilePersistence({ path, fsync: this.opts.fsync ?? false, compactOnOpen: 'background' }),
       files: new DirFileStore(filesDirFor(path)),
       secrets: async (legacy) => loadSecrets(path, legacy),
       certBase: id === DEFAULT_WORKSPACE ? path : undefined,

@@ -30,8 +30,8 @@ export interface FilePersistenceOptions {
   fsync?: boolean;
   /** Journal records after which `shouldCompact` turns true; the owner decides when to compact. Default 100_000. */
   compactAfter?: number;
-  /** Compact right after open() replayed a non-empty journal. Default true; false leaves the journal as found (minus a torn tail). */
-  compactOnOpen?: boolean;
+  /** Compact after open() replayed a journal. Default true; false, or 'background' (the owner will), leave it as found. */
+  compactOnOpen?: boolean | 'background';
 }
 
 type Waiter = { resolve(): void; reject(e: unknown): void }; // prettier-ignore
@@ -50,7 +50,7 @@ export class FilePersistence implements Persistence {
   readonly lockPath: string;
   readonly fsync: boolean;
   readonly compactAfter: number;
-  readonly compactOnOpen: boolean;
+  readonly compactOnOpen: boolean | 'background';
 
   readonly #snapshot: SnapshotFile;
   /** The journal; its `failed` is the store's: set, it refuses every further write. */
@@ -95,9 +95,7 @@ export class FilePersistence implements Persistence {
   /** A background compaction is running. */
   get compacting(): boolean { return this.#background !== undefined; } // prettier-ignore
 
-  get isOpen(): boolean {
-    return this.#state === 'open';
-  }
+  get isOpen(): boolean { return this.#state === 'open'; } // prettier-ignore
 
   /** Sequence number of the last transaction written (continues across restarts; a failed write takes none). */
   get seq(): number {
@@ -164,7 +162,8 @@ export class FilePersistence implements Persistence {
     // From here on the files are known good; every write below keeps every acknowledged transaction.
     await this.#journal.openForAppend(replay);
 
-    if (this.compactOnOpen && (replay.goodEnd > 0 || replay.old !== undefined)) {
+    // 'background' still folds in a set-aside journal now: a background compaction cannot start while one is left.
+    if (this.compactOnOpen === true ? replay.goodEnd > 0 || replay.old !== undefined : this.compactOnOpen && replay.old !== undefined) {
       // Records newer than the snapshot: fold them in. Only older ones (a compaction that crashed before its
       // truncation): the snapshot already has them, just empty the journal.
       if (replay.applied > 0) await this.#snapshot.write(target.capture(), this.#seq);

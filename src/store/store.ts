@@ -80,6 +80,8 @@ export class Store {
     } else if (this.p.openRaw) this.state.loadMaps(await this.p.openRaw());
     else this.state.load(await this.persistence.open());
     this.opened = true;
+    // A journal left by the last run (a persistence that does not fold it in at open) goes into a snapshot now.
+    if (this.persistence.stats.journalRecords > 0) this.maybeCompact(true);
   }
 
   /**
@@ -99,8 +101,8 @@ export class Store {
   }
 
   /** Nothing in flight and the journal is long: write a snapshot in the background (commits go on meanwhile). */
-  private maybeCompact(): void {
-    if (this.writing || this.compaction || !this.p.compactInBackground || !this.p.shouldCompact) return;
+  private maybeCompact(now = false): void {
+    if (this.writing || this.compaction || !this.p.compactInBackground || !(now || this.p.shouldCompact)) return;
     const done = this.p.compactInBackground(this.capture());
     this.compaction = done.then(
       () => {},

@@ -102,6 +102,29 @@ describe('background compaction', () => {
     await again.close();
   });
 
+  it("with compactOnOpen 'background' a journal left by the last run is folded in after open, not before it", async () => {
+    const p = new FilePersistence({ path: file(), fsync: false });
+    await p.open();
+    await p.commit([{ c: 'meta', v: { id: 'a', n: 1 } }]);
+    await p.commit([{ c: 'meta', v: { id: 'b', n: 1 } }]);
+    await p.close(); // no state given: the journal stays, as after a SIGKILL
+    const q = new FilePersistence({ path: file(), fsync: false, compactOnOpen: 'background' });
+    const s = new Store(q);
+    await s.open();
+    // Open wrote nothing: the state is served from the journal, and the snapshot is being written in the background.
+    expect(s.state.meta.get('b')).toEqual({ id: 'b', n: 1 });
+    expect(q.compacting).toBe(true);
+    while (q.compacting) await new Promise((r) => setImmediate(r));
+    expect(fs.readFileSync(file(), 'utf8')).toContain('"b"');
+    expect(q.stats.journalRecords).toBe(0);
+    await s.commit([meta('c', 1)]);
+    await q.close();
+    const again = new Store(new FilePersistence({ path: file(), fsync: false }));
+    await again.open();
+    expect([...again.state.meta.keys()].sort()).toEqual(['a', 'b', 'c']);
+    await again.close();
+  });
+
   it('a crash before the snapshot is written leaves the old journal: open replays it, then the new one', async () => {
     const p = new FilePersistence({ path: file(), fsync: false, compactOnOpen: false });
     await p.open();
