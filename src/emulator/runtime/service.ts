@@ -124,15 +124,12 @@ export class GatewayService {
       for (const listener of this.writeListeners) listener(changes);
       this.run(effects);
     };
-    let done: Promise<void>;
     try {
-      done = this.store.commit(extra.length > 0 ? [...changes, ...extra] : changes, written);
+      // A failed write rejects with store_unavailable (mapped by the store: no promise layer of its own here).
+      return this.store.commit(extra.length > 0 ? [...changes, ...extra] : changes, written, storeUnavailable);
     } catch (e) {
       return Promise.reject(e);
     }
-    return done.catch((e: unknown) => {
-      throw storeUnavailable(e);
-    });
   }
 
   /** Write an outcome's changes; the moment they are written, carry out its effects. */
