@@ -174,8 +174,13 @@ export class GatewayService {
   }
 
   /** Create a payment or payout; resolves once the outcome is durable (after the provider's acceptance wait). */
-  async create(shopId: string, kind: OperationKind, params: CreateParams, opts: { link?: boolean } = {}): Promise<PublicOperation> {
-    return this.runCreate(planCreate(this.ctx(), shopId, kind, params, opts.link ? { hostedLink: true } : {}));
+  create(shopId: string, kind: OperationKind, params: CreateParams, opts?: { link?: boolean }): Promise<PublicOperation> {
+    // Not an async function returning runCreate's promise (two more ticks per create); a refusal still rejects.
+    try {
+      return this.runCreate(planCreate(this.ctx(), shopId, kind, params, opts?.link ? { hostedLink: true } : {}));
+    } catch (e) {
+      return Promise.reject(e);
+    }
   }
 
   /**
