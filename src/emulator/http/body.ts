@@ -112,10 +112,16 @@ export function illFormedAt(data: unknown, path = '', depth = 0): string | undef
     }
     return undefined;
   }
-  for (const [k, v] of Object.entries(data)) {
-    const key = path ? `${path}.${k}` : k;
-    if (!k.isWellFormed()) return key;
-    const at = illFormedAt(v, key, depth + 1);
+  // Object.keys, not entries: one array per object instead of one per key (this runs on every request body).
+  for (const k of Object.keys(data)) {
+    if (!k.isWellFormed()) return path ? `${path}.${k}` : k;
+    const v = (data as Record<string, unknown>)[k];
+    // A string value is checked here: no path is built for it unless it is the one that is not well-formed.
+    if (typeof v === 'string') {
+      if (!v.isWellFormed()) return (path ? `${path}.${k}` : k) || 'value';
+      continue;
+    }
+    const at = illFormedAt(v, path ? `${path}.${k}` : k, depth + 1);
     if (at) return at;
   }
   return undefined;
