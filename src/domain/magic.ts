@@ -18,6 +18,7 @@ export const MAGIC_EXPIRY_MS = 15 * 60_000;
 
 /** Tags found in a client_id ("alice+receipt+slow" → ["receipt", "slow"]); unknown tags are ignored. */
 export function magicTags(clientId: string): MagicTag[] {
+  if (!clientId.includes('+')) return [];
   const parts = clientId.split('+').slice(1);
   return parts.filter((p): p is MagicTag => Object.hasOwn(MAGIC_TAGS, p));
 }

@@ -82,6 +82,9 @@ function exactKeys(q: OperationQuery): string[] {
 /** An amount in cents, as a number (exact for amounts with at most 2 decimal places). */
 const cents = (d: Decimal): number => d.times(100).toNumber();
 
+/** A stored amount (`1500.00`: 2 decimals) in cents without a Decimal: the same number as `cents` gives. */
+const centsOf = (a: string): number => (/^-?\d{1,13}\.\d\d$/.test(a) ? Number(a.slice(0, -3) + a.slice(-2)) : cents(new Decimal(a)));
+
 interface AmountRange {
   min: number | undefined;
   max: number | undefined;
@@ -143,18 +146,15 @@ export class OperationIndex {
       o = this.col.ids.length;
       this.ordinal.set(op.id, o);
       const c = this.col;
-      const amount = cents(new Decimal(op.expected_amount));
+      const amount = centsOf(op.expected_amount);
       c.ids.push(op.id);
       c.created.push(Date.parse(op.created_at));
       c.cents.push(amount);
       c.shop.push(op.shop_id);
       c.moid.push(op.merchant_operation_id);
-      c.status.push(op.status);
-      c.type.push(op.type);
-      c.method.push(op.method);
-      c.client.push(op.client_id);
       this.maxBin = Math.max(this.maxBin, binOf(amount));
     }
+    // Set below for a new operation too (index `o` is the columns' length: it appends).
     this.col.status[o] = op.status;
     this.col.type[o] = op.type;
     this.col.method[o] = op.method;
@@ -173,8 +173,7 @@ export class OperationIndex {
     for (const scope of [op.shop_id, ALL_SHOPS]) {
       const before = keysOf(prev, scope, bin);
       const after = keysOf(op, scope, bin);
-      let buckets = this.scopes.get(scope);
-      if (!buckets) this.scopes.set(scope, (buckets = new Map()));
+      const buckets = this.scope(scope);
       for (const key of before) if (!after.includes(key)) removeFrom(buckets, key, o);
       for (const key of after) if (!before.includes(key)) insertInto(buckets, key, o);
     }
@@ -299,11 +298,17 @@ export class OperationIndex {
   }
 
   private bucket(op: OperationRecord, o: number): void {
-    for (const scope of [op.shop_id, ALL_SHOPS]) {
-      let buckets = this.scopes.get(scope);
-      if (!buckets) this.scopes.set(scope, (buckets = new Map()));
-      for (const key of keysOf(op, scope, binOf(this.col.cents[o]!))) insertInto(buckets, key, o);
-    }
+    // The keys of all shops are the shop's plus merchant_operation_id's, last: built once for both scopes.
+    const keys = keysOf(op, ALL_SHOPS, binOf(this.col.cents[o]!));
+    if (keys.length === 0) return;
+    const shop = this.scope(op.shop_id);
+    for (let i = 0; i < keys.length - 1; i++) insertInto(shop, keys[i]!, o);
+    const all = this.scope(ALL_SHOPS);
+    for (const key of keys) insertInto(all, key, o);
+  }
+
+  private scope(id: string): Map<string, number[]> {
+    return this.scopes.get(id) ?? this.scopes.set(id, new Map()).get(id)!;
   }
 
   private unbucket(op: OperationRecord, o: number): void {

@@ -28,6 +28,8 @@ interface Tx {
   upserts: Change[];
   undo: () => void;
   onWritten: (() => void) | undefined;
+  /** What a failed write rejects with (the commit's caller may wrap the error, without a promise layer of its own). */
+  mapError: ((e: unknown) => unknown) | undefined;
   resolve: () => void;
   reject: (e: unknown) => void;
 }
@@ -37,8 +39,6 @@ interface Shadow {
   durable: Entity | undefined;
   pending: number;
 }
-
-const shadowKey = (c: string, id: string) => `${c}\u0000${id}`;
 
 /** Most transactions in one group write. */
 const MAX_GROUP = 256;
@@ -57,7 +57,8 @@ export class Store {
   private settledSeq = 0;
   /** Waiters of sync(): each resolved once every transaction up to its `seq` has settled. */
   private waiters: { seq: number; resolve: () => void }[] = [];
-  private readonly shadows = new Map<string, Shadow>();
+  /** Collection → id → shadow: no key string is built per change (a create touches two or three entities). */
+  private readonly shadows = new Map<string, Map<string, Shadow>>();
   /** Postings applied but not yet written: subtracted from totals for durable balance reads. */
   private readonly unwritten = new AccountTotals();
 
@@ -90,12 +91,11 @@ export class Store {
    */
   private capture(): SnapshotSource {
     const durable = new Map<string, Map<string, Entity | undefined>>();
-    for (const [k, s] of this.shadows) {
-      const at = k.indexOf('\u0000');
-      const c = k.slice(0, at);
-      let m = durable.get(c);
-      if (!m) durable.set(c, (m = new Map()));
-      m.set(k.slice(at + 1), s.durable);
+    for (const [c, shadows] of this.shadows) {
+      if (shadows.size === 0) continue;
+      const m = new Map<string, Entity | undefined>();
+      for (const [id, s] of shadows) m.set(id, s.durable);
+      durable.set(c, m);
     }
     return captureState(this.state, durable);
   }
@@ -128,15 +128,19 @@ export class Store {
   /**
    * Apply in memory now; resolves once written. Rejects (and takes the change back, with every change queued after
    * it) when the write fails; throws at once, changing nothing, when the changes cannot be applied. `onWritten`
-   * runs as soon as the write succeeded, before any caller of commit() or sync() resumes.
+   * runs as soon as the write succeeded, before any caller of commit() or sync() resumes. `mapError`: what a failed
+   * write rejects with instead of its error.
    */
-  commit(changes: readonly StoreChange[], onWritten?: () => void): Promise<void> {
-    if (!this.opened) return Promise.reject(new Error('store is not open'));
+  commit(changes: readonly StoreChange[], onWritten?: () => void, mapError?: (e: unknown) => unknown): Promise<void> {
+    if (!this.opened) {
+      const e = new Error('store is not open');
+      return Promise.reject(mapError ? mapError(e) : e);
+    }
     const { upserts, before, undo } = this.state.apply(changes);
     if (upserts.length === 0) return onWritten ? this.sync().then(onWritten) : this.sync();
     this.shadow(upserts, before, +1);
     return new Promise<void>((resolve, reject) => {
-      this.queued.push({ seq: ++this.lastSeq, upserts, undo, onWritten, resolve, reject });
+      this.queued.push({ seq: ++this.lastSeq, upserts, undo, onWritten, mapError, resolve, reject });
       this.kick();
     });
   }
@@ -150,7 +154,7 @@ export class Store {
 
   /** The written version of an entity: what a read may show (undefined: it does not exist on disk yet). */
   durable<T>(c: string, id: string, current: T | undefined): T | undefined {
-    const s = this.shadows.get(shadowKey(c, id));
+    const s = this.shadows.get(c)?.get(id);
     return s ? (s.durable as T | undefined) : current;
   }
 
@@ -185,20 +189,22 @@ export class Store {
   }
 
   private shadow(upserts: readonly Change[], before: readonly (Entity | undefined)[], delta: 1 | -1, written?: boolean): void {
-    upserts.forEach((u, i) => {
-      const k = shadowKey(u.c, u.v.id);
-      let s = this.shadows.get(k);
+    for (let i = 0; i < upserts.length; i++) {
+      const u = upserts[i]!;
+      let shadows = this.shadows.get(u.c);
+      if (!shadows) this.shadows.set(u.c, (shadows = new Map()));
+      const s = shadows.get(u.v.id);
       if (delta === 1) {
         if (s) s.pending++;
-        else this.shadows.set(k, { durable: before[i], pending: 1 });
+        else shadows.set(u.v.id, { durable: before[i], pending: 1 });
         if (u.c === 'postings') this.unwritten.apply(u.v as unknown as Posting);
-        return;
+        continue;
       }
-      if (!s) return;
+      if (!s) continue;
       if (written) s.durable = u.v;
-      if (--s.pending === 0) this.shadows.delete(k);
+      if (--s.pending === 0) shadows.delete(u.v.id);
       if (u.c === 'postings') this.unwritten.unapply(u.v as unknown as Posting);
-    });
+    }
   }
 
   private kick(): void {
@@ -254,7 +260,7 @@ export class Store {
         done[i]!.undo();
         this.shadow(done[i]!.upserts, [], -1, false);
       }
-      for (const t of done) t.reject(error);
+      for (const t of done) t.reject(t.mapError ? t.mapError(error) : error);
     }
     this.settledSeq = done.at(-1)!.seq;
     if (error === undefined) this.maybeCompact();

@@ -8,12 +8,17 @@ import { ApiError, validationError } from './errors.js';
 /** Largest JSON body accepted (bytes). */
 export const JSON_BODY_LIMIT = 64 * 1024;
 
-export async function readLimited(event: H3Event, limit: number): Promise<Uint8Array> {
+export function readLimited(event: H3Event, limit: number): Promise<Uint8Array> {
   const declared = header(event, 'content-length');
-  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
-  // On Node, read the IncomingMessage directly: much cheaper than a web ReadableStream per request.
+  if (declared !== null && Number(declared) > limit) return Promise.reject(tooLarge(limit));
+  // On Node, read the IncomingMessage directly: much cheaper than a web ReadableStream per request. Its promise is
+  // returned as is (not from an async function, which would add a promise and its ticks on every request).
   const nodeReq = (event.runtime as { node?: { req?: IncomingMessage } } | undefined)?.node?.req;
   if (nodeReq && !nodeReq.readableDidRead && !nodeReq.readableEnded) return readNode(nodeReq, limit);
+  return readWeb(event, limit);
+}
+
+async function readWeb(event: H3Event, limit: number): Promise<Uint8Array> {
   const body = event.req.body;
   if (!body) return new Uint8Array(0);
   const reader = body.getReader();
@@ -107,10 +112,16 @@ export function illFormedAt(data: unknown, path = '', depth = 0): string | undef
     }
     return undefined;
   }
-  for (const [k, v] of Object.entries(data)) {
-    const key = path ? `${path}.${k}` : k;
-    if (!k.isWellFormed()) return key;
-    const at = illFormedAt(v, key, depth + 1);
+  // Object.keys, not entries: one array per object instead of one per key (this runs on every request body).
+  for (const k of Object.keys(data)) {
+    if (!k.isWellFormed()) return path ? `${path}.${k}` : k;
+    const v = (data as Record<string, unknown>)[k];
+    // A string value is checked here: no path is built for it unless it is the one that is not well-formed.
+    if (typeof v === 'string') {
+      if (!v.isWellFormed()) return (path ? `${path}.${k}` : k) || 'value';
+      continue;
+    }
+    const at = illFormedAt(v, path ? `${path}.${k}` : k, depth + 1);
     if (at) return at;
   }
   return undefined;

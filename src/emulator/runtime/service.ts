@@ -124,15 +124,12 @@ export class GatewayService {
       for (const listener of this.writeListeners) listener(changes);
       this.run(effects);
     };
-    let done: Promise<void>;
     try {
-      done = this.store.commit(extra.length > 0 ? [...changes, ...extra] : changes, written);
+      // A failed write rejects with store_unavailable (mapped by the store: no promise layer of its own here).
+      return this.store.commit(extra.length > 0 ? [...changes, ...extra] : changes, written, storeUnavailable);
     } catch (e) {
       return Promise.reject(e);
     }
-    return done.catch((e: unknown) => {
-      throw storeUnavailable(e);
-    });
   }
 
   /** Write an outcome's changes; the moment they are written, carry out its effects. */
@@ -177,8 +174,13 @@ export class GatewayService {
   }
 
   /** Create a payment or payout; resolves once the outcome is durable (after the provider's acceptance wait). */
-  async create(shopId: string, kind: OperationKind, params: CreateParams, opts: { link?: boolean } = {}): Promise<PublicOperation> {
-    return this.runCreate(planCreate(this.ctx(), shopId, kind, params, opts.link ? { hostedLink: true } : {}));
+  create(shopId: string, kind: OperationKind, params: CreateParams, opts?: { link?: boolean }): Promise<PublicOperation> {
+    // Not an async function returning runCreate's promise (two more ticks per create); a refusal still rejects.
+    try {
+      return this.runCreate(planCreate(this.ctx(), shopId, kind, params, opts?.link ? { hostedLink: true } : {}));
+    } catch (e) {
+      return Promise.reject(e);
+    }
   }
 
   /**

@@ -6,9 +6,11 @@ import { ApiError } from '../../http/errors.js';
 import { toWireOperation, toWireState } from '../../wire.js';
 import type { AnyCall, GatewayHandler } from '../types.js';
 
-async function create(call: AnyCall, kind: OperationKind, params: CreateParams, link: boolean) {
+/** A create from its body (read by the caller: the handlers below hand its promise over, one async layer less). */
+async function create(call: AnyCall, kind: OperationKind, body: Promise<CreateParams>, link: boolean) {
   const { service, urls } = call.ctx;
-  const op = await service.create(call.shopId, kind, params, { link });
+  const params = await body;
+  const op = await service.create(call.shopId, kind, params, link ? { link } : undefined);
   const wire = toWireOperation(op, service.world);
   if (!link) return wire;
   // Only a payment created through a link endpoint has a page (one first created by POST /v1/payment has none).
@@ -17,13 +19,13 @@ async function create(call: AnyCall, kind: OperationKind, params: CreateParams, 
 }
 
 /** POST /v1/payment. */
-export const createPayment: GatewayHandler<'createPayment'> = async (call) => create(call, 'payment', await call.body(), false);
+export const createPayment: GatewayHandler<'createPayment'> = (call) => create(call, 'payment', call.body(), false);
 
 /** POST /v1/payment/link: the payment plus its hosted page URL (null on shops without the page). */
-export const createPaymentLink: GatewayHandler<'createPaymentLink'> = async (call) => create(call, 'payment', await call.body(), true);
+export const createPaymentLink: GatewayHandler<'createPaymentLink'> = (call) => create(call, 'payment', call.body(), true);
 
 /** POST /v1/payout. */
-export const createPayout: GatewayHandler<'createPayout'> = async (call) => create(call, 'payout', await call.body(), false);
+export const createPayout: GatewayHandler<'createPayout'> = (call) => create(call, 'payout', call.body(), false);
 
 /** POST /v1/get_operation_state: by operation_id the receipt evidence must materialize, else 503 (spec §4.6). */
 export const getOperationState: GatewayHandler<'getOperationState'> = async (call) => {
