@@ -13,6 +13,7 @@
 // first, instead of a walk of everything (`max_amount=100.00` at 100,000 stored visits its few bins, not 100,000 rows).
 import { Decimal } from 'decimal.js';
 import type { OperationRecord } from '../domain/operation.js';
+import { NewestFirst, insertInto, lowerBound, removeFrom, size } from './ordinal-lists.js';
 
 /** What a listing asks for. Every field is optional; `shop` undefined means every shop. */
 export interface OperationQuery {
@@ -59,13 +60,10 @@ const BINS_PER_DOUBLING = 16;
 /** The amount bin of an amount in cents (0 for zero). Only narrows the rows to check: each row is still tested. */
 const binOf = (c: number): number => (c <= 0 ? 0 : 1 + Math.floor(Math.log2(c) * BINS_PER_DOUBLING));
 
-/** Bucket keys of an operation within one scope (a shop, or all shops); `bin` is its amount bin. */
-function keysOf(op: Keyed, scope: string, bin: number): string[] {
+/** Bucket keys of an operation (the same in its shop and across shops); `bin` is its amount bin. */
+function keysOf(op: Keyed, bin: number): string[] {
   if (op.status === 'admitting') return [];
-  const keys = ['', `s:${op.status}`, `t:${op.type}`, `m:${op.method}`, `c:${op.client_id}`, `a:${bin}`];
-  // Within a shop merchant_operation_id is unique (the state's own map finds it); across shops it is bucketed.
-  if (scope === ALL_SHOPS) keys.push(`o:${op.merchant_operation_id}`);
-  return keys;
+  return ['', `s:${op.status}`, `t:${op.type}`, `m:${op.method}`, `c:${op.client_id}`, `a:${bin}`];
 }
 
 /** The exact filters of a query as bucket keys. */
@@ -75,7 +73,6 @@ function exactKeys(q: OperationQuery): string[] {
   if (q.type) keys.push(`t:${q.type}`);
   if (q.method) keys.push(`m:${q.method}`);
   if (q.client_id !== undefined) keys.push(`c:${q.client_id}`);
-  if (q.merchant_operation_id !== undefined) keys.push(`o:${q.merchant_operation_id}`);
   return keys;
 }
 
@@ -127,6 +124,12 @@ export class OperationIndex {
   private col: Columns = emptyColumns();
   /** Scope (shop id, or '*') → bucket key → ordinals, ascending. */
   private readonly scopes = new Map<string, Map<string, number[]>>();
+  /**
+   * merchant_operation_id → the ordinal of the operation with it, or their list when several shops use it. Within
+   * a shop it is unique (the state's own map finds it); across shops this answers it, without a bucket (an array
+   * and a key string) per operation.
+   */
+  private readonly moids = new Map<string, number | number[]>();
   /** The highest amount bin any operation has had. */
   private maxBin = 0;
   /** How many rows the last page() checked, counting included (what a listing costs, for tests and benchmarks). */
@@ -135,6 +138,7 @@ export class OperationIndex {
   clear(): void {
     this.ordinal.clear();
     this.scopes.clear();
+    this.moids.clear();
     this.col = emptyColumns();
     this.maxBin = 0;
   }
@@ -152,6 +156,8 @@ export class OperationIndex {
       c.cents.push(amount);
       c.shop.push(op.shop_id);
       c.moid.push(op.merchant_operation_id);
+      const same = this.moids.get(op.merchant_operation_id);
+      this.moids.set(op.merchant_operation_id, same === undefined ? o : typeof same === 'number' ? [same, o] : [...same, o]);
       this.maxBin = Math.max(this.maxBin, binOf(amount));
     }
     // Set below for a new operation too (index `o` is the columns' length: it appends).
@@ -170,9 +176,9 @@ export class OperationIndex {
    */
   private rebucket(prev: OperationRecord, op: OperationRecord, o: number): void {
     const bin = binOf(this.col.cents[o]!);
+    const before = keysOf(prev, bin);
+    const after = keysOf(op, bin);
     for (const scope of [op.shop_id, ALL_SHOPS]) {
-      const before = keysOf(prev, scope, bin);
-      const after = keysOf(op, scope, bin);
       const buckets = this.scope(scope);
       for (const key of before) if (!after.includes(key)) removeFrom(buckets, key, o);
       for (const key of after) if (!before.includes(key)) insertInto(buckets, key, o);
@@ -193,6 +199,10 @@ export class OperationIndex {
     if (o === undefined) return;
     this.unbucket(op, o);
     this.ordinal.delete(op.id);
+    const same = this.moids.get(op.merchant_operation_id);
+    const rest = typeof same === 'number' ? [] : (same ?? []).filter((x) => x !== o);
+    if (rest.length === 0) this.moids.delete(op.merchant_operation_id);
+    else this.moids.set(op.merchant_operation_id, rest.length === 1 ? rest[0]! : rest);
     this.col.ids[o] = undefined;
     this.col.status[o] = 'admitting';
   }
@@ -201,9 +211,12 @@ export class OperationIndex {
   page(q: OperationQuery, req: PageRequest): OperationPage {
     const buckets = this.scopes.get(q.shop ?? ALL_SHOPS);
     const named = exactKeys(q);
-    // Within one shop merchant_operation_id has no bucket: it is checked on the rows of the others (or of all).
-    const exact = q.shop === undefined ? named : named.filter((k) => !k.startsWith('o:'));
-    const candidates = exact.map((k) => buckets?.get(k) ?? []);
+    const candidates = named.map((k) => buckets?.get(k) ?? []);
+    // Within one shop merchant_operation_id is checked on the rows of the others (or of all); across shops it names its rows.
+    if (q.merchant_operation_id !== undefined) {
+      if (q.shop === undefined) candidates.push(this.moidRows(q.merchant_operation_id));
+      named.push('o');
+    }
     const shortest = candidates.length === 0 ? (buckets?.get('') ?? []) : candidates.reduce((a, b) => (b.length < a.length ? b : a));
     const t: Test = { q, since: timeOf(q.since), until: timeOf(q.until), range: amountRange(q) };
     const bins = this.binsOf(buckets, t.range);
@@ -298,13 +311,22 @@ export class OperationIndex {
   }
 
   private bucket(op: OperationRecord, o: number): void {
-    // The keys of all shops are the shop's plus merchant_operation_id's, last: built once for both scopes.
-    const keys = keysOf(op, ALL_SHOPS, binOf(this.col.cents[o]!));
+    // Built once for both scopes.
+    const keys = keysOf(op, binOf(this.col.cents[o]!));
     if (keys.length === 0) return;
     const shop = this.scope(op.shop_id);
-    for (let i = 0; i < keys.length - 1; i++) insertInto(shop, keys[i]!, o);
     const all = this.scope(ALL_SHOPS);
-    for (const key of keys) insertInto(all, key, o);
+    for (const key of keys) {
+      insertInto(shop, key, o);
+      insertInto(all, key, o);
+    }
+  }
+
+  /** The rows across shops with this merchant_operation_id (ascending; none `admitting`). */
+  private moidRows(moid: string): number[] {
+    const v = this.moids.get(moid);
+    const rows = v === undefined ? [] : typeof v === 'number' ? [v] : v;
+    return rows.filter((o) => this.col.status[o] !== 'admitting');
   }
 
   private scope(id: string): Map<string, number[]> {
@@ -312,29 +334,12 @@ export class OperationIndex {
   }
 
   private unbucket(op: OperationRecord, o: number): void {
+    const keys = keysOf(op, binOf(this.col.cents[o]!));
     for (const scope of [op.shop_id, ALL_SHOPS]) {
       const buckets = this.scopes.get(scope);
-      if (!buckets) continue;
-      for (const key of keysOf(op, scope, binOf(this.col.cents[o]!))) removeFrom(buckets, key, o);
+      if (buckets) for (const key of keys) removeFrom(buckets, key, o);
     }
   }
-}
-
-function insertInto(buckets: Map<string, number[]>, key: string, o: number): void {
-  let list = buckets.get(key);
-  if (!list) buckets.set(key, (list = []));
-  const at = lowerBound(list, o);
-  if (at === list.length) list.push(o);
-  else if (list[at] !== o) list.splice(at, 0, o);
-}
-
-function removeFrom(buckets: Map<string, number[]>, key: string, o: number): void {
-  const list = buckets.get(key);
-  if (!list) return;
-  const at = lowerBound(list, o);
-  if (list[at] !== o) return;
-  list.splice(at, 1);
-  if (list.length === 0) buckets.delete(key);
 }
 
 /** An ISO time as epoch ms (undefined stays undefined). */
@@ -353,46 +358,3 @@ const inTime = (at: number, since: number | undefined, until: number | undefined
 
 const inRange = (amount: number, range: AmountRange): boolean =>
   (range.min === undefined || amount >= range.min) && (range.max === undefined || amount <= range.max);
-
-/** The first position of `list` (ascending) whose ordinal is not below `o`. */
-function lowerBound(list: readonly number[], o: number): number {
-  // Fast path: the newest operation goes at the end.
-  if (list.length === 0 || list[list.length - 1]! < o) return list.length;
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid]! < o) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-const size = (lists: readonly (readonly number[])[]): number => lists.reduce((n, l) => n + l.length, 0);
-
-/** A walk of several lists of ascending ordinals, merged newest (highest) first. */
-class NewestFirst {
-  /** Per list, the position above the next ordinal to yield. */
-  private readonly at: number[];
-
-  constructor(private readonly lists: readonly (readonly number[])[]) {
-    this.at = lists.map((l) => l.length);
-  }
-
-  /** Start each list below the position `start` gives. */
-  startBelow(start: (list: readonly number[]) => number): void {
-    this.lists.forEach((list, i) => (this.at[i] = start(list)));
-  }
-
-  /** The next ordinal, or -1 when every list is done. */
-  next(): number {
-    let best = -1;
-    let bestOrdinal = -1;
-    for (let i = 0; i < this.lists.length; i++) {
-      const at = this.at[i]!;
-      if (at > 0 && this.lists[i]![at - 1]! > bestOrdinal) [best, bestOrdinal] = [i, this.lists[i]![at - 1]!];
-    }
-    if (best >= 0) this.at[best]!--;
-    return bestOrdinal;
-  }
-}

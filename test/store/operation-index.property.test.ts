@@ -8,16 +8,16 @@ import { OperationIndex } from '../../src/store/operation-index.js';
 
 const STATUSES = ['admitting', 'pending', 'awaiting_confirmation', 'manual_check', 'completed', 'rejected'] as const;
 const SHOPS = ['shop_a', 'shop_b'] as const;
-type Row = { id: string; shop_id: string; type: 'payment' | 'payout'; status: string };
+type Row = { id: string; shop_id: string; type: 'payment' | 'payout'; status: string; merchant_operation_id?: string };
 
 type Step =
-  | { kind: 'create'; shop: number; type: 'payment' | 'payout'; status: number }
+  | { kind: 'create'; shop: number; type: 'payment' | 'payout'; status: number; moid: number }
   | { kind: 'move'; pick: number; status: number }
   | { kind: 'undo_create'; pick: number }
   | { kind: 'undo_move'; pick: number; status: number };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('create' as const), shop: fc.nat(1), type: fc.constantFrom('payment' as const, 'payout' as const), status: fc.nat(STATUSES.length - 1) }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('create' as const), shop: fc.nat(1), type: fc.constantFrom('payment' as const, 'payout' as const), status: fc.nat(STATUSES.length - 1), moid: fc.nat(3) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('move' as const), pick: fc.nat(), status: fc.nat(STATUSES.length - 1) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('undo_create' as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('undo_move' as const), pick: fc.nat(), status: fc.nat(STATUSES.length - 1) }) },
@@ -26,8 +26,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 const asRecord = (r: Row) => ({ merchant_operation_id: r.id, client_id: 'c', method: 'WT_RUB_C2C', expected_amount: '100.00', created_at: '2026-01-01T00:00:00.000Z', ...r }) as unknown as OperationRecord;
 
 /** The reference: every live row in creation order, filtered, newest first. */
-function scan(rows: Row[], shop: string | undefined, f: { status?: string | undefined; type?: string | undefined }, offset: number, limit: number) {
-  const all = rows.filter((r) => (shop === undefined || r.shop_id === shop) && r.status !== 'admitting' && (!f.status || r.status === f.status) && (!f.type || r.type === f.type));
+function scan(rows: Row[], shop: string | undefined, f: { status?: string | undefined; type?: string | undefined; merchant_operation_id?: string | undefined }, offset: number, limit: number) {
+  const all = rows.filter((r) => (shop === undefined || r.shop_id === shop) && r.status !== 'admitting' && (!f.status || r.status === f.status) && (!f.type || r.type === f.type) && (f.merchant_operation_id === undefined || (r.merchant_operation_id ?? r.id) === f.merchant_operation_id));
   const newest = all.reverse();
   return { total: all.length, ids: newest.slice(offset, offset + limit).map((r) => r.id), has_more: newest.length > offset + limit };
 }
@@ -42,7 +42,9 @@ describe('OperationIndex', () => {
         let n = 0;
         for (const s of steps) {
           if (s.kind === 'create') {
-            const row: Row = { id: `op-${n++}`, shop_id: SHOPS[s.shop]!, type: s.type, status: STATUSES[s.status]! };
+            // A few merchant ids, so that shops share them (an id is unique within a shop in the sandbox, not here: the
+            // index does not rely on it).
+            const row: Row = { id: `op-${n++}`, shop_id: SHOPS[s.shop]!, type: s.type, status: STATUSES[s.status]!, merchant_operation_id: `m-${s.moid}` };
             index.put(asRecord(row), undefined);
             live.set(row.id, asRecord(row));
             rows.push(row);
@@ -65,8 +67,10 @@ describe('OperationIndex', () => {
         for (const shop of [...SHOPS, undefined]) {
           for (const status of [undefined, ...STATUSES.slice(1)]) {
             for (const type of [undefined, 'payment', 'payout']) {
-              const f = { status, type };
-              expect(index.page({ shop, ...f }, { offset, limit })).toEqual(scan(rows, shop, f, offset, limit));
+              for (const merchant_operation_id of [undefined, 'm-0', 'm-3']) {
+                const f = { status, type, merchant_operation_id };
+                expect(index.page({ shop, ...f }, { offset, limit })).toEqual(scan(rows, shop, f, offset, limit));
+              }
             }
           }
         }
