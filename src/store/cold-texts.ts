@@ -12,6 +12,7 @@ import { closeSync, readSync } from 'node:fs';
 /** Read ahead while reads go forward through a file (a scan); a read elsewhere reads only a small block. */
 const WINDOW = 1 << 20;
 const BLOCK = 16 << 10;
+const BACK = 4 << 10;
 
 interface ColdFile {
   fd: number;
@@ -115,17 +116,20 @@ export class ColdTexts {
   #fill(file: number, off: number, len: number): void {
     const f = this.#files[file];
     if (!f) throw new Error(`cold text: file ${file} is closed`);
-    if (len > this.#win.length) this.#win = Buffer.allocUnsafe(len);
     const forward = file === this.#winFile && off >= this.#winStart && off <= this.#winStart + this.#winLen + BLOCK;
-    const want = Math.min(this.#win.length, Math.max(len, forward ? WINDOW : BLOCK));
+    // Going forward the window starts a little before the text: the prefix written before the next one is in it too.
+    const start = forward ? Math.max(0, off - BACK) : off;
+    const need = off + len - start;
+    if (need > this.#win.length) this.#win = Buffer.allocUnsafe(need);
+    const want = Math.min(this.#win.length, Math.max(need, forward ? WINDOW : BLOCK));
     let got = 0;
-    while (got < len) {
-      const n = readSync(f.fd, this.#win, got, want - got, off + got);
-      if (n === 0) throw new Error(`cold text: ${f.path} ends at ${off + got}, before byte ${off + len} (was the snapshot changed underneath the sandbox?)`);
+    while (got < need) {
+      const n = readSync(f.fd, this.#win, got, want - got, start + got);
+      if (n === 0) throw new Error(`cold text: ${f.path} ends at ${start + got}, before byte ${off + len} (was the snapshot changed underneath the sandbox?)`);
       got += n;
     }
     this.#winFile = file;
-    this.#winStart = off;
+    this.#winStart = start;
     this.#winLen = got;
   }
 

@@ -92,9 +92,10 @@ export class PackedMap<T extends Entity> {
   }
 
   /** Store an entity as its JSON text (loading a store). */
-  setText(id: string, text: Packed<T>): void {
+  setText(id: string, text: Packed<T>, fresh = false): void {
     this.#remember(id);
-    if (this.#raw.size > 0) this.#drop(this.#raw.get(id));
+    // `fresh`: the caller knows the id is new (a snapshot loading), so there is no old value to let go.
+    if (!fresh) this.#drop(this.#raw.get(id));
     this.#raw.set(id, text);
     // Loading a store, both are empty: skip the lookups (a few % of a start-up at 1,000,000 operations).
     if (this.#decoded.size > 0) this.#decoded.delete(id);

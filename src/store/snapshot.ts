@@ -47,7 +47,8 @@ export interface SnapshotSource {
  */
 export interface LoadTarget {
   cold?: { texts: ColdTexts; collections: ReadonlySet<string>; read: ReadonlySet<string> };
-  put(c: string, id: string, v: Entity | string | number, text?: string, view?: string): void;
+  /** `fresh`: the id is not in the target yet (a snapshot holds each id once and loads first). */
+  put(c: string, id: string, v: Entity | string | number, text?: string, view?: string, fresh?: boolean): void;
 }
 
 /** Loading into plain maps (tools, tests, the PostgreSQL store). */
@@ -166,8 +167,8 @@ class SnapshotLines {
     const view = at === t2 + 1 ? undefined : buf.toString('utf8', t2 + 1, t3);
     const text = this.#read && view === undefined ? buf.toString('utf8', at, end) : undefined;
     try {
-      if (this.#cold) this.target.put(this.#c, id, this.target.cold!.texts.add(this.coldFile, base + at, end - at, view === undefined ? 0 : t3 - t2 - 1), text, view);
-      else this.target.put(this.#c, id, text ?? buf.toString('utf8', at, end), undefined, view);
+      if (this.#cold) this.target.put(this.#c, id, this.target.cold!.texts.add(this.coldFile, base + at, end - at, view === undefined ? 0 : t3 - t2 - 1), text, view, true);
+      else this.target.put(this.#c, id, text ?? buf.toString('utf8', at, end), undefined, view, true);
     } catch (e) {
       throw this.#bad(`${this.#c} ${id} cannot be loaded (${e instanceof Error ? e.message : String(e)})`, e);
     }

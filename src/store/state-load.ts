@@ -19,7 +19,7 @@ const OLD_EVENT = 400;
  * One stored operation, posting or event, loaded: `v` is its object, its JSON text or a handle to its text in
  * the snapshot file (`text`, when given, is that text). Operations are indexed from their decoded form.
  */
-export function loadPacked(state: SandboxState, c: (typeof PACKED)[number], id: string, v: Packed<Entity>, text?: string, view?: string): void {
+export function loadPacked(state: SandboxState, c: (typeof PACKED)[number], id: string, v: Packed<Entity>, text?: string, view?: string, fresh = false): void {
   const decode = <T>(): T => (typeof v === 'object' ? v : JSON.parse(text ?? (typeof v === 'string' ? v : state.cold.text(v)))) as T;
   const stored = typeof v === 'object' ? JSON.stringify(v) : v;
   if (c === 'operations') {
@@ -29,26 +29,26 @@ export function loadPacked(state: SandboxState, c: (typeof PACKED)[number], id: 
     // What the service's start reads (timers), kept until it has: operationsWithStatus gives these, not decodes.
     if (TIMER_STATUSES.has(op.status)) state.loadViews.set(id, op);
     else state.loadViews.delete(id);
-    const prev = state.operations.get(id);
+    const prev = fresh ? undefined : state.operations.get(id);
     if (!prev) state.byMoid.set(moidKey(op.shop_id, op.merchant_operation_id), id);
     state.operationIndex.put(op, prev);
-    state.operations.setText(id, stored);
+    state.operations.setText(id, stored, fresh);
     for (const u of uploadsOf(op)) state.fileOwner.set(u.file_id, id);
     if (poolOf(op) !== undefined || claimOf(op) !== undefined) state.pools.put(op);
   } else if (c === 'postings') {
-    if (state.postings.has(id)) {
+    if (!fresh && state.postings.has(id)) {
       // Append-only: the one loaded first is the same.
       if (typeof v === 'number') state.cold.free(v);
       return;
     }
     state.totals.apply(decode<Posting>());
-    state.postings.setText(id, stored);
+    state.postings.setText(id, stored, fresh);
   } else if (typeof stored === 'number' ? state.cold.lengthOf(stored) > OLD_EVENT : stored.includes('"operation":{')) {
     // An event written before events stopped carrying a copy of the operation loses it here (see StoredEvent).
     state.events.setText(id, JSON.stringify(storedEvent(decode<OperationEvent>())));
     if (typeof v === 'number') state.cold.free(v);
   } else {
-    state.events.setText(id, stored);
+    state.events.setText(id, stored, fresh);
   }
 }
 
@@ -66,8 +66,8 @@ export function stateTarget(state: SandboxState): LoadTarget & { capture(): Snap
   };
   return {
     cold: { texts: state.cold, collections: packed, read: new Set(['operations', 'postings']) },
-    put(c, id, v, text, view) {
-      if (packed.has(c)) loadPacked(state, c as (typeof PACKED)[number], id, v, text, view);
+    put(c, id, v, text, view, fresh) {
+      if (packed.has(c)) loadPacked(state, c as (typeof PACKED)[number], id, v, text, view, fresh);
       else upsert(rest, c, v as Entity | string, id);
     },
     capture() {
