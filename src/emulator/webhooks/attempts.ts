@@ -50,10 +50,15 @@ export interface Route {
   perOrigin: number;
 }
 
-/** `plain`: one request per connection. `pipelined` (optional): the dispatcher of origins that behave. */
+/**
+ * `plain`: one request per connection. `pipelined` (optional): the dispatcher of origins that behave. `batch`
+ * (optional): runs `fn`, which dispatches several attempts, so that their writes leave together (the worker corks
+ * its sockets around it).
+ */
 export interface Routes {
   plain: Route;
   pipelined?: Route;
+  batch?: (fn: () => void) => void;
 }
 
 export interface Deliverer {
@@ -215,6 +220,8 @@ export class AttemptLanes implements Deliverer {
   /** One timer for every attempt's timeout, at the earliest deadline. */
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
+  /** Lanes with attempts in line and room on the wire, started together on the next turn (see refill). */
+  private readonly toRefill = new Set<Lane>();
 
   constructor(
     private readonly routes: Routes,
@@ -296,11 +303,27 @@ export class AttemptLanes implements Deliverer {
     }
     this.report(out);
     lane.active--;
-    while (lane.active < this.limit(lane)) {
-      const next = dequeue(lane);
-      if (!next) break;
-      this.run(next, this.target(next.url), lane);
-    }
+    if (lane.head < lane.queue.length && this.toRefill.add(lane).size === 1) setImmediate(() => this.refill());
+  }
+
+  /**
+   * Start what waits in line, as far as there is room: once a turn, for every lane at once (in one batch), not one
+   * attempt per answer — so the requests that follow answers leave in one write per connection too.
+   */
+  private refill(): void {
+    const lanes = [...this.toRefill];
+    this.toRefill.clear();
+    const run = () => {
+      for (const lane of lanes) {
+        while (lane.active < this.limit(lane)) {
+          const next = dequeue(lane);
+          if (!next) break;
+          this.run(next, this.target(next.url), lane);
+        }
+      }
+    };
+    if (this.routes.batch) this.routes.batch(run);
+    else run();
   }
 
   /** (Re)arm the one timeout timer for `at`; when it fires, every attempt past its deadline is killed. */

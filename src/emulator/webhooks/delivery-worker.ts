@@ -57,26 +57,35 @@ const connect: buildConnector.connector = (opts, cb) =>
     }
     (cb as (e: Error | null, s: Socket | null) => void)(err, socket);
   });
-const plain = new Agent({ keepAliveTimeout: 1000, connections: data.connections, connect });
-const pipelined = new Agent({ keepAliveTimeout: 1000, connections: data.pipelinedConnections, pipelining: data.pipelining, connect });
-const deliverer = makeDeliverer(
-  {
-    plain: { dispatcher: plain, perOrigin: data.connections },
-    pipelined: { dispatcher: pipelined, perOrigin: data.pipelinedConnections * data.pipelining },
-  },
-  report,
-);
-port.on('message', (m: DeliveryWorkerMessage) => {
-  if ('abort' in m) return deliverer.abortAll(m.abort);
-  // undici writes a request on a reused connection in a setImmediate (it first reads what the idle socket may hold):
-  // corked until the one after, every request of this message on a connection leaves in one write.
+// No undici timers per request (headers, body): the attempt's own deadline (attempts.ts, one timer for all) bounds it.
+const options = { keepAliveTimeout: 1000, headersTimeout: 0, bodyTimeout: 0, connect };
+const plain = new Agent({ ...options, connections: data.connections });
+const pipelined = new Agent({ ...options, connections: data.pipelinedConnections, pipelining: data.pipelining });
+/**
+ * Run `fn` (which dispatches attempts) with every socket corked until the turn after: undici writes a request on a
+ * reused connection in a setImmediate (it first reads what the idle socket may hold), so the requests `fn` starts on
+ * one connection leave in one write.
+ */
+function batch(fn: () => void): void {
   const corked = [...sockets];
   for (const s of corked) s.cork();
   try {
-    for (const job of m.jobs) deliverer.submit(job);
+    fn();
   } finally {
     setImmediate(() => {
       for (const s of corked) s.uncork();
     });
   }
+}
+const deliverer = makeDeliverer(
+  {
+    plain: { dispatcher: plain, perOrigin: data.connections },
+    pipelined: { dispatcher: pipelined, perOrigin: data.pipelinedConnections * data.pipelining },
+    batch,
+  },
+  report,
+);
+port.on('message', (m: DeliveryWorkerMessage) => {
+  if ('abort' in m) deliverer.abortAll(m.abort);
+  else batch(() => m.jobs.forEach((job) => deliverer.submit(job)));
 });

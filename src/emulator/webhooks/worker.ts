@@ -60,7 +60,7 @@ function workerEntry(): URL | string {
 export const DELIVERY_CONNECTIONS = 16;
 /** Connections per origin of the worker's pipelined Agent, and requests on the wire per connection (see attempts.ts). */
 export const PIPELINED_CONNECTIONS = 4;
-export const DELIVERY_PIPELINING = 8;
+export const DELIVERY_PIPELINING = 16;
 /** The worker thread's nice value (Linux): attempts take the CPU the API leaves. */
 export const DELIVERY_NICE = 19;
 
