@@ -12,6 +12,9 @@
 // (each create makes exactly one event, operation.pending) — the drain's own time and CPU are printed apart, so a
 // run that defers delivery past the window shows it there instead of looking cheap.
 //
+// Each round also splits the CPU per create by thread (/proc/<pid>/task/*/stat): `main` (the event loop), `worker`
+// (the delivery worker thread, the one at nice 19) and `other` (V8's GC helper threads and libuv's pool).
+//
 // Env: BENCH_WEBHOOK_ROUNDS (default 3), BENCH_WEBHOOK_RATE (creates/s, default 1500), BENCH_DURATION_MS (default
 // 5000), BENCH_WEBHOOK_NODE_ARGS (node flags for the sandbox child, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof": every
 // thread writes its profile on exit), BENCH_SKIP_WEBHOOKS=1 skips it. Exits non-zero only on a broken run (errors, non-2xx, undelivered events),
