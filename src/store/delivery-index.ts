@@ -1,10 +1,24 @@
 // The webhook outbox rows as stored, and the index the deliveries list pages through: each shop's delivery ids in
-// the order they were created. Also reads rows written by earlier versions (which carried a copy of the URL).
+// the order they were created. Also reads rows written by earlier versions (which carried a copy of the URL, and
+// kept each attempt in a row of its own).
 import type { Entity } from './persistence.js';
+
+/** One attempt to deliver an event to an endpoint, kept in its delivery. */
+export type DeliveryAttempt = {
+  /** Sandbox time the attempt started. */
+  at: string;
+  /** HTTP status of the response, when one arrived. */
+  status_code?: number;
+  /** Network error or timeout, when no response arrived. */
+  error?: string;
+  /** Real milliseconds the attempt took. */
+  duration_ms: number;
+};
 
 /**
  * The outbox: one small record per event × endpoint, written in the same commit as the event (and its payload). It
- * names its endpoint and event; the URL, the shop and the event type are read from them, never copied.
+ * names its endpoint and event; the URL, the shop and the event type are read from them, never copied. An attempt's
+ * outcome rewrites it with the attempt appended: one row per outcome (the body is never in it).
  */
 export type WebhookDeliveryRecord = {
   id: string;
@@ -18,6 +32,8 @@ export type WebhookDeliveryRecord = {
   created_at: string;
   /** Why delivery stopped without an attempt (e.g. the endpoint was deleted). */
   error?: string;
+  /** The attempts so far, oldest first (absent: none yet). */
+  attempts?: DeliveryAttempt[];
 };
 
 /** Fields rows of earlier versions carried and the record no longer does (derived from the endpoint and the event). */
@@ -31,6 +47,21 @@ export function deliveryFromStored(v: Entity): { record: WebhookDeliveryRecord; 
   if (!COPIED.some((k) => k in v)) return { record: v as WebhookDeliveryRecord };
   const { url: _u, shop_id, event_type: _t, ...record } = v as WebhookDeliveryRecord & Partial<Record<(typeof COPIED)[number], string>>;
   return { record, ...(typeof shop_id === 'string' ? { shop_id } : {}) };
+}
+
+/** A stored attempt row of an earlier version (`webhook_attempts`): `<delivery id>.<n>`, its delivery, the attempt. */
+export type StoredAttemptRow = DeliveryAttempt & { id: string; delivery_id: string };
+
+/**
+ * `d` with an attempt row of an earlier version appended, as the delivery now keeps it; `d` itself when that attempt
+ * (its number, from the row id) is already there (a replayed row).
+ */
+export function withStoredAttempt(d: WebhookDeliveryRecord, row: StoredAttemptRow): WebhookDeliveryRecord {
+  const n = Number(row.id.slice(row.id.lastIndexOf('.') + 1));
+  const have = d.attempts?.length ?? 0;
+  if (Number.isInteger(n) && n >= 1 && n <= have) return d;
+  const { id: _i, delivery_id: _d, ...attempt } = row;
+  return { ...d, attempts: [...(d.attempts ?? []), attempt] };
 }
 
 /** Each shop's delivery ids, oldest first, and where each id sits (so a cursor is found without a scan). */

@@ -74,7 +74,6 @@ function copiesOf(state: SandboxState, durable: ReadonlyMap<string, ReadonlyMap<
     plain('webhook_endpoints', state.webhookEndpoints.values()),
     plain('webhook_deliveries', state.webhookDeliveries.values()),
     plain('webhook_payloads', [...state.webhookPayloads].map(([id, body]) => ({ id, body }))),
-    plain('webhook_attempts', [...state.webhookAttempts.values()].flat()),
   ];
 }
 

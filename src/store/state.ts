@@ -12,14 +12,14 @@ import type { LinkRecord } from '../domain/links.js';
 import { PoolIndex, type PoolWindow } from '../domain/pool.js';
 import { OperationIndex } from './operation-index.js';
 import type { Change, Collections, Entity } from './persistence.js';
-import { DeliveryIndex, deliveryFromStored, type WebhookDeliveryRecord } from './delivery-index.js';
+import { DeliveryIndex, deliveryFromStored, withStoredAttempt, type StoredAttemptRow, type WebhookDeliveryRecord } from './delivery-index.js';
 import { PackedMap } from './packed-map.js';
 import { captureState } from './state-capture.js';
 import { ColdTexts } from './cold-texts.js';
 import { PACKED, loadPacked, moidKey } from './state-load.js';
 import type { EntityMaps } from './snapshot.js';
 
-export type { WebhookDeliveryRecord } from './delivery-index.js';
+export type { DeliveryAttempt, WebhookDeliveryRecord } from './delivery-index.js';
 
 /** A sandbox setting or seed marker in the `meta` collection: an id and any JSON fields. */
 export interface MetaRecord {
@@ -58,21 +58,6 @@ export type WebhookEndpointRecord = {
   deleted_at?: string;
 };
 
-/** One attempt to deliver an event to an endpoint: its own small record, appended, never rewritten. */
-export type WebhookAttempt = {
-  /** `<delivery id>.<n>`, n counting from 1. */
-  id: string;
-  delivery_id: string;
-  /** Sandbox time the attempt started. */
-  at: string;
-  /** HTTP status of the response, when one arrived. */
-  status_code?: number;
-  /** Network error or timeout, when no response arrived. */
-  error?: string;
-  /** Real milliseconds the attempt took. */
-  duration_ms: number;
-};
-
 /** The exact body of an event's webhook, stored once per event (whatever the number of endpoints), sent and signed as is on every attempt. */
 export type WebhookPayloadRecord = {
   /** The event id. */
@@ -86,8 +71,7 @@ export type StoreChange =
   | { kind: 'meta'; meta: MetaRecord }
   | { kind: 'webhook_endpoint'; endpoint: WebhookEndpointRecord }
   | { kind: 'webhook_delivery'; delivery: WebhookDeliveryRecord }
-  | { kind: 'webhook_payload'; payload: WebhookPayloadRecord }
-  | { kind: 'webhook_attempt'; attempt: WebhookAttempt };
+  | { kind: 'webhook_payload'; payload: WebhookPayloadRecord };
 
 /** What applying one transaction in memory gives: the upserts to write, and how to take it back. */
 export interface Applied {
@@ -110,8 +94,6 @@ export class SandboxState implements StateView {
   readonly webhookDeliveries = new Map<string, WebhookDeliveryRecord>();
   /** Event id → its webhook body. */
   readonly webhookPayloads = new Map<string, string>();
-  /** Delivery id → its attempts, in order. */
-  readonly webhookAttempts = new Map<string, WebhookAttempt[]>();
   /** Each shop's deliveries in the order they were created (the shop is the endpoint's). */
   readonly deliveryIndex = new DeliveryIndex();
   readonly totals = new AccountTotals();
@@ -136,7 +118,7 @@ export class SandboxState implements StateView {
   /** Forget everything (sandbox reset). */
   clear(): void {
     this.cold.clear();
-    for (const m of [this.operations, this.postings, this.events, this.keys, this.meta, this.webhookEndpoints, this.webhookDeliveries, this.webhookPayloads, this.webhookAttempts, this.byMoid, this.keyByHash, this.fileOwner]) {
+    for (const m of [this.operations, this.postings, this.events, this.keys, this.meta, this.webhookEndpoints, this.webhookDeliveries, this.webhookPayloads, this.byMoid, this.keyByHash, this.fileOwner]) {
       (m as Map<string, unknown>).clear();
     }
     this.totals.clear();
@@ -166,7 +148,12 @@ export class SandboxState implements StateView {
       this.putDelivery(record, shop_id);
     });
     each('webhook_payloads', (v, id) => this.webhookPayloads.set(id, (v as WebhookPayloadRecord).body));
-    each('webhook_attempts', (v) => this.putWebhookAttempt(v as WebhookAttempt));
+    // An earlier version's attempt rows: into their deliveries (a row whose delivery is gone is dropped).
+    each('webhook_attempts', (v) => {
+      const row = v as StoredAttemptRow;
+      const d = this.webhookDeliveries.get(row.delivery_id);
+      if (d) this.webhookDeliveries.set(d.id, withStoredAttempt(d, row));
+    });
   }
 
   /**
@@ -256,18 +243,6 @@ export class SandboxState implements StateView {
         this.webhookPayloads.set(id, body);
         undos.push(() => (prev === undefined ? this.webhookPayloads.delete(id) : this.webhookPayloads.set(id, prev)));
         out.push({ c: 'webhook_payloads', v: ch.payload });
-        return;
-      }
-      case 'webhook_attempt': {
-        const a = ch.attempt;
-        const pushed = this.putWebhookAttempt(a);
-        undos.push(() => {
-          if (!pushed) return;
-          const list = this.webhookAttempts.get(a.delivery_id)!;
-          list.pop();
-          if (list.length === 0) this.webhookAttempts.delete(a.delivery_id);
-        });
-        out.push({ c: 'webhook_attempts', v: a });
         return;
       }
     }
@@ -366,15 +341,6 @@ export class SandboxState implements StateView {
     if (this.postings.has(p.id)) return;
     this.postings.set(p.id, p);
     this.totals.apply(p);
-  }
-
-  /** Append an attempt; false when it is already the last one (a replayed upsert). */
-  private putWebhookAttempt(a: WebhookAttempt): boolean {
-    const list = this.webhookAttempts.get(a.delivery_id);
-    if (!list) this.webhookAttempts.set(a.delivery_id, [a]);
-    else if (list.at(-1)?.id !== a.id) list.push(a);
-    else return false;
-    return true;
   }
 
   /** Store a delivery; a new one joins its shop's index (the endpoint's shop, else `legacyShop`). Returns that shop. */

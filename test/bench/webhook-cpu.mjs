@@ -12,12 +12,15 @@
 // (each create makes exactly one event, operation.pending) — the drain's own time and CPU are printed apart, so a
 // run that defers delivery past the window shows it there instead of looking cheap.
 //
+// Each round also splits the CPU per create by thread (/proc/<pid>/task/*/stat): `main` (the event loop), `worker`
+// (the delivery worker thread, the one at nice 19) and `other` (V8's GC helper threads and libuv's pool).
+//
 // Env: BENCH_WEBHOOK_ROUNDS (default 3), BENCH_WEBHOOK_RATE (creates/s, default 1500), BENCH_DURATION_MS (default
 // 5000), BENCH_WEBHOOK_NODE_ARGS (node flags for the sandbox child, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof": every
 // thread writes its profile on exit), BENCH_SKIP_WEBHOOKS=1 skips it. Exits non-zero only on a broken run (errors, non-2xx, undelivered events),
 // never on missing the goal (≤ 1.25 ×).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +47,32 @@ function cpuSeconds(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(f[11]) + Number(f[12])) / TICK_HZ;
+}
+
+/**
+ * The same per thread group: `main` (the event loop: the thread whose id is the pid), `worker` (the delivery
+ * worker: the one thread at nice 19, field 19) and `other` (V8's GC helpers, libuv's pool: the journal's writes).
+ */
+function threadSeconds(pid) {
+  const out = { main: 0, worker: 0, other: 0 };
+  let tids = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // the thread ended
+    }
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const s = (Number(f[11]) + Number(f[12])) / TICK_HZ;
+    out[Number(tid) === pid ? 'main' : Number(f[16]) === 19 ? 'worker' : 'other'] += s;
+  }
+  return out;
 }
 
 const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -86,8 +115,16 @@ async function drive(url, pid, tag) {
   };
   const t0 = performance.now();
   const cpu = {};
-  setTimeout(() => (cpu.start = cpuSeconds(pid)), WARMUP_MS);
-  const windowEnd = new Promise((r) => setTimeout(() => r((cpu.end = cpuSeconds(pid))), WARMUP_MS + DURATION_MS));
+  setTimeout(() => {
+    cpu.start = cpuSeconds(pid);
+    cpu.threadsStart = threadSeconds(pid);
+  }, WARMUP_MS);
+  const windowEnd = new Promise((r) =>
+    setTimeout(() => {
+      cpu.threadsEnd = threadSeconds(pid);
+      r((cpu.end = cpuSeconds(pid)));
+    }, WARMUP_MS + DURATION_MS),
+  );
   await new Promise((resolve) => {
     const tick = () => {
       const due = Math.min(total, Math.floor((performance.now() - t0) / interval) + 1);
@@ -102,7 +139,8 @@ async function drive(url, pid, tag) {
   await pool.close();
   lat.sort((a, b) => a - b);
   const measured = total - first;
-  return { ok, failed, measured, usPerCreate: ((cpu.end - cpu.start) * 1e6) / measured, p50: lat[Math.floor(lat.length * 0.5)], p99: lat[Math.floor(lat.length * 0.99)], endedAt: performance.now() };
+  const perThread = Object.fromEntries(Object.keys(cpu.threadsEnd).map((k) => [k, ((cpu.threadsEnd[k] - cpu.threadsStart[k]) * 1e6) / measured]));
+  return { ok, failed, measured, perThread, usPerCreate: ((cpu.end - cpu.start) * 1e6) / measured, p50: lat[Math.floor(lat.length * 0.5)], p99: lat[Math.floor(lat.length * 0.99)], endedAt: performance.now() };
 }
 
 async function run(kind, round, receiverUrl) {
@@ -155,6 +193,8 @@ try {
         `${hooked.delivered}/${hooked.ok} events delivered (${hooked.posts} POSTs; ${hooked.atLoadEnd} by the end of the load, the rest in ${hooked.drainMs.toFixed(0)} ms using ${hooked.drainCpuMs.toFixed(0)} ms CPU)` +
         (plain.failed + hooked.failed > 0 ? `; ${plain.failed + hooked.failed} creates FAILED` : ''),
     );
+    const threads = (r) => Object.entries(r.perThread).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ');
+    console.log(`  µs/create by thread: without ${threads(plain)}; with ${threads(hooked)}`);
   }
 } finally {
   await stop(receiver.child);

@@ -58,6 +58,40 @@ function rewriteDeliveryRows(store: string, edit: (row: Record<string, unknown>)
   return n;
 }
 
+/** The attempts kept in each delivery row of the store, moved out to rows of their own (`webhook_attempts`), as the earlier version stored them. */
+function splitAttemptRows(store: string): number {
+  let n = 0;
+  const split = (v: Record<string, unknown>): Record<string, unknown>[] => {
+    const attempts = (v.attempts as Record<string, unknown>[] | undefined) ?? [];
+    delete v.attempts;
+    n += attempts.length;
+    return attempts.map((a, i) => ({ id: `${String(v.id)}.${i + 1}`, delivery_id: v.id, ...a }));
+  };
+  const lines = readFileSync(store, 'utf8').split('\n').filter(Boolean);
+  const entities: string[] = [];
+  for (const line of lines.slice(1, -1)) {
+    const [c, id, json] = line.split('\t');
+    if (JSON.parse(c!) !== 'webhook_deliveries') {
+      entities.push(line);
+      continue;
+    }
+    const row = JSON.parse(json!) as Record<string, unknown>;
+    const rows = split(row);
+    entities.push(`${c}\t${id}\t${JSON.stringify(row)}`, ...rows.map((r) => `"webhook_attempts"\t${JSON.stringify(r.id)}\t${JSON.stringify(r)}`));
+  }
+  writeFileSync(store, [lines[0], ...entities, JSON.stringify({ end: entities.length })].map((l) => `${l}\n`).join(''));
+  const journal = `${store}.journal`;
+  if (existsSync(journal)) {
+    const out = readFileSync(journal, 'utf8').split('\n').filter(Boolean).map((l) => {
+      const rec = JSON.parse(l) as { seq: number; ch: { c: string; v: Record<string, unknown> }[] };
+      rec.ch = rec.ch.flatMap((ch) => (ch.c === 'webhook_deliveries' ? [ch, ...split(ch.v).map((v) => ({ c: 'webhook_attempts', v }))] : [ch]));
+      return JSON.stringify(rec);
+    });
+    writeFileSync(journal, out.map((l) => `${l}\n`).join(''));
+  }
+  return n;
+}
+
 describe('deliveries refer to their endpoint', () => {
   it('removing an endpoint ends its pending deliveries at once (failed, endpoint_deleted); none is sent afterwards or redelivered', async () => {
     const rx = await receiver(() => ({ status: 500 }));
@@ -144,6 +178,56 @@ describe('deliveries refer to their endpoint', () => {
     expect((await rx.next()).headers['webhook-id']).toBe(eventId);
     await second.sandbox.webhooks.idle();
     expect(second.sandbox.webhooks.deliveries('shop_a')[0]!.status).toBe('succeeded');
+  });
+
+  it('a store that kept each attempt in a row of its own opens with the attempts in their deliveries; the schedule goes on from them', async () => {
+    const dir = tempDir(defer, 'paygate-wh-attempt-rows-');
+    const store = join(dir, 'sandbox.json');
+    const rx = await receiver(() => ({ status: 500 }));
+    const opts = { store, frozenClock: true, startTime: T0, webhookUrl: rx.url };
+    const first = await open(opts);
+    await create(first);
+    await rx.next();
+    await first.sandbox.webhooks.idle();
+    await first.sandbox.clock.advance(5_000);
+    await rx.next();
+    await first.sandbox.webhooks.idle();
+    await first.close();
+    expect(splitAttemptRows(store)).toBe(2);
+    expect(readFileSync(store, 'utf8')).toContain('"webhook_attempts"');
+
+    const second = await open(opts);
+    const [d] = second.sandbox.webhooks.deliveries('shop_a');
+    expect(d!.attempts.map((a) => a.status_code)).toEqual([500, 500]);
+    // Two attempts made: the third falls due 5 minutes after the second (the schedule's third step).
+    expect(d!.next_attempt_at).toBe('2026-03-01T12:05:05.000Z');
+    await second.sandbox.clock.advance(5 * 60_000 + 5_000); // the reopened sandbox's clock starts at T0 again
+    await rx.next();
+    await second.sandbox.webhooks.idle();
+    const [after] = second.sandbox.webhooks.deliveries('shop_a');
+    expect(after!.attempts.map((a) => a.status_code)).toEqual([500, 500, 500]);
+    expect(after!.next_attempt_at).toBe('2026-03-01T12:35:05.000Z');
+    await second.close();
+    // Written back in the current shape: the attempts inside the delivery, no attempt rows.
+    expect(readFileSync(store, 'utf8')).not.toContain('"webhook_attempts"');
+  });
+
+  it('SandboxState: attempt rows join their delivery once (those a rewritten delivery already holds are skipped; orphans dropped)', () => {
+    const state = new SandboxState();
+    const a1 = { at: T0, status_code: 500, duration_ms: 3 };
+    const a2 = { at: T0, error: 'ECONNREFUSED: connect', duration_ms: 1 };
+    const d = { id: 'dlv_x.we_1', event_id: 'evt_x', endpoint_id: 'we_1', status: 'pending', round_start: 0, next_attempt_at: T0, created_at: T0, attempts: [a1] };
+    state.load({
+      webhook_deliveries: [d],
+      webhook_attempts: [
+        { id: `${d.id}.1`, delivery_id: d.id, ...a1 },
+        { id: `${d.id}.2`, delivery_id: d.id, ...a2 },
+        { id: 'dlv_gone.we_1.1', delivery_id: 'dlv_gone.we_1', ...a1 },
+      ],
+    });
+    expect(state.webhookDeliveries.get(d.id)!.attempts).toEqual([a1, a2]);
+    expect(state.webhookDeliveries.has('dlv_gone.we_1')).toBe(false);
+    expect(state.snapshot().webhook_attempts ?? []).toEqual([]);
   });
 
   it('SandboxState loads old-shape rows (indexed by their shop when the endpoint record is missing) and takes back a failed write', () => {

@@ -1,13 +1,13 @@
 // Reading the outbox: a shop's deliveries as the controls show them (the record with its endpoint's URL, its event's
 // type and its attempts), filtered, and paged newest first by a cursor (the last delivery id of the previous page).
-import type { SandboxState, WebhookAttempt, WebhookDeliveryRecord } from '../../store/state.js';
+import type { DeliveryAttempt, SandboxState, WebhookDeliveryRecord } from '../../store/state.js';
 
 /** A delivery as the controls list it: the record, what it names (the endpoint's URL, the event's type), its attempts. */
 export type WebhookDelivery = WebhookDeliveryRecord & {
   /** The endpoint's URL, unmasked (the control masks it). */
   url: string;
   event_type: string;
-  attempts: Omit<WebhookAttempt, 'id' | 'delivery_id'>[];
+  attempts: DeliveryAttempt[];
 };
 
 /** Which deliveries a list or a redelivery takes. */
@@ -31,7 +31,7 @@ export function matches(d: WebhookDeliveryRecord, filter: DeliveryFilter): boole
 }
 
 export function deliveryView(state: SandboxState, d: WebhookDeliveryRecord): WebhookDelivery {
-  const attempts = (state.webhookAttempts.get(d.id) ?? []).map(({ id: _id, delivery_id: _d, ...a }) => a);
+  const attempts = d.attempts ?? [];
   const url = state.webhookEndpoints.get(d.endpoint_id)?.url ?? '';
   const event_type = state.events.get(d.event_id)?.type ?? '';
   return { ...d, url, event_type, attempts };

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import type { OperationEvent } from '../../domain/transitions.js';
 import type { WorldIndex } from '../../domain/world.js';
-import type { StoreChange, WebhookAttempt, WebhookDeliveryRecord, WebhookEndpointRecord } from '../../store/state.js';
+import type { DeliveryAttempt, StoreChange, WebhookDeliveryRecord, WebhookEndpointRecord } from '../../store/state.js';
 import type { Store } from '../../store/store.js';
 import type { WebhookEvent } from '../../webhooks/index.js';
 import type { SandboxClock } from '../runtime/clock.js';
@@ -219,12 +219,13 @@ export class WebhookOutbox implements CommitHook {
     if (this.outgoing.length > 0) this.sendTimer = setTimeout(() => this.send(), SEND_BATCH_MS);
   }
 
-  /** Record a batch of outcomes in one commit, then arm the retries. */
+  /** Record a batch of outcomes in one commit (one delivery row each, the attempt appended), then arm the retries. */
   private onOutcomes(outcomes: readonly AttemptOutcome[]): void {
     if (this.closed) return;
     const changes: StoreChange[] = [];
     const done: string[] = [];
     const retry: WebhookDeliveryRecord[] = [];
+    const now = this.clock.now();
     for (const o of outcomes) {
       const id = this.bySeq.get(o.seq);
       if (id === undefined) continue; // from before a reset
@@ -233,30 +234,23 @@ export class WebhookOutbox implements CommitHook {
       done.push(id);
       const current = this.store.state.webhookDeliveries.get(id);
       if (!current) continue;
-      const made = this.attemptsOf(id).length + 1;
-      const attempt: WebhookAttempt = {
-        id: `${id}.${made}`,
-        delivery_id: id,
-        at: iso(f.startedAt),
-        ...(o.status_code !== undefined ? { status_code: o.status_code } : {}),
-        ...(o.error !== undefined ? { error: o.error } : {}),
-        duration_ms: o.duration_ms,
-      };
-      changes.push({ kind: 'webhook_attempt', attempt });
+      const attempt: DeliveryAttempt = { at: iso(f.startedAt), duration_ms: o.duration_ms };
+      if (o.status_code !== undefined) attempt.status_code = o.status_code;
+      if (o.error !== undefined) attempt.error = o.error;
+      const attempts = current.attempts ? [...current.attempts, attempt] : [attempt];
+      const made = attempts.length;
       const ok = o.status_code !== undefined && o.status_code >= 200 && o.status_code < 300;
+      let next: WebhookDeliveryRecord;
       if (current.status !== 'pending') {
         // Its endpoint was removed while the attempt was on the wire: recorded, never retried; delivered if it was.
-        if (ok) changes.push({ kind: 'webhook_delivery', delivery: { ...withoutError(current), status: 'succeeded' } });
-        continue;
-      }
-      let next: WebhookDeliveryRecord;
-      if (ok) {
-        next = { ...current, status: 'succeeded', next_attempt_at: null };
+        next = ok ? { ...withoutError(current), status: 'succeeded', attempts } : { ...current, attempts };
+      } else if (ok) {
+        next = { ...current, status: 'succeeded', next_attempt_at: null, attempts };
       } else if (made - current.round_start >= RETRY_SCHEDULE_MS.length) {
-        next = { ...current, status: 'failed', next_attempt_at: null };
+        next = { ...current, status: 'failed', next_attempt_at: null, attempts };
       } else {
-        const delay = Math.max(RETRY_SCHEDULE_MS[made - current.round_start]!, retryAfterMs(o.retry_after, this.clock.now()));
-        next = { ...current, status: 'pending', next_attempt_at: iso(this.clock.now() + delay) };
+        const delay = Math.max(RETRY_SCHEDULE_MS[made - current.round_start]!, retryAfterMs(o.retry_after, now));
+        next = { ...current, status: 'pending', next_attempt_at: iso(now + delay), attempts };
         retry.push(next);
       }
       changes.push({ kind: 'webhook_delivery', delivery: next });
@@ -350,8 +344,8 @@ export class WebhookOutbox implements CommitHook {
   }
 
   /** A delivery's attempts so far, oldest first. */
-  attemptsOf(deliveryId: string): readonly WebhookAttempt[] {
-    return this.store.state.webhookAttempts.get(deliveryId) ?? [];
+  attemptsOf(deliveryId: string): readonly DeliveryAttempt[] {
+    return this.store.state.webhookDeliveries.get(deliveryId)?.attempts ?? [];
   }
 
   /** Every matching delivery of a shop, oldest first, with its endpoint's URL and its attempts (in-process use). */

@@ -56,8 +56,11 @@ function workerEntry(): URL | string {
   return (entry = code.replaceAll('require("undici")', `require(${JSON.stringify(requireHere.resolve('undici'))})`));
 }
 
-/** Connections per origin the attempts may open (the worker's undici Agent). */
+/** Connections per origin the attempts may open, one request on the wire each (the worker's plain undici Agent). */
 export const DELIVERY_CONNECTIONS = 16;
+/** Connections per origin of the worker's pipelined Agent, and requests on the wire per connection (see attempts.ts). */
+export const PIPELINED_CONNECTIONS = 4;
+export const DELIVERY_PIPELINING = 16;
 /** The worker thread's nice value (Linux): attempts take the CPU the API leaves. */
 export const DELIVERY_NICE = 19;
 
@@ -92,7 +95,7 @@ export class WorkerAttemptRunner implements AttemptRunner {
   }
 
   private spawn(): Worker {
-    const workerData: DeliveryWorkerData = { connections: DELIVERY_CONNECTIONS, batchMs: OUTCOME_BATCH_MS, nice: DELIVERY_NICE };
+    const workerData: DeliveryWorkerData = { connections: DELIVERY_CONNECTIONS, pipelinedConnections: PIPELINED_CONNECTIONS, pipelining: DELIVERY_PIPELINING, batchMs: OUTCOME_BATCH_MS, nice: DELIVERY_NICE };
     const code = workerEntry();
     const w = new Worker(code, { eval: typeof code === 'string', workerData });
     w.on('message', (outcomes: AttemptOutcome[]) => {
@@ -129,7 +132,7 @@ export class InThreadAttemptRunner implements AttemptRunner {
     private readonly onOutcomes: OutcomeSink,
     dispatcher: Dispatcher,
   ) {
-    this.deliverer = makeDeliverer(dispatcher, DELIVERY_CONNECTIONS, (o) => this.report(o));
+    this.deliverer = makeDeliverer({ plain: { dispatcher, perOrigin: DELIVERY_CONNECTIONS } }, (o) => this.report(o));
   }
 
   private report(o: AttemptOutcome): void {
