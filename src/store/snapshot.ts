@@ -17,6 +17,7 @@ import type { Collections, Entity } from './persistence.js';
 import { errno } from './util.js';
 import { StoreCorruptError } from './errors.js';
 import { parseDocument } from './snapshot-document.js';
+import { ChunkWriter } from './chunk-writer.js';
 import { describe, isRecord } from './util.js';
 import type { ColdTexts } from './cold-texts.js';
 
@@ -250,7 +251,7 @@ const V2_HEADER = /^\{"format":"paygate-store","version":[23],"lastSeq":\d+\}\n/
 const READ_CHUNK = 8 << 20;
 /** Work done between two yields to the event loop while a snapshot is written: a request waits at most about this long. */
 const SLICE_MS = 8;
-/** Text gathered before it is handed to the file. */
+/** Bytes gathered before they are handed to the file. */
 const WRITE_CHUNK = 1 << 20;
 
 /** The snapshot file: read and validated on open, atomically replaced by a compaction. */
@@ -327,30 +328,25 @@ export class SnapshotFile {
     };
     try {
       await fh.chmod(0o600);
-      let chunk = headerLine(lastSeq);
+      const out = new ChunkWriter(fh, WRITE_CHUNK);
       let n = 0;
       let since = performance.now();
-      // Byte offset in the file of the chunk's start; with `placed`, each entity's text is located as it is added.
-      let at = 0;
-      let inChunk = Buffer.byteLength(chunk);
+      await out.add(headerLine(lastSeq));
       for (const [c, id, json, view] of source.entries()) {
         const line = entityLine(c, id, json, view);
-        chunk += line;
+        const at = await out.add(line);
         n++;
         if (source.placed) {
-          const len = Buffer.byteLength(line);
           const bytes = Buffer.byteLength(json);
-          source.placed(at + inChunk + len - 1 - bytes, bytes, view === undefined ? 0 : Buffer.byteLength(view));
-          inChunk += len;
+          source.placed(at + out.lastLength - 1 - bytes, bytes, view === undefined ? 0 : Buffer.byteLength(view));
         }
-        if (chunk.length >= WRITE_CHUNK || ((n & 255) === 0 && performance.now() - since >= SLICE_MS)) {
-          at += await writeText(fh, chunk);
-          chunk = '';
-          inChunk = 0;
+        if ((n & 255) === 0 && performance.now() - since >= SLICE_MS) {
+          await out.flush();
           since = performance.now();
         }
       }
-      await writeText(fh, chunk + endLine(n));
+      await out.add(endLine(n));
+      await out.flush();
       if (this.fsync) await fh.datasync();
     } catch (e) {
       release();
@@ -369,20 +365,6 @@ export class SnapshotFile {
       release();
     }
   }
-}
-
-/** Writes a string, yielding to the event loop while the thread pool writes it (a resolved write still yields once). */
-async function writeText(fh: import('node:fs/promises').FileHandle, text: string): Promise<number> {
-  if (text === '') return 0;
-  const buf = Buffer.from(text, 'utf8');
-  let off = 0;
-  while (off < buf.length) {
-    const { bytesWritten } = await fh.write(buf, off, buf.length - off);
-    if (bytesWritten <= 0) throw new Error(`write returned ${bytesWritten}`);
-    off += bytesWritten;
-  }
-  await new Promise<void>((r) => setImmediate(r));
-  return buf.length;
 }
 
 export async function fsyncDir(dir: string): Promise<void> {
