@@ -322,6 +322,16 @@ export class OperationIndex {
     }
   }
 
+  /** The id of the shop's operation with this merchant_operation_id, whatever its status (idempotency), if any. */
+  idByMoid(shop: string, moid: string): string | undefined {
+    const v = this.moids.get(moid);
+    if (v === undefined) return undefined;
+    const c = this.col;
+    if (typeof v === 'number') return c.shop[v] === shop ? c.ids[v] : undefined;
+    for (const o of v) if (c.shop[o] === shop && c.ids[o] !== undefined) return c.ids[o];
+    return undefined;
+  }
+
   /** The rows across shops with this merchant_operation_id (ascending; none `admitting`). */
   private moidRows(moid: string): number[] {
     const v = this.moids.get(moid);

@@ -30,7 +30,6 @@ export function loadPacked(state: SandboxState, c: (typeof PACKED)[number], id: 
     if (TIMER_STATUSES.has(op.status)) state.loadViews.set(id, op);
     else state.loadViews.delete(id);
     const prev = fresh ? undefined : state.operations.get(id);
-    if (!prev) state.byMoid.set(moidKey(op.shop_id, op.merchant_operation_id), id);
     state.operationIndex.put(op, prev);
     state.operations.setText(id, stored, fresh);
     for (const u of uploadsOf(op)) state.fileOwner.set(u.file_id, id);
@@ -104,8 +103,4 @@ export function loadView(op: OperationRecord): Record<string, unknown> {
     v.history = op.history.slice(-1);
   }
   return v;
-}
-
-export function moidKey(shopId: string, moid: string): string {
-  return `${shopId}\u0000${moid}`;
 }

@@ -16,7 +16,7 @@ import { DeliveryIndex, deliveryFromStored, withStoredAttempt, type StoredAttemp
 import { PackedMap } from './packed-map.js';
 import { captureState } from './state-capture.js';
 import { ColdTexts } from './cold-texts.js';
-import { PACKED, loadPacked, moidKey } from './state-load.js';
+import { PACKED, loadPacked } from './state-load.js';
 import type { EntityMaps } from './snapshot.js';
 
 export type { DeliveryAttempt, WebhookDeliveryRecord } from './delivery-index.js';
@@ -103,8 +103,6 @@ export class SandboxState implements StateView {
   readonly pools = new PoolIndex();
   /** Load views of the operations loaded in a status with a timer, until the service's start has read them. */
   readonly loadViews = new Map<string, OperationRecord>();
-  /** moidKey(shop, merchant_operation_id) → operation id. */
-  readonly byMoid = new Map<string, string>();
   /** The sandbox listing's index: a shop's operations by status and type, newest first. */
   readonly operationIndex = new OperationIndex();
   private readonly keyByHash = new Map<string, string>();
@@ -118,7 +116,7 @@ export class SandboxState implements StateView {
   /** Forget everything (sandbox reset). */
   clear(): void {
     this.cold.clear();
-    for (const m of [this.operations, this.postings, this.events, this.keys, this.meta, this.webhookEndpoints, this.webhookDeliveries, this.webhookPayloads, this.byMoid, this.keyByHash, this.fileOwner]) {
+    for (const m of [this.operations, this.postings, this.events, this.keys, this.meta, this.webhookEndpoints, this.webhookDeliveries, this.webhookPayloads, this.keyByHash, this.fileOwner]) {
       (m as Map<string, unknown>).clear();
     }
     this.totals.clear();
@@ -268,7 +266,7 @@ export class SandboxState implements StateView {
   }
 
   operationByMoid(shopId: string, merchantOperationId: string): OperationRecord | undefined {
-    const id = this.byMoid.get(moidKey(shopId, merchantOperationId));
+    const id = this.operationIndex.idByMoid(shopId, merchantOperationId);
     return id === undefined ? undefined : this.operations.get(id);
   }
 
@@ -312,7 +310,6 @@ export class SandboxState implements StateView {
   private putOperation(op: OperationRecord): void {
     if (this.loadViews.size > 0) this.loadViews.delete(op.id);
     const prev = this.operations.get(op.id);
-    if (!prev) this.byMoid.set(moidKey(op.shop_id, op.merchant_operation_id), op.id);
     this.operationIndex.put(op, prev);
     this.operations.set(op.id, op);
     for (const u of uploadsOf(op)) this.fileOwner.set(u.file_id, op.id);
@@ -330,8 +327,6 @@ export class SandboxState implements StateView {
   /** Undo of an operation's first upsert: it never existed. */
   private removeOperation(op: OperationRecord): void {
     this.operations.delete(op.id);
-    const k = moidKey(op.shop_id, op.merchant_operation_id);
-    if (this.byMoid.get(k) === op.id) this.byMoid.delete(k);
     this.operationIndex.remove(op);
     for (const u of uploadsOf(op)) this.fileOwner.delete(u.file_id);
     if (poolOf(op) !== undefined || claimOf(op) !== undefined) this.pools.remove(op);
