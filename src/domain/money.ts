@@ -36,3 +36,29 @@ export function toScale2(value: Decimal.Value): string {
 export function round2(value: Decimal.Value): Decimal {
   return money(value).toDecimalPlaces(2, ROUNDING);
 }
+
+// Integer cents: the exact fast path of a create's arithmetic. An amount with at most 2 decimals and at most 13 whole
+// digits is an exact integer number of cents (< 2^53); anything else (more decimals, a sign, an exponent) gives
+// undefined and the caller keeps Decimal. Config values repeat, so they are memoised (bounded) like `money`.
+const CENTS = /^(\d{1,13})(?:\.(\d{1,2}))?$/;
+const centsMemo = new Map<string, number | undefined>();
+
+/** `value` in cents ("1500.00" → 150000, "0.5" → 50), or undefined when it is not such a plain amount. */
+export function centsOf(value: string): number | undefined {
+  let c = centsMemo.get(value);
+  if (c === undefined && !centsMemo.has(value)) {
+    const m = CENTS.exec(value);
+    c = m ? Number(m[1]) * 100 + (m[2] === undefined ? 0 : m[2].length === 1 ? Number(m[2]) * 10 : Number(m[2])) : undefined;
+    if (centsMemo.size >= 50_000) centsMemo.clear();
+    centsMemo.set(value, c);
+  }
+  return c;
+}
+
+/** A number of cents as a scale-2 string, as `toScale2` writes it (150000 → "1500.00", -50 → "-0.50", never "-0.00"). */
+export function centsText(cents: number): string {
+  const a = cents < 0 ? -cents : cents;
+  const frac = a % 100;
+  const s = `${(a - frac) / 100}.${frac < 10 ? '0' : ''}${frac}`;
+  return cents < 0 ? `-${s}` : s;
+}
