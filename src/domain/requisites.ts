@@ -21,13 +21,14 @@ export function luhnCheckDigit(payload: string): string {
 
 export function allocateRequisites(opId: string, method: MethodDef, provider: ProviderDef, banks: ReadonlyMap<string, BankDef>): Destination {
   // One digest feeds every choice: the first 12 bytes give nine digits, then the holder, then the bank.
-  const h = hash('sha256', `${opId}/requisites`, 'buffer');
+  // As hex (no Buffer): byte i is the 2 digits at 2i, a big-endian 32-bit word the 8 at 2i.
+  const h = hash('sha256', `${opId}/requisites`, 'hex');
   let digits = '';
-  for (let i = 0; i < 9; i++) digits += String(h[i]! % 10);
-  const name = HOLDERS[h.readUInt32BE(12) % HOLDERS.length]!;
+  for (let i = 0; i < 18; i += 2) digits += parseInt(h.slice(i, i + 2), 16) % 10;
+  const name = HOLDERS[parseInt(h.slice(24, 32), 16) % HOLDERS.length]!;
   if (method.rail === 'phone') {
     const codes = provider.inbound_banks.filter((c) => banks.get(c)?.currency === method.currency);
-    const bank = codes.length > 0 ? codes[h.readUInt32BE(16) % codes.length] : undefined;
+    const bank = codes.length > 0 ? codes[parseInt(h.slice(32, 40), 16) % codes.length] : undefined;
     return { number: `+79${digits}`, name, ...(bank ? { bankname: bank } : {}) };
   }
   const payload = `220070${digits}`;
