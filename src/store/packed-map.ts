@@ -20,6 +20,18 @@ export type Packed<T> = string | T | number;
 /** What a capture saw for an id changed after it began: its value then (undefined: it did not exist). */
 export type CaptureOverlay = Map<string, Packed<Entity> | undefined>;
 
+/**
+ * The JSON text an entity was serialised to when it was written (the journal's line holds it): cooling the entity
+ * reuses it instead of serialising it again. Entities are replaced, never changed in place, so the text stays true;
+ * it lives as long as the object does.
+ */
+const writtenTexts = new WeakMap<object, string>();
+
+/** Remember `text` as the JSON text of `entity` (JSON.stringify(entity), as written). */
+export function rememberText(entity: object, text: string): void {
+  writtenTexts.set(entity, text);
+}
+
 export class PackedMap<T extends Entity> {
   readonly #raw = new Map<string, Packed<T>>();
   /** Ids whose value is an object, oldest first. */
@@ -176,6 +188,6 @@ export class PackedMap<T extends Entity> {
     const id = this.#hot.values().next().value!;
     this.#hot.delete(id);
     const v = this.#raw.get(id);
-    if (v !== undefined && typeof v !== 'string') this.#raw.set(id, JSON.stringify(v));
+    if (typeof v === 'object') this.#raw.set(id, writtenTexts.get(v) ?? JSON.stringify(v));
   }
 }
