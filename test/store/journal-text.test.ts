@@ -35,3 +35,35 @@ describe('journal record text', () => {
     expect(map.get('a')).toEqual(a);
   });
 });
+
+describe('PackedMap hot objects', () => {
+  it('cools the least recently written first, a rewrite making an id newest again, and keeps at most hotLimit objects', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom('set', 'set', 'set', 'delete', 'text'), fc.integer({ min: 0, max: 12 })), { maxLength: 300 }), fc.integer({ min: 1, max: 5 }), (ops, limit) => {
+        const map = new PackedMap<{ id: string; n: number }>(limit, 2);
+        const model: string[] = []; // hot ids, oldest first
+        ops.forEach(([op, k], i) => {
+          const id = `e${k}`;
+          const at = model.indexOf(id);
+          if (at >= 0) model.splice(at, 1);
+          if (op === 'set') {
+            map.set(id, { id, n: i });
+            model.push(id);
+            if (model.length > limit) model.shift();
+          } else if (op === 'delete') map.delete(id);
+          else map.setText(id, JSON.stringify({ id, n: i }));
+        });
+        const hot = [...map.keys()].filter((id) => typeof map.raw(id) === 'object');
+        expect(hot.sort()).toEqual(model.slice().sort());
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('rewriting the same few ids under the limit does not grow it (nothing cools, everything stays readable)', () => {
+    const map = new PackedMap<{ id: string; n: number }>(10, 2);
+    for (let i = 0; i < 50_000; i++) map.set(`e${i % 3}`, { id: `e${i % 3}`, n: i });
+    expect([0, 1, 2].map((k) => map.get(`e${k}`)?.n)).toEqual([49_998, 49_999, 49_997]);
+    expect(typeof map.raw('e0')).toBe('object');
+  });
+});
