@@ -1,7 +1,6 @@
 // Creating payments and payouts (spec §2.1–§2.3, §4.1, §4.2, §4.4): field rules, idempotency, routing through
 // simulated providers, amounts and the payout reserve. Pure: returns the changes to write.
 import { claimOf, type PaymentFields, type PayoutFields } from './operation.js';
-import type { Decimal } from 'decimal.js';
 import type { Conversion, Destination, OperationKind, OperationRecord } from './operation.js';
 import type { DomainContext, StateChange } from './state.js';
 import type { MethodDef, ProviderDef, RouteDef, ShopDef, WorldIndex } from './world.js';
@@ -9,9 +8,9 @@ import { DomainError } from './errors.js';
 import { operationIdFor } from './ids.js';
 import { accounts, posting } from './ledger.js';
 import { MAGIC_EXPIRY_MS, SLOW_ACCEPTANCE_MS, TIMEOUT_ACCEPTANCE_MS, magicTags, type MagicTag } from './magic.js';
-import { money, toScale2, ZERO } from './money.js';
+import { centsOf, centsText, money, toScale2, ZERO } from './money.js';
 import { claimEnded, movedTo, type Moved } from './lifecycle.js';
-import { commissionOn, converted, tierFor } from './pricing.js';
+import { commissionCents, commissionOn, converted, tierFor, tierForCents } from './pricing.js';
 import { allocateRequisites } from './requisites.js';
 import { eventFor, move, SETTLED_TO_NOTHING, type OperationEvent } from './transitions.js';
 import type { Slot } from './pool.js';
@@ -129,18 +128,17 @@ export interface CreateOptions {
   reject?: string;
 }
 
+/** The amounts of a create, as scale-2 strings (each exact at scale 2: gross and commission are rounded to it). */
 interface Quote {
   conversion?: Conversion;
   settlement_currency: string;
-  gross: Decimal;
-  commission: Decimal;
-  settlement: Decimal;
+  commission: string;
+  settlement: string;
 }
 
 function quote(ctx: DomainContext, kind: OperationKind, shop: ShopDef, p: CreateParams, provider: ProviderDef | undefined): Quote | undefined {
   const direction = kind === 'payment' ? 'payin' : 'payout';
-  const amount = money(p.amount);
-  const tier = tierFor(ctx.world.pricingFor(shop.id, p.method, direction), amount);
+  const pricing = ctx.world.pricingFor(shop.id, p.method, direction);
   let conversion: Conversion | undefined;
   if (provider?.conversion) {
     const source = ctx.world.fx.get(provider.conversion.source);
@@ -148,11 +146,24 @@ function quote(ctx: DomainContext, kind: OperationKind, shop: ShopDef, p: Create
     if (r) conversion = { source: provider.conversion.source, rate: r, ledger_currency: provider.conversion.to };
   }
   const settlement_currency = conversion?.ledger_currency ?? p.currency;
+  // Without a conversion, a plain amount is priced in integer cents (the same values exactly); else in Decimal.
+  const cents = conversion ? undefined : centsOf(p.amount);
+  if (cents !== undefined) {
+    const tier = tierForCents(pricing, cents);
+    if (tier === undefined) return undefined;
+    const commission = tier === null ? undefined : commissionCents(cents, tier);
+    if (commission !== undefined) {
+      const settlement = kind === 'payment' ? cents - commission : cents + commission;
+      return { settlement_currency, commission: centsText(commission), settlement: centsText(settlement) };
+    }
+  }
+  const amount = money(p.amount);
+  const tier = tierFor(pricing, amount);
   const gross = converted(amount, conversion);
   if (!tier) return undefined;
   const commission = commissionOn(gross, tier);
   const settlement = kind === 'payment' ? gross.minus(commission) : gross.plus(commission);
-  return { ...(conversion ? { conversion } : {}), settlement_currency, gross, commission, settlement };
+  return { ...(conversion ? { conversion } : {}), settlement_currency, commission: toScale2(commission), settlement: toScale2(settlement) };
 }
 
 /** Plan a create: replay, conflict (throws), or a new operation (admitting, accepted or rejected). */
@@ -197,8 +208,8 @@ export function planCreate(ctx: DomainContext, shopId: string, kind: OperationKi
     actual_amount: '0.00',
     client_id: p.client_id,
     magic,
-    commission_amount: q ? toScale2(q.commission) : '0.00',
-    settlement_amount: q ? toScale2(q.settlement) : '0.00',
+    commission_amount: q ? q.commission : '0.00',
+    settlement_amount: q ? q.settlement : '0.00',
     settlement_currency: q?.settlement_currency ?? p.currency,
     requires_receipt: false,
     created_at: now,
@@ -230,7 +241,7 @@ export function conflict(merchantOperationId: string): DomainError {
 function fundsSuffice(ctx: DomainContext, shop: ShopDef, q: Quote): boolean {
   const balance = ctx.state.accountTotal(accounts.balance(shop.id), q.settlement_currency);
   const limit = money(shop.overdraft_limits[q.settlement_currency] ?? '0');
-  return balance.minus(q.settlement).greaterThanOrEqualTo(limit.negated());
+  return balance.minus(money(q.settlement)).greaterThanOrEqualTo(limit.negated());
 }
 
 function withEvent(op: OperationRecord): StateChange[] {
@@ -302,7 +313,7 @@ export function finishAdmission(ctx: DomainContext, opId: string): Moved | undef
   }
   const shop = ctx.world.shops.get(op.shop_id)!;
   if (op.type === 'payout') {
-    const q = { settlement: money(op.settlement_amount), settlement_currency: op.settlement_currency } as Quote;
+    const q = { settlement: op.settlement_amount, settlement_currency: op.settlement_currency } as Quote;
     if (!fundsSuffice(ctx, shop, q)) {
       const moved = move(op, 'rejected', now, 'insufficient funds at acceptance', { rejected_at: now, reject_reason: 'insufficient_funds' });
       return movedTo(ctx, moved.op, withEvent(moved.op));
@@ -327,10 +338,19 @@ function rejectionOf(ctx: DomainContext, kind: OperationKind, shop: ShopDef, p: 
   if (!route) return 'no_route';
   if (!decision) return 'no_provider_accepted';
   if (!q) return 'pricing_not_covered';
-  if (money(p.amount).lessThan(money(route.min_amount)) || money(p.amount).greaterThan(money(route.max_amount))) return 'amount_out_of_route_limits';
-  if (kind === 'payment' && !q.settlement.greaterThan(0)) return 'amount_below_commission';
+  if (outsideLimits(p.amount, route)) return 'amount_out_of_route_limits';
+  // settlement is a scale-2 string, never "-0.00": positive unless signed or zero
+  if (kind === 'payment' && (q.settlement.startsWith('-') || q.settlement === '0.00')) return 'amount_below_commission';
   if (kind === 'payout' && !fundsSuffice(ctx, shop, q)) return 'insufficient_funds';
   return undefined;
+}
+
+function outsideLimits(amount: string, route: RouteDef): boolean {
+  const c = centsOf(amount);
+  const min = centsOf(route.min_amount);
+  const max = centsOf(route.max_amount);
+  if (c !== undefined && min !== undefined && max !== undefined) return c < min || c > max;
+  return money(amount).lessThan(money(route.min_amount)) || money(amount).greaterThan(money(route.max_amount));
 }
 
 /** The new operation's first status: rejected, admitting (the provider takes its time), or accepted at once. */

@@ -19,15 +19,31 @@ export function luhnCheckDigit(payload: string): string {
   return String((10 - (total % 10)) % 10);
 }
 
+/** The value of a lowercase hex digit's char code. */
+function nibble(c: number): number {
+  return c < 97 ? c - 48 : c - 87;
+}
+
+/** Byte `i` of a lowercase hex string. */
+function byteAt(hex: string, i: number): number {
+  return nibble(hex.charCodeAt(2 * i)) * 16 + nibble(hex.charCodeAt(2 * i + 1));
+}
+
+/** The big-endian 32-bit word at byte `i` of a lowercase hex string. */
+function word(hex: string, i: number): number {
+  return ((byteAt(hex, i) * 256 + byteAt(hex, i + 1)) * 256 + byteAt(hex, i + 2)) * 256 + byteAt(hex, i + 3);
+}
+
 export function allocateRequisites(opId: string, method: MethodDef, provider: ProviderDef, banks: ReadonlyMap<string, BankDef>): Destination {
   // One digest feeds every choice: the first 12 bytes give nine digits, then the holder, then the bank.
-  const h = hash('sha256', `${opId}/requisites`, 'buffer');
+  // Read from the hex digest (no Buffer): byte i is its digits 2i and 2i + 1.
+  const h = hash('sha256', `${opId}/requisites`, 'hex');
   let digits = '';
-  for (let i = 0; i < 9; i++) digits += String(h[i]! % 10);
-  const name = HOLDERS[h.readUInt32BE(12) % HOLDERS.length]!;
+  for (let i = 0; i < 9; i++) digits += byteAt(h, i) % 10;
+  const name = HOLDERS[word(h, 12) % HOLDERS.length]!;
   if (method.rail === 'phone') {
     const codes = provider.inbound_banks.filter((c) => banks.get(c)?.currency === method.currency);
-    const bank = codes.length > 0 ? codes[h.readUInt32BE(16) % codes.length] : undefined;
+    const bank = codes.length > 0 ? codes[word(h, 16) % codes.length] : undefined;
     return { number: `+79${digits}`, name, ...(bank ? { bankname: bank } : {}) };
   }
   const payload = `220070${digits}`;

@@ -29,7 +29,7 @@ export class Listeners {
 
   constructor(
     /** What answers every request. */
-    readonly fetch: (request: Request) => Promise<Response>,
+    readonly fetch: (request: Request) => Response | Promise<Response>,
     readonly https: HttpsContext | undefined,
     /** Learns the URL a server is reachable at. */
     readonly onUrl: (url: string) => unknown,

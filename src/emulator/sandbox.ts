@@ -91,7 +91,7 @@ export interface SandboxOptions {
 /** @internal What stands in front of the default workspace's own app: the host of the server's workspaces. */
 export interface SandboxFront {
   /** Answers every request sent to the sandbox (fetch and listen) instead of its own app, once set. */
-  fetch: ((request: Request) => Promise<Response>) | undefined;
+  fetch: ((request: Request) => Response | Promise<Response>) | undefined;
   /** The `workspaces.*` controls. */
   readonly workspaces: WorkspaceControl;
   /** What `sandbox.adminToken` says (undefined: kept from an earlier start) and its last 4 characters. */
@@ -320,8 +320,17 @@ export async function createInstance(opts: SandboxOptions): Promise<Sandbox> {
   const app = createApp({ service, urls, adminToken, urlSecret, ready: () => ready && !closed, log, outbox, fixtureFaults: world.faults, ...(front ? { workspaces: front.workspaces } : {}) });
   ready = true;
   const https = opts.https ? { store: certBase, publicUrl: opts.publicUrl } : undefined;
-  const serve = async (request: Request): Promise<Response> => (front?.fetch ? front.fetch(request) : app.fetch(request));
-  const listeners = new Listeners(serve, https, (url) => {
+  // No async layer on the request path: the answer is passed on as it comes (a Response, or the promise of one); a
+  // handler that throws gives a rejected promise, as an async function would.
+  const answer = (request: Request): Response | Promise<Response> => {
+    try {
+      return front?.fetch ? front.fetch(request) : app.fetch(request);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  };
+  const serve = async (request: Request): Promise<Response> => answer(request);
+  const listeners = new Listeners(answer, https, (url) => {
     if (!opts.publicUrl) setBase(urls, url);
     front?.onUrl(url);
   });

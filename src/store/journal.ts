@@ -9,12 +9,36 @@ import { open as openFile, readFile, rename, type FileHandle } from 'node:fs/pro
 import type { Change } from './persistence.js';
 import { StoreCorruptError, StoreFailedError } from './errors.js';
 import { isEntity } from './persistence.js';
+import { rememberText } from './packed-map.js';
 import { targetOf, type EntityMaps, type LoadTarget } from './snapshot.js';
 import { describe, errno, isRecord } from './util.js';
 
-/** The `ch` part of a record. Throws (before it is queued) for changes JSON cannot hold, e.g. a BigInt. */
+/**
+ * The `ch` part of a record: the same text as JSON.stringify of the `{c, v}` list, built from each entity's own text,
+ * which is kept for the entity (PackedMap reuses it when the entity cools). Throws (before it is queued) for changes
+ * JSON cannot hold, e.g. a BigInt.
+ */
 export function serializeChanges(changes: readonly Change[]): string {
-  return JSON.stringify(changes.map((ch) => ({ c: ch.c, v: ch.v })));
+  let out = '[';
+  for (let i = 0; i < changes.length; i++) {
+    const ch = changes[i]!;
+    const text = JSON.stringify(ch.v);
+    rememberText(ch.v, text);
+    out += `${i === 0 ? '' : ','}{"c":${collectionText(ch.c)},"v":${text}}`;
+  }
+  return `${out}]`;
+}
+
+const collectionTexts = new Map<string, string>();
+
+/** A collection name as JSON (a handful of names: memoised). */
+function collectionText(c: string): string {
+  let t = collectionTexts.get(c);
+  if (t === undefined) {
+    t = JSON.stringify(c);
+    if (collectionTexts.size < 64) collectionTexts.set(c, t);
+  }
+  return t;
 }
 
 /** One journal line: the record of transaction `seq` whose changes serialize to `body`. */

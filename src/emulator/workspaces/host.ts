@@ -254,7 +254,7 @@ export async function hostSandbox(opts: SandboxOptions, make: MakeSandbox): Prom
       await sandbox.close();
       throw e;
     }
-    front.fetch = async (r) => h.fetch(r);
+    front.fetch = (r) => h.fetch(r);
     return sandbox;
   } catch (e) {
     await registry?.close().catch(() => undefined);
