@@ -7,7 +7,8 @@
 // an open descriptor of it stays valid, whatever happens to its path, until the last handle into it is moved to the
 // next snapshot (`move`) or freed, and then it is closed. Reads go through a window of the file read ahead, so a
 // scan in file order (a compaction, the start-up's timers) reads the file once in large blocks.
-import { closeSync, readSync } from 'node:fs';
+import { close, readSync } from 'node:fs';
+import { PagedColumn } from './paged-column.js';
 
 /** Read ahead while reads go forward through a file (a scan); a read elsewhere reads only a small block. */
 const WINDOW = 1 << 20;
@@ -25,11 +26,11 @@ interface ColdFile {
 
 export class ColdTexts {
   #files: (ColdFile | undefined)[] = [];
-  #file = new Uint16Array(1024);
-  #offset = new Float64Array(1024);
-  #length = new Uint32Array(1024);
+  readonly #file = new PagedColumn((n) => new Uint16Array(n));
+  readonly #offset = new PagedColumn((n) => new Float64Array(n));
+  readonly #length = new PagedColumn((n) => new Uint32Array(n));
   /** Bytes of a text written just before the entity's, with a tab between (an operation's load view), or 0. */
-  #prefix = new Uint16Array(1024);
+  readonly #prefix = new PagedColumn((n) => new Uint16Array(n));
   #next = 0;
   #free: number[] = [];
   /** The read-ahead window: bytes [#winStart, #winStart + #winLen) of file #winFile. */
@@ -49,34 +50,33 @@ export class ColdTexts {
   /** A handle to bytes [offset, offset + length) of file `file`, and to the `prefix` bytes before them and a tab. */
   add(file: number, offset: number, length: number, prefix = 0): number {
     const h = this.#free.length > 0 ? this.#free.pop()! : this.#next++;
-    if (h >= this.#file.length) this.#grow();
-    this.#file[h] = file;
-    this.#offset[h] = offset;
-    this.#length[h] = length;
-    this.#prefix[h] = prefix < 65536 ? prefix : 0;
+    this.#file.set(h, file);
+    this.#offset.set(h, offset);
+    this.#length.set(h, length);
+    this.#prefix.set(h, prefix < 65536 ? prefix : 0);
     this.#files[file]!.live++;
     return h;
   }
 
   /** The handle now points at the same text in another file (the next snapshot), with a prefix of `prefix` bytes. */
   move(h: number, file: number, offset: number, prefix: number): void {
-    const from = this.#file[h]!;
-    this.#file[h] = file;
-    this.#offset[h] = offset;
-    this.#prefix[h] = prefix < 65536 ? prefix : 0;
+    const from = this.#file.get(h);
+    this.#file.set(h, file);
+    this.#offset.set(h, offset);
+    this.#prefix.set(h, prefix < 65536 ? prefix : 0);
     this.#files[file]!.live++;
     this.#release(from);
   }
 
   /** The handle is no longer used (its entity was replaced or deleted). */
   free(h: number): void {
-    this.#release(this.#file[h]!);
+    this.#release(this.#file.get(h));
     this.#free.push(h);
   }
 
   /** Forget every handle and close every file (a reset, or the store closing). */
   clear(): void {
-    for (const f of this.#files) if (f) closeSync(f.fd);
+    for (const f of this.#files) if (f) closeLater(f.fd);
     this.#files = [];
     this.#next = 0;
     this.#free = [];
@@ -93,18 +93,18 @@ export class ColdTexts {
 
   /** The length in bytes of the text a handle points at. */
   lengthOf(h: number): number {
-    return this.#length[h]!;
+    return this.#length.get(h);
   }
 
   /** The text a handle points at. */
   text(h: number): string {
-    return this.#read(this.#file[h]!, this.#offset[h]!, this.#length[h]!);
+    return this.#read(this.#file.get(h), this.#offset.get(h), this.#length.get(h));
   }
 
   /** The text written before the handle's (its prefix), or undefined. */
   prefixText(h: number): string | undefined {
-    const n = this.#prefix[h]!;
-    return n === 0 ? undefined : this.#read(this.#file[h]!, this.#offset[h]! - 1 - n, n);
+    const n = this.#prefix.get(h);
+    return n === 0 ? undefined : this.#read(this.#file.get(h), this.#offset.get(h) - 1 - n, n);
   }
 
   #read(file: number, off: number, len: number): string {
@@ -146,24 +146,17 @@ export class ColdTexts {
   }
 
   #close(file: number): void {
-    closeSync(this.#files[file]!.fd);
+    closeLater(this.#files[file]!.fd);
     this.#files[file] = undefined;
     if (this.#winFile === file) this.#winFile = -1;
   }
 
-  #grow(): void {
-    const n = this.#file.length * 2;
-    const file = new Uint16Array(n);
-    file.set(this.#file);
-    const offset = new Float64Array(n);
-    offset.set(this.#offset);
-    const length = new Uint32Array(n);
-    length.set(this.#length);
-    const prefix = new Uint16Array(n);
-    prefix.set(this.#prefix);
-    this.#file = file;
-    this.#offset = offset;
-    this.#length = length;
-    this.#prefix = prefix;
-  }
+}
+
+/**
+ * Closes a descriptor off the event loop. The last descriptor of a snapshot that a newer one has replaced frees the
+ * file's blocks when it closes: 225 ms for a 1.9 GiB snapshot here, a pause for every request if done in place.
+ */
+function closeLater(fd: number): void {
+  close(fd, () => {});
 }

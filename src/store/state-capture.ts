@@ -5,6 +5,7 @@ import type { Entity } from './persistence.js';
 import type { Packed, PackedMap } from './packed-map.js';
 import type { OperationRecord } from '../domain/operation.js';
 import { loadView } from './state-load.js';
+import { PagedColumn } from './paged-column.js';
 import type { SnapshotSource } from './snapshot.js';
 import type { SandboxState } from './state.js';
 
@@ -84,9 +85,9 @@ function copiesOf(state: SandboxState, durable: ReadonlyMap<string, ReadonlyMap<
 class Placements {
   readonly #map: number[] = [];
   readonly #id: string[] = [];
-  #offsets = new Float64Array(1024);
-  #lengths = new Uint32Array(1024);
-  #views = new Uint16Array(1024);
+  readonly #offsets = new PagedColumn((n) => new Float64Array(n));
+  readonly #lengths = new PagedColumn((n) => new Uint32Array(n));
+  readonly #views = new PagedColumn((n) => new Uint16Array(n));
   /** The entry just given to the writer: its map's index (-1: not to be settled) and id. */
   #last = -1;
   #lastId = '';
@@ -105,16 +106,11 @@ class Placements {
   readonly placed = (offset: number, length: number, view: number): void => {
     if (this.#last < 0) return;
     const n = this.#id.length;
-    if (n === this.#offsets.length) {
-      this.#offsets = grown(this.#offsets, new Float64Array(n * 2));
-      this.#lengths = grown(this.#lengths, new Uint32Array(n * 2));
-      this.#views = grown(this.#views, new Uint16Array(n * 2));
-    }
     this.#map.push(this.#last);
     this.#id.push(this.#lastId);
-    this.#offsets[n] = offset;
-    this.#lengths[n] = length;
-    this.#views[n] = view < 65536 ? view : 0;
+    this.#offsets.set(n, offset);
+    this.#lengths.set(n, length);
+    this.#views.set(n, view < 65536 ? view : 0);
     this.#last = -1;
   };
 
@@ -127,8 +123,8 @@ class Placements {
       const i = this.#map[n]!;
       const id = this.#id[n]!;
       // Not in the overlay: unchanged since the capture (and written), so the map's value is what the file holds.
-      if (!this.overlays[i]!.has(id)) this.packed[i]![1].settle(id, file, this.#offsets[n]!, this.#lengths[n]!, this.#views[n]!);
-      if ((n & 1023) === 1023 && performance.now() - since >= SLICE_MS) {
+      if (!this.overlays[i]!.has(id)) this.packed[i]![1].settle(id, file, this.#offsets.get(n), this.#lengths.get(n), this.#views.get(n));
+      if ((n & 255) === 255 && performance.now() - since >= SLICE_MS) {
         await new Promise<void>((r) => setImmediate(r));
         since = performance.now();
       }
@@ -138,8 +134,3 @@ class Placements {
 
 /** Work done between two yields to the event loop while entities are settled. */
 const SLICE_MS = 8;
-
-function grown<T extends Float64Array | Uint32Array | Uint16Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
-}
