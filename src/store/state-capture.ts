@@ -83,8 +83,10 @@ function copiesOf(state: SandboxState, durable: ReadonlyMap<string, ReadonlyMap<
  * did not change since the capture), so that once the file is in place their texts are read from it (settled).
  */
 class Placements {
-  readonly #map: number[] = [];
-  readonly #id: string[] = [];
+  /** The map (index into `packed`) and id of each placed entity, in pages (no array of millions copied as it grows). */
+  readonly #map = new PagedColumn((n) => new Uint16Array(n));
+  readonly #ids: string[][] = [];
+  #count = 0;
   readonly #offsets = new PagedColumn((n) => new Float64Array(n));
   readonly #lengths = new PagedColumn((n) => new Uint32Array(n));
   readonly #views = new PagedColumn((n) => new Uint16Array(n));
@@ -105,9 +107,10 @@ class Placements {
 
   readonly placed = (offset: number, length: number, view: number): void => {
     if (this.#last < 0) return;
-    const n = this.#id.length;
-    this.#map.push(this.#last);
-    this.#id.push(this.#lastId);
+    const n = this.#count++;
+    this.#map.set(n, this.#last);
+    const page = this.#ids[n >>> 16] ?? (this.#ids[n >>> 16] = []);
+    page.push(this.#lastId);
     this.#offsets.set(n, offset);
     this.#lengths.set(n, length);
     this.#views.set(n, view < 65536 ? view : 0);
@@ -116,12 +119,12 @@ class Placements {
 
   /** The texts of entities unchanged since the capture are read from the new snapshot from now on (in slices). */
   readonly written = async (path: string): Promise<void> => {
-    if (this.#id.length === 0) return;
+    if (this.#count === 0) return;
     const file = this.state.cold.addFile(openSync(path, 'r'), path);
     let since = performance.now();
-    for (let n = 0; n < this.#id.length; n++) {
-      const i = this.#map[n]!;
-      const id = this.#id[n]!;
+    for (let n = 0; n < this.#count; n++) {
+      const i = this.#map.get(n);
+      const id = this.#ids[n >>> 16]![n & 0xffff]!;
       // Not in the overlay: unchanged since the capture (and written), so the map's value is what the file holds.
       if (!this.overlays[i]!.has(id)) this.packed[i]![1].settle(id, file, this.#offsets.get(n), this.#lengths.get(n), this.#views.get(n));
       if ((n & 255) === 255 && performance.now() - since >= SLICE_MS) {
