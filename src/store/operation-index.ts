@@ -14,7 +14,6 @@
 import { Decimal } from 'decimal.js';
 import type { OperationRecord } from '../domain/operation.js';
 import { NewestFirst, insertInto, lowerBound, removeFrom, size } from './ordinal-lists.js';
-import { PagedArray } from './paged-column.js';
 
 /** What a listing asks for. Every field is optional; `shop` undefined means every shop. */
 export interface OperationQuery {
@@ -98,29 +97,18 @@ function amountRange(q: OperationQuery): AmountRange {
 
 /** What the index keeps of each operation, by creation ordinal. */
 interface Columns {
-  ids: PagedArray<string | undefined>;
-  created: PagedArray<number>;
-  cents: PagedArray<number>;
-  status: PagedArray<string>;
-  type: PagedArray<string>;
-  method: PagedArray<string>;
-  client: PagedArray<string>;
-  moid: PagedArray<string>;
-  shop: PagedArray<string>;
+  ids: (string | undefined)[];
+  created: number[];
+  cents: number[];
+  status: string[];
+  type: string[];
+  method: string[];
+  client: string[];
+  moid: string[];
+  shop: string[];
 }
 
-/** Columns in pages: a million-row column grown by copying held a create (and every request behind it) for ~100 ms. */
-const emptyColumns = (): Columns => ({
-  ids: new PagedArray(),
-  created: new PagedArray(),
-  cents: new PagedArray(),
-  status: new PagedArray(),
-  type: new PagedArray(),
-  method: new PagedArray(),
-  client: new PagedArray(),
-  moid: new PagedArray(),
-  shop: new PagedArray(),
-});
+const emptyColumns = (): Columns => ({ ids: [], created: [], cents: [], status: [], type: [], method: [], client: [], moid: [], shop: [] });
 
 /** A query's filters as the columns compare them (times in epoch ms, amounts in cents). */
 interface Test {
@@ -168,19 +156,15 @@ export class OperationIndex {
       c.cents.push(amount);
       c.shop.push(op.shop_id);
       c.moid.push(op.merchant_operation_id);
-      c.status.push(op.status);
-      c.type.push(op.type);
-      c.method.push(op.method);
-      c.client.push(op.client_id);
       const same = this.moids.get(op.merchant_operation_id);
       this.moids.set(op.merchant_operation_id, same === undefined ? o : typeof same === 'number' ? [same, o] : [...same, o]);
       this.maxBin = Math.max(this.maxBin, binOf(amount));
-    } else {
-      this.col.status.set(o, op.status);
-      this.col.type.set(o, op.type);
-      this.col.method.set(o, op.method);
-      this.col.client.set(o, op.client_id);
     }
+    // Set below for a new operation too (index `o` is the columns' length: it appends).
+    this.col.status[o] = op.status;
+    this.col.type[o] = op.type;
+    this.col.method[o] = op.method;
+    this.col.client[o] = op.client_id;
     if (prev) this.rebucket(prev, op, o);
     else this.bucket(op, o);
   }
@@ -191,7 +175,7 @@ export class OperationIndex {
    * sits near the front of each list, where a removal and re-insertion each shift the whole list.
    */
   private rebucket(prev: OperationRecord, op: OperationRecord, o: number): void {
-    const bin = binOf(this.col.cents.get(o));
+    const bin = binOf(this.col.cents[o]!);
     const before = keysOf(prev, bin);
     const after = keysOf(op, bin);
     for (const scope of [op.shop_id, ALL_SHOPS]) {
@@ -205,7 +189,7 @@ export class OperationIndex {
   idsWithStatus(statuses: ReadonlySet<string>): string[] {
     const c = this.col;
     const ids: string[] = [];
-    for (let o = 0; o < c.ids.length; o++) if (c.ids.get(o) !== undefined && statuses.has(c.status.get(o))) ids.push(c.ids.get(o)!);
+    for (let o = 0; o < c.ids.length; o++) if (c.ids[o] !== undefined && statuses.has(c.status[o]!)) ids.push(c.ids[o]!);
     return ids;
   }
 
@@ -219,8 +203,8 @@ export class OperationIndex {
     const rest = typeof same === 'number' ? [] : (same ?? []).filter((x) => x !== o);
     if (rest.length === 0) this.moids.delete(op.merchant_operation_id);
     else this.moids.set(op.merchant_operation_id, rest.length === 1 ? rest[0]! : rest);
-    this.col.ids.set(o, undefined);
-    this.col.status.set(o, 'admitting');
+    this.col.ids[o] = undefined;
+    this.col.status[o] = 'admitting';
   }
 
   /** A page of the operations matching `q`, newest first. */
@@ -257,7 +241,7 @@ export class OperationIndex {
       this.lastChecked++;
       if (!this.test(o, t)) {
         // Creation order is time order: past `since`, nothing older can match.
-        if (t.since !== undefined && this.col.created.get(o) < t.since) break;
+        if (t.since !== undefined && this.col.created[o]! < t.since) break;
         continue;
       }
       if (skip > 0) {
@@ -265,7 +249,7 @@ export class OperationIndex {
         continue;
       }
       if (ids.length === req.limit) return { total, ids, has_more: true };
-      ids.push(this.col.ids.get(o)!);
+      ids.push(this.col.ids[o]!);
     }
     return { total, ids, has_more: false };
   }
@@ -296,7 +280,7 @@ export class OperationIndex {
     let hi = list.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.col.created.get(list[mid]!) < until) lo = mid + 1;
+      if (this.col.created[list[mid]!]! < until) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -320,15 +304,15 @@ export class OperationIndex {
   /** Whether the operation of ordinal `o` matches. */
   private test(o: number, t: Test): boolean {
     const c = this.col;
-    if (c.status.get(o) === 'admitting' || c.ids.get(o) === undefined) return false;
-    if (t.q.shop !== undefined && c.shop.get(o) !== t.q.shop) return false;
-    if (!sameFields(t.q, c.status.get(o), c.type.get(o), c.method.get(o), c.client.get(o), c.moid.get(o))) return false;
-    return inTime(c.created.get(o), t.since, t.until) && inRange(c.cents.get(o), t.range);
+    if (c.status[o] === 'admitting' || c.ids[o] === undefined) return false;
+    if (t.q.shop !== undefined && c.shop[o] !== t.q.shop) return false;
+    if (!sameFields(t.q, c.status[o]!, c.type[o]!, c.method[o]!, c.client[o]!, c.moid[o]!)) return false;
+    return inTime(c.created[o]!, t.since, t.until) && inRange(c.cents[o]!, t.range);
   }
 
   private bucket(op: OperationRecord, o: number): void {
     // Built once for both scopes.
-    const keys = keysOf(op, binOf(this.col.cents.get(o)));
+    const keys = keysOf(op, binOf(this.col.cents[o]!));
     if (keys.length === 0) return;
     const shop = this.scope(op.shop_id);
     const all = this.scope(ALL_SHOPS);
@@ -343,8 +327,8 @@ export class OperationIndex {
     const v = this.moids.get(moid);
     if (v === undefined) return undefined;
     const c = this.col;
-    if (typeof v === 'number') return c.shop.get(v) === shop ? c.ids.get(v) : undefined;
-    for (const o of v) if (c.shop.get(o) === shop && c.ids.get(o) !== undefined) return c.ids.get(o);
+    if (typeof v === 'number') return c.shop[v] === shop ? c.ids[v] : undefined;
+    for (const o of v) if (c.shop[o] === shop && c.ids[o] !== undefined) return c.ids[o];
     return undefined;
   }
 
@@ -352,7 +336,7 @@ export class OperationIndex {
   private moidRows(moid: string): number[] {
     const v = this.moids.get(moid);
     const rows = v === undefined ? [] : typeof v === 'number' ? [v] : v;
-    return rows.filter((o) => this.col.status.get(o) !== 'admitting');
+    return rows.filter((o) => this.col.status[o] !== 'admitting');
   }
 
   private scope(id: string): Map<string, number[]> {
@@ -360,7 +344,7 @@ export class OperationIndex {
   }
 
   private unbucket(op: OperationRecord, o: number): void {
-    const keys = keysOf(op, binOf(this.col.cents.get(o)));
+    const keys = keysOf(op, binOf(this.col.cents[o]!));
     for (const scope of [op.shop_id, ALL_SHOPS]) {
       const buckets = this.scopes.get(scope);
       if (buckets) for (const key of keys) removeFrom(buckets, key, o);

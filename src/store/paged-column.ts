@@ -23,23 +23,3 @@ export class PagedColumn {
     page[i & MASK] = v;
   }
 }
-
-/** A growable list of values in pages of 64 Ki entries (the same reason: no copy of the whole list as it grows). */
-export class PagedArray<T> {
-  readonly #pages: T[][] = [];
-  length = 0;
-
-  get(i: number): T {
-    return this.#pages[i >>> PAGE_BITS]![i & MASK]!;
-  }
-
-  set(i: number, v: T): void {
-    this.#pages[i >>> PAGE_BITS]![i & MASK] = v;
-  }
-
-  push(v: T): void {
-    const p = this.length >>> PAGE_BITS;
-    (this.#pages[p] ?? (this.#pages[p] = [])).push(v);
-    this.length++;
-  }
-}
