@@ -45,7 +45,8 @@ export class ChunkWriter {
   }
 }
 
-async function writeAll(fh: FileHandle, buf: Buffer): Promise<void> {
+/** Writes all of `buf` at the file's position (a write may take only part of it). */
+export async function writeAll(fh: FileHandle, buf: Buffer): Promise<void> {
   let off = 0;
   while (off < buf.length) {
     const { bytesWritten } = await fh.write(buf, off, buf.length - off);

@@ -12,6 +12,7 @@ import { isEntity } from './persistence.js';
 import { rememberText } from './packed-map.js';
 import { targetOf, type EntityMaps, type LoadTarget } from './snapshot.js';
 import { describe, errno, isRecord } from './util.js';
+import { writeAll } from './chunk-writer.js';
 
 /**
  * The `ch` part of a record: the same text as JSON.stringify of the `{c, v}` list, built from each entity's own text,
@@ -285,14 +286,5 @@ function writeAllSync(fd: number, buf: Buffer): void {
     const n = writeSync(fd, buf, off, buf.length - off);
     if (n <= 0) throw new Error(`write returned ${n}`);
     off += n;
-  }
-}
-
-async function writeAll(fh: FileHandle, buf: Buffer): Promise<void> {
-  let off = 0;
-  while (off < buf.length) {
-    const { bytesWritten } = await fh.write(buf, off, buf.length - off);
-    if (bytesWritten <= 0) throw new Error(`write returned ${bytesWritten}`);
-    off += bytesWritten;
   }
 }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { load } from './load.mjs';
+import { createPayment, load } from './load.mjs';
 import { startChild, stop } from './child.mjs';
 
 const here = fileURLToPath(new URL('../..', import.meta.url));
@@ -19,7 +19,6 @@ const { values: opt } = parseArgs({
 });
 if (!opt.base) throw new Error('--base <directory of the other build> is required (see the comment at the top)');
 const builds = { base: resolve(opt.base), head: resolve(opt.head) };
-const KEY = 'pg_test_a_7Hq2Lm9XwR4tNc8V';
 
 const work = mkdtempSync(join(tmpdir(), 'paygate-compare-'));
 const seed = join(work, 'seed.json');
@@ -37,12 +36,7 @@ for (let round = 0; round < Number(opt.rounds); round++) {
       url: sb.info.base_url,
       durationMs: Number(opt.ms),
       pid: sb.child.pid,
-      request: (i) => ({
-        method: 'POST',
-        path: '/v1/payment',
-        headers: { 'content-type': 'application/json', 'x-api-key': KEY },
-        body: JSON.stringify({ merchant_operation_id: `cmp-${round}-${i}`, client_id: `client-${i % 1000}`, method: 'WT_RUB_C2C', amount: `${100 + (i % 9000)}.00`, currency: 'RUB' }),
-      }),
+      request: createPayment(`cmp-${round}`),
     });
     await stop(sb.child);
     rmSync(dir, { recursive: true, force: true });

@@ -3,6 +3,17 @@
 import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
 
+/** The fixture key of shop_a, the shop the benchmarks create payments in. */
+export const KEY_A = 'pg_test_a_7Hq2Lm9XwR4tNc8V';
+
+/** `request` for load(): the i-th POST /v1/payment, merchant id `<prefix>-<i>`, 1,000 clients, amounts 100.00–9,099.00. */
+export const createPayment = (prefix, key = KEY_A) => (i) => ({
+  method: 'POST',
+  path: '/v1/payment',
+  headers: { 'content-type': 'application/json', 'x-api-key': key },
+  body: JSON.stringify({ merchant_operation_id: `${prefix}-${i}`, client_id: `client-${i % 1000}`, method: 'WT_RUB_C2C', amount: `${100 + (i % 9000)}.00`, currency: 'RUB' }),
+});
+
 /**
  * @param {object} o
  * @param {string} o.url base URL

@@ -12,11 +12,10 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { postgresMissing, startCluster } from '../postgres/cluster.mjs';
-import { load } from './load.mjs';
+import { createPayment, load } from './load.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = fileURLToPath(new URL('../../bin/paygate.js', import.meta.url));
-const KEY = 'pg_test_a_7Hq2Lm9XwR4tNc8V';
 const DURATION = Number(process.env.BENCH_DURATION_MS ?? 5000);
 const CONNECTIONS = 20;
 const ROUNDS = Number(process.env.BENCH_FAILOVERS ?? 3);
@@ -95,14 +94,7 @@ function kill(child, signal) {
   return gone;
 }
 
-function createRequest(i) {
-  return {
-    method: 'POST',
-    path: '/v1/payment',
-    headers: { 'content-type': 'application/json', 'x-api-key': KEY },
-    body: JSON.stringify({ merchant_operation_id: `bench-pg-${process.pid}-${i}`, client_id: `client-${i % 1000}`, method: 'WT_RUB_C2C', amount: `${100 + (i % 9000)}.00`, currency: 'RUB' }),
-  };
-}
+const createRequest = createPayment(`bench-pg-${process.pid}`);
 
 const fmt = (r) => `${r.rps.toFixed(0).padStart(7)} /s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   (${r.requests} in ${DURATION / 1000} s, ${r.non2xx} non-2xx, ${r.errors} errors)`;
 

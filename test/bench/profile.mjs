@@ -9,14 +9,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { load } from './load.mjs';
+import { createPayment, load } from './load.mjs';
 import { startChild, stop } from './child.mjs';
 
 const { values: opt } = parseArgs({
   options: { size: { type: 'string', default: '1000' }, ms: { type: 'string', default: '5000' }, root: { type: 'string' }, keep: { type: 'string' } },
 });
 const root = resolve(opt.root ?? fileURLToPath(new URL('../..', import.meta.url)));
-const KEY = 'pg_test_a_7Hq2Lm9XwR4tNc8V';
 
 /** Function name → stage; a sample goes to the first of these found walking its stack from the leaf up. */
 const STAGES = [
@@ -49,12 +48,7 @@ const r = await load({
   url: sb.info.base_url,
   durationMs: Number(opt.ms),
   pid: sb.child.pid,
-  request: (i) => ({
-    method: 'POST',
-    path: '/v1/payment',
-    headers: { 'content-type': 'application/json', 'x-api-key': KEY },
-    body: JSON.stringify({ merchant_operation_id: `prof-${i}`, client_id: `client-${i % 1000}`, method: 'WT_RUB_C2C', amount: `${100 + (i % 9000)}.00`, currency: 'RUB' }),
-  }),
+  request: createPayment('prof'),
 });
 await stop(sb.child);
 const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));

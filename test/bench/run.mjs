@@ -6,32 +6,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { load } from './load.mjs';
+import { KEY_A, createPayment, load } from './load.mjs';
 import { ensurePrism, startPrism } from './prism.mjs';
 import { startChild, stop } from './child.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin/paygate.js');
-const KEY = 'pg_test_a_7Hq2Lm9XwR4tNc8V';
+const KEY = KEY_A;
 const DURATION = Number(process.env.BENCH_DURATION_MS ?? 5000);
 const CONNECTIONS = 20;
 const sizes = (process.env.BENCH_SIZES ?? '1000,100000').split(',').map(Number);
 
 
-function createRequest(tag) {
-  return (i) => ({
-    method: 'POST',
-    path: '/v1/payment',
-    headers: { 'content-type': 'application/json', 'x-api-key': KEY },
-    body: JSON.stringify({
-      merchant_operation_id: `bench-${tag}-${process.pid}-${i}`,
-      client_id: `client-${i % 1000}`,
-      method: 'WT_RUB_C2C',
-      amount: `${100 + (i % 9000)}.00`,
-      currency: 'RUB',
-    }),
-  });
-}
+const createRequest = (tag) => createPayment(`bench-${tag}-${process.pid}`);
 
 const cpuText = (r) => (r.cpuUsPerRequest === undefined ? '' : `   CPU ${r.cpuUsPerRequest.toFixed(0).padStart(4)} µs/req`);
 const fmt = (r) =>

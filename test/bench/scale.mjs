@@ -14,11 +14,10 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { load } from './load.mjs';
+import { createPayment, load } from './load.mjs';
 import { stop } from './child.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const KEY = 'pg_test_a_7Hq2Lm9XwR4tNc8V';
 const KEY_B = 'pg_test_b_3Fk8Zp1YdQ6sWe5J';
 const DURATION = Number(process.env.BENCH_DURATION_MS ?? 5000);
 const sizes = (process.env.BENCH_SCALE_SIZES ?? '1000,100000,1000000').split(',').map(Number);
@@ -48,12 +47,7 @@ async function start(store, compactAfter) {
 }
 
 
-const createRequest = (tag) => (i) => ({
-  method: 'POST',
-  path: '/v1/payment',
-  headers: { 'content-type': 'application/json', 'x-api-key': KEY },
-  body: JSON.stringify({ merchant_operation_id: `scale-${tag}-${process.pid}-${i}`, client_id: `client-${i % 1000}`, method: 'WT_RUB_C2C', amount: `${100 + (i % 9000)}.00`, currency: 'RUB' }),
-});
+const createRequest = (tag) => createPayment(`scale-${tag}-${process.pid}`);
 
 /** GET /v1/balances every `everyMs` on one connection until `until()`; latencies in ms. */
 async function probe(url, until, everyMs = 5) {
