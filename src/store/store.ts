@@ -76,7 +76,11 @@ export class Store {
   async open(): Promise<void> {
     if (this.p.openInto) {
       const target = stateTarget(this.state);
-      await this.p.openInto(target);
+      // A store that cannot be opened (damaged) lets go of the snapshot it had begun to read texts from.
+      await this.p.openInto(target).catch((e: unknown) => {
+        this.state.cold.clear();
+        throw e;
+      });
       target.finish();
     } else if (this.p.openRaw) this.state.loadMaps(await this.p.openRaw());
     else this.state.load(await this.persistence.open());
