@@ -152,7 +152,7 @@ export function illFormedAt(data: unknown, path = '', depth = 0): string | undef
 
 export function parseWith<S extends z.ZodType>(schema: S, data: unknown, where: string): z.output<S> {
   const bad = illFormedAt(data);
-  if (bad) throw new ApiError('validation_error', `${bad}: must be well-formed Unicode text (it holds a lone surrogate such as \ud800)`);
+  if (bad) throw new ApiError('validation_error', `${echo(bad)}: must be well-formed Unicode text (it holds a lone surrogate such as \ud800)`);
   let r: ReturnType<S['safeParse']>;
   try {
     r = schema.safeParse(data) as ReturnType<S['safeParse']>;

@@ -149,7 +149,7 @@ export class WorkspaceHost implements WorkspaceControl {
       throw new ApiError('workspace_limit', `this server holds ${MAX_WORKSPACES} workspaces, its limit: delete one (paygate workspace delete <id>) first`);
     }
     const id = request.id ?? `ws_${randomBytes(5).toString('hex')}`;
-    if (this.#spaces.has(id) || this.#creating.has(id)) throw new ApiError('workspace_exists', `workspace ${id} exists: pick another id, or delete it first (paygate workspace delete ${id})`);
+    if (this.#spaces.has(id) || this.#creating.has(id)) throw new ApiError('workspace_exists', `workspace ${echo(id)} exists: pick another id, or delete it first (paygate workspace delete ${echo(id)})`);
     this.#creating.add(id);
     try {
       const source: FixtureSource = { fixtures: this.opts.fixtures, world: this.opts.world };
