@@ -111,7 +111,17 @@ describeTransports('one JSON request means one thing', (transport) => {
     const path = await h.call('POST', `/v1/${'p'.repeat(5000)}`, { body: {} });
     expect(path.status).toBe(404);
     expect(path.text.length).toBeLessThan(500);
+    const fault = await h.call('POST', sandboxControls['faults.add'].path, { key: null, headers: { 'x-admin-token': 'adm' }, body: { endpoint: 'e'.repeat(5000), status: 503, ['u'.repeat(5000)]: 1 } });
+    expect(fault.status).toBe(400);
+    expect(fault.body.message).toContain(`"${'u'.repeat(64)}…"`);
+    expect(fault.text.length).toBeLessThan(1000);
     expect(ops()).toBe(0);
+    // The idempotency key of a conflict.
+    const moid = 'i'.repeat(5000);
+    expect((await create(json({ merchant_operation_id: moid }))).status).toBe(200);
+    const conflict = await create(json({ merchant_operation_id: moid, amount: '2.00' }));
+    expect(conflict.body.code).toBe('idempotency_conflict');
+    expect(conflict.body.message).toContain(`merchant_operation_id ${'i'.repeat(64)}… was already used`);
   });
 
   it.each([
