@@ -96,7 +96,7 @@ export class ApiError extends Error {
 }
 
 /** A field's path as messages name it, `generate.count`, `faults[1].endpoint`; bounded, as it may hold request keys. */
-export function fieldPath(path: readonly PropertyKey[]): string {
+function fieldPath(path: readonly PropertyKey[]): string {
   return echo(path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '['));
 }
 
