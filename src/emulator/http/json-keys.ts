@@ -23,8 +23,10 @@ function keyCount(data: object, depth: number): number {
     for (const v of data) if (typeof v === 'object' && v !== null) n += keyCount(v, depth + 1);
     return n;
   }
-  for (const k in data) {
-    n++;
+  // Own keys only: a key inherited from a polluted Object.prototype must not hide a repeat.
+  const keys = Object.keys(data);
+  n = keys.length;
+  for (const k of keys) {
     const v = (data as Record<string, unknown>)[k];
     if (typeof v === 'object' && v !== null) n += keyCount(v, depth + 1);
   }
