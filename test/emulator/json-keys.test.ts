@@ -37,6 +37,15 @@ describe('repeated JSON keys', () => {
     expect(check(text)).toBeUndefined();
   });
 
+  it('a key inherited from a polluted Object.prototype does not hide a repeat', () => {
+    Object.defineProperty(Object.prototype, 'polluted', { value: 1, enumerable: true, configurable: true, writable: true });
+    try {
+      expect(check('{"a":1,"a":2}')).toBe('a');
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).polluted;
+    }
+  });
+
   it('an object of many keys is checked as well as a small one', () => {
     const keys = Array.from({ length: 40 }, (_, i) => `"k${i}":${i}`);
     expect(repeatedKeyAt(`{${keys.join(',')}}`)).toBeUndefined();
