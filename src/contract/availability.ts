@@ -1,5 +1,6 @@
 // Schemas of amount availability and recommendations (spec §2.7, §4.9, §4.10).
 import { z } from 'zod';
+import { typeError } from './echo.js';
 import { Currency, NonEmpty, PositiveDecimalText, RequestAmount, SignedDecimalText, Timestamp } from './money.js';
 import { scopeFields } from './operations.js';
 
@@ -53,7 +54,7 @@ export const RecommendationsRequest = z
     max_amount: RequestAmount.meta({ description: 'Highest amount the caller is willing to send.', examples: ['2000.00'] }),
     ...scopeFields,
     limit: z
-      .number({ error: 'must be an integer' })
+      .number({ error: typeError('an integer') })
       .int({ message: 'must be an integer' })
       .min(1, { message: 'must be at least 1' })
       .max(MAX_RECOMMENDATIONS, { message: `must be at most ${MAX_RECOMMENDATIONS}` })

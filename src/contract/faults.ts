@@ -2,6 +2,7 @@
 // the failure statuses the spec names for it (§4, §7) with the error each case answers, and the wire shapes of a
 // fault — what may be asked for, and how a fault in force is shown.
 import { z } from 'zod';
+import { echo } from './echo.js';
 import type { SandboxControlDef } from './controls.js';
 import { endpoints, type EndpointId } from './endpoints.js';
 import { Timestamp } from './money.js';
@@ -151,7 +152,7 @@ type Issue = (path: string, message: string) => void;
 function checkFault(f: z.output<typeof FaultFields>, issue: Issue): void {
   const endpoint = faultEndpoint(f.endpoint);
   if (!endpoint) {
-    issue('endpoint', `unknown endpoint "${f.endpoint}"; one of ${FAULT_ENDPOINTS.join(', ')}`);
+    issue('endpoint', `unknown endpoint "${echo(f.endpoint)}"; one of ${FAULT_ENDPOINTS.join(', ')}`);
     return;
   }
   const row = endpoints[endpoint];
@@ -163,7 +164,7 @@ function checkFault(f: z.output<typeof FaultFields>, issue: Issue): void {
       issue('status', `${row.method} ${row.path} (${row.name}) can answer ${allowed.join(', ')} (spec §7); ${f.status} is not one of them`);
     } else if (f.code !== undefined && !faultCase(endpoint, f.status, f.code)) {
       const codes = FAULT_CASES[endpoint].filter((x) => x.status === f.status).map((x) => x.code);
-      issue('code', `${row.name} answers ${f.status} with ${[...new Set(codes)].join(', ')}; "${f.code}" is not one of them`);
+      issue('code', `${row.name} answers ${f.status} with ${[...new Set(codes)].join(', ')}; "${echo(f.code)}" is not one of them`);
     }
   } else if (f.code !== undefined) issue('code', 'code goes with status');
   if (f.shop_id !== undefined && PROBE_IDS.includes(endpoint)) issue('shop_id', 'the health probes take no key: a fault on them applies to every request');

@@ -1,5 +1,6 @@
 // Wire formats of money and identifiers: amounts travel as decimal strings, never JSON numbers.
 import { z } from 'zod';
+import { typeError } from './echo.js';
 
 /** A request amount: a decimal string, no sign, no exponent, at most 2 decimal places, greater than 0. */
 export const AMOUNT_PATTERN = /^(0|[1-9][0-9]{0,17})(\.[0-9]{1,2})?$/;
@@ -17,7 +18,7 @@ export const DOC_PATTERNS = {
 } as const;
 
 export const RequestAmount = z
-  .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a decimal string such as "100.00", not a JSON number') })
+  .string({ error: typeError('a decimal string like "100.00"') })
   .regex(AMOUNT_PATTERN, { message: 'must be a decimal string with at most 2 decimal places, such as "100.00"' })
   .refine((s) => /[1-9]/.test(s), { message: 'must be greater than 0' })
   .meta({ description: 'Decimal string, at most 2 decimal places, greater than 0.', examples: ['1500.00'], pattern: DOC_PATTERNS.requestAmount });
@@ -50,20 +51,20 @@ export const WireRate = z
   .meta({ description: 'Decimal string (exchange rate).', examples: ['0.0108'] });
 
 export const Uuid = z
-  .string()
+  .string({ error: typeError('a UUID string') })
   .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: 'must be a UUID' })
   .meta({ format: 'uuid', pattern: DOC_PATTERNS.uuid });
 
 export const Timestamp = z.string().meta({ format: 'date-time', description: 'RFC 3339 timestamp.' });
 
 export const Currency = z
-  .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
+  .string({ error: typeError('a string') })
   .regex(/^[A-Z]{3,5}$/, { message: 'must be an ISO 4217 code such as "RUB"' })
   .meta({ description: 'ISO 4217 code.', examples: ['RUB'] });
 
 /** A required non-empty string field. */
 export const NonEmpty = z
-  .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
+  .string({ error: typeError('a string') })
   .min(1, { message: 'must not be empty' });
 
-export const OptionalString = z.string({ error: 'must be a string' }).optional();
+export const OptionalString = z.string({ error: typeError('a string') }).optional();

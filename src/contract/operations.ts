@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { ManualCheckReason, OperationStatus, OperationType, ReceiptEvidenceStatus } from './common.js';
 import { EXAMPLE_OPERATION_ID } from './openapi/examples.js';
+import { typeError } from './echo.js';
 import { Currency, NonEmpty, OptionalString, RequestAmount, SignedWireAmount, Timestamp, Uuid, WireAmount } from './money.js';
 
 const scopeField = (name: string) =>
@@ -114,7 +115,7 @@ export type OperationState = z.infer<typeof OperationState>;
 const identifierFields = {
   operation_id: Uuid.optional().meta({ description: 'Server-issued id.', examples: [EXAMPLE_OPERATION_ID] }),
   merchant_operation_id: z
-    .string({ error: 'must be a string' })
+    .string({ error: typeError('a string') })
     .min(1, { message: 'must not be empty' })
     .optional()
     .meta({ description: 'Idempotency key used at create.', examples: ['order-1001'] }),
@@ -146,7 +147,7 @@ export const CancelOperationRequest = z
   .object({
     ...identifierFields,
     reason: z
-      .string({ error: 'must be a string' })
+      .string({ error: typeError('a string') })
       .refine((s) => Buffer.byteLength(s, 'utf8') <= MAX_CANCEL_REASON_BYTES, {
         message: `must be at most ${MAX_CANCEL_REASON_BYTES} bytes`,
       })

@@ -1,6 +1,7 @@
 // The sandbox's own control API (not part of the gateway): what a payer, provider, reviewer or administrator
 // would do, under /sandbox. Shop actions take the shop's X-API-Key; cross-shop actions take X-Admin-Token.
 import { z } from 'zod';
+import { typeError } from './echo.js';
 import { durationSchema } from './duration-schema.js';
 import { FaultEvent } from './faults.js';
 import { OperationStatus, OperationType } from './common.js';
@@ -111,7 +112,7 @@ export const AdvanceRequest = z
   .object({ by: durationSchema() })
   .meta({ id: 'SandboxAdvanceRequest' });
 
-export const EvidenceRequest = z.object({ available: z.boolean({ error: 'must be true or false' }) });
+export const EvidenceRequest = z.object({ available: z.boolean({ error: typeError('true or false') }) });
 export const EvidenceState = z.object({ available: z.boolean() });
 
 export const KeyScopeEnum = z.enum(['links', 'amounts'], { error: 'must be "links" or "amounts"' });
@@ -152,11 +153,11 @@ export const PoolLayoutRequest = z
     amounts: z.array(PositiveAmount).min(1).max(MAX_LAYOUT_PAYOUTS).optional(),
     generate: z
       .object({
-        count: z.number({ error: 'must be an integer' }).int().min(1).max(MAX_LAYOUT_PAYOUTS),
+        count: z.number({ error: typeError('an integer') }).int().min(1).max(MAX_LAYOUT_PAYOUTS),
         min: PositiveAmount,
         max: PositiveAmount,
         step: PositiveAmount.default('1.00'),
-        seed: z.number({ error: 'must be an integer' }).int().default(1),
+        seed: z.number({ error: typeError('an integer') }).int().default(1),
       })
       .strict()
       .optional(),
@@ -207,8 +208,8 @@ export const PoolStateQuery = z.object({
 /** GET/POST /sandbox/pool/settings (admin): the amount-read simulation of this replica. */
 export const ReadSettings = z
   .object({
-    read_latency_ms: z.number({ error: 'must be milliseconds' }).int().min(0).max(60_000),
-    rate_limit: z.boolean({ error: 'must be true or false' }),
+    read_latency_ms: z.number({ error: typeError('milliseconds (an integer)') }).int().min(0).max(60_000),
+    rate_limit: z.boolean({ error: typeError('true or false') }),
   })
   .meta({ id: 'SandboxReadSettings' });
 export type ReadSettings = z.infer<typeof ReadSettings>;

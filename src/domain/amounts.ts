@@ -5,6 +5,7 @@ import type { Decimal } from 'decimal.js';
 import type { DomainContext } from './state.js';
 import type { ProviderDef, RouteDef } from './world.js';
 import { DomainError } from './errors.js';
+import { echo } from '../contract/echo.js';
 import { methodFor } from './create.js';
 import { money } from './money.js';
 import { pricingCovers } from './pricing.js';
@@ -42,7 +43,7 @@ export interface AmountsResult {
 /** The payin route of a shop and method, with its pool providers; 412 when there is none. */
 export function payinRoute(ctx: DomainContext, shopId: string, method: string): { route: RouteDef; pools: ProviderDef[]; others: ProviderDef[] } {
   const route = ctx.world.route(shopId, method, 'payin');
-  if (!route) throw new DomainError('no_route', `shop has no payin route for ${method}; pick a method the shop is configured for`);
+  if (!route) throw new DomainError('no_route', `shop has no payin route for ${echo(method)}; pick a method the shop is configured for`);
   const providers = route.providers.map((id) => ctx.world.providers.get(id)).filter((p): p is ProviderDef => p !== undefined);
   return { route, pools: providers.filter((p) => p.kind === 'self_matching'), others: providers.filter((p) => p.kind !== 'self_matching') };
 }
@@ -55,7 +56,7 @@ export function evaluateAmounts(ctx: DomainContext, shopId: string, q: AmountsQu
   if (min.greaterThan(max)) throw new DomainError('validation_error', 'min_amount must not exceed max_amount', 'min_amount');
   const { route, pools, others } = payinRoute(ctx, shopId, q.method);
   if (!pricingCovers(ctx.world.pricingFor(shopId, q.method, 'payin'), min, max)) {
-    throw new DomainError('pricing_not_covered', `the shop has no pricing for ${q.method} payins over all of ${q.min_amount}–${q.max_amount}; narrow the range`);
+    throw new DomainError('pricing_not_covered', `the shop has no pricing for ${echo(q.method)} payins over all of ${q.min_amount}–${q.max_amount}; narrow the range`);
   }
   const coverage: Coverage = pools.length === 0 ? 'none' : others.length === 0 ? 'full' : 'partial';
   if (pools.length === 0) return { coverage, truncated: false, intervals: [], recommendations: [] };

@@ -5,6 +5,7 @@ import type { Conversion, Destination, OperationKind, OperationRecord } from './
 import type { DomainContext, StateChange } from './state.js';
 import type { MethodDef, ProviderDef, RouteDef, ShopDef, WorldIndex } from './world.js';
 import { DomainError } from './errors.js';
+import { echo } from '../contract/echo.js';
 import { operationIdFor } from './ids.js';
 import { accounts, posting } from './ledger.js';
 import { MAGIC_EXPIRY_MS, SLOW_ACCEPTANCE_MS, TIMEOUT_ACCEPTANCE_MS, magicTags, type MagicTag } from './magic.js';
@@ -55,13 +56,13 @@ export function partyFields(p: Omit<CreateParams, 'amount' | 'method' | 'merchan
 export function methodFor(world: WorldIndex, methodId: string, currency: string): MethodDef {
   const method = world.methods.get(methodId);
   if (!method) {
-    throw new DomainError('unknown_method', `method ${methodId} is not supported; use one of ${[...world.methods.keys()].join(', ')}`, 'method');
+    throw new DomainError('unknown_method', `method ${echo(methodId)} is not supported; use one of ${[...world.methods.keys()].join(', ')}`, 'method');
   }
   if (!world.world.currencies.includes(currency)) {
-    throw new DomainError('unsupported_currency', `currency ${currency} is not supported; use one of ${world.world.currencies.join(', ')}`, 'currency');
+    throw new DomainError('unsupported_currency', `currency ${echo(currency)} is not supported; use one of ${world.world.currencies.join(', ')}`, 'currency');
   }
   if (method.currency !== currency) {
-    throw new DomainError('method_currency_mismatch', `method ${methodId} belongs to ${method.currency}, not ${currency}`, 'currency');
+    throw new DomainError('method_currency_mismatch', `method ${methodId} belongs to ${method.currency}, not ${echo(currency)}`, 'currency');
   }
   return method;
 }
@@ -76,7 +77,7 @@ function validate(ctx: DomainContext, kind: OperationKind, p: CreateParams): Met
     if (method.payout_bankname === 'required') {
       if (!p.bankname) throw new DomainError('bankname_required', `bankname is required for ${p.method} payouts (a bank code such as sber)`, 'bankname');
       const bank = world.banks.get(p.bankname);
-      if (!bank) throw new DomainError('unknown_bank', `bankname ${p.bankname} is not in the ${method.currency} bank dictionary`, 'bankname');
+      if (!bank) throw new DomainError('unknown_bank', `bankname ${echo(p.bankname)} is not in the ${method.currency} bank dictionary`, 'bankname');
       if (bank.currency !== method.currency) {
         throw new DomainError('bank_currency_mismatch', `bank ${p.bankname} does not belong to ${method.currency}`, 'bankname');
       }
@@ -233,7 +234,7 @@ export function planCreate(ctx: DomainContext, shopId: string, kind: OperationKi
 export function conflict(merchantOperationId: string): DomainError {
   return new DomainError(
     'idempotency_conflict',
-    `merchant_operation_id ${merchantOperationId} was already used with a different body; use a new merchant_operation_id`,
+    `merchant_operation_id ${echo(merchantOperationId)} was already used with a different body; use a new merchant_operation_id`,
     'merchant_operation_id',
   );
 }

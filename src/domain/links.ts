@@ -9,6 +9,7 @@ import type { Range } from './pool.js';
 import type { Decimal } from 'decimal.js';
 import { conflict, methodFor, partyFields, planCreate, type CreateParams, type CreatePlan } from './create.js';
 import { DomainError } from './errors.js';
+import { echo } from '../contract/echo.js';
 import { operationIdFor } from './ids.js';
 import { money, toScale2 } from './money.js';
 import { payinRoute, poolIntervals } from './amounts.js';
@@ -125,7 +126,7 @@ export function planFlexible(ctx: DomainContext, shopId: string, p: FlexiblePara
 
   const { route, pools, others } = payinRoute(ctx, shopId, p.method);
   if (others.length > 0 || pools.length === 0) {
-    throw new DomainError('not_pool_only', `the shop's ${p.method} payin route goes through providers other than the self-matching pool; use POST /v1/payment/link`);
+    throw new DomainError('not_pool_only', `the shop's ${echo(p.method)} payin route goes through providers other than the self-matching pool; use POST /v1/payment/link`);
   }
   if (!shop.flexible_links || !shop.hosted_page) {
     // No opt-in (the picker lives on the hosted page, so a shop without one has none): never a picker; an ordinary

@@ -7,6 +7,7 @@ import { AmountReadGate } from './runtime/amount-reads.js';
 import { FaultInjector } from './faults/injector.js';
 import { RECEIPT_URL_TTL_MS, type AppContext, type RouteContext } from './context.js';
 import { ApiError, errorResponse } from './http/errors.js';
+import { echo } from '../contract/echo.js';
 import { mountTable } from './http/mount.js';
 import { requestIdSent, setRequestId } from './http/response.js';
 import { authenticate } from './http/auth.js';
@@ -80,7 +81,7 @@ function noSuchRoute(event: H3Event, ctx: AppContext): Response {
     return errorResponse(new ApiError('method_not_allowed', `use ${allowed} ${event.url.pathname}`, { allow: allowed }));
   }
   event.context.errorCode = 'not_found';
-  return errorResponse(new ApiError('not_found', `no such endpoint: ${event.req.method} ${event.url.pathname}`));
+  return errorResponse(new ApiError('not_found', `no such endpoint: ${echo(event.req.method)} ${echo(event.url.pathname)}`));
 }
 
 /** Log a request once answered (the request log ring), and give it an id (`x-request-id`). */

@@ -7,6 +7,7 @@ import { MAX_FAULTS, type Fault, type FaultEvent } from '../../contract/faults.j
 import type { RouteDef } from '../../contract/route.js';
 import { iso } from '../../domain/state.js';
 import { ApiError, type ErrorCode } from '../http/errors.js';
+import { echo } from '../../contract/echo.js';
 import type { Call } from '../http/handler.js';
 import type { GatewayService } from '../runtime/service.js';
 import { FaultHistory } from './history.js';
@@ -65,7 +66,7 @@ export class FaultInjector {
   remove(id: string): number {
     const before = this.rules.length;
     this.rules = this.rules.filter((r) => r.id !== id);
-    if (this.rules.length === before) throw new ApiError('fault_not_found', `no fault ${id}; see the faults in force with GET /sandbox/faults`);
+    if (this.rules.length === before) throw new ApiError('fault_not_found', `no fault ${echo(id)}; see the faults in force with GET /sandbox/faults`);
     return 1;
   }
 
@@ -146,7 +147,7 @@ export class FaultInjector {
     for (const f of inputs) {
       if (f.shop_id !== undefined && !this.service.world.shops.has(f.shop_id)) {
         const known = [...this.service.world.shops.keys()].join(', ');
-        throw new ApiError('shop_not_found', `no shop ${f.shop_id}; the shops are ${known}`);
+        throw new ApiError('shop_not_found', `no shop ${echo(f.shop_id)}; the shops are ${known}`);
       }
     }
   }

@@ -3,7 +3,9 @@ import type { IncomingMessage } from 'node:http';
 import type { H3Event } from 'h3';
 import { header } from './headers.js';
 import type { z } from 'zod';
+import { echo } from '../../contract/echo.js';
 import { ApiError, validationError } from './errors.js';
+import { mayRepeatKeys, repeatedKeyAt } from './json-keys.js';
 
 /** Largest JSON body accepted (bytes). */
 export const JSON_BODY_LIMIT = 64 * 1024;
@@ -71,28 +73,49 @@ function tooLarge(limit: number): ApiError {
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** The last Content-Type found to be JSON: a client sends the same one on every request, tested once. */
+/** The last Content-Type found to be JSON in UTF-8: a client sends the same one on every request, tested once. */
 let lastJsonType: string | undefined;
 
-function isJsonType(type: string): boolean {
-  if (!/^application\/([a-z0-9.+-]*\+)?json\b/i.test(type.trim())) return false;
+/** Why a Content-Type is refused for a JSON body (415), or undefined: JSON, and UTF-8 if it names a charset. */
+function jsonTypeProblem(type: string): string | undefined {
+  if (!/^application\/([a-z0-9.+-]*\+)?json\b/i.test(type.trim())) {
+    return `send the body as JSON with Content-Type: application/json${type ? ` (got ${echo(type)})` : ''}`;
+  }
+  const params = type.split(';');
+  for (let i = 1; i < params.length; i++) {
+    const p = params[i]!;
+    const eq = p.indexOf('=');
+    if (eq === -1 || p.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
+    const charset = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    if (!/^utf-?8$/i.test(charset)) {
+      return `send the body in UTF-8, as Content-Type: application/json; charset=utf-8 (or no charset): charset ${charset ? echo(charset) : '(empty)'} is not read`;
+    }
+  }
   lastJsonType = type;
-  return true;
+  return undefined;
 }
 
 /** Parse a JSON body and validate it with a contract schema. */
 export async function readJson<S extends z.ZodType>(event: H3Event, schema: S): Promise<z.output<S>> {
   const type = header(event, 'content-type') ?? '';
-  if (type !== lastJsonType && !isJsonType(type)) {
-    throw new ApiError('unsupported_media_type', `send the body as JSON with Content-Type: application/json${type ? ` (got ${type})` : ''}`);
+  if (type !== lastJsonType) {
+    const problem = jsonTypeProblem(type);
+    if (problem) throw new ApiError('unsupported_media_type', problem);
   }
   const bytes = await readLimited(event, JSON_BODY_LIMIT);
+  let text: string;
   let data: unknown;
   try {
-    data = JSON.parse(decoder.decode(bytes));
+    text = decoder.decode(bytes);
+    data = JSON.parse(text);
   } catch (e) {
     const detail = e instanceof RangeError ? 'nested too deeply' : (e as Error).message;
     throw new ApiError('invalid_json', `request body is not valid JSON: ${detail}`);
+  }
+  // JSON.parse keeps the last of two equal keys; a proxy reading the first would see another request.
+  if (mayRepeatKeys(text, data)) {
+    const at = repeatedKeyAt(text);
+    if (at) throw new ApiError('validation_error', `${echo(at)}: is sent more than once in one object; send each field once`);
   }
   return parseWith(schema, data, 'body');
 }
@@ -129,7 +152,7 @@ export function illFormedAt(data: unknown, path = '', depth = 0): string | undef
 
 export function parseWith<S extends z.ZodType>(schema: S, data: unknown, where: string): z.output<S> {
   const bad = illFormedAt(data);
-  if (bad) throw new ApiError('validation_error', `${bad}: must be well-formed Unicode text (it holds a lone surrogate such as \ud800)`);
+  if (bad) throw new ApiError('validation_error', `${echo(bad)}: must be well-formed Unicode text (it holds a lone surrogate such as \ud800)`);
   let r: ReturnType<S['safeParse']>;
   try {
     r = schema.safeParse(data) as ReturnType<S['safeParse']>;

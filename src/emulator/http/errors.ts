@@ -2,6 +2,7 @@
 // domain's and the HTTP layer's own — to its HTTP status. Nothing else in the emulator names an error status.
 import type { ZodError } from 'zod';
 import type { DomainErrorCode } from '../../domain/errors.js';
+import { echo } from '../../contract/echo.js';
 import { DomainError } from '../../domain/errors.js';
 
 /** Error code → HTTP status. The only place this mapping lives. */
@@ -94,8 +95,9 @@ export class ApiError extends Error {
   }
 }
 
+/** A field's path as messages name it, `generate.count`, `faults[1].endpoint`; bounded, as it may hold request keys. */
 function fieldPath(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
+  return echo(path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '['));
 }
 
 /** A 400 naming every failing field, e.g. `amount: must be greater than 0; currency: is required`. */
@@ -103,9 +105,16 @@ export function validationError(err: ZodError, where = 'body'): ApiError {
   const parts = err.issues.slice(0, 5).map((i) => {
     const path = fieldPath(i.path);
     if (i.code === 'invalid_type' && i.expected === 'object' && path === '') return `request ${where} must be a JSON object`;
-    return path ? `${path}: ${i.message}` : i.message;
+    // zod's own message quotes every unknown key whole.
+    const message = i.code === 'unrecognized_keys' ? unknownFields(i.keys) : i.message;
+    return path ? `${path}: ${message}` : message;
   });
   return new ApiError('validation_error', parts.join('; '));
+}
+
+function unknownFields(keys: readonly string[]): string {
+  const named = keys.slice(0, 3).map((k) => `"${echo(k)}"`).join(', ');
+  return `unknown field${keys.length > 1 ? 's' : ''} ${named}${keys.length > 3 ? ` and ${keys.length - 3} more` : ''}`;
 }
 
 export function toApiError(e: unknown): ApiError | undefined {

@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import type { H3Event } from 'h3';
+import { echo } from '../../contract/echo.js';
 import { ApiError } from '../http/errors.js';
 import { header } from '../http/headers.js';
 
@@ -17,7 +18,7 @@ export interface ReceiptFile {
 }
 
 export interface ReceiptForm {
-  /** The text fields, the first value of each name. */
+  /** The text fields (a name sent twice, as a field or a file part, refuses the form). */
   fields: ReadonlyMap<string, string>;
   /** The file part of the receipt field, when one was sent. */
   file: ReceiptFile | undefined;
@@ -30,7 +31,8 @@ const FORM_LIMITS = { fieldNameSize: 100, fieldSize: 64 * 1024, fields: 16, part
 export const LINGER_BYTES = 4 * 1024 * 1024;
 
 const tooLarge = (limit: number) => new ApiError('body_too_large', `request body is larger than ${limit} bytes (a receipt is at most ${limit / 1024 / 1024} MiB)`);
-const malformed = (why: string) => new ApiError('invalid_multipart', `the multipart body could not be parsed: ${why}`);
+const repeated = (name: string) => new ApiError('validation_error', `${echo(name)}: is sent more than once; send each field and file part once`);
+const malformed = (why: string) => new ApiError('invalid_multipart', `the multipart body could not be parsed: ${echo(why)}`);
 
 export class ReceiptUploadBody {
   private readonly node: { req: IncomingMessage; res: ServerResponse } | undefined;
@@ -118,12 +120,24 @@ export class ReceiptUploadBody {
         fail(malformed((e as Error).message));
         return;
       }
+      // Every part's name, text field or file: a name sent twice is refused (which one would count is a guess that a
+      // proxy reading the other would make differently).
+      const names = new Set<string>();
+      const once = (name: string): boolean => {
+        if (names.has(name)) {
+          fail(repeated(name));
+          return false;
+        }
+        names.add(name);
+        return true;
+      };
       bb.on('field', (name, value) => {
-        if (!fields.has(name)) fields.set(name, value);
+        if (failed || !once(name)) return;
+        fields.set(name, value);
       });
       bb.on('file', (name, stream, filename, _encoding, contentType) => {
         stream.on('error', () => fail(malformed('a part ended early')));
-        if (failed || name !== this.fileField || file) return void stream.resume();
+        if (failed || !once(name) || name !== this.fileField) return void stream.resume();
         try {
           beforeFile?.(fields);
         } catch (e) {

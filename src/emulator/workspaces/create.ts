@@ -9,6 +9,7 @@ import { DEFAULT_WORKSPACE_OPERATIONS, type CreateWorkspaceRequest } from '../..
 import type { ApiKeyRecord } from '../../store/state.js';
 import { DEFAULT_FIXTURES, parseWorld } from '../../world/load.js';
 import { ApiError } from '../http/errors.js';
+import { echo } from '../../contract/echo.js';
 import { hashApiKey } from '../runtime/seed.js';
 import { sha256 } from './registry.js';
 import type { WorkspaceRecord } from './types.js';
@@ -44,7 +45,7 @@ export function fixtureJson(name: string | undefined, source: FixtureSource): { 
       if (existsSync(path)) return { raw: readJson(path, name), name: file };
     }
   }
-  throw new ApiError('fixtures_not_found', `no fixture file ${name} in ${dirs.join(' or ')}; name a .json file of one of those folders`);
+  throw new ApiError('fixtures_not_found', `no fixture file ${echo(name)} in ${dirs.join(' or ')}; name a .json file of one of those folders`);
 }
 
 /** A new API key for each shop of `raw`, keeping the id, label and scopes of the shop's first live fixture key. */

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { MAX_WORKSPACES, type CreatedWorkspace, type CreateWorkspaceRequest, type WorkspaceInfo } from '../../contract/workspaces.js';
 import { backendFor, type StoreBackend } from '../../store/backend.js';
 import { ApiError, errorResponse } from '../http/errors.js';
+import { echo } from '../../contract/echo.js';
 import { hashApiKey } from '../runtime/seed.js';
 import type { Sandbox, SandboxFront, SandboxOptions } from '../sandbox.js';
 import { setBase } from '../sandbox.js';
@@ -130,7 +131,7 @@ export class WorkspaceHost implements WorkspaceControl {
     const cut = rest.search(/[/?#]/);
     const id = cut < 0 ? rest : rest.slice(0, cut);
     const space = id === 'default' ? this.def : this.#spaces.get(id);
-    if (!space) return errorResponse(new ApiError('workspace_not_found', `no workspace ${id} on this server; list them with paygate workspace list`));
+    if (!space) return errorResponse(new ApiError('workspace_not_found', `no workspace ${echo(id)} on this server; list them with paygate workspace list`));
     const tail = cut < 0 ? '' : rest.slice(cut);
     const inner = `${url.slice(0, p)}${tail.startsWith('/') ? tail : `/${tail}`}`;
     const admin = request.headers.get('x-admin-token');
@@ -148,7 +149,7 @@ export class WorkspaceHost implements WorkspaceControl {
       throw new ApiError('workspace_limit', `this server holds ${MAX_WORKSPACES} workspaces, its limit: delete one (paygate workspace delete <id>) first`);
     }
     const id = request.id ?? `ws_${randomBytes(5).toString('hex')}`;
-    if (this.#spaces.has(id) || this.#creating.has(id)) throw new ApiError('workspace_exists', `workspace ${id} exists: pick another id, or delete it first (paygate workspace delete ${id})`);
+    if (this.#spaces.has(id) || this.#creating.has(id)) throw new ApiError('workspace_exists', `workspace ${echo(id)} exists: pick another id, or delete it first (paygate workspace delete ${echo(id)})`);
     this.#creating.add(id);
     try {
       const source: FixtureSource = { fixtures: this.opts.fixtures, world: this.opts.world };
@@ -176,7 +177,7 @@ export class WorkspaceHost implements WorkspaceControl {
   async remove(id: string): Promise<void> {
     if (id === 'default') throw new ApiError('workspace_forbidden', 'the default workspace cannot be deleted; reset it instead (paygate sandbox reset)');
     const space = this.#spaces.get(id);
-    if (!space) throw new ApiError('workspace_not_found', `no workspace ${id}; list them with paygate workspace list`);
+    if (!space) throw new ApiError('workspace_not_found', `no workspace ${echo(id)}; list them with paygate workspace list`);
     this.#spaces.delete(id);
     this.#byAdmin.delete(space.adminHash);
     await this.registry.remove(id);

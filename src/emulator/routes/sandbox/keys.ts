@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { KeyInfo } from '../../../contract/sandbox.js';
 import type { ApiKeyRecord } from '../../../store/state.js';
 import { ApiError } from '../../http/errors.js';
+import { echo } from '../../../contract/echo.js';
 import { hashApiKey } from '../../runtime/service.js';
 import type { ControlHandler } from '../types.js';
 
@@ -28,7 +29,7 @@ export const list: ControlHandler<'keys.list'> = (call) => {
 export const issue: ControlHandler<'keys.issue'> = async (call) => {
   const { service } = call.ctx;
   const body = await call.body();
-  if (!service.world.shops.has(body.shop_id)) throw new ApiError('shop_not_found', `no shop ${body.shop_id}; see the shops printed by paygate sandbox start`);
+  if (!service.world.shops.has(body.shop_id)) throw new ApiError('shop_not_found', `no shop ${echo(body.shop_id)}; see the shops printed by paygate sandbox start`);
   const token = `pg_test_${randomBytes(18).toString('base64url')}`;
   const key: ApiKeyRecord = {
     id: `key_${randomBytes(6).toString('hex')}`,
@@ -48,7 +49,7 @@ export const revoke: ControlHandler<'keys.revoke'> = async (call) => {
   const { service } = call.ctx;
   const id = call.param('id');
   const key = service.state.keys.get(id);
-  if (!key) throw new ApiError('key_not_found', `no key ${id}; list them with paygate sandbox keys list`);
+  if (!key) throw new ApiError('key_not_found', `no key ${echo(id)}; list them with paygate sandbox keys list`);
   if (key.revoked) return keyInfo(key);
   const revoked = { ...key, revoked: true, revoked_at: new Date(service.clock.now()).toISOString() };
   await service.commit([{ kind: 'key', key: revoked }]);

@@ -4,6 +4,7 @@ import { uploadsOf } from '../../../domain/operation.js';
 import { sandboxControls } from '../../../contract/controls.js';
 import { Uuid } from '../../../contract/money.js';
 import { ApiError } from '../../http/errors.js';
+import { echo } from '../../../contract/echo.js';
 import type { OperationRef } from '../../runtime/service.js';
 import { supportFieldsOf, toOperationRow, toWireOperation, toWireState, type PublicOperation } from '../../wire.js';
 import { money } from '../../../domain/money.js';
@@ -84,7 +85,7 @@ function shopOfRef(call: AnyCall, ref: OperationRef, shop: string | undefined): 
   const found = state.operationIndex.page({ merchant_operation_id: ref.merchant_operation_id }, { limit: 10 }).ids;
   const shops = [...new Set(found.map((id) => state.operation(id)!.shop_id))];
   if (shops.length > 1) {
-    throw new ApiError('ambiguous_reference', `merchant_operation_id ${ref.merchant_operation_id} is used by shops ${shops.join(', ')}; add shop=<id> (paygate ops show --shop)`);
+    throw new ApiError('ambiguous_reference', `merchant_operation_id ${echo(ref.merchant_operation_id)} is used by shops ${shops.join(', ')}; add shop=<id> (paygate ops show --shop)`);
   }
   return shops[0] ?? '';
 }

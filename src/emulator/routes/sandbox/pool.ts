@@ -7,6 +7,7 @@ import { generateAmounts } from '../../../domain/pool-layout.js';
 import type { MethodDef, ProviderDef } from '../../../domain/world.js';
 import type { GatewayService } from '../../runtime/service.js';
 import { ApiError } from '../../http/errors.js';
+import { echo } from '../../../contract/echo.js';
 import { layOutPool } from '../../runtime/pool-layouts.js';
 import type { ControlHandler } from '../types.js';
 
@@ -19,7 +20,7 @@ export const layout: ControlHandler<'pool.layout'> = async (call) => {
   const route = service.world.route(shopId, body.method, 'payout');
   const pooled = route?.providers.some((id) => service.world.providers.get(id)?.kind === 'self_matching');
   if (!pooled) {
-    throw new ApiError('not_pool_route', `this shop has no ${body.method} payout route through a self-matching pool; use a pool shop's key (shop_pool in the default fixtures)`);
+    throw new ApiError('not_pool_route', `this shop has no ${echo(body.method)} payout route through a self-matching pool; use a pool shop's key (shop_pool in the default fixtures)`);
   }
   const amounts = body.amounts ?? generateAmounts(body.generate!);
   const batch = nameUuid('pool-layout', shopId, String(service.clock.now()), String(service.state.operations.size)).slice(0, 8);

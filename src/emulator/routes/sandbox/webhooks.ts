@@ -3,6 +3,7 @@
 import { sandboxControls } from '../../../contract/controls.js';
 import type { WebhookEndpointRecord } from '../../../store/state.js';
 import { ApiError } from '../../http/errors.js';
+import { echo } from '../../../contract/echo.js';
 import { UnknownCursorError } from '../../webhooks/deliveries.js';
 import { maskSecret, WebhookLimitError, type WebhookDelivery } from '../../webhooks/outbox.js';
 import { maskUrl } from '../../webhooks/records.js';
@@ -39,7 +40,7 @@ export function deliveryView(d: WebhookDelivery) {
 function owned(call: AnyCall): WebhookEndpointRecord {
   const id = call.param('id');
   const ep = call.ctx.outbox.endpoint(call.shopId, id);
-  if (!ep) throw new ApiError('webhook_not_found', `no webhook endpoint ${id}; list them with GET ${sandboxControls['webhooks.list'].path}`);
+  if (!ep) throw new ApiError('webhook_not_found', `no webhook endpoint ${echo(id)}; list them with GET ${sandboxControls['webhooks.list'].path}`);
   return ep;
 }
 
@@ -82,7 +83,7 @@ export const redeliver: ControlHandler<'webhooks.redeliver'> = async (call) => {
   const filter = body.event_id !== undefined ? { event_id: body.event_id } : { failed: true };
   const scheduled = await call.ctx.outbox.redeliver(call.shopId, filter);
   if (scheduled.length === 0 && body.event_id !== undefined) {
-    throw new ApiError('delivery_not_found', `no delivery of event ${body.event_id} to this shop's endpoints`);
+    throw new ApiError('delivery_not_found', `no delivery of event ${echo(body.event_id)} to this shop's endpoints`);
   }
   return { scheduled: scheduled.length, deliveries: scheduled.map(deliveryView) };
 };
