@@ -112,10 +112,10 @@ describe('paygate scenario run --base-url against paygate sandbox start in anoth
 });
 
 describe('paygate scenario list, validate, new', () => {
-  it('list prints each scenario with its steps', async () => {
+  it('list --json prints each scenario with its steps, as one JSON document', async () => {
     const r = await runCli(['scenario', 'list', 'scenarios/payouts', '--json'], { env });
     expect(r.code).toBe(0);
-    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { file: string; steps: number });
+    const rows = (JSON.parse(r.stdout) as { scenarios: { file: string; steps: number }[] }).scenarios;
     expect(rows.map((x) => x.file)).toEqual(['scenarios/payouts/payout-auto-conversion.yaml', 'scenarios/payouts/payout-fails.yaml', 'scenarios/payouts/payout-settles.yaml']);
     expect(rows.every((x) => x.steps > 1)).toBe(true);
   });

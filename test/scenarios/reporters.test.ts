@@ -67,6 +67,12 @@ describe('reporters', () => {
     expect(xml).toContain('<property name="seed" value="42"/>');
   });
 
+  it('junit: every time attribute is in seconds rounded to the millisecond', () => {
+    const times = [...readFileSync(xmlPath, 'utf8').matchAll(/ time="([^"]*)"/g)].map((m) => m[1]);
+    expect(times.length).toBeGreaterThanOrEqual(3);
+    for (const t of times) expect(t).toMatch(/^\d+(\.\d{1,3})?$/);
+  });
+
   it('terminal: a line per scenario, the failure as a diff with the request, and the summary', () => {
     const text = termOut.join('');
     expect(text).toContain('Running 2 scenarios each in its own in-process sandbox (concurrency 2, seed 42)');

@@ -20,7 +20,7 @@ export async function list(options: ScenarioPathsOptions, deps: CommandDeps): Pr
   try {
     const scenarios = await loadAll(discover(options.paths));
     if (options.json) {
-      for (const s of scenarios) deps.output.print(JSON.stringify({ file: s.file, name: s.name, steps: s.steps.length, tags: s.tags }));
+      deps.output.json({ scenarios: scenarios.map((s) => ({ file: s.file, name: s.name, steps: s.steps.length, tags: s.tags })) });
       return;
     }
     const width = Math.max(...scenarios.map((s) => (s.file ?? '').length));

@@ -78,7 +78,7 @@ export function defineScenario(cmd: Command): void {
     .command('list')
     .description('list the scenarios found, with their step counts')
     .argument('[paths...]', 'files, directories or globs (default: scenarios/)')
-    .option('--json', 'print one JSON object per scenario')
+    .option('--json', 'print one JSON document: { scenarios: [{ file, name, steps, tags }] }')
     .action(action(paths, async () => (await run()).list));
   cmd
     .command('validate')

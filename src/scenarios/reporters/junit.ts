@@ -6,6 +6,9 @@ import type { RunSummary } from '../results.js';
 import { renderFailure, renderSteps, stepTitle } from './diff.js';
 import type { Reporter } from './reporter.js';
 
+/** JUnit's `time`: seconds, rounded to the millisecond (3 decimals at most). */
+export const junitSeconds = (ms: number): number => Math.round(ms) / 1000;
+
 /** The CommonJS module's `module.exports` is the builder; TypeScript types it as the ES default export. */
 async function loadBuilder(): Promise<Builder> {
   const mod = (await import('junit-report-builder')) as unknown as { default: Builder | { default: Builder } };
@@ -18,14 +21,14 @@ export class JunitReporter implements Reporter {
 
   async onRunEnd(sum: RunSummary): Promise<void> {
     const builder = (await loadBuilder()).newBuilder();
-    const suite = builder.testSuite().name(`paygate scenarios (${sum.target})`).timestamp(new Date()).time(sum.durationMs / 1000);
+    const suite = builder.testSuite().name(`paygate scenarios (${sum.target})`).timestamp(new Date()).time(junitSeconds(sum.durationMs));
     suite.property('seed', String(sum.seed));
     for (const r of sum.results) {
       const tc = suite
         .testCase()
         .className(r.file ?? 'scenario')
         .name(r.name)
-        .time(r.durationMs / 1000);
+        .time(junitSeconds(r.durationMs));
       if (r.file) tc.file(r.file);
       tc.standardOutput(renderSteps(r));
       if (r.status === 'skipped') tc.skipped();
