@@ -58,6 +58,17 @@ describe('paygate scenario run', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('a malformed file with --reporter junit still writes the JUnit file, the file as a failed testcase, and exits 2', async () => {
+    const bad = join(cfg.dir, 'bad-junit.yaml');
+    writeFileSync(bad, 'name: bad\nsteps:\n  - call: payment.create\n    expect:\n      status: two hundred\n');
+    const xml = join(cfg.dir, 'invalid', 'report.xml');
+    const r = await runCli(['scenario', 'run', bad, '--reporter', 'terminal', '--reporter', 'junit', '--output', xml], { env });
+    expect(r.code).toBe(2);
+    const report = readFileSync(xml, 'utf8');
+    expect(report).toMatch(/<testsuites tests="1" failures="1"/);
+    expect(report).toMatch(/<failure message="[^"]*bad-junit\.yaml:5:15: steps\[0\]\.expect\.status: [^"]*" type="invalid">/);
+  });
+
   it('an unreachable --base-url exits 3', async () => {
     const port = await deadPort();
     const r = await runCli(['--base-url', `http://127.0.0.1:${port}`, 'scenario', 'run', 'scenarios/payments'], { env });

@@ -51,6 +51,15 @@ async function reportersOf(names: ReporterName[], output: string | undefined) {
   return reporters;
 }
 
+/** Invalid files stop the run before it starts; a JUnit file asked for still gets written, with them as failures. */
+async function reportInvalidFiles(e: unknown, options: ScenarioRunOptions): Promise<void> {
+  if (!options.reporters.includes('junit')) return;
+  const { ScenarioFilesError } = await import('../../scenarios/errors.js');
+  if (!(e instanceof ScenarioFilesError)) return;
+  const { JunitReporter } = await import('../../scenarios/reporters/index.js');
+  await new JunitReporter(options.output ?? DEFAULT_JUNIT).writeInvalidFiles(e.errors);
+}
+
 export async function runScenarios(options: ScenarioRunOptions, _deps: CommandDeps): Promise<void> {
   const remote = await remoteOf(options);
   const { discover, loadAll, filterScenarios } = await import('../../scenarios/index.js');
@@ -62,6 +71,7 @@ export async function runScenarios(options: ScenarioRunOptions, _deps: CommandDe
     const reporters = await reportersOf(options.reporters, options.output);
     summary = await runReported(scenarios, { remote, concurrency: options.concurrency, bail: options.bail, seed: options.seed }, reporters);
   } catch (e) {
+    await reportInvalidFiles(e, options);
     throw await asCliError(e);
   }
   if (summary.failed > 0) throw new CheckFailedError(`${summary.failed} of ${summary.results.length} scenario${summary.results.length === 1 ? '' : 's'} failed`);
