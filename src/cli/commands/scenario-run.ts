@@ -60,7 +60,7 @@ async function reportInvalidFiles(e: unknown, options: ScenarioRunOptions): Prom
   await new JunitReporter(options.output ?? DEFAULT_JUNIT).writeInvalidFiles(e.errors);
 }
 
-export async function runScenarios(options: ScenarioRunOptions, _deps: CommandDeps): Promise<void> {
+export async function runScenarios(options: ScenarioRunOptions, deps: CommandDeps): Promise<void> {
   const remote = await remoteOf(options);
   const { discover, loadAll, filterScenarios } = await import('../../scenarios/index.js');
   const { runReported } = await import('../../scenarios/reporters/index.js');
@@ -68,6 +68,11 @@ export async function runScenarios(options: ScenarioRunOptions, _deps: CommandDe
   try {
     const scenarios = filterScenarios(await loadAll(discover(options.paths)), options.grep);
     if (scenarios.length === 0) throw new UsageError(`no scenario matches --grep ${JSON.stringify(options.grep)}`);
+    if (remote && !remote.adminToken) {
+      const { noAdminTokenWarning } = await import('../../scenarios/admin.js');
+      const warning = noAdminTokenWarning(scenarios, remote.reset);
+      if (warning) deps.output.note(warning);
+    }
     const reporters = await reportersOf(options.reporters, options.output);
     summary = await runReported(scenarios, { remote, concurrency: options.concurrency, bail: options.bail, seed: options.seed }, reporters);
   } catch (e) {
