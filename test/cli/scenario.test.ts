@@ -120,6 +120,14 @@ describe('paygate scenario run --base-url against paygate sandbox start in anoth
     expect(r.stdout).toMatch(/scenarios: \d+ passed, 0 failed, 0 skipped/);
     expect(r.stdout).toContain(`against ${baseUrl} (concurrency 1`);
   });
+
+  it('without an admin token: a warning on stderr at the start, and wait_for fails at once saying why', async () => {
+    const r = await runCli(['--base-url', baseUrl, 'scenario', 'run', 'scenarios/payouts/payout-settles.yaml'], { env });
+    expect(r.timedOut).toBe(false);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^warning: no admin token was given \(pass --admin-token or set PAYGATE_ADMIN_TOKEN[^\n]*: the sandbox is not reset before each scenario/);
+    expect(r.stdout).toContain('wait_for could not read or move the sandbox clock: no admin token was given');
+  });
 });
 
 describe('paygate scenario list, validate, new', () => {
