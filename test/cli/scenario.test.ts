@@ -69,6 +69,34 @@ describe('paygate scenario run', () => {
     expect(report).toMatch(/<failure message="[^"]*bad-junit\.yaml:5:15: steps\[0\]\.expect\.status: [^"]*" type="invalid">/);
   });
 
+  it('a folder with a saved `sandbox start --json` runs its scenarios and says which file it skipped', async () => {
+    const dir = join(cfg.dir, 'mixed');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'balances.yaml'), 'name: balances\nsteps:\n  - call: balances.list\n');
+    writeFileSync(join(dir, 'sandbox.json'), '{"base_url":"http://127.0.0.1:4080","admin_token":"pg_admin_x"}\n');
+    const r = await runCli(['scenario', 'run', dir, '--reporter', 'json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^skipped 1 file that is not a scenario \(no top-level steps:\): \S*mixed\/sandbox\.json$/m);
+    const summary = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { type: string; passed: number; skippedFiles: string[] };
+    expect(summary).toMatchObject({ type: 'summary', passed: 1, skippedFiles: [expect.stringMatching(/mixed\/sandbox\.json$/)] });
+    const list = await runCli(['scenario', 'list', dir, '--json'], { env });
+    expect(JSON.parse(list.stdout)).toMatchObject({ scenarios: [{ name: 'balances' }], skipped_files: [expect.stringMatching(/sandbox\.json$/)] });
+  });
+
+  it('in a project without scenarios/: the error points at the bundled library, and --bundled runs it', async () => {
+    const project = join(cfg.dir, 'consumer');
+    mkdirSync(project, { recursive: true });
+    const missing = await runCli(['scenario', 'run'], { env, cwd: project });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no such file or directory: scenarios');
+    expect(missing.stderr).toContain('the scenario library that comes with paygate is in ');
+    expect(missing.stderr).toContain('`paygate scenario run --bundled`');
+    const bundled = await runCli(['scenario', 'run', '--bundled', '--grep', 'payouts/payout-settles'], { env, cwd: project });
+    expect(bundled.code, bundled.stdout + bundled.stderr).toBe(0);
+    expect(bundled.stdout).toContain('scenarios: 1 passed, 0 failed, 0 skipped');
+    expect((await runCli(['scenario', 'list', '--bundled', 'scenarios/'], { env })).code).toBe(2);
+  });
+
   it('an unreachable --base-url exits 3', async () => {
     const port = await deadPort();
     const r = await runCli(['--base-url', `http://127.0.0.1:${port}`, 'scenario', 'run', 'scenarios/payments'], { env });

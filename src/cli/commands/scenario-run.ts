@@ -3,7 +3,7 @@
 import type { ReporterName, ScenarioRunOptions } from '../define/scenario.js';
 import type { CommandDeps } from '../deps.js';
 import { CheckFailedError, UsageError } from '../errors.js';
-import { asCliError } from './scenario.js';
+import { asCliError, findScenarioFiles } from './scenario.js';
 
 const DEFAULT_JUNIT = 'scenario-report.xml';
 
@@ -62,11 +62,12 @@ async function reportInvalidFiles(e: unknown, options: ScenarioRunOptions): Prom
 
 export async function runScenarios(options: ScenarioRunOptions, deps: CommandDeps): Promise<void> {
   const remote = await remoteOf(options);
-  const { discover, loadAll, filterScenarios } = await import('../../scenarios/index.js');
+  const found = await findScenarioFiles(options, deps);
+  const { loadAll, filterScenarios } = await import('../../scenarios/index.js');
   const { runReported } = await import('../../scenarios/reporters/index.js');
   let summary;
   try {
-    const scenarios = filterScenarios(await loadAll(discover(options.paths)), options.grep);
+    const scenarios = filterScenarios(await loadAll(found.files), options.grep);
     if (scenarios.length === 0) throw new UsageError(`no scenario matches --grep ${JSON.stringify(options.grep)}`);
     if (remote && !remote.adminToken) {
       const { noAdminTokenWarning } = await import('../../scenarios/admin.js');
@@ -74,7 +75,8 @@ export async function runScenarios(options: ScenarioRunOptions, deps: CommandDep
       if (warning) deps.output.note(warning);
     }
     const reporters = await reportersOf(options.reporters, options.output);
-    summary = await runReported(scenarios, { remote, concurrency: options.concurrency, bail: options.bail, seed: options.seed }, reporters);
+    const opts = { remote, concurrency: options.concurrency, bail: options.bail, seed: options.seed, skippedFiles: found.skipped };
+    summary = await runReported(scenarios, opts, reporters);
   } catch (e) {
     await reportInvalidFiles(e, options);
     throw await asCliError(e);
