@@ -124,7 +124,8 @@ function defineRun(cmd: Command): void {
 With --base-url the scenarios run one at a time against that sandbox (it has one clock and one set of balances),
 which is reset to its fixtures before each one (sandbox control, admin token; --no-reset keeps its state);
 --api-key is the key of the scenarios' default shop, --admin-token the sandbox's admin token (or their environment
-variables and profile keys). Steps that need no sandbox control run against any server that speaks the spec.
+variables and profile keys). Steps that need no sandbox control run against any server that speaks the spec;
+without the admin token a warning says so at the start, and wait_for and control steps fail at once.
 ${EXIT_NOTE}
 ${example(`
   $ paygate scenario run scenarios/ --reporter junit --output reports/scenarios.xml
