@@ -12,6 +12,8 @@ const SCENARIO_FILE = /\.(ya?ml|json)$/i;
 /** JSON files that are not scenarios (the shipped JSON Schema, fixtures kept beside scenarios). */
 const NOT_SCENARIO = /\.schema\.json$/i;
 
+const TOP_LEVEL_STEPS = /^(["']?)steps\1[ \t]*:/m;
+
 /** The scenario library that comes with the package (`paygate scenario run --bundled`). */
 export const BUNDLED_SCENARIOS = fileURLToPath(new URL('../../scenarios', import.meta.url));
 
@@ -20,11 +22,23 @@ export const BUNDLED_SCENARIOS = fileURLToPath(new URL('../../scenarios', import
  * cannot be read or parsed is kept, so that loading it reports the problem with its line and column.
  */
 export function isScenarioFile(path: string): boolean {
+  let text: string;
   let value: unknown;
   try {
-    value = parse(readFileSync(path, 'utf8'));
+    text = readFileSync(path, 'utf8');
   } catch {
     return true;
+  }
+  // The usual case without a parse: a YAML block mapping's key at column 0 is a top-level key.
+  if (TOP_LEVEL_STEPS.test(text)) return true;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    try {
+      value = parse(text);
+    } catch {
+      return true;
+    }
   }
   return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(value, 'steps');
 }

@@ -17,11 +17,12 @@ writeFileSync(join(dir, 'project', 'nested', 'b.json'), '{ "name": "b", "steps":
 writeFileSync(join(dir, 'project', 'sandbox.json'), '{"base_url":"http://127.0.0.1:4080","admin_token":"pg_admin_x","keys":{"shop_a":"pg_test_a"}}\n');
 writeFileSync(join(dir, 'project', 'compose.yml'), 'services:\n  sandbox:\n    image: paygate\n');
 writeFileSync(join(dir, 'project', 'broken.yaml'), 'name: broken\nsteps: [\n');
+writeFileSync(join(dir, 'project', 'flow.yml'), '{ name: flow, steps: [{ call: balances.list }] }\n');
 
 describe('discover', () => {
   it('takes the files that are scenarios by their content, skips and lists the rest', () => {
     const found = discoverScenarios(['project'], dir);
-    expect(found.files).toEqual(['project/a.yaml', 'project/broken.yaml', 'project/nested/b.json']);
+    expect(found.files).toEqual(['project/a.yaml', 'project/broken.yaml', 'project/flow.yml', 'project/nested/b.json']);
     expect(found.skipped).toEqual(['project/compose.yml', 'project/sandbox.json']);
     expect(discover(['project/**/*.json'], dir)).toEqual(['project/nested/b.json']);
     expect(skippedLine(found.skipped)).toBe('skipped 2 files that are not scenarios (no top-level steps:): project/compose.yml, project/sandbox.json');
