@@ -97,6 +97,21 @@ describe('paygate scenario run', () => {
     expect((await runCli(['scenario', 'list', '--bundled', 'scenarios/'], { env })).code).toBe(2);
   });
 
+  it('the failure diff is labelled; coloured (expected green, actual red) only when colour is on', async () => {
+    const file = join(cfg.dir, 'colour', 'wrong-status.yaml');
+    mkdirSync(join(cfg.dir, 'colour'), { recursive: true });
+    writeFileSync(file, 'name: wrong status\nsteps:\n  - call: balances.list\n    expect: { status: 418 }\n');
+    const piped = await runCli(['scenario', 'run', file], { env });
+    expect(piped.code).toBe(1);
+    expect(piped.stdout).toContain('- expected  + actual\n');
+    expect(piped.stdout).toContain('- status: 418\n');
+    expect(piped.stdout).not.toContain('\x1b[');
+    const forced = await runCli(['scenario', 'run', file], { env: { ...env, FORCE_COLOR: '1' } });
+    expect(forced.stdout).toContain('\x1b[32m- expected\x1b[39m  \x1b[31m+ actual\x1b[39m');
+    expect(forced.stdout).toContain('\x1b[32m- status: 418\x1b[39m');
+    expect(forced.stdout).toContain('\x1b[31m+ status: 200\x1b[39m');
+  });
+
   it('an unreachable --base-url exits 3', async () => {
     const port = await deadPort();
     const r = await runCli(['--base-url', `http://127.0.0.1:${port}`, 'scenario', 'run', 'scenarios/payments'], { env });
