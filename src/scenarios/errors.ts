@@ -24,6 +24,13 @@ export class ScenarioFileError extends Error {
 /** The command was misused: no scenario matched, a bad option. */
 export class ScenarioUsageError extends Error {
   override readonly name = 'ScenarioUsageError';
+  constructor(
+    message: string,
+    /** What to do about it, when there is something to say. */
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** The sandbox (or gateway) given with --base-url does not answer. */

@@ -5,7 +5,7 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type
 import type { z } from 'zod';
 import { ScenarioFileError, type FileIssue } from './errors.js';
 import { AwaitStep, CALL_STEPS, DEFAULT_START_TIME, ReceiverStep, ScenarioHead, STEP_KINDS, WaitStep, type Scenario, type ScenarioStep } from './format.js';
-import { checkReferences } from './static-checks.js';
+import { checkReferences, checkStatuses } from './static-checks.js';
 import { suggest } from './vocabulary.js';
 
 type Path = (string | number)[];
@@ -131,7 +131,7 @@ function fromParsed(value: unknown, file: string, issues: IssueList, lineOf: (i:
     steps,
     file: file.startsWith('<') ? undefined : file,
   };
-  if (issues.list.length === 0) for (const p of checkReferences(scenario)) issues.add(p.path, p.message);
+  if (issues.list.length === 0) for (const p of [...checkReferences(scenario), ...checkStatuses(scenario)]) issues.add(p.path, p.message);
   if (issues.list.length > 0) throw new ScenarioFileError(file, issues.list);
   return scenario;
 }

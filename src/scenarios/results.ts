@@ -49,6 +49,8 @@ export interface RunSummary {
   seed: number;
   /** in-process, or the base URL. */
   target: string;
+  /** Files found in the directories searched that are not scenarios by their content (no top-level `steps:`). */
+  skippedFiles: string[];
 }
 
 /** The first failed step of a scenario, if any. */

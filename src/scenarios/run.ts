@@ -3,7 +3,7 @@
 // after a failure with --bail, and sum up.
 import { availableParallelism } from 'node:os';
 import { randomInt } from 'node:crypto';
-import { discover } from './discover.js';
+import { discoverScenarios } from './discover.js';
 import { ScenarioFileError, ScenarioFilesError, ScenarioUsageError } from './errors.js';
 import type { Scenario } from './format.js';
 import { loadScenarioFile } from './load.js';
@@ -23,6 +23,8 @@ export interface RunOptions extends Omit<ScenarioRunOptions, 'index' | 'onStep' 
   onScenarioStart?: ((s: Scenario) => void) | undefined;
   onScenarioEnd?: ((r: ScenarioResult) => void) | undefined;
   onStep?: ((s: Scenario, step: StepResult) => void) | undefined;
+  /** Files the search left out (not scenarios), carried into the summary. */
+  skippedFiles?: string[] | undefined;
 }
 
 /** Load and validate files; every problem of every file is collected. */
@@ -92,12 +94,14 @@ export async function runScenarios(scenarios: Scenario[], opts: RunOptions = {})
     durationMs: performance.now() - started,
     seed,
     target: opts.remote?.baseUrl ?? 'in-process',
+    skippedFiles: opts.skippedFiles ?? [],
   };
 }
 
 /** Discover, load, filter and run: what `paygate scenario run` does before reporting. */
 export async function runPaths(paths: string[], opts: RunOptions = {}): Promise<RunSummary> {
-  const scenarios = filterScenarios(await loadAll(discover(paths)), opts.grep);
+  const found = discoverScenarios(paths);
+  const scenarios = filterScenarios(await loadAll(found.files), opts.grep);
   if (scenarios.length === 0) throw new ScenarioUsageError(`no scenario matches --grep ${JSON.stringify(opts.grep)}`);
-  return runScenarios(scenarios, opts);
+  return runScenarios(scenarios, { skippedFiles: found.skipped, ...opts });
 }

@@ -1,6 +1,9 @@
 // Checks a valid scenario's references before anything runs: every `${{ steps.x }}` names an earlier step,
-// every `${{ vars.x }}` a variable, every `await` an earlier background step, and step ids are unique.
-import type { Scenario } from './format.js';
+// every `${{ vars.x }}` a variable, every `await` an earlier background step, step ids are unique, and every
+// operation status named (wait_for, operation_status, operation.status) is one an operation can have.
+import { OperationStatus } from '../contract/common.js';
+import type { Scenario, ScenarioStep } from './format.js';
+import { distance } from './vocabulary.js';
 import { referencesIn, TemplateError, type Reference } from './template.js';
 
 export interface StaticProblem {
@@ -58,6 +61,41 @@ export function checkReferences(s: Scenario): StaticProblem[] {
       if (step.kind === 'call' && step.background) background.add(step.id);
     } else if (step.kind === 'call' && step.background) {
       out.push({ path: ['steps', i, 'background'], message: 'a background step needs an id (an await step names it)' });
+    }
+  }
+  return out;
+}
+
+const STATUSES: readonly string[] = OperationStatus.options;
+
+/** The problem with a status an operation never has, with the closest real one; undefined for a real one. */
+export function statusProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.includes('${{') || STATUSES.includes(value)) return undefined;
+  const near = STATUSES.filter((s) => distance(value, s) <= Math.max(2, Math.floor(value.length / 3)) || s.startsWith(value) || value.startsWith(s));
+  const hint = near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : '';
+  return `unknown operation status ${JSON.stringify(value)}${hint}; an operation is ${STATUSES.join(', ')}`;
+}
+
+/** Every status a step names: what wait_for waits for, expect.operation_status and expect.operation.status. */
+function statusesOf(step: ScenarioStep, i: number): [(string | number)[], unknown][] {
+  const out: [(string | number)[], unknown][] = [];
+  if (step.kind === 'wait_for') {
+    const st = step.wait_for.status;
+    if (Array.isArray(st)) st.forEach((v, j) => out.push([['steps', i, 'wait_for', 'status', j], v]));
+    else out.push([['steps', i, 'wait_for', 'status'], st]);
+  }
+  if (step.expect?.operation_status !== undefined) out.push([['steps', i, 'expect', 'operation_status'], step.expect.operation_status]);
+  const opStatus = step.expect?.operation?.status;
+  if (typeof opStatus === 'string') out.push([['steps', i, 'expect', 'operation', 'status'], opStatus]);
+  return out;
+}
+
+export function checkStatuses(s: Scenario): StaticProblem[] {
+  const out: StaticProblem[] = [];
+  for (const [i, step] of s.steps.entries()) {
+    for (const [path, value] of statusesOf(step, i)) {
+      const message = statusProblem(value);
+      if (message) out.push({ path, message });
     }
   }
   return out;

@@ -1,5 +1,6 @@
 // Carrying out one step: a `call` (now, or in the background), an `await` of a background call, a change of the
 // webhook receiver. Each returns the step's result with every expectation that did not hold.
+import { needsAdminToken, NO_ADMIN_TOKEN } from './admin.js';
 import { checkAfter, checkContract, readBalances } from './checks.js';
 import type { Pending, RunContext } from './context.js';
 import { checkFields, checkStatus, type BalanceRows, type Mismatch } from './expectations.js';
@@ -47,6 +48,9 @@ async function untilReceived(ctx: RunContext, answer: Promise<Answer>, timersBef
 
 /** Start a call step: send it and, unless it runs in the background, conclude it. */
 export async function runCall(ctx: RunContext, step: CallStep, index: number): Promise<StepResult> {
+  if (ctx.target.mode === 'remote' && !ctx.target.adminToken && needsAdminToken(step)) {
+    throw new Error(`the sandbox control ${step.call} could not be called: ${NO_ADMIN_TOKEN}`);
+  }
   const result = baseResult(step, index);
   const fields = ctx.resolve(step.with ?? {});
   const key = ctx.resolve(step.key);

@@ -98,7 +98,8 @@ export function suggest(id: string): string[] {
   return [...new Set([...scored.sort((a, b) => a.d - b.d).map((s) => s.k), ...prefix])].slice(0, 4);
 }
 
-function distance(a: string, b: string): number {
+/** Edit distance (Levenshtein), for suggestions. */
+export function distance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     let prev = row[0]!;

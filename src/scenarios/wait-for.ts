@@ -1,9 +1,11 @@
 // `wait_for`: until the operation reaches a status. On a frozen sandbox clock the runner moves the clock itself,
 // to the next pending timer each time (just far enough, never past the timeout), so nothing waits in real time;
-// on a real-time clock it polls the state with a timeout.
+// on a real-time clock it polls the state with a timeout. A terminal status other than the awaited one ends the wait.
 import { checkAfter, readBalances, readOperation } from './checks.js';
 import type { RunContext } from './context.js';
+import { TERMINAL_STATUSES } from '../contract/common.js';
 import { formatDuration } from '../contract/duration.js';
+import { NO_ADMIN_TOKEN } from './admin.js';
 import type { ScenarioStep } from './format.js';
 import { callById, type Answer } from './http.js';
 import type { StepResult } from './results.js';
@@ -37,33 +39,68 @@ async function advance(ctx: RunContext, ms: number): Promise<void> {
   if (res.status !== 200) throw new Error(`wait_for could not move the sandbox clock: clock.advance answered ${res.status} ${JSON.stringify(res.body)}`);
 }
 
-async function frozenWait(ctx: RunContext, wanted: string[], timeout: number, now: number): Promise<{ reached: boolean; last: Answer; moved: number }> {
+interface Waited {
+  reached: boolean;
+  /** A terminal status other than the awaited ones: nothing more will change. */
+  terminal?: string | undefined;
+  last: Answer;
+  /** How far the clock moved (frozen) or how long was polled (real), ms. */
+  moved: number;
+}
+
+const terminalOther = (status: string | undefined, wanted: string[]): string | undefined =>
+  status !== undefined && (TERMINAL_STATUSES as readonly string[]).includes(status) && !wanted.includes(status) ? status : undefined;
+
+/**
+ * Moves the sandbox clock to each next timer until the status, a terminal status, or the timeout: a timer beyond the
+ * timeout (or none) moves the clock to the timeout itself, so what the report says it advanced is what it waited.
+ */
+async function frozenWait(ctx: RunContext, wanted: string[], timeout: number, now: number): Promise<Waited> {
   const deadline = now + timeout;
   let clockNow = now;
   for (let i = 0; i < 100_000; i++) {
     const last = await readOperation(ctx);
-    if (wanted.includes(statusOf(last) ?? '')) return { reached: true, last, moved: clockNow - now };
+    const status = statusOf(last);
+    if (wanted.includes(status ?? '')) return { reached: true, last, moved: clockNow - now };
+    const terminal = terminalOther(status, wanted);
+    if (terminal || clockNow >= deadline) return { reached: false, terminal, last, moved: clockNow - now };
     const clock = await ctx.target.clockState();
     if (!clock) throw new Error('wait_for on a frozen clock needs the sandbox clock (pass the admin token)');
     clockNow = clock.now;
     const next = clock.nextTimerAt ?? (ctx.target.mode === 'remote' ? Math.min(clockNow + blindStep(clockNow - now), deadline) : undefined);
-    if (next === undefined || next > deadline) return { reached: false, last, moved: clockNow - now };
-    await advance(ctx, next - clockNow);
-    clockNow = Math.max(clockNow, next);
+    const to = next === undefined || next > deadline ? deadline : next;
+    await advance(ctx, to - clockNow);
+    clockNow = Math.max(clockNow, to);
   }
   throw new Error('wait_for gave up after 100000 timers');
 }
 
-async function realWait(ctx: RunContext, wanted: string[], timeout: number, opts: WaitOptions): Promise<{ reached: boolean; last: Answer; moved: number }> {
+async function realWait(ctx: RunContext, wanted: string[], timeout: number, opts: WaitOptions): Promise<Waited> {
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const poll = opts.pollMs ?? 100;
   let waited = 0;
   for (;;) {
     const last = await readOperation(ctx);
-    if (wanted.includes(statusOf(last) ?? '')) return { reached: true, last, moved: waited };
-    if (waited >= timeout) return { reached: false, last, moved: waited };
-    await sleep(poll, ctx.target);
-    waited += poll;
+    const status = statusOf(last);
+    if (wanted.includes(status ?? '')) return { reached: true, last, moved: waited };
+    const terminal = terminalOther(status, wanted);
+    if (terminal || waited >= timeout) return { reached: false, terminal, last, moved: waited };
+    const ms = Math.min(poll, timeout - waited);
+    await sleep(ms, ctx.target);
+    waited += ms;
+  }
+}
+
+/**
+ * Without the admin token a sandbox in another process shows no clock: whether it is frozen cannot be told, nor can it
+ * be moved. A server that refuses `clock.show` for want of the token is such a sandbox: fail now rather than poll.
+ * Any other server (no sandbox controls at all) is polled in real time.
+ */
+async function refuseWithoutToken(ctx: RunContext): Promise<void> {
+  if (ctx.target.mode !== 'remote' || ctx.target.adminToken) return;
+  const res = await callById(ctx.target, 'clock.show', {}, ctx.target.defaultShop);
+  if (res.status === 401 && (res.body as { code?: string } | undefined)?.code === 'missing_admin_token') {
+    throw new Error(`wait_for could not read or move the sandbox clock: ${NO_ADMIN_TOKEN}`);
   }
 }
 
@@ -76,6 +113,7 @@ export async function runWaitFor(ctx: RunContext, step: WaitStep, index: number,
   const wanted = [w.status].flat();
   const webhookMark = ctx.target.receiver.accepted.length;
   const clock = await ctx.target.clockState();
+  if (!clock) await refuseWithoutToken(ctx);
   const frozen = clock?.frozen ?? false;
   const timeout = w.timeout ?? (frozen ? DEFAULT_FROZEN_TIMEOUT : DEFAULT_REAL_TIMEOUT);
   const balancesBefore = step.expect?.balance_delta ? await readBalances(ctx, ctx.shopOf(step)) : undefined;
@@ -84,11 +122,12 @@ export async function runWaitFor(ctx: RunContext, step: WaitStep, index: number,
   result.response = { status: r.last.status, body: r.last.body };
   result.note = `${frozen ? 'sandbox clock advanced' : 'polled for'} ${formatDuration(r.moved)}`;
   if (!r.reached) {
+    const time = `${formatDuration(r.moved)} of ${frozen ? 'sandbox' : 'real'} time`;
     result.mismatches.push({
       what: 'operation.status',
       expected: wanted.join(' | '),
       actual: statusOf(r.last) ?? `${r.last.status} ${JSON.stringify(r.last.body)}`,
-      note: `still not reached after ${formatDuration(timeout)} of ${frozen ? 'sandbox' : 'real'} time`,
+      note: r.terminal ? `reached ${r.terminal}, a terminal status, while waiting for ${wanted.join(' | ')} (after ${time})` : `still not reached after ${time}`,
     });
   }
   const after = await checkAfter(ctx, { expect: ctx.resolve(step.expect), shop: ctx.shopOf(step), webhookMark, balancesBefore });

@@ -28,6 +28,8 @@ export interface RunOptions {
   timeout?: number;
   /** Extra node flags before the script, e.g. `--import`. */
   nodeArgs?: string[];
+  /** The working directory. Default: the repository root. */
+  cwd?: string;
 }
 
 /** Every output of every run, so a test can assert that a secret never appeared anywhere. */
@@ -49,7 +51,7 @@ export function runCli(args: readonly string[], opts: RunOptions = {}): Promise<
   }
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), BIN, ...args], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), BIN, ...args], { env, cwd: opts.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let timedOut = false;

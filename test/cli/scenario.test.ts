@@ -58,6 +58,60 @@ describe('paygate scenario run', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('a malformed file with --reporter junit still writes the JUnit file, the file as a failed testcase, and exits 2', async () => {
+    const bad = join(cfg.dir, 'bad-junit.yaml');
+    writeFileSync(bad, 'name: bad\nsteps:\n  - call: payment.create\n    expect:\n      status: two hundred\n');
+    const xml = join(cfg.dir, 'invalid', 'report.xml');
+    const r = await runCli(['scenario', 'run', bad, '--reporter', 'terminal', '--reporter', 'junit', '--output', xml], { env });
+    expect(r.code).toBe(2);
+    const report = readFileSync(xml, 'utf8');
+    expect(report).toMatch(/<testsuites tests="1" failures="1"/);
+    expect(report).toMatch(/<failure message="[^"]*bad-junit\.yaml:5:15: steps\[0\]\.expect\.status: [^"]*" type="invalid">/);
+  });
+
+  it('a folder with a saved `sandbox start --json` runs its scenarios and says which file it skipped', async () => {
+    const dir = join(cfg.dir, 'mixed');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'balances.yaml'), 'name: balances\nsteps:\n  - call: balances.list\n');
+    writeFileSync(join(dir, 'sandbox.json'), '{"base_url":"http://127.0.0.1:4080","admin_token":"pg_admin_x"}\n');
+    const r = await runCli(['scenario', 'run', dir, '--reporter', 'json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^skipped 1 file that is not a scenario \(no top-level steps:\): \S*mixed\/sandbox\.json$/m);
+    const summary = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { type: string; passed: number; skippedFiles: string[] };
+    expect(summary).toMatchObject({ type: 'summary', passed: 1, skippedFiles: [expect.stringMatching(/mixed\/sandbox\.json$/)] });
+    const list = await runCli(['scenario', 'list', dir, '--json'], { env });
+    expect(JSON.parse(list.stdout)).toMatchObject({ scenarios: [{ name: 'balances' }], skipped_files: [expect.stringMatching(/sandbox\.json$/)] });
+  });
+
+  it('in a project without scenarios/: the error points at the bundled library, and --bundled runs it', async () => {
+    const project = join(cfg.dir, 'consumer');
+    mkdirSync(project, { recursive: true });
+    const missing = await runCli(['scenario', 'run'], { env, cwd: project });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no such file or directory: scenarios');
+    expect(missing.stderr).toContain('the scenario library that comes with paygate is in ');
+    expect(missing.stderr).toContain('`paygate scenario run --bundled`');
+    const bundled = await runCli(['scenario', 'run', '--bundled', '--grep', 'payouts/payout-settles'], { env, cwd: project });
+    expect(bundled.code, bundled.stdout + bundled.stderr).toBe(0);
+    expect(bundled.stdout).toContain('scenarios: 1 passed, 0 failed, 0 skipped');
+    expect((await runCli(['scenario', 'list', '--bundled', 'scenarios/'], { env })).code).toBe(2);
+  });
+
+  it('the failure diff is labelled; coloured (expected green, actual red) only when colour is on', async () => {
+    const file = join(cfg.dir, 'colour', 'wrong-status.yaml');
+    mkdirSync(join(cfg.dir, 'colour'), { recursive: true });
+    writeFileSync(file, 'name: wrong status\nsteps:\n  - call: balances.list\n    expect: { status: 418 }\n');
+    const piped = await runCli(['scenario', 'run', file], { env });
+    expect(piped.code).toBe(1);
+    expect(piped.stdout).toContain('- expected  + actual\n');
+    expect(piped.stdout).toContain('- status: 418\n');
+    expect(piped.stdout).not.toContain('\x1b[');
+    const forced = await runCli(['scenario', 'run', file], { env: { ...env, FORCE_COLOR: '1' } });
+    expect(forced.stdout).toContain('\x1b[32m- expected\x1b[39m  \x1b[31m+ actual\x1b[39m');
+    expect(forced.stdout).toContain('\x1b[32m- status: 418\x1b[39m');
+    expect(forced.stdout).toContain('\x1b[31m+ status: 200\x1b[39m');
+  });
+
   it('an unreachable --base-url exits 3', async () => {
     const port = await deadPort();
     const r = await runCli(['--base-url', `http://127.0.0.1:${port}`, 'scenario', 'run', 'scenarios/payments'], { env });
@@ -109,13 +163,21 @@ describe('paygate scenario run --base-url against paygate sandbox start in anoth
     expect(r.stdout).toMatch(/scenarios: \d+ passed, 0 failed, 0 skipped/);
     expect(r.stdout).toContain(`against ${baseUrl} (concurrency 1`);
   });
+
+  it('without an admin token: a warning on stderr at the start, and wait_for fails at once saying why', async () => {
+    const r = await runCli(['--base-url', baseUrl, 'scenario', 'run', 'scenarios/payouts/payout-settles.yaml'], { env });
+    expect(r.timedOut).toBe(false);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^warning: no admin token was given \(pass --admin-token or set PAYGATE_ADMIN_TOKEN[^\n]*: the sandbox is not reset before each scenario/);
+    expect(r.stdout).toContain('wait_for could not read or move the sandbox clock: no admin token was given');
+  });
 });
 
 describe('paygate scenario list, validate, new', () => {
-  it('list prints each scenario with its steps', async () => {
+  it('list --json prints each scenario with its steps, as one JSON document', async () => {
     const r = await runCli(['scenario', 'list', 'scenarios/payouts', '--json'], { env });
     expect(r.code).toBe(0);
-    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { file: string; steps: number });
+    const rows = (JSON.parse(r.stdout) as { scenarios: { file: string; steps: number }[] }).scenarios;
     expect(rows.map((x) => x.file)).toEqual(['scenarios/payouts/payout-auto-conversion.yaml', 'scenarios/payouts/payout-fails.yaml', 'scenarios/payouts/payout-settles.yaml']);
     expect(rows.every((x) => x.steps > 1)).toBe(true);
   });

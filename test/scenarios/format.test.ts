@@ -80,6 +80,21 @@ describe('scenario format', () => {
     expect(issuesOf('name: x\nclock: slow\nsteps:\n  - call: balances.list\n')[0]).toMatchObject({ line: 2, column: 8, path: 'clock' });
   });
 
+  it('statuses are checked against the operation statuses, with the closest one suggested', () => {
+    const [wait] = issuesOf('name: x\nsteps:\n  - call: balances.list\n  - wait_for: { status: complete }\n');
+    expect(wait).toMatchObject({ line: 4, column: 25, path: 'steps[1].wait_for.status' });
+    expect(wait!.message).toBe(
+      'unknown operation status "complete" (did you mean completed?); an operation is pending, awaiting_confirmation, manual_check, completed, cancelled, rejected',
+    );
+    const list = issuesOf('name: x\nsteps:\n  - call: balances.list\n  - wait_for: { status: [completed, canceled] }\n');
+    expect(list.map((i) => i.path)).toEqual(['steps[1].wait_for.status[1]']);
+    expect(list[0]!.message).toContain('unknown operation status "canceled" (did you mean cancelled?)');
+    const expects = issuesOf('name: x\nsteps:\n  - call: balances.list\n    expect: { operation_status: paid, operation: { status: manualcheck } }\n');
+    expect(expects.map((i) => i.path)).toEqual(['steps[0].expect.operation_status', 'steps[0].expect.operation.status']);
+    expect(expects[1]!.message).toContain('did you mean manual_check?');
+    expect(() => parseScenario('name: x\nsteps:\n  - call: balances.list\n  - wait_for: { status: [completed, rejected] }\n', 'x.yaml')).not.toThrow();
+  });
+
   it('references must name an earlier step, a defined variable, a known root', () => {
     const later = issuesOf('name: x\nsteps:\n  - call: operations.pay\n    with:\n      id: ${{ steps.b.operation_id }}\n  - id: b\n    call: balances.list\n');
     expect(later[0]).toMatchObject({ line: 5, column: 11, path: 'steps[0].with.id' });

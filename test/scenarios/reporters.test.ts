@@ -67,6 +67,12 @@ describe('reporters', () => {
     expect(xml).toContain('<property name="seed" value="42"/>');
   });
 
+  it('junit: every time attribute is in seconds rounded to the millisecond', () => {
+    const times = [...readFileSync(xmlPath, 'utf8').matchAll(/ time="([^"]*)"/g)].map((m) => m[1]);
+    expect(times.length).toBeGreaterThanOrEqual(3);
+    for (const t of times) expect(t).toMatch(/^\d+(\.\d{1,3})?$/);
+  });
+
   it('terminal: a line per scenario, the failure as a diff with the request, and the summary', () => {
     const text = termOut.join('');
     expect(text).toContain('Running 2 scenarios each in its own in-process sandbox (concurrency 2, seed 42)');
@@ -76,7 +82,21 @@ describe('reporters', () => {
     expect(text).toContain('POST /v1/payment {"merchant_operation_id":"m1"');
     expect(text).toContain('- body.status: "completed"\n');
     expect(text).toContain('+ body.status: "pending"\n');
+    expect(text).toContain('- expected  + actual\n');
     expect(text).toMatch(/answer 200 \{"operation_id":/);
+    expect(text).not.toContain('\x1b[');
     expect(text).toMatch(/\nscenarios: 1 passed, 1 failed, 0 skipped\ntime \d+\.\d\d s · in-process · seed 42/);
+  });
+
+  it('terminal with colour: expected in green, actual in red, as vitest and jest show them', () => {
+    const out: string[] = [];
+    const t = new TerminalReporter({ write: (x: string) => out.push(x) }, { color: true });
+    t.onScenarioEnd(summary.results.find((r) => r.status === 'failed')!);
+    const text = out.join('');
+    const green = (x: string) => `\x1b[32m${x}\x1b[39m`;
+    const red = (x: string) => `\x1b[31m${x}\x1b[39m`;
+    expect(text).toContain(`${green('- expected')}  ${red('+ actual')}`);
+    expect(text).toContain(green('- body.status: "completed"'));
+    expect(text).toContain(red('+ body.status: "pending"'));
   });
 });

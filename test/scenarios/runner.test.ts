@@ -3,6 +3,7 @@
 // on 127.0.0.1 in place of an in-process one (webhooks through a real receiver), or one that cannot be reached.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/emulator/index.js';
+import { noAdminTokenWarning } from '../../src/scenarios/admin.js';
 import { TargetUnreachableError } from '../../src/scenarios/errors.js';
 import { parseScenario } from '../../src/scenarios/load.js';
 import { runScenarios } from '../../src/scenarios/run.js';
@@ -34,6 +35,8 @@ describe('wait_for', () => {
   - call: clock.show`);
     expect(mismatchesOf(r)).toEqual(['operation.status: "completed" / "pending"']);
     expect(r.steps[1]!.mismatches[0]!.note).toBe('still not reached after 10m of sandbox time');
+    // What the report says the clock moved is what the wait enforced: the expiry lies beyond, so the clock moved 10m.
+    expect(r.steps[1]!.note).toBe('sandbox clock advanced 10m');
 
     const expired = await runYaml(`name: w\nsteps:${CREATE()}
   - wait_for: { status: [completed, rejected] }
@@ -42,6 +45,33 @@ describe('wait_for', () => {
     expect: { body: { now: "2026-03-01T12:30:00.000Z" } }`);
     expect(mismatchesOf(expired)).toEqual([]);
     expect(expired.steps[1]!.note).toBe('sandbox clock advanced 30m');
+  });
+
+  it('stops at a terminal status that is not the awaited one; the duration said is the one waited', async () => {
+    const r = await runYaml(`name: w\nsteps:${CREATE()}\n  - wait_for: { status: completed }\n`);
+    expect(mismatchesOf(r)).toEqual(['operation.status: "completed" / "rejected"']);
+    expect(r.steps[1]!.mismatches[0]!.note).toBe('reached rejected, a terminal status, while waiting for completed (after 30m of sandbox time)');
+    expect(r.steps[1]!.note).toBe('sandbox clock advanced 30m');
+
+    // A payment in manual_check has no timer: the clock moves to the default timeout, and both say 1h.
+    const stuck = await runYaml(`name: w\nsteps:${CREATE(undefined, '+receipt')}
+  - call: payment.confirm
+    with: { operation_id: "\${{ steps.create.operation_id }}", receipt: { file: ../fixtures/receipts/not-a-pdf.png, content_type: image/png } }
+    expect: { operation_status: manual_check }
+  - wait_for: { status: completed }\n`);
+    expect(stuck.steps[2]!.mismatches[0]!.note).toBe('still not reached after 1h of sandbox time');
+    expect(stuck.steps[2]!.note).toBe('sandbox clock advanced 1h');
+
+    const polls: number[] = [];
+    const real = await runYaml(`name: w\nclock: real\nsteps:${CREATE()}\n  - wait_for: { status: completed, timeout: 2h }\n`, {
+      pollMs: 600_000,
+      sleep: async (ms, target) => {
+        polls.push(ms);
+        await callById(target, 'clock.advance', { by: ms }, target.defaultShop);
+      },
+    });
+    expect(real.steps[1]!.mismatches[0]!.note).toBe('reached rejected, a terminal status, while waiting for completed (after 30m of real time)');
+    expect(polls).toEqual([600_000, 600_000, 600_000]);
   });
 
   it('on a real clock polls until the status (the poll waits are where time passes)', async () => {
@@ -189,6 +219,23 @@ describe('against a running sandbox (--base-url)', () => {
     // The receiver's endpoint was removed when the scenario ended.
     const list = await running.sandbox.fetch(new Request(`${running.baseUrl}/sandbox/webhooks`, { headers: { 'x-api-key': 'pg_test_a_7Hq2Lm9XwR4tNc8V' } }));
     expect(((await list.json()) as { webhooks: unknown[] }).webhooks).toEqual([]);
+  });
+
+  it('without the admin token, a wait_for and a control step fail at once saying so; a step about the token runs', async () => {
+    running = await startSandbox({ frozenClock: true, adminToken: 'pg_admin_remote_none' });
+    const wait = parseScenario(`name: no token\nsteps:${PAYOUT}\n  - wait_for: { status: completed }\n`, 'scenarios/no-token.yaml');
+    const control = parseScenario('name: no token\nsteps:\n  - call: clock.advance\n    with: { by: 1000 }\n', 'scenarios/no-token-control.yaml');
+    const refused = parseScenario('name: refused\nsteps:\n  - call: clock.show\n    expect: { status: 401, code: missing_admin_token }\n', 'scenarios/refused.yaml');
+    const summary = await runScenarios([wait, control, refused], { remote: { baseUrl: running.baseUrl } });
+    const [w, c, r] = summary.results;
+    expect(w!.steps.map((st) => st.status)).toEqual(['passed', 'failed']);
+    expect(w!.steps[1]!.error).toBe('wait_for could not read or move the sandbox clock: no admin token was given (pass --admin-token or set PAYGATE_ADMIN_TOKEN; from code, remote.adminToken)');
+    expect(c!.steps[0]!.error).toMatch(/^the sandbox control clock.advance could not be called: no admin token was given/);
+    expect(r!.status).toBe('passed');
+    expect(noAdminTokenWarning([wait, control, refused], true)).toBe(
+      'warning: no admin token was given (pass --admin-token or set PAYGATE_ADMIN_TOKEN; from code, remote.adminToken): the sandbox is not reset before each scenario (what earlier runs left stays, reserves included); 2 of 3 scenarios move the sandbox clock (wait_for) or call controls that take the token: on a sandbox those steps fail at once',
+    );
+    expect(noAdminTokenWarning([refused], false)).toBeUndefined();
   });
 
   it('skips a scenario with its own fixtures; an unreachable base URL is TargetUnreachableError', async () => {

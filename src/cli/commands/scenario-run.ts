@@ -3,7 +3,7 @@
 import type { ReporterName, ScenarioRunOptions } from '../define/scenario.js';
 import type { CommandDeps } from '../deps.js';
 import { CheckFailedError, UsageError } from '../errors.js';
-import { asCliError } from './scenario.js';
+import { asCliError, findScenarioFiles } from './scenario.js';
 
 const DEFAULT_JUNIT = 'scenario-report.xml';
 
@@ -51,17 +51,34 @@ async function reportersOf(names: ReporterName[], output: string | undefined) {
   return reporters;
 }
 
-export async function runScenarios(options: ScenarioRunOptions, _deps: CommandDeps): Promise<void> {
+/** Invalid files stop the run before it starts; a JUnit file asked for still gets written, with them as failures. */
+async function reportInvalidFiles(e: unknown, options: ScenarioRunOptions): Promise<void> {
+  if (!options.reporters.includes('junit')) return;
+  const { ScenarioFilesError } = await import('../../scenarios/errors.js');
+  if (!(e instanceof ScenarioFilesError)) return;
+  const { JunitReporter } = await import('../../scenarios/reporters/index.js');
+  await new JunitReporter(options.output ?? DEFAULT_JUNIT).writeInvalidFiles(e.errors);
+}
+
+export async function runScenarios(options: ScenarioRunOptions, deps: CommandDeps): Promise<void> {
   const remote = await remoteOf(options);
-  const { discover, loadAll, filterScenarios } = await import('../../scenarios/index.js');
+  const found = await findScenarioFiles(options, deps);
+  const { loadAll, filterScenarios } = await import('../../scenarios/index.js');
   const { runReported } = await import('../../scenarios/reporters/index.js');
   let summary;
   try {
-    const scenarios = filterScenarios(await loadAll(discover(options.paths)), options.grep);
+    const scenarios = filterScenarios(await loadAll(found.files), options.grep);
     if (scenarios.length === 0) throw new UsageError(`no scenario matches --grep ${JSON.stringify(options.grep)}`);
+    if (remote && !remote.adminToken) {
+      const { noAdminTokenWarning } = await import('../../scenarios/admin.js');
+      const warning = noAdminTokenWarning(scenarios, remote.reset);
+      if (warning) deps.output.note(warning);
+    }
     const reporters = await reportersOf(options.reporters, options.output);
-    summary = await runReported(scenarios, { remote, concurrency: options.concurrency, bail: options.bail, seed: options.seed }, reporters);
+    const opts = { remote, concurrency: options.concurrency, bail: options.bail, seed: options.seed, skippedFiles: found.skipped };
+    summary = await runReported(scenarios, opts, reporters);
   } catch (e) {
+    await reportInvalidFiles(e, options);
     throw await asCliError(e);
   }
   if (summary.failed > 0) throw new CheckFailedError(`${summary.failed} of ${summary.results.length} scenario${summary.results.length === 1 ? '' : 's'} failed`);

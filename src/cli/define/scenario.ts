@@ -11,11 +11,15 @@ export type ReporterName = (typeof REPORTERS)[number];
 export interface ScenarioPathsOptions {
   /** Files, directories or globs. Default: scenarios/. */
   paths: string[];
+  /** The scenario library that comes with paygate instead of paths. */
+  bundled: boolean;
   json: boolean;
 }
 
 export interface ScenarioRunOptions {
   paths: string[];
+  /** The scenario library that comes with paygate instead of paths. */
+  bundled: boolean;
   /** Scenarios at once. Default: the number of cores in process, 1 against --base-url. */
   concurrency: number | undefined;
   grep: string | undefined;
@@ -41,7 +45,7 @@ export interface ScenarioNewOptions {
   force: boolean;
 }
 
-const paths = ({ args, opts }: Parsed): ScenarioPathsOptions => ({ paths: (args[0] as string[] | undefined) ?? [], json: flag(opts.json) });
+const paths = ({ args, opts }: Parsed): ScenarioPathsOptions => ({ paths: (args[0] as string[] | undefined) ?? [], bundled: flag(opts.bundled), json: flag(opts.json) });
 
 function reporterName(value: string, previous: ReporterName[] | undefined): ReporterName[] {
   if (!(REPORTERS as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${REPORTERS.join(', ')}`);
@@ -50,6 +54,7 @@ function reporterName(value: string, previous: ReporterName[] | undefined): Repo
 
 const runOptions = ({ args, opts, globals }: Parsed): ScenarioRunOptions => ({
   paths: (args[0] as string[] | undefined) ?? [],
+  bundled: flag(opts.bundled),
   concurrency: num(opts.concurrency),
   grep: str(opts.grep),
   bail: flag(opts.bail),
@@ -64,6 +69,8 @@ const runOptions = ({ args, opts, globals }: Parsed): ScenarioRunOptions => ({
 
 const newOptions = ({ args, opts }: Parsed): ScenarioNewOptions => ({ name: String(args[0]), output: str(opts.output), force: flag(opts.force) });
 
+const BUNDLED_HELP = 'the scenario library that comes with paygate (node_modules/paygate/scenarios/) instead of paths';
+
 const EXIT_NOTE = `
 Exit codes: 0 every scenario passed, 1 a scenario failed, 2 a file is invalid (file:line:column) or the command is
 misused, 3 the --base-url cannot be reached. The format: docs/scenarios.md.`;
@@ -71,6 +78,7 @@ misused, 3 the --base-url cannot be reached. The format: docs/scenarios.md.`;
 export function defineScenario(cmd: Command): void {
   cmd.addHelpText('after', `${EXIT_NOTE}\n${example(`
   $ paygate scenario run                                  # every scenario under scenarios/, in process
+  $ paygate scenario run --bundled --grep payout          # from the library that comes with paygate
   $ paygate scenario run scenarios/payouts 'scenarios/**/*refund*.yaml' --bail
   $ paygate scenario run --reporter terminal --reporter junit --output reports/scenarios.xml
   $ paygate scenario new "refund after a partial payment"`)}`);
@@ -78,12 +86,14 @@ export function defineScenario(cmd: Command): void {
     .command('list')
     .description('list the scenarios found, with their step counts')
     .argument('[paths...]', 'files, directories or globs (default: scenarios/)')
-    .option('--json', 'print one JSON object per scenario')
+    .option('--bundled', BUNDLED_HELP)
+    .option('--json', 'print one JSON document: { scenarios: [{ file, name, steps, tags }], skipped_files }')
     .action(action(paths, async () => (await run()).list));
   cmd
     .command('validate')
     .description('check the format and references of scenario files; nothing runs')
     .argument('[paths...]', 'files, directories or globs (default: scenarios/)')
+    .option('--bundled', BUNDLED_HELP)
     .option('--json', 'print the problems as JSON')
     .action(action(paths, async () => (await run()).validate));
   cmd
@@ -101,6 +111,7 @@ function defineRun(cmd: Command): void {
     .command('run')
     .description('run scenarios, each in its own in-process sandbox (or against --base-url), and report')
     .argument('[paths...]', 'files, directories or globs (default: scenarios/)')
+    .option('--bundled', BUNDLED_HELP)
     .option('--concurrency <n>', 'scenarios at once (default: the number of cores; 1 with --base-url)', parseIntIn(1, 256, 'an integer from 1 to 256'))
     .option('--grep <regexp>', 'only scenarios whose name or file matches (case-insensitive)')
     .option('--bail', 'start no new scenario after one failed')
@@ -113,7 +124,8 @@ function defineRun(cmd: Command): void {
 With --base-url the scenarios run one at a time against that sandbox (it has one clock and one set of balances),
 which is reset to its fixtures before each one (sandbox control, admin token; --no-reset keeps its state);
 --api-key is the key of the scenarios' default shop, --admin-token the sandbox's admin token (or their environment
-variables and profile keys). Steps that need no sandbox control run against any server that speaks the spec.
+variables and profile keys). Steps that need no sandbox control run against any server that speaks the spec;
+without the admin token a warning says so at the start, and wait_for and control steps fail at once.
 ${EXIT_NOTE}
 ${example(`
   $ paygate scenario run scenarios/ --reporter junit --output reports/scenarios.xml

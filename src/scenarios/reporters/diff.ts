@@ -1,5 +1,6 @@
 // A failed step as text: where it is (file:line), the request that was sent, every expectation that did not hold as
-// a `-` expected / `+` actual pair, and the answer that came back. Shared by the terminal and JUnit reporters.
+// a `-` expected / `+` actual pair under a legend saying so (expected green, actual red, as in vitest and jest; no
+// colour unless the reporter was given it), and the answer that came back. Shared by the terminal and JUnit reporters.
 import type { Mismatch } from '../expectations.js';
 import type { ScenarioResult, StepResult } from '../results.js';
 
@@ -19,8 +20,13 @@ export function brief(v: unknown, max = 400): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
+/** Which side is which, above the pairs; expected in green and actual in red, as vitest and jest colour them. */
+export function diffLegend(p: Paint): string {
+  return `${p.green('- expected')}  ${p.red('+ actual')}`;
+}
+
 function mismatchLines(m: Mismatch, p: Paint): string[] {
-  const lines = [p.red(`- ${m.what}: ${show(m.expected)}`), p.green(`+ ${m.what}: ${show(m.actual)}`)];
+  const lines = [p.green(`- ${m.what}: ${show(m.expected)}`), p.red(`+ ${m.what}: ${show(m.actual)}`)];
   if (m.note) lines.push(p.dim(`  (${m.note})`));
   return lines;
 }
@@ -43,6 +49,7 @@ export function renderFailure(r: ScenarioResult, p: Paint = PLAIN, indent = '  '
   lines.push(stepTitle(step, r.file));
   if (step.request) lines.push(`  ${step.request.method} ${step.request.path}${step.request.body !== undefined ? ` ${brief(step.request.body, 300)}` : ''}`);
   if (step.error) lines.push(p.red(`  ${step.error}`));
+  if (step.mismatches.length > 0) lines.push(`  ${diffLegend(p)}`);
   for (const m of step.mismatches) lines.push(...mismatchLines(m, p).map((l) => `  ${l}`));
   if (step.response) lines.push(p.dim(`  answer ${step.response.status} ${brief(step.response.body)}`));
   return lines.map((l) => indent + l).join('\n');
