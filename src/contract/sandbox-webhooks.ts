@@ -71,6 +71,7 @@ export const SandboxWebhookAttempt = z.object({
   webhook_timestamp: z
     .number()
     .int()
+    .nonnegative()
     .optional()
     .meta({ description: 'The `webhook-timestamp` header it was signed and sent with: Unix seconds of wall time (absent for attempts recorded by older versions).' }),
   status_code: z.number().int().optional(),
