@@ -52,6 +52,8 @@ describe('paygate trigger (CLI)', () => {
     const body = json<{ trigger: string; event_type: string; operation_id: string; event_id: string; status: string }>(await runCli(['trigger', 'payout.failed', '--json'], { env: live.env }));
     expect(body).toMatchObject({ trigger: 'payout.failed', event_type: 'operation.rejected', status: 'rejected' });
     expect(body.event_id).toBe(`evt_${body.operation_id}_1`);
+    // The receipt upload reads the bundled fixture from where the CLI bundle is.
+    expect(json(await runCli(['trigger', 'payment.manual_check', '--json'], { env: live.env }))).toMatchObject({ event_type: 'operation.manual_check', status: 'manual_check' });
     const text = ok(await runCli(['trigger', 'payment.completed'], { env: live.env }));
     expect(text).toMatch(/Triggered payment\.completed: operation\.completed\n {2}operation {2}[0-9a-f-]{36} {2}\(completed\)\n {2}event {6}evt_[0-9a-f-]{36}_1/);
   });
