@@ -98,6 +98,7 @@ export async function buildProgram(version: string, argv: readonly string[] = pr
   group('ops', 'support: find operations across shops, explain one, watch them live (sandbox; admin token or API key)', async () => (await import('./define/ops.js')).defineOps);
   group('logs', "support: tail the sandbox's request log live", async () => (await import('./define/logs.js')).defineLogs);
   group('webhooks', 'receive the sandbox\'s webhooks locally: verify, print, forward', async () => (await import('./define/webhooks-listen.js')).defineWebhooksListen);
+  group('trigger', 'produce a webhook event for your shop by running its flow: payment.completed, payout.failed, … (sandbox)', async () => (await import('./define/trigger.js')).defineTrigger);
   group('scenario', 'scripted scenarios: list, validate, write and run them (in process or against --base-url)', async () => (await import('./define/scenario.js')).defineScenario);
   defineCompletion(program);
   defineGlobals(program);

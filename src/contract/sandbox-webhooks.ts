@@ -67,7 +67,13 @@ export type SandboxWebhookDeleted = z.infer<typeof SandboxWebhookDeleted>;
 
 /** One attempt of a delivery: `status_code` when an answer arrived, `error` when none did. */
 export const SandboxWebhookAttempt = z.object({
-  at: Timestamp,
+  at: Timestamp.meta({ description: 'When the attempt started (sandbox time, RFC 3339).' }),
+  webhook_timestamp: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .meta({ description: 'The `webhook-timestamp` header it was signed and sent with: Unix seconds of wall time (absent for attempts recorded by older versions).' }),
   status_code: z.number().int().optional(),
   error: z.string().optional(),
   duration_ms: z.number(),

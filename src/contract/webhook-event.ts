@@ -4,17 +4,11 @@
 import { z } from 'zod';
 import { Timestamp } from './money.js';
 import { OperationState } from './operations.js';
+import { WEBHOOK_EVENT_TYPES } from './webhook-event-types.js';
 
-/** One event type per public status an operation enters; `admitting` (internal) never fires. */
+/** One event type per public status an operation enters (the list: webhook-event-types.ts); `admitting` never fires. */
 export const WebhookEventType = z
-  .enum([
-    'operation.pending',
-    'operation.awaiting_confirmation',
-    'operation.manual_check',
-    'operation.completed',
-    'operation.cancelled',
-    'operation.rejected',
-  ])
+  .enum(WEBHOOK_EVENT_TYPES)
   .meta({ id: 'WebhookEventType', description: '`operation.<status>`: the public status the operation entered.' });
 export type WebhookEventType = z.infer<typeof WebhookEventType>;
 

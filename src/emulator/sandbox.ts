@@ -60,8 +60,9 @@ export interface SandboxOptions {
   /** Initial sandbox time (epoch ms or RFC 3339). Default: now. */
   startTime?: number | string;
   /**
-   * Source of real time (epoch ms): what a running clock follows and what the read rate window counts on besides
-   * the sandbox clock (spec §8). For tests that move real time without sleeping. Default: Date.now.
+   * Source of real time (epoch ms): what a running clock follows, what the read rate window counts on besides
+   * the sandbox clock (spec §8), and the `webhook-timestamp` of every webhook attempt. For tests that move real time
+   * without sleeping. Default: Date.now.
    */
   realNow?: () => number;
   /**

@@ -7,6 +7,11 @@ import type { Entity } from './persistence.js';
 export type DeliveryAttempt = {
   /** Sandbox time the attempt started. */
   at: string;
+  /**
+   * The `webhook-timestamp` header it was sent (and signed) with: Unix seconds of wall time. Absent in stores
+   * written before attempts were stamped with wall time (they carried sandbox time, the same as `at`).
+   */
+  webhook_timestamp?: number;
   /** HTTP status of the response, when one arrived. */
   status_code?: number;
   /** Network error or timeout, when no response arrived. */

@@ -11,6 +11,7 @@ import { parseScenario, scenarioFromObject } from '../scenarios/load.js';
 import { renderFailure } from '../scenarios/reporters/diff.js';
 import type { ScenarioResult } from '../scenarios/results.js';
 import { runOneScenario, type ScenarioRunOptions } from '../scenarios/run-scenario.js';
+import { forwarder } from './forward.js';
 import { openRemote } from './remote.js';
 import { WebhookEvents } from './webhook-events.js';
 
@@ -29,8 +30,12 @@ export interface StartSandboxOptions {
   startTime?: string | number;
   /** The shop whose key `client` uses. Default: the fixtures' first shop. */
   shop?: string;
-  /** Also deliver every webhook to this handler (your app's receiver, as a fetch handler). Default: none. */
-  forwardWebhooksTo?: FetchHandler['fetch'];
+  /**
+   * Also deliver every webhook to your app's receiver: its http(s) URL (a string or a URL: each delivery is POSTed
+   * there, body and webhook-* headers unchanged) or a fetch handler `(request) => Response`. Its answer is the
+   * sandbox's: a non-2xx is retried on the sandbox clock. Anything else is refused by startSandbox. Default: none.
+   */
+  forwardWebhooksTo?: WebhookForwardTarget;
   /**
    * Listen over TLS with a fresh self-signed certificate (about a second to generate): `baseUrl`, payment_url and
    * receipt_url are https; give `ca` to the code under test. Default false.
@@ -54,6 +59,9 @@ export interface SharedServerOptions extends Pick<StartSandboxOptions, 'clock' |
    */
   webhookHost?: string;
 }
+
+/** Where `forwardWebhooksTo` sends each delivery: an http(s) URL, or a fetch handler. */
+export type WebhookForwardTarget = string | URL | FetchHandler['fetch'];
 
 export type Operation = ResponseOf<'sandboxPay'>;
 
@@ -113,7 +121,7 @@ export async function startSandbox(opts: StartSandboxOptions | SharedServerOptio
 }
 
 async function startLocal(opts: StartSandboxOptions): Promise<TestSandbox> {
-  const webhooks = new WebhookEvents(opts.forwardWebhooksTo);
+  const webhooks = new WebhookEvents(forwarder(opts.forwardWebhooksTo));
   const sandbox = await createSandbox({
     ...(opts.fixtures ? { fixtures: opts.fixtures } : {}),
     frozenClock: (opts.clock ?? 'frozen') === 'frozen',
@@ -178,7 +186,7 @@ function wrap(sandbox: Sandbox, baseUrl: string, webhooks: WebhookEvents, shop: 
 
 async function startWorkspace(opts: SharedServerOptions): Promise<WorkspaceTestSandbox> {
   if (!opts.adminToken) throw new Error("startSandbox({ baseUrl }) needs the server's adminToken to create a workspace");
-  const remote = await openRemote({ ...opts, clock: opts.clock ?? 'frozen' });
+  const remote = await openRemote({ ...opts, forwardWebhooksTo: forwarder(opts.forwardWebhooksTo), clock: opts.clock ?? 'frozen' });
   const { workspace: ws, webhooks } = remote;
   const defaultKey = ws.keys[opts.shop ?? ws.shops[0]?.id ?? ''];
   if (!defaultKey) {

@@ -85,7 +85,7 @@ export async function openRemote(opts: RemoteOptions): Promise<RemoteParts> {
     }
   };
   const webhooks = new WebhookEvents(opts.forwardWebhooksTo);
-  webhooks.attach({ secrets: () => secrets, now, idle: settle });
+  webhooks.attach({ secrets: () => secrets, now: () => Date.now(), idle: settle });
   let receiver: Server | undefined;
   try {
     const listening = await listenForWebhooks(webhooks, opts.webhookHost);

@@ -11,9 +11,13 @@ export interface WaitForOptions {
   timeoutMs?: number;
 }
 
-/** @internal Where the deliveries come from: the secrets they are signed with, sandbox time, and when none is in flight. */
+/**
+ * @internal Where the deliveries come from: the secrets they are signed with, the wall time their webhook-timestamp
+ * is checked against (the sandbox stamps attempts with wall time, never sandbox time), and when none is in flight.
+ */
 export interface WebhookSource {
   secrets(): string[];
+  /** Wall time, epoch ms. */
   now(): number;
   idle(): Promise<void>;
 }
@@ -31,7 +35,7 @@ export class WebhookEvents implements FetchHandler {
     this.#source =
       'secrets' in sandbox
         ? sandbox
-        : { secrets: () => (sandbox.webhookSecret ? [sandbox.webhookSecret] : []), now: () => sandbox.clock.now(), idle: () => sandbox.webhooks.idle() };
+        : { secrets: () => (sandbox.webhookSecret ? [sandbox.webhookSecret] : []), now: () => sandbox.clock.realNow(), idle: () => sandbox.webhooks.idle() };
   }
 
   /** The receiving end of the sandbox's webhook dispatcher (the sandbox calls it; not for tests to call). */

@@ -46,6 +46,7 @@ describe('bash', () => {
     expect(bash('paygate', '--base-url', 'http://x', 'sandbox', 'pool', 'l')).toEqual(['layout']);
     expect(bash('paygate', 'help', 'glo')).toEqual(['globals']);
     expect(bash('paygate', 'completion', '')).toEqual(['bash', 'zsh', 'fish']);
+    expect(bash('paygate', 'trigger', 'payout.')).toEqual(['payout.pending', 'payout.completed', 'payout.failed']);
   });
 
   it("completes the command's options and the global ones once; payout fields only on payouts", () => {
@@ -91,7 +92,7 @@ describe('the tree', () => {
     const program = await buildProgram('0.0.0', ['node', 'paygate', 'completion']);
     const paths = (n: CommandNode, at = ''): string[] => n.commands.flatMap((c) => [`${at}${c.name}`, ...paths(c, `${at}${c.name} `)]);
     const all = paths(commandTree(program));
-    for (const p of ['sandbox pool layout', 'sandbox webhooks redeliver', 'scenario run', 'webhooks listen', 'config get', 'completion']) expect(all).toContain(p);
+    for (const p of ['sandbox pool layout', 'sandbox webhooks redeliver', 'scenario run', 'webhooks listen', 'trigger', 'config get', 'completion']) expect(all).toContain(p);
     expect(all).not.toContain('globals');
   });
 

@@ -56,6 +56,7 @@ const COMMANDS = [
   ['sandbox', 'reset'],
   ['webhooks'],
   ['webhooks', 'listen'],
+  ['trigger'],
   ['operation'],
   ['operation', 'history'],
   ['completion'],

@@ -212,6 +212,35 @@ describe('deliveries refer to their endpoint', () => {
     expect(readFileSync(store, 'utf8')).not.toContain('"webhook_attempts"');
   });
 
+  it('a store whose attempts carry no webhook_timestamp (stamped in sandbox time) opens; new attempts record theirs', async () => {
+    const dir = tempDir(defer, 'paygate-wh-no-timestamp-');
+    const store = join(dir, 'sandbox.json');
+    const rx = await receiver(() => ({ status: 500 }));
+    const opts = { store, frozenClock: true, startTime: T0, webhookUrl: rx.url };
+    const first = await open(opts);
+    await create(first);
+    await rx.next();
+    await first.sandbox.webhooks.idle();
+    await first.close();
+    const stripped = rewriteDeliveryRows(store, (row) => {
+      for (const a of (row.attempts ?? []) as Record<string, unknown>[]) delete a.webhook_timestamp;
+    });
+    expect(stripped).toBeGreaterThan(0);
+    expect(readFileSync(store, 'utf8') + (existsSync(`${store}.journal`) ? readFileSync(`${store}.journal`, 'utf8') : '')).not.toContain('webhook_timestamp');
+
+    const second = await open(opts);
+    await second.sandbox.clock.advance(5_000);
+    const retried = await rx.next();
+    await second.sandbox.webhooks.idle();
+    const listed = await second.call('GET', '/sandbox/webhooks/deliveries');
+    expect(listed.status, listed.text).toBe(200);
+    const attempts = listed.body.deliveries[0].attempts as { webhook_timestamp?: number }[];
+    expect(attempts).toHaveLength(2);
+    expect('webhook_timestamp' in attempts[0]!).toBe(false);
+    expect(attempts[1]!.webhook_timestamp).toBe(Number(retried.headers['webhook-timestamp']));
+    await second.close();
+  });
+
   it('SandboxState: attempt rows join their delivery once (those a rewritten delivery already holds are skipped; orphans dropped)', () => {
     const state = new SandboxState();
     const a1 = { at: T0, status_code: 500, duration_ms: 3 };

@@ -73,13 +73,14 @@ async function advance(sb: Sandbox, ms: number): Promise<void> {
 async function deliveries(h: Harness, query = '') {
   const r = await h.call('GET', `/sandbox/webhooks/deliveries${query}`);
   expect(r.status, r.text).toBe(200);
-  return r.body.deliveries as { event_id: string; event_type: string; status: string; attempts: { at: string; status_code?: number; error?: string; duration_ms: number }[]; next_attempt_at: string | null }[];
+  return r.body.deliveries as { event_id: string; event_type: string; status: string; attempts: { at: string; webhook_timestamp?: number; status_code?: number; error?: string; duration_ms: number }[]; next_attempt_at: string | null }[];
 }
 
 describe('webhooks', () => {
   it('registers, lists masked, and delivers a payment lifecycle in order, signed, with the wire operation', async () => {
     const rx = await receiver();
-    const h = await sandbox();
+    const wall = Date.parse('2026-11-28T06:00:00.000Z');
+    const h = await sandbox({ realNow: () => wall });
     const ep = await register(h, rx.url);
     expect(ep.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     const list = await h.call('GET', '/sandbox/webhooks');
@@ -91,7 +92,8 @@ describe('webhooks', () => {
     const pending = stdVerify(ep.secret, first);
     expect(pending.type).toBe('operation.pending');
     expect(first.headers['webhook-id']).toBe(pending.id);
-    expect(first.headers['webhook-timestamp']).toBe(String(Date.parse(T0) / 1000));
+    // webhook-timestamp is wall time (the injected realNow), not the frozen sandbox clock; sandbox time is in the body.
+    expect(first.headers['webhook-timestamp']).toBe(String(wall / 1000));
     const state = await h.call('POST', '/v1/get_operation_state', { body: { operation_id: op.operation_id } });
     expect(pending.data.operation).toEqual(state.body);
     expect(pending.created_at).toBe(T0);
@@ -104,7 +106,7 @@ describe('webhooks', () => {
     const after = await h.call('POST', '/v1/get_operation_state', { body: { operation_id: op.operation_id } });
     expect(completed.data.operation).toEqual(after.body);
     // The package's own verifier agrees.
-    expect(verifyWebhook(second.body, second.headers as Record<string, string>, ep.secret, { now: Date.parse(T0) })).toEqual(completed);
+    expect(verifyWebhook(second.body, second.headers as Record<string, string>, ep.secret, { now: wall })).toEqual(completed);
 
     await h.sandbox.webhooks.idle();
     const ds = await deliveries(h);
@@ -162,31 +164,38 @@ describe('webhooks', () => {
 
   it('a receiver answering 500 is retried at 5 s, 5 min, 30 min on the sandbox clock, with the same webhook-id', async () => {
     const rx = await receiver((_r, n) => ({ status: n <= 3 ? 500 : 204 }));
-    const h = await sandbox();
+    let wall = Date.parse('2026-11-28T06:00:00.000Z');
+    const h = await sandbox({ realNow: () => wall });
     const ep = await register(h, rx.url);
     await create(h);
     const a1 = await rx.next();
     await h.sandbox.webhooks.idle();
     await advance(h.sandbox, 5 * S - 1);
     expect(rx.unread()).toBe(0);
+    wall += 2 * S;
     await advance(h.sandbox, 1);
     const a2 = await rx.next();
     await advance(h.sandbox, 5 * MIN - 1);
     expect(rx.unread()).toBe(0);
+    wall += 3 * S;
     await advance(h.sandbox, 1);
     const a3 = await rx.next();
+    wall += 4 * S;
     await advance(h.sandbox, 30 * MIN);
     const a4 = await rx.next();
     const ids = [a1, a2, a3, a4].map((r) => r.headers['webhook-id']);
     expect(new Set(ids).size).toBe(1);
     expect([a1, a2, a3, a4].map((r) => r.body)).toEqual([a1.body, a1.body, a1.body, a1.body]);
     for (const r of [a1, a2, a3, a4]) stdVerify(ep.secret, r);
-    expect(Number(a4.headers['webhook-timestamp']) - Number(a1.headers['webhook-timestamp'])).toBe(5 + 300 + 1800);
+    // Each attempt is stamped afresh with wall time (2 + 3 + 4 s of it passed), not with the 35 min of sandbox time.
+    expect([a1, a2, a3, a4].map((r) => Number(r.headers['webhook-timestamp']) - Math.floor(Date.parse('2026-11-28T06:00:00.000Z') / 1000))).toEqual([0, 2, 5, 9]);
     await h.sandbox.webhooks.idle();
     const [d] = await deliveries(h);
     expect(d!.status).toBe('succeeded');
     expect(d!.attempts.map((a) => a.status_code)).toEqual([500, 500, 500, 204]);
     expect(d!.attempts.map((a) => a.at)).toEqual(['2026-03-01T12:00:00.000Z', '2026-03-01T12:00:05.000Z', '2026-03-01T12:05:05.000Z', '2026-03-01T12:35:05.000Z']);
+    // The record keeps both: `at` in sandbox time, `webhook_timestamp` as sent (wall time).
+    expect(d!.attempts.map((a) => a.webhook_timestamp)).toEqual([a1, a2, a3, a4].map((r) => Number(r.headers['webhook-timestamp'])));
     expect(d!.attempts.every((a) => typeof a.duration_ms === 'number')).toBe(true);
   });
 

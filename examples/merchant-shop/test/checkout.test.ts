@@ -14,7 +14,7 @@ let receiver: (r: Request) => Promise<Response> = async () => new Response(null,
 
 beforeAll(async () => {
   sb = await startSandbox({ forwardWebhooksTo: (req) => receiver(req) });
-  receiver = webhookHandler(sb.webhookSecret, orders, { now: sb.clock.now });
+  receiver = webhookHandler(sb.webhookSecret, orders);
   checkout = checkoutHandler({ baseUrl: sb.baseUrl, apiKey: sb.keys.shop_a! }, orders);
 });
 afterAll(() => sb.close());
@@ -54,7 +54,7 @@ describe('checkout', () => {
   it('the receiver refuses a forged webhook', async () => {
     const forged = new Request('http://shop.local/webhooks', {
       method: 'POST',
-      headers: { 'webhook-id': 'evt_x', 'webhook-timestamp': String(Math.floor(sb.clock.now() / 1000)), 'webhook-signature': 'v1,AAAA' },
+      headers: { 'webhook-id': 'evt_x', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' },
       body: JSON.stringify({ id: 'evt_x', type: 'operation.completed', data: { operation: { operation_id: orders.get('1003')!.operationId } } }),
     });
     expect((await receiver(forged)).status).toBe(400);

@@ -1,7 +1,9 @@
-// `paygate webhooks listen`: a local receiver for the sandbox's webhooks. Reads each raw body, verifies the
-// Standard Webhooks signature against --secret (several allowed, for a rotation), prints the event (readable, or
-// one JSON line with --json), answers 204 whatever the outcome, and with --forward-to sends the same body and
-// webhook-* headers on to the developer's app. Runs until SIGINT / SIGTERM. Flags: define/webhooks-listen.ts.
+// `paygate webhooks listen`: a local receiver for the sandbox's webhooks, in one step. Registers its URL as a webhook
+// endpoint of the API key's shop (unless --no-register, or there is no key) and prints the endpoint's secret; reads
+// each raw body, verifies the Standard Webhooks signature against that secret and any --secret (and the wall-time
+// webhook-timestamp against --tolerance), prints the event (readable, or one JSON line with --json), answers 204
+// whatever the outcome, and with --forward-to sends the same body and webhook-* headers on to the developer's app.
+// Runs until SIGINT / SIGTERM, then removes the endpoint. Flags: define/webhooks-listen.ts.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
@@ -14,6 +16,8 @@ import type { Output } from '../output.js';
 import { forwardView, maskWebhookSecret, receivedView, type ForwardResult, type ReceivedEvent } from '../webhook-views.js';
 
 const FORWARD_TIMEOUT_MS = 10_000;
+/** Default --tolerance (seconds): the Standard Webhooks libraries' own. */
+const DEFAULT_TOLERANCE_S = 300;
 const FORWARDED_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'content-type'] as const;
 
 /** The --secret values, each checked to be a whsec_ secret. */
@@ -153,15 +157,27 @@ async function listening(server: Server, port: number, host: string): Promise<st
   return publicUrl(server.address() as AddressInfo);
 }
 
-function banner(url: string, r: Receiver): string {
+/** The endpoint the listener registered for itself (removed on exit). */
+interface Registered {
+  id: string;
+  secret: string;
+  remove(): Promise<unknown>;
+}
+
+function banner(url: string, r: Receiver, endpoint: Registered | undefined): string {
+  const where = endpoint
+    ? [
+        `Registered as webhook endpoint ${endpoint.id} of your shop (removed when this stops).`,
+        `Your webhook signing secret is ${out.bold(endpoint.secret)}`,
+      ]
+    : [`Point the sandbox at it:  paygate sandbox start --webhook-url ${url}`, `or register it for a shop: paygate sandbox webhooks add ${url}`];
   return [
     `${out.green('Listening for webhooks on')} ${out.bold(url)}  (any path; every POST is answered 204)`,
     '',
-    `Point the sandbox at it:  paygate sandbox start --webhook-url ${url}`,
-    `or register it for a shop: paygate sandbox webhooks add ${url}`,
+    ...where,
     '',
     r.secrets.length > 0
-      ? `Verifying signatures with ${r.secrets.map(maskWebhookSecret).join(', ')}${Number.isFinite(r.tolerance) ? ` (timestamp tolerance ${r.tolerance} s)` : ''}`
+      ? `Verifying signatures with ${r.secrets.map(maskWebhookSecret).join(', ')} (timestamp tolerance ${r.tolerance} s)`
       : out.yellow('Not verifying signatures: pass --secret whsec_… (printed by the sandbox) to check them'),
     ...(r.forwardTo !== undefined ? [`Forwarding each body and its webhook-* headers to ${r.forwardTo}`] : []),
     out.dim('Ctrl+C stops.'),
@@ -169,11 +185,23 @@ function banner(url: string, r: Receiver): string {
   ].join('\n');
 }
 
+/** Register `url` for the API key's shop; undefined without a key (a note says how to get one) or with --no-register. */
+async function register(url: string, options: ListenOptions, deps: CommandDeps): Promise<Registered | undefined> {
+  if (!options.register) return undefined;
+  const { client } = await deps.connect({ needKey: false });
+  if (!client.hasApiKey) {
+    deps.output.note('paygate webhooks listen: no API key, so not registered as a webhook endpoint (pass --api-key or set PAYGATE_API_KEY to register; --no-register to silence this)');
+    return undefined;
+  }
+  const added = await client.sandbox.webhooks.add({ url });
+  return { id: added.id, secret: added.secret, remove: () => client.sandbox.webhooks.remove(added.id) };
+}
+
 export async function listen(options: ListenOptions, deps: CommandDeps): Promise<void> {
   const r: Receiver = {
     secrets: checkedSecrets(options.secrets),
     forwardTo: checkedForwardUrl(options.forwardTo),
-    tolerance: options.tolerance ?? Number.POSITIVE_INFINITY,
+    tolerance: options.tolerance ?? DEFAULT_TOLERANCE_S,
     json: options.json,
     output: deps.output,
   };
@@ -184,15 +212,41 @@ export async function listen(options: ListenOptions, deps: CommandDeps): Promise
     });
   });
   const url = await listening(server, options.port, options.host);
-  deps.output.print(r.json ? JSON.stringify({ listening: url }) : banner(url, r));
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+  const close = () =>
+    new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
+    });
+  // Caught from before the endpoint exists (a signal while registering still removes it) and before the first line
+  // is printed (whoever reads it may signal at once).
+  let stop = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  let endpoint: Registered | undefined;
+  try {
+    endpoint = await register(url, options, deps);
+  } catch (err) {
+    stop();
+    await close();
+    throw err;
+  }
+  if (endpoint) r.secrets.unshift(endpoint.secret);
+  const first = { listening: url, ...(endpoint ? { endpoint_id: endpoint.id, secret: endpoint.secret } : {}) };
+  deps.output.print(r.json ? JSON.stringify(first) : banner(url, r, endpoint));
+  await stopped;
+  if (endpoint) {
+    // Unregistered before the port closes: no delivery is sent to a URL nothing listens on any more.
+    await endpoint.remove().then(
+      () => deps.output.note(`paygate webhooks listen: removed webhook endpoint ${endpoint.id}`),
+      (err: unknown) => deps.output.note(`paygate webhooks listen: could not remove webhook endpoint ${endpoint.id}: ${err instanceof Error ? err.message : String(err)}`),
+    );
+  }
+  await close();
 }

@@ -24,7 +24,10 @@ export interface AttemptJob {
   url: string;
   /** The event id: the `webhook-id` header. */
   webhook_id: string;
-  /** Unix seconds of the attempt (sandbox clock): the `webhook-timestamp` header. */
+  /**
+   * Unix seconds of the attempt, WALL time (never the sandbox clock): the `webhook-timestamp` header, signed over.
+   * Stock verifiers (standardwebhooks, svix) reject one more than 5 minutes from their own clock.
+   */
   timestamp: number;
   body: string;
   /** Every secret to sign with (one signature each, space-separated). */

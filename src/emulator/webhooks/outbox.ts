@@ -1,6 +1,6 @@
 // Webhooks of the sandbox: endpoint registration, the durable outbox (one delivery record per event × endpoint,
 // written in the same commit as the event) and delivery: signed per Standard Webhooks, retried on the sandbox clock,
-// every attempt recorded. Attempts run detached from requests and timers: a slow receiver never holds anything up.
+// every attempt recorded. The `webhook-timestamp` of an attempt is wall time (the clock's realNow), not sandbox time. Attempts run detached from requests and timers: a slow receiver never holds anything up.
 import { MAX_WEBHOOK_ENDPOINTS } from '../../contract/sandbox-webhooks.js';
 import { randomBytes } from 'node:crypto';
 import type { Dispatcher } from 'undici';
@@ -56,7 +56,7 @@ export class WebhookOutbox implements CommitHook {
   /** The secret shared by the endpoints of the `url` option (undefined without it). */
   optionSecret: string | undefined;
   /** Delivery id → its attempt in flight (until the outcome is durable). */
-  private readonly inflight = new Map<string, { seq: number; startedAt: number }>();
+  private readonly inflight = new Map<string, { seq: number; startedAt: number; timestamp: number }>();
   private readonly bySeq = new Map<number, string>();
   /** Attempts due and not yet handed to the runner, oldest first. */
   private outgoing: AttemptJob[] = [];
@@ -195,14 +195,16 @@ export class WebhookOutbox implements CommitHook {
       return;
     }
     const startedAt = this.clock.now();
+    // Transport metadata, for the receiver's replay check: wall time (fresh per attempt), whatever the sandbox clock says.
+    const timestamp = Math.floor(this.clock.realNow() / 1000);
     const seq = ++this.seq;
-    this.inflight.set(id, { seq, startedAt });
+    this.inflight.set(id, { seq, startedAt, timestamp });
     this.bySeq.set(seq, id);
     this.outgoing.push({
       seq,
       url: ep.url,
       webhook_id: d.event_id,
-      timestamp: Math.floor(startedAt / 1000),
+      timestamp,
       body: this.store.state.webhookPayloads.get(d.event_id) ?? '',
       secrets: activeSecrets(ep, startedAt),
       timeout_ms: this.opts.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS,
@@ -234,7 +236,7 @@ export class WebhookOutbox implements CommitHook {
       done.push(id);
       const current = this.store.state.webhookDeliveries.get(id);
       if (!current) continue;
-      const attempt: DeliveryAttempt = { at: iso(f.startedAt), duration_ms: o.duration_ms };
+      const attempt: DeliveryAttempt = { at: iso(f.startedAt), webhook_timestamp: f.timestamp, duration_ms: o.duration_ms };
       if (o.status_code !== undefined) attempt.status_code = o.status_code;
       if (o.error !== undefined) attempt.error = o.error;
       const attempts = current.attempts ? [...current.attempts, attempt] : [attempt];
