@@ -140,20 +140,48 @@ describe('payout destination fields', () => {
     expect(deps.output.stdout).toBe('');
   });
 
-  it('on a terminal: asked for after the method, which decides whether a bank code is needed', async () => {
+  it('on a terminal: asked for after the method, which decides whether a bank code is needed; the bank from a list', async () => {
     const deps = inProcessDeps(sandbox, { apiKey: keyA() });
     deps.interactive = true;
-    prompts.select.mockResolvedValueOnce('WT_RUB_PHONE');
-    prompts.input.mockResolvedValueOnce('79001234567').mockResolvedValueOnce('sber');
+    prompts.select.mockResolvedValueOnce('WT_RUB_PHONE').mockResolvedValueOnce('sber');
+    prompts.input.mockResolvedValueOnce('79001234567');
     await createPayout({ ...CREATE, method: undefined, amount: '100.00', json: true }, deps);
-    expect(prompts.input.mock.calls.map((c) => (c[0] as { message: string }).message)).toEqual([
-      'Destination number (card number; phone number for WT_RUB_PHONE)',
-      'Destination bank code (e.g. sber, tcs)',
-    ]);
-    const body = JSON.parse(deps.output.stdout) as { operation_id: string; method: string };
+    expect(prompts.input.mock.calls.map((c) => (c[0] as { message: string }).message)).toEqual(['Destination number (card number; phone number for WT_RUB_PHONE)']);
+    // The bank is a list, like the method: the RUB banks of the sandbox world (fixtures/default.json), then a way out.
+    const bankPrompt = prompts.select.mock.calls[1]![0] as { message: string; choices: { name: string; value: string }[] };
+    expect(bankPrompt.message).toBe('Destination bank');
+    expect(bankPrompt.choices.map((c) => c.value).slice(0, -1)).toEqual(['sber', 'tcs', 'alfa', 'vtb', 'raif', 'gazprom', 'ozon', 'psb', 'sovcom', 'mts']);
+    expect(bankPrompt.choices[0]!.name).toMatch(/^sber +Сбербанк$/);
+    expect(bankPrompt.choices.at(-1)!.name).toBe('another bank code…');
+    const body = JSON.parse(deps.output.stdout) as { operation_id: string; method: string; bankname: string };
     expect(body.method).toBe('WT_RUB_PHONE');
+    expect(body.bankname).toBe('sber');
     const details = await sandbox.client.sandbox.operations.details({ operation_id: body.operation_id });
     expect(details.operation.status).not.toBe('rejected');
+  });
+
+  it('on a terminal, a bank code the gateway refuses is asked for again, with the codes it takes', async () => {
+    const deps = inProcessDeps(sandbox, { apiKey: keyA() });
+    deps.interactive = true;
+    // First 'another bank code…' and a code the sandbox world does not have, then a bank from the list.
+    prompts.select.mockImplementationOnce(async (config: { choices: { value: string }[] }) => config.choices.at(-1)!.value).mockResolvedValueOnce('tcs');
+    prompts.input.mockResolvedValueOnce('chase');
+    await createPayout({ ...CREATE, method: 'WT_RUB_PHONE', number: '79001234567', amount: '100.00', clientId: 'bank-again' }, deps);
+    expect(prompts.input.mock.calls.map((c) => (c[0] as { message: string }).message)).toEqual(['Destination bank code (e.g. sber)']);
+    expect(prompts.select).toHaveBeenCalledTimes(2);
+    expect(deps.output.stderr).toContain('unknown_bank: bankname chase is not in the RUB bank dictionary; the RUB banks are sber, tcs, alfa, vtb, raif, gazprom, ozon, psb, sovcom, mts');
+    expect(deps.output.stdout).toMatch(/^bankname +tcs/m);
+  });
+
+  it('without a terminal, a refused --bankname is the error, naming the codes; no prompt and no "check the flags"', async () => {
+    const deps = inProcessDeps(sandbox, { apiKey: keyA() });
+    const error = await createPayout({ ...CREATE, method: 'WT_RUB_PHONE', number: '79001234567', bankname: 'chase', amount: '100.00' }, deps).catch((e: unknown) => e);
+    expect(prompts.select).not.toHaveBeenCalled();
+    expect(prompts.input).not.toHaveBeenCalled();
+    const report = describeError(error);
+    expect(report).toMatchObject({ code: 'unknown_bank', exitCode: 1 });
+    expect(report.message).toContain('the RUB banks are sber, tcs, alfa');
+    expect(report.hint).toBe('pass --bankname with one of the codes the message lists');
   });
 
   it('a card payout asks for the number only', async () => {
