@@ -45,7 +45,7 @@ describe('npm start builds only when a source changed', () => {
     expect(build()).toMatch(/modules compiled by esbuild/);
     expect(readFileSync(join(dir, 'dist/index.js'), 'utf8')).toContain('startBuildProbe');
     expect(build()).toMatch(/^build: up to date/);
-  }, 60_000);
+  }, 120_000);
 
   it('notices a source put back with an older mtime, and a deleted output', () => {
     build();
@@ -56,7 +56,7 @@ describe('npm start builds only when a source changed', () => {
     rmSync(join(dir, 'dist/cli-bundle'), { recursive: true });
     expect(build()).toMatch(/modules compiled by esbuild/);
     expect(statSync(join(dir, 'dist/cli-bundle/main.js')).isFile()).toBe(true);
-  }, 60_000);
+  }, 120_000);
 
   it('npm start does not run tsc; npm test and npm pack still do, and the stamp is not packed', () => {
     expect(manifest.scripts.prestart).toBe('node scripts/start-build.mjs');
