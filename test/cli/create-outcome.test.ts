@@ -1,6 +1,9 @@
 // Issue 15 §2, the creates, in process: a rejected create says why (the cause the sandbox recorded), --expect-status
 // fails with exit 1 after printing the operation, a create waiting on a frozen clock says so and how to advance it,
 // payouts ask for their method's destination fields, Ctrl+C at a prompt exits 130, confirm by merchant_operation_id.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { APIConnectionError, APIError } from '../../src/client/errors.js';
 import type { Paygate } from '../../src/client/index.js';
@@ -158,6 +161,29 @@ describe('payout destination fields', () => {
     expect(body.bankname).toBe('sber');
     const details = await sandbox.client.sandbox.operations.details({ operation_id: body.operation_id });
     expect(details.operation.status).not.toBe('rejected');
+  });
+
+  it("the bank list is the payout currency's banks of PAYGATE_FIXTURES when set (as sandbox start reads it)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paygate-banks-'));
+    try {
+      const banks = [
+        { code: 'sber', name: 'Сбербанк', currency: 'RUB' },
+        { code: 'chase', name: 'Chase', currency: 'USD' },
+        { code: 'alfa', name: 'Альфа-Банк', currency: 'RUB' },
+      ];
+      writeFileSync(join(dir, 'world.json'), JSON.stringify({ banks }));
+      vi.stubEnv('PAYGATE_FIXTURES', join(dir, 'world.json'));
+      const deps = inProcessDeps(sandbox, { apiKey: keyA() });
+      deps.interactive = true;
+      prompts.select.mockResolvedValueOnce('alfa');
+      await createPayout({ ...CREATE, method: 'WT_RUB_PHONE', number: '79001234567', amount: '100.00', clientId: 'bank-list' }, deps);
+      const bankPrompt = prompts.select.mock.calls[0]![0] as { choices: { value: string }[] };
+      expect(bankPrompt.choices.map((c) => c.value).slice(0, -1)).toEqual(['sber', 'alfa']);
+      expect(deps.output.stdout).toMatch(/^bankname +alfa/m);
+    } finally {
+      vi.unstubAllEnvs();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('on a terminal, a bank code the gateway refuses is asked for again, with the codes it takes', async () => {
