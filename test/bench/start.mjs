@@ -52,8 +52,11 @@ function timeStart(dir, [command, ...args] = [npm, 'start', '--silent', '--']) {
       }
       process.kill(-child.pid, 'SIGINT');
     });
+    // A start that never gets ready is a failure, not a hang.
+    const limit = setTimeout(() => process.kill(-child.pid, 'SIGKILL'), 180_000);
     child.on('error', reject);
     child.on('exit', (code, signal) => {
+      clearTimeout(limit);
       if (elapsed > 0) resolve(elapsed);
       else reject(new Error(`npm start exited (${code ?? signal}) before it was ready:\n${out}\n${err}`));
     });
