@@ -12,6 +12,9 @@
 //    files instead of a hundred. The packages every start loads (commander, chalk) are bundled too, which spares
 //    Node their CommonJS interop; the others stay in node_modules. bin/paygate.js runs the bundle when it is at least
 //    as new as dist/cli/main.js, else the modules (after a bare `tsc`).
+// 3. dist/.build-stamp: the fingerprint of the inputs the build was made from (scripts/build-stamp.mjs), so that
+//    `npm start` (scripts/start-build.mjs) builds nothing while they are unchanged. Taken when this step begins (or
+//    by start-build.mjs before its own step, PAYGATE_BUILD_INPUTS): a source saved during tsc's run is not noticed.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
@@ -19,9 +22,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { z } from 'zod';
+import { fingerprint, writeStamp } from './build-stamp.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
+const inputs = process.env.PAYGATE_BUILD_INPUTS ?? fingerprint(root);
 const compiled = (path) => import(pathToFileURL(join(dist, path)).href);
 const { endpoints } = await compiled('contract/endpoints.js');
 const { sandboxControls } = await compiled('contract/controls.js');
@@ -150,4 +155,7 @@ async function bundle() {
 }
 
 contractTables();
-if (process.env.PAYGATE_NO_BUNDLE !== '1') await bundle();
+if (process.env.PAYGATE_NO_BUNDLE !== '1') {
+  await bundle();
+  writeStamp(root, inputs);
+}

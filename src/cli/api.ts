@@ -20,6 +20,11 @@ export interface ConnectOptions {
   needKey?: boolean;
   /** A missing sandbox admin token is a usage error (clock, evidence, keys, pool show / settings, reset). Default false. */
   needAdminToken?: boolean;
+  /**
+   * What to run instead when there is no API key but an admin token is configured, e.g. `paygate balances
+   * --all-shops`: the usage error then points at it.
+   */
+  withAdminTokenOnly?: string;
 }
 
 /** Where the admin token comes from, for the usage error of an admin command run without one. */
@@ -68,7 +73,7 @@ function checkHeaderValue(value: string | undefined, what: string): void {
 }
 
 /** Build a client for the command; the admin token is passed whenever one is configured. */
-export async function connect(globals: GlobalOptions, { needKey = true, needAdminToken = false }: ConnectOptions = {}): Promise<Connected> {
+export async function connect(globals: GlobalOptions, { needKey = true, needAdminToken = false, withAdminTokenOnly }: ConnectOptions = {}): Promise<Connected> {
   const conn = resolveConnection(globals);
   registerSecret(conn.apiKey);
   registerSecret(conn.adminToken);
@@ -82,10 +87,11 @@ export async function connect(globals: GlobalOptions, { needKey = true, needAdmi
     );
   }
   if (needKey && !conn.apiKey) {
-    throw new UsageError(
-      'no API key',
-      `pass --api-key, set PAYGATE_API_KEY, or store one with \`paygate config set api-key <key>\`${profileFlag}`,
-    );
+    const where = `pass --api-key, set PAYGATE_API_KEY, or store one with \`paygate config set api-key <key>\`${profileFlag}`;
+    if (conn.adminToken && withAdminTokenOnly) {
+      throw new UsageError(`no API key (this reads one shop's data; the admin token alone cannot)`, `with the admin token, run \`${withAdminTokenOnly}\`; for one shop, ${where}`);
+    }
+    throw new UsageError('no API key', where);
   }
   const ca = conn.ca ? await readCa(conn.ca) : undefined;
   const client = new Paygate({

@@ -58,9 +58,9 @@ export async function createFields<O extends CreateOptions, K extends keyof O & 
     await fillRequired(options as Record<string, unknown>, all, false);
   }
   const filled = await fillRequired(options, fields, deps.interactive);
-  // Asked for after the method, which decides whether a bank code is needed.
-  const destination =
-    kind === 'payout' ? await fillRequired({ number: options.number, bankname: options.bankname }, destinationFields(filled.method), deps.interactive) : options;
+  // Asked for after the method, which decides whether a bank code is needed (and, with the currency, which banks).
+  const known = { number: options.number, bankname: options.bankname, method: filled.method, currency: filled.currency };
+  const destination = kind === 'payout' ? await fillRequired(known, destinationFields(filled.method), deps.interactive) : options;
   await checkAmounts(filled, amountFlags);
   const moid = merchantOperationId(options, deps.output);
   const body: Omit<CreateOperationRequest, 'amount'> = {

@@ -30,7 +30,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<Exit
   } catch (e) {
     if (e instanceof CommanderError) return commanderExit(e, json);
     const { reportError } = await import('./report-error.js');
-    return reportError(e, { json });
+    return reportError(e, { json, flagsGiven: argv.slice(2).some((a) => a.startsWith('-') && a !== '--json') });
   }
 }
 

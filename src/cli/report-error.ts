@@ -16,6 +16,7 @@ import { CliError, errorJson } from './errors.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { redact, registerSecretsFromProcess } from './mask.js';
 import { notPaygate } from './not-paygate.js';
+import { requiredFlagSources } from './prompts.js';
 import { wroteStdout } from './render.js';
 
 export interface Report {
@@ -43,6 +44,8 @@ const CODE_HINTS: Record<string, string> = {
   read_timeout: 'the read took longer than the 2 s budget: retry (on the sandbox, see `paygate sandbox pool settings`)',
   unknown_method: 'known methods: WT_RUB_C2C, WT_RUB_PHONE',
   bankname_required: 'WT_RUB_PHONE payouts need --bankname (e.g. sber, tcs)',
+  unknown_bank: 'pass --bankname with one of the codes the message lists',
+  bank_currency_mismatch: "pass --bankname with one of the codes the message lists (a bank of the method's currency)",
   number_required: 'payouts need --number (card or phone number)',
   invalid_state: 'the operation is not in a state that accepts this; see `paygate state <operation_id>`',
   evidence_unavailable:
@@ -55,7 +58,7 @@ const CODE_HINTS: Record<string, string> = {
 const ADMIN_TOKEN_HINT =
   'check --admin-token / PAYGATE_ADMIN_TOKEN / profile key admin-token; `paygate sandbox start` prints the token (or fix it by setting PAYGATE_ADMIN_TOKEN when starting the sandbox)';
 
-function apiErrorHint(e: APIError): string | undefined {
+function apiErrorHint(e: APIError, flagsGiven: boolean | undefined): string | undefined {
   if (e instanceof IdempotencyConflictError) return CODE_HINTS.idempotency_conflict;
   if (e.code === 'missing_admin_token' || e.code === 'invalid_admin_token') {
     const conn = lastConnection();
@@ -80,7 +83,7 @@ function apiErrorHint(e: APIError): string | undefined {
   if (byCode) return byCode;
   switch (e.status) {
     case 400:
-      return 'check the flags (see --help)';
+      return badRequestHint(flagsGiven);
     case 403:
       return 'this key is not allowed to use this endpoint; check --api-key / PAYGATE_API_KEY / profile';
     case 404:
@@ -95,6 +98,19 @@ function apiErrorHint(e: APIError): string | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * A 400 without a hint of its own: the answers typed at a prompt when there were some, the flags only when flags
+ * were given (`flagsGiven`: undefined when not known, as in process).
+ */
+function badRequestHint(flagsGiven: boolean | undefined): string {
+  const { given, prompted } = requiredFlagSources();
+  if (prompted.length > 0) {
+    const typed = `check what was typed at the prompt for ${prompted.join(', ')}`;
+    return given.length > 0 || flagsGiven ? `${typed}, and the flags given (see --help)` : typed;
+  }
+  return flagsGiven === false ? 'check the arguments (see --help)' : 'check the flags (see --help)';
 }
 
 /** What to tell the user about an unknown outcome of a create. */
@@ -114,14 +130,14 @@ function certificateHint(code: string): string {
   return "the server's TLS certificate is self-signed or from an unknown CA: pass --ca <cert file> or set PAYGATE_CA (`paygate sandbox start --https` prints the file)";
 }
 
-export function describeError(e: unknown): Report {
+export function describeError(e: unknown, { flagsGiven }: { flagsGiven?: boolean } = {}): Report {
   if (e instanceof CliError) return { message: e.message, hint: e.hint, exitCode: e.exitCode, code: e.code, httpStatus: null };
   const foreign = notPaygate(e, lastConnection());
   if (foreign) return { message: foreign.message, hint: foreign.hint, exitCode: EXIT.CONTRACT, code: 'not_paygate', httpStatus: foreign.status };
   if (e instanceof APIError) {
     return {
       message: `${e.code}: ${e.detail} (HTTP ${e.status}, ${e.endpoint})`,
-      hint: apiErrorHint(e),
+      hint: apiErrorHint(e, flagsGiven),
       exitCode: EXIT.API_ERROR,
       code: e.code,
       httpStatus: e.status,
@@ -174,12 +190,14 @@ export interface ReportOptions {
    * the command already printed its data there.
    */
   json?: boolean;
+  /** Whether the command line had any option besides --json (a 400's hint points at the flags only then). */
+  flagsGiven?: boolean;
 }
 
 /** Print the error (keys redacted) on stderr, and as JSON on stdout under `--json`; return the exit code. */
-export function reportError(e: unknown, { json = false }: ReportOptions = {}): ExitCode {
+export function reportError(e: unknown, { json = false, flagsGiven }: ReportOptions = {}): ExitCode {
   registerSecretsFromProcess();
-  const r = describeError(e);
+  const r = describeError(e, flagsGiven === undefined ? {} : { flagsGiven });
   const lines = [`${err.red.bold('error:')} ${r.message}`];
   if (r.hint) lines.push(`${err.dim('hint:')} ${r.hint}`);
   if (process.env.PAYGATE_DEBUG) {

@@ -8,7 +8,7 @@ import { OperationRow } from './sandbox.js';
 import { ListOperationsQuery } from './sandbox.js';
 
 export const StreamOperationsQuery = ListOperationsQuery.omit({ limit: true, offset: true, starting_after: true }).extend({
-  id: z.string().optional().meta({ description: 'Watch one operation (operation_id or merchant_operation_id): its current state first, then each change; the stream ends when it is terminal.' }),
+  id: z.string().optional().meta({ description: 'Watch one operation (operation_id or merchant_operation_id): its current state first, then each change; the stream ends when it is terminal. With the admin token, a merchant_operation_id used by several shops needs shop= (409 ambiguous_reference).' }),
 });
 
 export const RequestLogEntry = z
@@ -63,7 +63,7 @@ export const supportControls = {
     stream: true,
     query: StreamOperationsQuery,
     response: OperationRow,
-    errors: [400, 401, 404],
+    errors: [400, 401, 404, 409],
   }),
   'logs.list': control({
     id: 'logs.list',

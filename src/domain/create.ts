@@ -77,9 +77,12 @@ function validate(ctx: DomainContext, kind: OperationKind, p: CreateParams): Met
     if (method.payout_bankname === 'required') {
       if (!p.bankname) throw new DomainError('bankname_required', `bankname is required for ${p.method} payouts (a bank code such as sber)`, 'bankname');
       const bank = world.banks.get(p.bankname);
-      if (!bank) throw new DomainError('unknown_bank', `bankname ${echo(p.bankname)} is not in the ${method.currency} bank dictionary`, 'bankname');
+      // Both errors name the codes that would do, so that a wrong one is fixed without reading the fixtures.
+      const codes = world.world.banks.filter((b) => b.currency === method.currency).map((b) => b.code);
+      const valid = `; the ${method.currency} banks are ${codes.join(', ')}`;
+      if (!bank) throw new DomainError('unknown_bank', `bankname ${echo(p.bankname)} is not in the ${method.currency} bank dictionary${valid}`, 'bankname');
       if (bank.currency !== method.currency) {
-        throw new DomainError('bank_currency_mismatch', `bank ${p.bankname} does not belong to ${method.currency}`, 'bankname');
+        throw new DomainError('bank_currency_mismatch', `bank ${p.bankname} does not belong to ${method.currency}${valid}`, 'bankname');
       }
     }
   }

@@ -79,6 +79,8 @@ export interface SandboxOptions {
   https?: boolean;
   /** Credential of the cross-shop controls (X-Admin-Token). Default: a random token, see `sandbox.adminToken`. */
   adminToken?: string;
+  /** With a store that kept an admin token (and no `adminToken`): make one more, valid beside it, as `sandbox.adminToken`. */
+  addAdminToken?: boolean;
   /** Where internal errors are logged. Default: stderr. */
   log?: (line: string) => void;
   /** Register this URL as a webhook endpoint of every shop, with one shared secret (`sandbox.webhookSecret`). Default: none. */

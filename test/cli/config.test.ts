@@ -202,6 +202,15 @@ describe('precedence: flag > env > profile > default', () => {
     expect(r.stderr).toContain('--api-key');
     expect(r.stderr).toContain('PAYGATE_API_KEY');
   });
+
+  it('balances with only an admin token points at --all-shops', async () => {
+    cfg = tempConfig();
+    const r = await runCli(['balances', '--base-url', server.baseUrl], { env: { ...env(), PAYGATE_ADMIN_TOKEN: ADMIN_ENV } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('error: no API key');
+    expect(r.stderr).toContain('paygate balances --all-shops');
+    expect(r.stderr).toContain('--api-key');
+  });
 });
 
 describe('masking', () => {

@@ -1,6 +1,9 @@
 // Issue 15 §2, the creates, in process: a rejected create says why (the cause the sandbox recorded), --expect-status
 // fails with exit 1 after printing the operation, a create waiting on a frozen clock says so and how to advance it,
 // payouts ask for their method's destination fields, Ctrl+C at a prompt exits 130, confirm by merchant_operation_id.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { APIConnectionError, APIError } from '../../src/client/errors.js';
 import type { Paygate } from '../../src/client/index.js';
@@ -140,20 +143,71 @@ describe('payout destination fields', () => {
     expect(deps.output.stdout).toBe('');
   });
 
-  it('on a terminal: asked for after the method, which decides whether a bank code is needed', async () => {
+  it('on a terminal: asked for after the method, which decides whether a bank code is needed; the bank from a list', async () => {
     const deps = inProcessDeps(sandbox, { apiKey: keyA() });
     deps.interactive = true;
-    prompts.select.mockResolvedValueOnce('WT_RUB_PHONE');
-    prompts.input.mockResolvedValueOnce('79001234567').mockResolvedValueOnce('sber');
+    prompts.select.mockResolvedValueOnce('WT_RUB_PHONE').mockResolvedValueOnce('sber');
+    prompts.input.mockResolvedValueOnce('79001234567');
     await createPayout({ ...CREATE, method: undefined, amount: '100.00', json: true }, deps);
-    expect(prompts.input.mock.calls.map((c) => (c[0] as { message: string }).message)).toEqual([
-      'Destination number (card number; phone number for WT_RUB_PHONE)',
-      'Destination bank code (e.g. sber, tcs)',
-    ]);
-    const body = JSON.parse(deps.output.stdout) as { operation_id: string; method: string };
+    expect(prompts.input.mock.calls.map((c) => (c[0] as { message: string }).message)).toEqual(['Destination number (card number; phone number for WT_RUB_PHONE)']);
+    // The bank is a list, like the method: the RUB banks of the sandbox world (fixtures/default.json), then a way out.
+    const bankPrompt = prompts.select.mock.calls[1]![0] as { message: string; choices: { name: string; value: string }[] };
+    expect(bankPrompt.message).toBe('Destination bank');
+    expect(bankPrompt.choices.map((c) => c.value).slice(0, -1)).toEqual(['sber', 'tcs', 'alfa', 'vtb', 'raif', 'gazprom', 'ozon', 'psb', 'sovcom', 'mts']);
+    expect(bankPrompt.choices[0]!.name).toMatch(/^sber +Сбербанк$/);
+    expect(bankPrompt.choices.at(-1)!.name).toBe('another bank code…');
+    const body = JSON.parse(deps.output.stdout) as { operation_id: string; method: string; bankname: string };
     expect(body.method).toBe('WT_RUB_PHONE');
+    expect(body.bankname).toBe('sber');
     const details = await sandbox.client.sandbox.operations.details({ operation_id: body.operation_id });
     expect(details.operation.status).not.toBe('rejected');
+  });
+
+  it("the bank list is the payout currency's banks of PAYGATE_FIXTURES when set (as sandbox start reads it)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paygate-banks-'));
+    try {
+      const banks = [
+        { code: 'sber', name: 'Сбербанк', currency: 'RUB' },
+        { code: 'chase', name: 'Chase', currency: 'USD' },
+        { code: 'alfa', name: 'Альфа-Банк', currency: 'RUB' },
+      ];
+      writeFileSync(join(dir, 'world.json'), JSON.stringify({ banks }));
+      vi.stubEnv('PAYGATE_FIXTURES', join(dir, 'world.json'));
+      const deps = inProcessDeps(sandbox, { apiKey: keyA() });
+      deps.interactive = true;
+      prompts.select.mockResolvedValueOnce('alfa');
+      await createPayout({ ...CREATE, method: 'WT_RUB_PHONE', number: '79001234567', amount: '100.00', clientId: 'bank-list' }, deps);
+      const bankPrompt = prompts.select.mock.calls[0]![0] as { choices: { value: string }[] };
+      expect(bankPrompt.choices.map((c) => c.value).slice(0, -1)).toEqual(['sber', 'alfa']);
+      expect(deps.output.stdout).toMatch(/^bankname +alfa/m);
+    } finally {
+      vi.unstubAllEnvs();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('on a terminal, a bank code the gateway refuses is asked for again, with the codes it takes', async () => {
+    const deps = inProcessDeps(sandbox, { apiKey: keyA() });
+    deps.interactive = true;
+    // First 'another bank code…' and a code the sandbox world does not have, then a bank from the list.
+    prompts.select.mockImplementationOnce(async (config: { choices: { value: string }[] }) => config.choices.at(-1)!.value).mockResolvedValueOnce('tcs');
+    prompts.input.mockResolvedValueOnce('chase');
+    await createPayout({ ...CREATE, method: 'WT_RUB_PHONE', number: '79001234567', amount: '100.00', clientId: 'bank-again' }, deps);
+    expect(prompts.input.mock.calls.map((c) => (c[0] as { message: string }).message)).toEqual(['Destination bank code (e.g. sber)']);
+    expect(prompts.select).toHaveBeenCalledTimes(2);
+    expect(deps.output.stderr).toContain('unknown_bank: bankname chase is not in the RUB bank dictionary; the RUB banks are sber, tcs, alfa, vtb, raif, gazprom, ozon, psb, sovcom, mts');
+    expect(deps.output.stdout).toMatch(/^bankname +tcs/m);
+  });
+
+  it('without a terminal, a refused --bankname is the error, naming the codes; no prompt and no "check the flags"', async () => {
+    const deps = inProcessDeps(sandbox, { apiKey: keyA() });
+    const error = await createPayout({ ...CREATE, method: 'WT_RUB_PHONE', number: '79001234567', bankname: 'chase', amount: '100.00' }, deps).catch((e: unknown) => e);
+    expect(prompts.select).not.toHaveBeenCalled();
+    expect(prompts.input).not.toHaveBeenCalled();
+    const report = describeError(error);
+    expect(report).toMatchObject({ code: 'unknown_bank', exitCode: 1 });
+    expect(report.message).toContain('the RUB banks are sber, tcs, alfa');
+    expect(report.hint).toBe('pass --bankname with one of the codes the message lists');
   });
 
   it('a card payout asks for the number only', async () => {

@@ -117,6 +117,10 @@ describe('exit codes', () => {
     expect(shared.code).toBe(1);
     expect(shared.stderr).toMatch(/ambiguous_reference: .*shop_a.*--shop|ambiguous_reference: .*shop_b.*--shop/);
     expect(ok(await runCli(['ops', 'show', 'proc-shared', '--shop', 'shop_b'], { env: adminEnv() }))).toMatch(/^shop_id +shop_b$/m);
+    // ops watch resolves it as ops show does.
+    const watched = await runCli(['ops', 'watch', 'proc-shared'], { env: adminEnv() });
+    expect(watched.code).toBe(1);
+    expect(watched.stderr).toMatch(/ambiguous_reference: .*shop_a.*--shop|ambiguous_reference: .*shop_b.*--shop/);
   });
 
   it('3: nothing listening at the base URL', async () => {
@@ -140,6 +144,19 @@ describe('live commands', () => {
     expect(watch.lines[0]).toMatch(/ shop_a {2}proc-watch {2}payment WT_RUB_C2C {2}1500\.00 RUB {2}pending {2}\(create\)/);
     expect(watch.lines[1]).toMatch(/ pending → completed {2}\(payer transferred 1500\.00 RUB\)/);
     expect(watch.stderr).toContain('Ctrl+C stops');
+  });
+
+  it('ops watch <merchant_operation_id> without --shop, like ops show: the one shop that used it', async () => {
+    const op = await created('proc-watch-noshop');
+    expect(ok(await runCli(['ops', 'show', 'proc-watch-noshop'], { env: adminEnv() }))).toMatch(/^shop_id +shop_a$/m);
+    const connected = watchConnected();
+    const watch = new Running(['ops', 'watch', 'proc-watch-noshop'], adminEnv());
+    await connected;
+    await watch.printed(1);
+    await live.api('POST', `/sandbox/operations/${op.operation_id}/pay`, 'key', {});
+    expect(await watch.exited).toBe(0);
+    expect(watch.lines[0]).toMatch(/ shop_a {2}proc-watch-noshop {2}payment WT_RUB_C2C {2}1500\.00 RUB {2}pending {2}\(create\)/);
+    expect(watch.lines[1]).toMatch(/ pending → completed/);
   });
 
   it('ops watch (a tail, --json): one JSON object per line; Ctrl+C ends it with exit 0', async () => {

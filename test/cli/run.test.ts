@@ -81,7 +81,8 @@ describe('balances', () => {
     const lines = deps.output.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^currency +balance +reserved +current_minus$/);
     expect(lines.some((l) => /^RUB +-?[0-9]+\.[0-9]{2} RUB /.test(l))).toBe(true);
-    expect(deps.connects).toEqual([{}]);
+    // A key is needed (the default); with only an admin token the error points at --all-shops.
+    expect(deps.connects).toEqual([{ withAdminTokenOnly: 'paygate balances --all-shops' }]);
   });
 
   it('--json: exactly the body the API gives', async () => {

@@ -119,6 +119,16 @@ describe('paygate scenario run', () => {
     expect(r.stderr).toContain(`cannot reach http://127.0.0.1:${port}`);
   });
 
+  it('--reporter json --output <file>: the JSON Lines go to the file (its directory made), the terminal report to stdout', async () => {
+    const file = join(cfg.dir, 'json-out', 'report.jsonl');
+    const r = await runCli(['scenario', 'run', 'scenarios/payments/card-payment-paid.yaml', '--reporter', 'terminal', '--reporter', 'json', '--output', file], { env });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('scenarios: 1 passed, 0 failed, 0 skipped');
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    expect(lines.at(-1)).toMatchObject({ type: 'summary', passed: 1, failed: 0 });
+    expect(lines.some((l) => l.type === 'scenario')).toBe(true);
+  });
+
   it('--reporter with an unknown name, --output without junit, no match for --grep: exit 2', async () => {
     expect((await runCli(['scenario', 'run', '--reporter', 'html'], { env })).code).toBe(2);
     expect((await runCli(['scenario', 'run', '--output', 'x.xml'], { env })).code).toBe(2);

@@ -132,6 +132,8 @@ describeTransports('create and read', (transport) => {
     const badBank = await h.call('POST', '/v1/payout', { body: payoutBody({ method: 'WT_RUB_PHONE', number: '+79001234567', bankname: 'chase' }) });
     expect(badBank.status).toBe(400);
     expect(badBank.body.code).toBe('unknown_bank');
+    // The message lists the codes that would do (issue 24).
+    expect(badBank.body.message).toBe('bankname chase is not in the RUB bank dictionary; the RUB banks are sber, tcs, alfa, vtb, raif, gazprom, ozon, psb, sovcom, mts');
     const noNumber = await h.call('POST', '/v1/payout', { body: paymentBody() });
     expect(noNumber.status).toBe(400);
     expect(noNumber.body.code).toBe('number_required');

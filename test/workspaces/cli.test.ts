@@ -47,7 +47,7 @@ describe('paygate workspace', () => {
 });
 
 describe('paygate sandbox start keeps the admin token (hashed) across restarts', () => {
-  it('a restart prints its last 4 and it stays valid; --new-admin-token replaces it', async () => {
+  it('a restart prints its last 4 and it stays valid; --add-admin-token adds one; --new-admin-token replaces them', async () => {
     const { mkdtempSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
@@ -67,9 +67,16 @@ describe('paygate sandbox start keeps the admin token (hashed) across restarts',
       expect([second.info.admin_token, second.info.admin_token_last4]).toEqual([null, token.slice(-4)]);
       expect((await fetch(`${second.info.base_url}/sandbox/clock`, { headers: { 'x-admin-token': token } })).status).toBe(200);
       await second.stop();
+      // --add-admin-token: one more, and the kept one still works (issue 24).
+      const added = await run(['--add-admin-token']);
+      const extra = added.info.admin_token as string;
+      expect(extra).toMatch(/^pg_admin_/);
+      expect(extra).not.toBe(token);
+      for (const t of [token, extra]) expect((await fetch(`${added.info.base_url}/sandbox/clock`, { headers: { 'x-admin-token': t } })).status).toBe(200);
+      await added.stop();
       const third = await run(['--new-admin-token']);
       expect(third.info.admin_token).not.toBe(token);
-      expect((await fetch(`${third.info.base_url}/sandbox/clock`, { headers: { 'x-admin-token': token } })).status).toBe(401);
+      for (const t of [token, extra]) expect((await fetch(`${third.info.base_url}/sandbox/clock`, { headers: { 'x-admin-token': t } })).status).toBe(401);
       expect((await fetch(`${third.info.base_url}/sandbox/clock`, { headers: { 'x-admin-token': third.info.admin_token as string } })).status).toBe(200);
       await third.stop();
     } finally {

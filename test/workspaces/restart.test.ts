@@ -93,4 +93,43 @@ describe('a restart keeps the workspaces', () => {
     expect((await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': 'pg_admin_second_1111' })).status).toBe(200);
     expect(readFileSync(join(`${store}.workspaces`, 'registry.json'), 'utf8')).not.toContain('pg_admin_second_1111');
   });
+
+  it('addAdminToken (sandbox start --add-admin-token): one more token, valid beside the kept one, kept too; a token set replaces both', async () => {
+    const store = join(tempDir(defer), 'sandbox.json');
+    let sb = await start(store);
+    const first = sb.adminToken!;
+    const ws = await createWs(sb, first, { id: 'keeps' });
+    await sb.close();
+    sb = await start(store, { addAdminToken: true });
+    const added = sb.adminToken!;
+    expect(added).toMatch(/^pg_admin_[0-9a-f]{24}$/);
+    expect(added).not.toBe(first);
+    expect(sb.adminTokenLast4).toBe(added.slice(-4));
+    for (const token of [first, added]) {
+      expect((await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': token })).status).toBe(200);
+      expect((await call(sb, 'GET', '/sandbox/workspaces', { 'x-admin-token': token })).body.workspaces.map((w: { id: string }) => w.id)).toEqual(['keeps']);
+    }
+    // The workspace's own token still reaches the workspace, not the server.
+    expect((await call(sb, 'GET', `/w/keeps/sandbox/clock`, { 'x-admin-token': ws.adminToken })).status).toBe(200);
+    expect((await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': 'pg_admin_000000000000000000000000' })).body.code).toBe('invalid_admin_token');
+    await sb.close();
+    sb = await start(store);
+    expect(sb.adminToken).toBeUndefined();
+    expect(sb.adminTokenLast4).toBe(first.slice(-4));
+    for (const token of [first, added]) expect((await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': token })).status).toBe(200);
+    expect(readFileSync(join(`${store}.workspaces`, 'registry.json'), 'utf8')).not.toContain(added);
+    await sb.close();
+    sb = await start(store, { adminToken: 'pg_admin_third_2222' });
+    for (const token of [first, added]) expect((await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': token })).body.code).toBe('invalid_admin_token');
+    expect((await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': 'pg_admin_third_2222' })).status).toBe(200);
+  });
+
+  it('addAdminToken on a server without workspaces: both tokens work', async () => {
+    const store = join(tempDir(defer), 'sandbox.json');
+    let sb = await start(store);
+    const first = sb.adminToken!;
+    await sb.close();
+    sb = await start(store, { addAdminToken: true });
+    for (const token of [first, sb.adminToken!]) expect((await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': token })).status).toBe(200);
+  });
 });

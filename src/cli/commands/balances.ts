@@ -12,6 +12,6 @@ export async function balances(options: BalancesOptions, deps: CommandDeps): Pro
     await show(deps.output, options.json, "Reading every shop's balances…", () => client.sandbox.balances(), allBalancesView);
     return;
   }
-  const { client } = await deps.connect();
+  const { client } = await deps.connect({ withAdminTokenOnly: 'paygate balances --all-shops' });
   await show(deps.output, options.json, 'Reading balances…', () => client.balances.list(), (res) => balancesView(res.balances));
 }

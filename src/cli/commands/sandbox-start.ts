@@ -73,6 +73,9 @@ async function started(opts: SandboxStartOptions, output: Output): Promise<Start
   const publicUrl = opts.publicUrl ?? process.env.PAYGATE_PUBLIC_URL;
   const problem = publicUrl === undefined ? undefined : publicUrlProblem(publicUrl);
   if (problem) throw new UsageError(`--public-url "${publicUrl}" ${problem}`, 'give the base URL clients reach the sandbox at, e.g. https://paygate.example.test or http://proxy:8080/paygate');
+  if (opts.addAdminToken && (opts.newAdminToken || process.env.PAYGATE_ADMIN_TOKEN)) {
+    throw new UsageError(`--add-admin-token adds one more token; ${opts.newAdminToken ? '--new-admin-token replaces them all' : 'PAYGATE_ADMIN_TOKEN chooses the one token'}: use one of them`);
+  }
   // Loaded before the lease, so a standby that takes over only loads the state.
   const { createSandbox } = await import('../../emulator/index.js');
   const lease = await leaseOf(store, port, host, output, { reset: opts.reset ?? false, fsync: opts.fsync ?? false });
@@ -90,6 +93,7 @@ async function started(opts: SandboxStartOptions, output: Output): Promise<Start
       ...(publicUrl !== undefined ? { publicUrl } : {}),
       https: opts.https ?? false,
       ...(process.env.PAYGATE_ADMIN_TOKEN ? { adminToken: process.env.PAYGATE_ADMIN_TOKEN } : opts.newAdminToken ? { adminToken: `pg_admin_${randomBytes(12).toString('hex')}` } : {}),
+      ...(opts.addAdminToken ? { addAdminToken: true } : {}),
     });
   } catch (e) {
     await leased?.handOver();
@@ -164,7 +168,7 @@ async function readyLines(sandbox: Sandbox, info: ReturnType<typeof startupInfo>
     '',
     sandbox.adminToken !== undefined
       ? `  admin token     ${out.yellow(sandbox.adminToken)}  ${out.dim('(X-Admin-Token for clock, keys, evidence, pool, reset and workspace controls)')}`
-      : `  admin token     kept from an earlier start, …${sandbox.adminTokenLast4}  ${out.dim('(still valid; lost it? start with --new-admin-token, or set PAYGATE_ADMIN_TOKEN)')}`,
+      : `  admin token     kept from an earlier start, …${sandbox.adminTokenLast4}  ${out.dim('(still valid; lost it? start with --add-admin-token for one more, valid beside it; --new-admin-token replaces it)')}`,
     ...(webhookUrl ? [`  webhooks        ${webhookUrl} for every shop, secret ${out.yellow(sandbox.webhookSecret ?? '')}`] : []),
     '',
     out.dim(`  try: PAYGATE_BASE_URL=${url}${sandbox.tls ? ` PAYGATE_CA=${sandbox.tls.certPath}` : ''} PAYGATE_API_KEY=${sandbox.demo.shops[0]?.api_key ?? '<key>'} paygate balances`),

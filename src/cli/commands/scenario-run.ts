@@ -30,25 +30,46 @@ async function remoteOf(options: ScenarioRunOptions) {
   return { baseUrl: options.baseUrl, apiKey: conn.apiKey, adminToken: conn.adminToken, keys: parseKeys(options.keys), reset: options.reset };
 }
 
+/**
+ * The JSON Lines sink: the --output file when json is the only file-writing reporter (its directory is created;
+ * written as the run goes), else stdout. With --reporter junit too, --output stays the JUnit file, as it always was.
+ */
+async function jsonSink(file: string | undefined): Promise<{ write(text: string): void; close(): void }> {
+  if (file === undefined) return { write: (text) => process.stdout.write(text), close: () => undefined };
+  const { closeSync, mkdirSync, openSync, writeSync } = await import('node:fs');
+  const { dirname } = await import('node:path');
+  mkdirSync(dirname(file), { recursive: true });
+  const fd = openSync(file, 'w');
+  return { write: (text) => void writeSync(fd, text), close: () => closeSync(fd) };
+}
+
 async function reportersOf(names: ReporterName[], output: string | undefined) {
   const { JsonReporter, JunitReporter, TerminalReporter } = await import('../../scenarios/reporters/index.js');
   const { out, err } = await import('../colors.js');
   const unique = [...new Set(names)];
-  if (output && !unique.includes('junit')) throw new UsageError('--output names the JUnit file: add --reporter junit');
+  if (output && !unique.includes('junit') && !unique.includes('json')) {
+    throw new UsageError('--output names the file of the junit or json reporter: add --reporter junit or --reporter json');
+  }
+  const jsonFile = unique.includes('junit') ? undefined : output;
   const reporters = [];
+  const sinks: { close(): void }[] = [];
   for (const name of unique) {
-    if (name === 'json') reporters.push(new JsonReporter(process.stdout));
+    if (name === 'json') {
+      const sink = await jsonSink(jsonFile);
+      sinks.push(sink);
+      reporters.push(new JsonReporter(sink));
+    }
     if (name === 'junit') reporters.push(new JunitReporter(output ?? DEFAULT_JUNIT));
     if (name === 'terminal') {
       // With JSON Lines on stdout, the terminal report goes to stderr.
-      const toErr = unique.includes('json');
+      const toErr = unique.includes('json') && jsonFile === undefined;
       const stream = toErr ? process.stderr : process.stdout;
       const t = new TerminalReporter(stream, { color: (toErr ? err : out).level > 0, spinner: stream.isTTY === true && stream.columns > 0 });
       await t.start();
       reporters.push(t);
     }
   }
-  return reporters;
+  return { reporters, close: () => sinks.forEach((s) => s.close()) };
 }
 
 /** Invalid files stop the run before it starts; a JUnit file asked for still gets written, with them as failures. */
@@ -74,9 +95,13 @@ export async function runScenarios(options: ScenarioRunOptions, deps: CommandDep
       const warning = noAdminTokenWarning(scenarios, remote.reset);
       if (warning) deps.output.note(warning);
     }
-    const reporters = await reportersOf(options.reporters, options.output);
-    const opts = { remote, concurrency: options.concurrency, bail: options.bail, seed: options.seed, skippedFiles: found.skipped };
-    summary = await runReported(scenarios, opts, reporters);
+    const { reporters, close } = await reportersOf(options.reporters, options.output);
+    try {
+      const opts = { remote, concurrency: options.concurrency, bail: options.bail, seed: options.seed, skippedFiles: found.skipped };
+      summary = await runReported(scenarios, opts, reporters);
+    } finally {
+      close();
+    }
   } catch (e) {
     await reportInvalidFiles(e, options);
     throw await asCliError(e);

@@ -99,7 +99,7 @@ export function defineOps(opsCmd: Command): void {
 ${example(`
   $ paygate ops list --client-id user-42
   $ paygate ops show order-1001 --shop shop_a
-  $ paygate ops watch order-1001 --shop shop_a`)}`);
+  $ paygate ops watch order-1001`)}`);
 
   withFilters(opsCmd.command('list').description('find operations across shops, newest first, with filters (GET /sandbox/operations)'))
     .option('--limit <n>', 'page size, 1 to 1000 (default 50; 1000 a page with --all)', parseIntIn(1, 1000, 'an integer from 1 to 1000'))
@@ -135,7 +135,7 @@ ${example(`
     opsCmd
       .command('watch')
       .description('live: one operation until it is terminal, or every change matching the filters (Ctrl+C stops)')
-      .argument('[operation_id | merchant_operation_id]', 'watch this one operation (a merchant_operation_id needs --shop with the admin token)'),
+      .argument('[operation_id | merchant_operation_id]', 'watch this one operation (resolved as `ops show` does: --shop only for a merchant_operation_id several shops use)'),
   )
     .option('--json', 'one JSON object per line (NDJSON): each change as the listing row')
     .addHelpText('after', `
@@ -144,7 +144,7 @@ seen) with its cause, operation_id. Fed by the sandbox as it writes (server-sent
 With an operation it prints its current state first and exits 0 once it is terminal; Ctrl+C ends either with exit 0.${CREDENTIAL_NOTE}
 ${example(`
   $ paygate ops watch 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c
-  $ paygate ops watch order-1001 --shop shop_a
+  $ paygate ops watch order-1001
   $ paygate ops watch --status rejected
   $ paygate ops watch --client-id user-42 --json | jq .status`)}`)
     .action(action(watchOptions, async () => (await import('../commands/ops-watch.js')).watch));

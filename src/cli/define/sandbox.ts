@@ -38,6 +38,8 @@ export interface SandboxStartOptions {
   publicUrl?: string;
   /** Replace the admin token a store kept from an earlier start with a new one (printed). Default false: keep it. */
   newAdminToken?: boolean;
+  /** Print one more admin token, valid beside the one a store kept (which stays valid). Default false. */
+  addAdminToken?: boolean;
   /** Print the startup information as JSON instead of human text. Default false. */
   json: boolean;
 }
@@ -64,6 +66,7 @@ export function sandboxStartOptions({ opts }: Parsed): SandboxStartOptions {
     https: flag(opts.https),
     ...(publicUrl !== undefined ? { publicUrl } : {}),
     ...(flag(opts.newAdminToken) ? { newAdminToken: true } : {}),
+    ...(flag(opts.addAdminToken) ? { addAdminToken: true } : {}),
     json: flag(opts.json),
   };
 }
@@ -109,9 +112,11 @@ ${example(`
       ),
     )
     .option('--new-admin-token', 'print a new admin token; the one an earlier start printed (kept hashed in the store) stops working (env PAYGATE_ADMIN_TOKEN: choose it)')
+    .option('--add-admin-token', 'print one more admin token, valid beside the one an earlier start printed (which keeps working)')
     .option('--json', 'print the startup information (URL, demo keys) as JSON')
     .addHelpText('after', `
 The admin token is kept (hashed) in the store: a restart keeps the one printed first valid and prints its last 4.
+Lost it? --add-admin-token prints one more without invalidating anyone's; --new-admin-token replaces them all.
 Without --https or an https --public-url, receipt_url and payment_url are http:// links (the spec's receipt_url is
 an HTTPS URL). Clients trust the self-signed certificate with --ca <file> or PAYGATE_CA=<file> (the CLI),
 new Paygate({ ca }) (the client), or NODE_EXTRA_CA_CERTS=<file> (any Node program).

@@ -116,8 +116,8 @@ function defineRun(cmd: Command): void {
     .option('--grep <regexp>', 'only scenarios whose name or file matches (case-insensitive)')
     .option('--bail', 'start no new scenario after one failed')
     .option('--seed <n>', 'seed of the unique values (the summary prints the one used)', parseInteger)
-    .option('--reporter <name>', 'terminal, json (JSON Lines on stdout) or junit; repeatable (default: terminal)', reporterName)
-    .option('--output <file>', 'the JUnit XML file (with --reporter junit; default: scenario-report.xml)')
+    .option('--reporter <name>', 'terminal, json (JSON Lines, on stdout unless --output) or junit; repeatable (default: terminal)', reporterName)
+    .option('--output <file>', 'the JUnit XML file (with --reporter junit; default: scenario-report.xml), or the JSON Lines file (with --reporter json alone)')
     .option('--no-reset', 'with --base-url: do not reset the sandbox before each scenario (it is, by default, when the admin token is known)')
     .option('--key <shop=key>', 'with --base-url: the API key of a shop that steps act as; repeatable; wins over --api-key for that shop (default: the fixture keys)', collect)
     .addHelpText('after', `
@@ -130,6 +130,7 @@ ${EXIT_NOTE}
 ${example(`
   $ paygate scenario run scenarios/ --reporter junit --output reports/scenarios.xml
   $ paygate scenario run --grep webhook --seed 42
+  $ paygate scenario run scenarios/ --reporter json --output reports/scenarios.jsonl
   $ paygate --base-url http://127.0.0.1:4080 --admin-token pg_admin_… scenario run scenarios/payments`)}`)
     .action(action(runOptions, async () => (await import('../commands/scenario-run.js')).runScenarios));
 }

@@ -26,6 +26,8 @@ interface Space {
   /** The admin token the workspace's app knows (random per process); the host maps the real one's hash to it. */
   readonly token: string;
   readonly adminHash: string;
+  /** Hashes of more admin tokens it takes (the default workspace's added ones: `sandbox start --add-admin-token`). */
+  readonly alsoAdmin?: ReadonlySet<string>;
 }
 
 const newToken = () => `pg_admin_${randomBytes(12).toString('hex')}`;
@@ -108,11 +110,11 @@ export class WorkspaceHost implements WorkspaceControl {
     const url = request.url;
     const p = pathStart(url);
     if (url.startsWith('/w/', p)) return this.prefixed(request, url, p);
-    if (this.#spaces.size === 0 && this.def.sandbox.adminToken !== undefined) return this.def.sandbox.app.fetch(request);
+    if (this.#spaces.size === 0 && this.def.sandbox.adminToken !== undefined && !this.def.alsoAdmin?.size) return this.def.sandbox.app.fetch(request);
     const admin = request.headers.get('x-admin-token');
     if (admin) {
       const h = sha256(admin);
-      const space = h === this.def.adminHash ? this.def : this.#byAdmin.get(h);
+      const space = takesAdmin(this.def, h) ? this.def : this.#byAdmin.get(h);
       return space ? this.send(space, request, url, admin) : this.def.sandbox.app.fetch(request);
     }
     const key = request.headers.get('x-api-key');
@@ -140,7 +142,7 @@ export class WorkspaceHost implements WorkspaceControl {
 
   /** Send to `space`, its admin token (when the request carries it) replaced by the one its app checks. */
   private send(space: Space, request: Request, url: string, admin: string | null): Response | Promise<Response> {
-    if (admin === null || admin === space.token || sha256(admin) !== space.adminHash) return space.sandbox.app.fetch(request);
+    if (admin === null || admin === space.token || !takesAdmin(space, sha256(admin))) return space.sandbox.app.fetch(request);
     return space.sandbox.app.fetch(forward(request, url, { 'x-admin-token': space.token }));
   }
 
@@ -208,10 +210,23 @@ export class WorkspaceHost implements WorkspaceControl {
   }
 }
 
-/** The default workspace's admin token: the one given, else the one a store kept (by hash), else a new one. */
+/** Whether `space` takes the admin token of SHA-256 `hash`. */
+function takesAdmin(space: Space, hash: string): boolean {
+  return hash === space.adminHash || space.alsoAdmin?.has(hash) === true;
+}
+
+/**
+ * The default workspace's admin token: the one given, else the one a store kept (by hash) — with `addAdminToken`, a
+ * new one shown and added beside it —, else a new one.
+ */
 async function adminTokenOf(opts: SandboxOptions, registry: Registry): Promise<{ inProcess: string; shown: string | undefined; hash: string; last4: string }> {
   const stored = registry.adminToken();
   const given = opts.adminToken;
+  if (given === undefined && stored && opts.addAdminToken) {
+    const added = newToken();
+    await registry.addAdminToken(added);
+    return { inProcess: newToken(), shown: added, hash: stored.hash, last4: added.slice(-4) };
+  }
   if (given === undefined && stored) return { inProcess: newToken(), shown: undefined, ...stored };
   const token = given ?? newToken();
   const hash = sha256(token);
@@ -247,7 +262,8 @@ export async function hostSandbox(opts: SandboxOptions, make: MakeSandbox): Prom
       release,
     };
     const sandbox = await make({ ...opts, backend, reset: false, adminToken: admin.inProcess, front });
-    const h = new WorkspaceHost({ id: 'default', record: undefined, sandbox, token: admin.inProcess, adminHash: admin.hash }, reg, backend, opts, make);
+    const alsoAdmin = new Set(reg.addedAdminTokens());
+    const h = new WorkspaceHost({ id: 'default', record: undefined, sandbox, token: admin.inProcess, adminHash: admin.hash, alsoAdmin }, reg, backend, opts, make);
     host = h;
     try {
       await h.reopen();

@@ -9,6 +9,8 @@ import type { WorkspaceRecord } from './types.js';
 export const REGISTRY_WORKSPACE = 'registry';
 const PREFIX = 'ws:';
 const ADMIN = 'admin_token';
+/** Admin tokens added beside the kept one (`sandbox start --add-admin-token`): their hashes. */
+const ADDED = 'admin_tokens_added';
 
 export function sha256(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
@@ -46,8 +48,23 @@ export class Registry {
     return typeof m?.hash === 'string' ? { hash: m.hash, last4: String(m.last4) } : undefined;
   }
 
+  /** Replace the admin token: the kept one and every added one stop working. */
   setAdminToken(token: string): Promise<void> {
-    return this.store.commit([{ kind: 'meta', meta: { id: ADMIN, hash: sha256(token), last4: token.slice(-4) } }]);
+    return this.store.commit([
+      { kind: 'meta', meta: { id: ADMIN, hash: sha256(token), last4: token.slice(-4) } },
+      { kind: 'meta', meta: { id: ADDED, hashes: [] } },
+    ]);
+  }
+
+  /** The hashes of the admin tokens added beside the kept one. */
+  addedAdminTokens(): string[] {
+    const hashes = this.store.state.meta.get(ADDED)?.hashes;
+    return Array.isArray(hashes) ? hashes.filter((h): h is string => typeof h === 'string') : [];
+  }
+
+  /** One more admin token, valid beside the kept one and those added before (until a token is set again). */
+  addAdminToken(token: string): Promise<void> {
+    return this.store.commit([{ kind: 'meta', meta: { id: ADDED, hashes: [...this.addedAdminTokens(), sha256(token)] } }]);
   }
 
   close(): Promise<void> {

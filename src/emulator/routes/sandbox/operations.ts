@@ -76,8 +76,11 @@ export const list: ControlHandler<'operations.list'> = async (call) => {
   };
 };
 
-/** The shop of the operation a support read names; with the admin token it may be any shop's. */
-function shopOfRef(call: AnyCall, ref: OperationRef, shop: string | undefined): string {
+/**
+ * The shop of the operation a support read names (`ops show`, `ops watch`); with the admin token it may be any
+ * shop's, and a merchant_operation_id used by one shop only needs no shop=.
+ */
+export function shopOfRef(call: AnyCall, ref: OperationRef, shop: string | undefined): string {
   const scope = scopeOf(call, shop);
   if (scope !== undefined) return scope;
   const { state } = call.ctx.service;
@@ -85,7 +88,7 @@ function shopOfRef(call: AnyCall, ref: OperationRef, shop: string | undefined): 
   const found = state.operationIndex.page({ merchant_operation_id: ref.merchant_operation_id }, { limit: 10 }).ids;
   const shops = [...new Set(found.map((id) => state.operation(id)!.shop_id))];
   if (shops.length > 1) {
-    throw new ApiError('ambiguous_reference', `merchant_operation_id ${echo(ref.merchant_operation_id)} is used by shops ${shops.join(', ')}; add shop=<id> (paygate ops show --shop)`);
+    throw new ApiError('ambiguous_reference', `merchant_operation_id ${echo(ref.merchant_operation_id)} is used by shops ${shops.join(', ')}; add shop=<id> (--shop on paygate ops show / ops watch)`);
   }
   return shops[0] ?? '';
 }

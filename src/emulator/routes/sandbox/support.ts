@@ -5,12 +5,11 @@ import { isTerminal } from '../../../domain/operation.js';
 import type { StoreChange } from '../../../store/state.js';
 import { Uuid } from '../../../contract/money.js';
 import { eventStream } from '../../http/sse.js';
-import { ApiError } from '../../http/errors.js';
 import type { OperationRef } from '../../runtime/service.js';
 import { matchesLog } from '../../runtime/request-log.js';
 import { toOperationRow, toWireBalance, type PublicOperation } from '../../wire.js';
 import type { ControlHandler } from '../types.js';
-import { indexQuery, scopeOf } from './operations.js';
+import { indexQuery, scopeOf, shopOfRef } from './operations.js';
 
 export const streamOperations: ControlHandler<'operations.stream'> = async (call) => {
   const { service } = call.ctx;
@@ -19,9 +18,8 @@ export const streamOperations: ControlHandler<'operations.stream'> = async (call
   let one: PublicOperation | undefined;
   if (q.id !== undefined) {
     const ref: OperationRef = Uuid.safeParse(q.id).success ? { operation_id: q.id } : { merchant_operation_id: q.id };
-    const owner = shop ?? ('operation_id' in ref ? service.state.operation(ref.operation_id.toLowerCase())?.shop_id : undefined);
-    if (owner === undefined) throw new ApiError('validation_error', 'id: a merchant_operation_id needs shop=<id> with the admin token');
-    one = await service.get(owner, ref);
+    // Resolved as `ops show` resolves it: shop= only when the merchant_operation_id is used by several shops.
+    one = await service.get(shopOfRef(call, ref, q.shop), ref);
   }
   const filter = indexQuery({ ...q, limit: 1, offset: 0 }, shop);
   const index = service.state.operationIndex;
