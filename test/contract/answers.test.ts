@@ -5,7 +5,7 @@
 // does not take: on every operation of the path). 401 bodies are among the 401 examples; no status range anywhere;
 // the statuses the fault injector can answer are declared too.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Agent } from 'undici';
+import { Agent, fetch } from 'undici';
 import { buildOpenApiDocument, endpoints, sandboxControls, type RouteDef } from '../../src/contract/index.js';
 import { faultStatuses } from '../../src/contract/faults.js';
 import { openApiPath } from '../../src/contract/openapi/paths.js';
@@ -48,7 +48,7 @@ async function send(p: Probe): Promise<Answer> {
     redirect: 'manual',
     ...(p.body !== undefined ? { body: p.body } : {}),
     dispatcher,
-  } as RequestInit);
+  });
   // A stream of server-sent events never ends: its status is what counts.
   if ((res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
     await res.body?.cancel();
