@@ -93,9 +93,9 @@ function unauthorizedExamples(row: RouteDef): Json {
 function responsesOf(input: OperationInput): Json {
   const { row, operationId, errorText } = input;
   const responses: Json = { [String(successStatus(row))]: successOf(row, operationId) };
-  const admin = credentialOf(row) === 'admin';
+  const unauthorized = UNAUTHORIZED_TEXT[credentialOf(row)];
   for (const s of answeredErrors(row)) {
-    const text = s === 401 && admin ? 'X-Admin-Token missing or invalid.' : (errorText[s] ?? 'Error');
+    const text = s === 401 && unauthorized ? unauthorized : (errorText[s] ?? 'Error');
     const headers = RETRY_AFTER[operationId]?.includes(s) ? { ...cacheControl, ...retryAfter(s === 429) } : cacheControl;
     const media: Json = { schema: ref('Error') };
     if (s === 401) media.examples = unauthorizedExamples(row);
@@ -104,6 +104,12 @@ function responsesOf(input: OperationInput): Json {
   }
   return responses;
 }
+
+/** The 401 text where the credential is not (only) the shop's key. */
+const UNAUTHORIZED_TEXT: Partial<Record<string, string>> = {
+  admin: 'X-Admin-Token missing or invalid.',
+  support: 'Neither a valid X-Admin-Token nor a valid X-API-Key (the admin token is checked when sent).',
+};
 
 const ALLOW = { Allow: { description: 'The methods of this path.', required: true, schema: { type: 'string', examples: ['POST'] } } };
 
