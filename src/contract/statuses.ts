@@ -1,6 +1,6 @@
 // Every status a route of either endpoint table can answer: the row's own (`errors`, what its handler decides) and
 // those every route of its kind answers (a wrong method, a missing credential, a body that is not acceptable JSON, a
-// store that cannot write, a busy stream). The OpenAPI document declares all of them on each operation
+// store that cannot write or a standby process, a busy stream). The OpenAPI document declares all of them on each operation
 // (openapi/paths.ts); test/contract/answers.test.ts walks the server and fails on a status not declared.
 import type { z } from 'zod';
 import { credentialOf, successStatus, type RouteDef } from './route.js';
@@ -27,8 +27,9 @@ export const ADMIN_TOKEN_401 = {
  * - 401 when it takes a credential;
  * - 400, 413 and 415 when it reads a body (not JSON, or not multipart, is 415; over the limit 413; unparsable 400);
  * - 400 when it reads a query or path parameter;
- * - 503 when it can write (every method but GET): a store that could not write answers 503 store_unavailable;
- * - 429 and 503 for a stream of server-sent events: too many streams open.
+ * - 503 on every route: a store that could not write answers 503 store_unavailable, and a standby process of a
+ *   PostgreSQL store answers every request but /livez and /healthz 503 `standby` (cli/commands/sandbox-standby.ts);
+ * - 429 for a stream of server-sent events: too many streams open.
  */
 export function answeredErrors(row: AnsweringRow): number[] {
   const out = new Set<number>(row.errors);
@@ -36,8 +37,8 @@ export function answeredErrors(row: AnsweringRow): number[] {
   if (credentialOf(row) !== 'none') out.add(401);
   if (row.body || row.multipart) for (const s of [400, 413, 415]) out.add(s);
   if (row.query || row.params) out.add(400);
-  if (row.method !== 'GET') out.add(503);
-  if (row.stream) for (const s of [429, 503]) out.add(s);
+  out.add(503);
+  if (row.stream) out.add(429);
   out.delete(successStatus(row));
   return [...out].sort((a, b) => a - b);
 }

@@ -93,7 +93,7 @@ export const ERROR_TEXT: Record<number, string> = {
   415: 'Content-Type not accepted: a JSON body needs application/json (or a +json type), an upload multipart/form-data.',
   429: 'Rate limited. The spec gives no rate for this endpoint; the sandbox does not limit it.',
   500: 'Internal inconsistency.',
-  503: 'Temporarily unavailable; retry with backoff (also: the store could not write the change, nothing was kept).',
+  503: 'Temporarily unavailable; retry with backoff (also: the store could not write the change, nothing was kept; or a standby process of a PostgreSQL store answered).',
 };
 
 /** Where the amount reads differ: they are rate limited. */
