@@ -176,6 +176,13 @@ describe('the document declares every status the server answers', () => {
     expect(ranges).toEqual([]);
   });
 
+  it("every /v1 operation's 401 carries the spec's two messages (§5, §7) verbatim as examples", () => {
+    for (const e of Object.values(endpoints).filter((r) => r.auth)) {
+      const media = doc.paths[openApiPath(e.path)][e.method.toLowerCase()].responses['401'].content['application/json'];
+      expect([e.id, Object.values(media.examples as Json).map((x) => x.value.message)]).toEqual([e.id, ['x-api-key header is required', 'invalid api key']]);
+    }
+  });
+
   it('the probes declare 204, 405 and 503, nothing else', () => {
     for (const probe of ['/livez', '/healthz', '/readyz']) expect(Object.keys(doc.paths[probe].get.responses)).toEqual(['204', '405', '503']);
   });
