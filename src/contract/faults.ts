@@ -231,7 +231,7 @@ export type Fault = z.infer<typeof Fault>;
 
 export const FaultList = z.object({ faults: z.array(Fault) }).meta({ id: 'SandboxFaultList' });
 export const FaultRemoved = z.object({ removed: z.number() }).meta({ id: 'SandboxFaultRemoved' });
-export const FaultIdParam = z.object({ id: z.string().meta({ description: 'The fault id (`flt_<n>`).' }) });
+export const FaultIdParam = z.object({ id: z.string().min(1).meta({ description: 'The fault id (`flt_<n>`).' }) });
 
 /** An injected fault as the operation's history shows it (GET /sandbox/operations/:id `faults`). */
 export const FaultEvent = z

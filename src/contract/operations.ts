@@ -142,17 +142,29 @@ export type GetOperationStateRequest = z.input<typeof GetOperationStateRequest>;
 
 export const MAX_CANCEL_REASON_BYTES = 2048;
 
+const utf8 = new TextEncoder();
+/** The length of `s` in UTF-8 bytes (TextEncoder, not Buffer: the contract also runs in a browser, under msw). */
+export const utf8ByteLength = (s: string): number => utf8.encode(s).length;
+
 /** Body of POST /v1/cancel_operation (spec §4.7). */
 export const CancelOperationRequest = z
   .object({
     ...identifierFields,
     reason: z
       .string({ error: typeError('a string') })
-      .refine((s) => Buffer.byteLength(s, 'utf8') <= MAX_CANCEL_REASON_BYTES, {
+      .refine((s) => utf8ByteLength(s) <= MAX_CANCEL_REASON_BYTES, {
         message: `must be at most ${MAX_CANCEL_REASON_BYTES} bytes`,
       })
       .optional()
-      .meta({ description: 'Audit-log reason, at most 2048 bytes (UTF-8). Empty means "cancel".', maxLength: MAX_CANCEL_REASON_BYTES, examples: ['customer changed their mind'] }),
+      .meta({
+        description:
+          'Audit-log reason, at most 2048 bytes of UTF-8 (spec §4.7, §8), not 2048 characters: `maxLength` counts characters, so ' +
+          'it is only an upper bound — 1,025 Cyrillic characters (2,050 bytes) pass it and are refused with 400 validation_error. ' +
+          'Empty means "cancel".',
+        maxLength: MAX_CANCEL_REASON_BYTES,
+        'x-paygate-max-bytes': MAX_CANCEL_REASON_BYTES,
+        examples: ['customer changed their mind'],
+      }),
   })
   .superRefine(exactlyOneIdentifier)
   .meta({ id: 'CancelOperationRequest', description: 'Exactly one of operation_id and merchant_operation_id.' });

@@ -27,7 +27,7 @@ export type Posting = {
 };
 
 /** The suffixes of an operation's posting ids (`<operation_id>:<suffix>`), in the order they can be made. */
-export const POSTING_SUFFIXES = ['reserve', 'settle', 'fee', 'payout', 'payout-excess', 'release'] as const;
+export const POSTING_SUFFIXES = ['reserve', 'settle', 'fee', 'payout', 'payout-excess', 'release', 'fee-excess'] as const;
 
 /** An operation's postings, looked up by their deterministic ids. */
 export function postingsOf(state: { postings: { get(id: string): Posting | undefined } }, operationId: string): Posting[] {

@@ -5,7 +5,7 @@ import type { Decimal } from 'decimal.js';
 import type { Contribution, OperationRecord } from './operation.js';
 import type { DomainContext, StateChange } from './state.js';
 import { DomainError } from './errors.js';
-import { accounts, posting } from './ledger.js';
+import { accounts, posting, type PostingKind } from './ledger.js';
 import { money, toScale2 } from './money.js';
 import { commissionOn, converted, tierFor } from './pricing.js';
 import { move } from './transitions.js';
@@ -93,9 +93,21 @@ export function claimEnded(ctx: DomainContext, payment: OperationRecord, paid: D
 }
 
 /**
+ * The commission of a pool payout that completes for `actual` (request currency; `gross` in the ledger currency):
+ * re-priced on the captured amount, as a payment's is, with the tier of `actual` (else the tier of the expected
+ * amount, else the commission it was created with).
+ */
+function payoutCommission(ctx: DomainContext, op: OperationRecord, actual: Decimal, gross: Decimal): Decimal {
+  const pricing = ctx.world.pricingFor(op.shop_id, op.method, 'payout');
+  const tier = tierFor(pricing, actual) ?? tierFor(pricing, money(op.expected_amount));
+  return tier ? commissionOn(gross, tier) : money(op.commission_amount);
+}
+
+/**
  * A payout settles: completed consumes the reserve (amount out, commission to fees); failed returns it. A pool
- * payout completes for what its matched payments paid (`paid`): more than its amount takes the difference from the
- * balance, less returns the unfilled rest of the reserve.
+ * payout completes for what its matched payments paid (`paid`), its commission re-priced on that: the reserve pays
+ * the commission first, then the amount out; more than the reserve holds comes from the balance, an unused rest of
+ * the reserve returns to it.
  */
 export function settlePayout(ctx: DomainContext, op: OperationRecord, outcome: 'completed' | 'failed', cause: string, paid?: Decimal): Moved {
   if (op.type !== 'payout') throw new DomainError('invalid_state', 'only payouts settle');
@@ -112,30 +124,30 @@ export function settlePayout(ctx: DomainContext, op: OperationRecord, outcome: '
       ]),
     );
   }
-  const commission = money(op.commission_amount);
-  const expectedOut = reserved.minus(commission);
   const actual = paid ?? money(op.expected_amount);
-  const out = paid === undefined ? expectedOut : converted(actual, op.conversion);
+  const out = paid === undefined ? reserved.minus(money(op.commission_amount)) : converted(actual, op.conversion);
+  const commission = paid === undefined ? money(op.commission_amount) : payoutCommission(ctx, op, actual, out);
   const moved = move(op, 'completed', now, cause, {
     completed_at: now,
     actual_amount: toScale2(actual),
+    commission_amount: toScale2(commission),
     settlement_amount: toScale2(out.plus(commission)),
   });
-  const fromReserve = out.lessThan(expectedOut) ? out : expectedOut;
+  const feeFromReserve = commission.lessThan(reserved) ? commission : reserved;
+  const left = reserved.minus(feeFromReserve);
+  const outFromReserve = out.lessThan(left) ? out : left;
+  const shop = op.shop_id;
   const postings: StateChange[] = [];
-  if (fromReserve.greaterThan(0)) {
-    postings.push({ kind: 'posting', posting: posting(`${op.id}:payout`, op.shop_id, op.id, 'payout_settled', accounts.reserved(op.shop_id), accounts.payouts, cur, fromReserve, now) });
-  }
-  if (out.greaterThan(expectedOut)) {
-    // Payers sent the recipient more than the payout's amount: the shop is charged what was actually paid out.
-    postings.push({ kind: 'posting', posting: posting(`${op.id}:payout-excess`, op.shop_id, op.id, 'payout_settled', accounts.balance(op.shop_id), accounts.payouts, cur, out.minus(expectedOut), now) });
-  } else if (out.lessThan(expectedOut)) {
-    // Closed short: the unfilled rest of the reserve returns to the balance.
-    postings.push({ kind: 'posting', posting: posting(`${op.id}:release`, op.shop_id, op.id, 'payout_released', accounts.reserved(op.shop_id), accounts.balance(op.shop_id), cur, expectedOut.minus(out), now) });
-  }
-  if (commission.greaterThan(0)) {
-    postings.push({ kind: 'posting', posting: posting(`${op.id}:fee`, op.shop_id, op.id, 'payout_commission', accounts.reserved(op.shop_id), accounts.fees, cur, commission, now) });
-  }
+  const add = (suffix: string, kind: PostingKind, from: string, to: string, amount: Decimal) => {
+    if (amount.greaterThan(0)) postings.push({ kind: 'posting', posting: posting(`${op.id}:${suffix}`, shop, op.id, kind, from, to, cur, amount, now) });
+  };
+  add('payout', 'payout_settled', accounts.reserved(shop), accounts.payouts, outFromReserve);
+  // Payers sent the recipient more than the reserve covers: the shop is charged what was actually paid out.
+  add('payout-excess', 'payout_settled', accounts.balance(shop), accounts.payouts, out.minus(outFromReserve));
+  // Closed short: the unused rest of the reserve returns to the balance.
+  add('release', 'payout_released', accounts.reserved(shop), accounts.balance(shop), left.minus(outFromReserve));
+  add('fee', 'payout_commission', accounts.reserved(shop), accounts.fees, feeFromReserve);
+  add('fee-excess', 'payout_commission', accounts.balance(shop), accounts.fees, commission.minus(feeFromReserve));
   return movedTo(ctx, moved.op, changesOf(moved, postings));
 }
 

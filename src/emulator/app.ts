@@ -6,6 +6,7 @@ import { endpoints, sandboxControls, type EndpointDef } from '../contract/index.
 import { AmountReadGate } from './runtime/amount-reads.js';
 import { FaultInjector } from './faults/injector.js';
 import { RECEIPT_URL_TTL_MS, type AppContext, type RouteContext } from './context.js';
+import { pathsOfTables } from './http/allow.js';
 import { ApiError, errorResponse } from './http/errors.js';
 import { echo } from '../contract/echo.js';
 import { mountTable } from './http/mount.js';
@@ -55,8 +56,8 @@ function routeContext(ctx: AppContext): RouteContext {
   };
 }
 
-/** Method of each gateway path: another method on it is 405 with Allow; any other unknown route is 404. */
-const GATEWAY_METHOD_OF = new Map<string, string>((Object.values(endpoints) as EndpointDef[]).map((e) => [e.path, e.method]));
+/** The methods of each path of both tables: another method on it is 405 with Allow; any other unknown route is 404. */
+const TABLE_PATHS = pathsOfTables([...(Object.values(endpoints) as EndpointDef[]), ...Object.values(sandboxControls)]);
 
 /**
  * No route matched. Under /v1 the key is checked first (spec §5 rule 3: an unauthenticated request never reaches
@@ -75,7 +76,7 @@ function noSuchRoute(event: H3Event, ctx: AppContext): Response {
       throw e;
     }
   }
-  const allowed = GATEWAY_METHOD_OF.get(event.url.pathname);
+  const allowed = TABLE_PATHS.allowed(event.url.pathname);
   if (allowed) {
     event.context.errorCode = 'method_not_allowed';
     return errorResponse(new ApiError('method_not_allowed', `use ${allowed} ${event.url.pathname}`, { allow: allowed }));
@@ -125,7 +126,12 @@ export function createApp(ctx: AppContext): H3 {
   const app = new H3();
   const routes = routeContext(ctx);
   // One middleware, not two: each is a layer of promises on every request.
-  app.use((event, next) => (event.req.method === 'HEAD' ? answerHead(event, app) : logRequest(event, next, routes.requestLog)));
+  app.use((event, next) => {
+    if (event.req.method === 'HEAD') return answerHead(event, app);
+    // An empty path segment (an empty id: `/sandbox/operations/`) matches no route, though h3 ignores a trailing slash.
+    if (TABLE_PATHS.hasEmptySegment(event.url.pathname)) return logRequest(event, () => noSuchRoute(event, ctx), routes.requestLog);
+    return logRequest(event, next, routes.requestLog);
+  });
   mountTable(app, endpoints, gatewayHandlers, routes);
   mountTable(app, sandboxControls, controlHandlers, routes);
   for (const site of SITE_ROUTES) app.on(site.method, site.path, (event) => site.handler(event, routes));

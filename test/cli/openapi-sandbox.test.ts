@@ -1,4 +1,5 @@
 // `paygate openapi` prints the OpenAPI 3.1 document; `paygate sandbox start` failures exit 5.
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runCli, tempConfig } from './run-cli.js';
 
@@ -16,6 +17,13 @@ describe('paygate openapi', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/payment', '/v1/payout', '/v1/balances', '/readyz']));
     expect(r.stdout).toBe(`${JSON.stringify(doc, null, 2)}\n`);
+  });
+
+  it('prints exactly the bytes of docs/openapi.json (the built CLI, whose bundle loads the contract in another order)', async () => {
+    const r = await runCli(['openapi'], { env: { PAYGATE_CONFIG: cfg.path } });
+    expect(r.code).toBe(0);
+    const committed = readFileSync(new URL('../../docs/openapi.json', import.meta.url));
+    expect(Buffer.from(r.stdout, 'utf8').equals(committed), 'run `npm run docs` after changing the contract').toBe(true);
   });
 });
 

@@ -85,10 +85,18 @@ describe('the emulator mounts the tables and nothing else', () => {
   });
 
   it('a route no table declares is the not-found answer', async () => {
-    for (const [method, path] of [['GET', '/sandbox/undeclared'], ['DELETE', '/sandbox/clock'], ['GET', '/v2/payment']] as const) {
+    for (const [method, path] of [['GET', '/sandbox/undeclared'], ['GET', '/v2/payment']] as const) {
       const res = await app.fetch(new Request(`http://paygate.local${path}`, { method, headers: { 'x-admin-token': sandbox.adminToken!, 'x-api-key': KEY_A } }));
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ code: 'not_found', message: `no such endpoint: ${method} ${path}` });
+    }
+  });
+
+  it('another method on a path of either table is 405 with Allow (a control path was 404 before issue 24)', async () => {
+    for (const [method, path, allow] of [['DELETE', '/sandbox/clock', 'GET'], ['PUT', '/sandbox/webhooks', 'GET, POST'], ['GET', '/v1/payout', 'POST']] as const) {
+      const res = await app.fetch(new Request(`http://paygate.local${path}`, { method, headers: { 'x-admin-token': sandbox.adminToken!, 'x-api-key': KEY_A } }));
+      expect([path, res.status, res.headers.get('allow')]).toEqual([path, 405, allow]);
+      expect(await res.json()).toEqual({ code: 'method_not_allowed', message: `use ${allow} ${path}` });
     }
   });
 });

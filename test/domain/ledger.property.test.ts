@@ -9,6 +9,7 @@ import { completePayment, openingPostings } from '../../src/domain/lifecycle.js'
 import { cancel, expire, providerSettles, receiptUploaded, reviewerDecides } from '../../src/domain/commands.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { money, ZERO } from '../../src/domain/money.js';
+import { commissionOn, converted, tierFor } from '../../src/domain/pricing.js';
 import type { DomainContext } from '../../src/domain/state.js';
 import { WorldIndex } from '../../src/domain/world.js';
 import { SandboxState } from '../../src/store/state.js';
@@ -42,6 +43,36 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   fc.record({ t: fc.constant('review' as const), pick: fc.nat(), approve: fc.boolean() }),
   fc.record({ t: fc.constant('expire' as const), pick: fc.nat() }),
 );
+
+/**
+ * Only the pool shop's card payins and payouts, in episodes — a payout, a payment (matched to an open payout), the
+ * payer paying all, a third or more, the provider settling a pending payout — so that payouts get filled, overpaid
+ * and closed short while other payments and payouts are open around them.
+ */
+const poolEpisodes: fc.Arbitrary<Action[]> = fc
+  .array(
+    fc.record({
+      payout: fc.constantFrom(100_000, 150_000, 300_000, 2_500_000),
+      payment: fc.constantFrom(50_000, 100_000, 150_000, 2_450_000),
+      mode: fc.constantFrom('full' as const, 'partial' as const, 'more' as const),
+      pick: fc.nat(),
+      ok: fc.boolean(),
+      cancel: fc.option(fc.nat(), { freq: 4 }),
+    }),
+    { minLength: 1, maxLength: 6 },
+  )
+  .map((episodes) =>
+    episodes.flatMap((e): Action[] => [
+      { t: 'payout', shop: 2, method: 0, cents: e.payout, tag: '' },
+      { t: 'payment', shop: 2, method: 0, cents: e.payment, tag: '' },
+      ...(e.cancel === null ? [] : [{ t: 'cancel' as const, pick: e.cancel }]),
+      { t: 'pay', pick: e.pick, mode: e.mode },
+      { t: 'settle', pick: e.pick, ok: e.ok },
+    ]),
+  );
+
+/** Completed pool payouts the invariants met, by how they were paid (checked on every step: counted again). */
+const seen = { short: 0, full: 0, over: 0 };
 
 function run(actions: Action[]) {
   const state = new SandboxState();
@@ -189,8 +220,18 @@ function checkPool(state: SandboxState) {
       // A payout closes only once no matched payment is open, and then every completed one is in its receipts.
       expect(claimed.isZero()).toBe(true);
       expect(contributed.toFixed(2)).toBe(paid.toFixed(2));
-      // A filled or closed-short payout completed for exactly what its matched payments paid.
-      if (payout.status === 'completed' && paid.greaterThan(0)) expect(payout.actual_amount).toBe(paid.toFixed(2));
+      // A filled or closed-short payout completed for exactly what its matched payments paid, and its commission is
+      // re-priced on that captured amount (README: "re-priced on actual_amount when completed"), as a payment's is.
+      if (payout.status === 'completed' && paid.greaterThan(0)) {
+        expect(payout.actual_amount).toBe(paid.toFixed(2));
+        const c = paid.comparedTo(payout.expected_amount);
+        seen[c < 0 ? 'short' : c > 0 ? 'over' : 'full']++;
+        const gross = converted(paid, payout.conversion);
+        const pricing = world.pricingFor(payout.shop_id, payout.method, 'payout');
+        const tier = tierFor(pricing, paid) ?? tierFor(pricing, money(payout.expected_amount));
+        expect(payout.commission_amount).toBe(commissionOn(gross, tier!).toFixed(2));
+        expect(payout.settlement_amount).toBe(gross.plus(payout.commission_amount).toFixed(2));
+      }
       if (payout.status !== 'completed') expect(paid.isZero()).toBe(true);
     }
     // Claims never promise more than the slot holds.
@@ -211,6 +252,18 @@ describe('ledger invariants', () => {
       { numRuns: 150 },
     );
   });
+
+  it('hold over random sequences of pool payouts and payments: filled and closed short, each re-priced', () => {
+    const before = { ...seen };
+    fc.assert(
+      fc.property(poolEpisodes, (actions) => {
+        run(actions);
+      }),
+      { numRuns: 60 },
+    );
+    // The sequences reach pool payouts filled exactly and closed short (overpaid ones are rarer: the test below).
+    expect([seen.short > before.short, seen.full > before.full]).toEqual([true, true]);
+  }, 60_000);
 
   it('a partial payment settles to the captured amount, re-priced', () => {
     const state = run([{ t: 'payment', shop: 0, method: 0, cents: 300000, tag: '' }, { t: 'pay', pick: 0, mode: 'partial' }]);
@@ -234,6 +287,35 @@ describe('pool payouts in the ledger', () => {
     expect(claimOf(p2!)).toEqual({ payout_id: payout!.id, amount: '500.00' });
     expect(payout).toMatchObject({ status: 'completed', actual_amount: '1500.00' });
     expect(contributionsOf(payout!).map((c) => c.amount).sort()).toEqual(['1000.00', '500.00']);
+  });
+
+  it('a pool payout closed short is re-priced on what was paid: 25,000.00 closed at 24,500.00 takes 245.00, not 250.00', () => {
+    const state = run([
+      { t: 'payout', shop: 2, method: 0, cents: 2_500_000, tag: '' },
+      { t: 'payment', shop: 2, method: 0, cents: 2_450_000, tag: '' },
+      { t: 'pay', pick: 0, mode: 'full' },
+      { t: 'settle', pick: 0, ok: true },
+    ]);
+    const [payout, payment] = [...state.operations.values()];
+    expect(claimOf(payment!)?.payout_id).toBe(payout!.id);
+    expect(payout).toMatchObject({ status: 'completed', expected_amount: '25000.00', actual_amount: '24500.00', commission_amount: '245.00', settlement_amount: '24745.00' });
+    const opening = money(world.world.shops.find((s) => s.id === 'shop_pool')!.opening_balances.RUB ?? '0');
+    // The shop paid out 24,500.00 plus 245.00 and was credited its payment's 24,500.00 less 245.00 (1 % each way).
+    expect(state.accountTotal(accounts.balance('shop_pool'), 'RUB').toFixed(2)).toBe(opening.minus('24745.00').plus('24255.00').toFixed(2));
+    expect(state.accountTotal(accounts.reserved('shop_pool'), 'RUB').toFixed(2)).toBe('0.00');
+    expect(state.accountTotal(accounts.fees, 'RUB').toFixed(2)).toBe('490.00');
+  });
+
+  it('an overpaid pool payout is re-priced on what was paid, and the reserve pays its commission first', () => {
+    const state = run([
+      { t: 'payout', shop: 2, method: 0, cents: 100_000, tag: '' },
+      { t: 'payment', shop: 2, method: 0, cents: 100_000, tag: '' },
+      { t: 'pay', pick: 0, mode: 'more' },
+    ]);
+    const [payout] = [...state.operations.values()];
+    // 1,010.01 paid into a payout of 1,000.00: commission 1 % of 1,010.01 = 10.10; the shop is charged 1,020.11.
+    expect(payout).toMatchObject({ status: 'completed', actual_amount: '1010.01', commission_amount: '10.10', settlement_amount: '1020.11' });
+    expect(state.accountTotal(accounts.reserved('shop_pool'), 'RUB').toFixed(2)).toBe('0.00');
   });
 
   it('a pool payout with matched payments cannot fail, and cannot be completed by the provider', () => {

@@ -1,7 +1,7 @@
 // client.operations: read the state of an operation and cancel a payment (spec §4.6, §4.7).
 import { APIPromise } from '../api-promise.js';
 import type { PaygateCore, RequestOptions, ResponseOf } from '../core.js';
-import { APIConnectionError, APIError, CancelOutcomeUnknownError } from '../errors.js';
+import { APIConnectionError, APIError, CancelOutcomeUnknownError, PaygateError } from '../errors.js';
 
 /** Exactly one identifier of an operation. */
 export type OperationRef =
@@ -12,6 +12,12 @@ export type CancelOperationInput = OperationRef & {
   /** Audit-log reason, at most 2048 UTF-8 bytes. Default: none (the gateway records "cancel"). */
   reason?: string | undefined;
 };
+
+/** Longest `reason`, in UTF-8 bytes (spec §4.7, §8; the contract's MAX_CANCEL_REASON_BYTES, not imported: the CLI loads
+ * the client without the contract). */
+export const MAX_REASON_BYTES = 2048;
+
+const utf8 = new TextEncoder();
 
 export class Operations {
   readonly #core: PaygateCore;
@@ -32,6 +38,12 @@ export class Operations {
    */
   cancel(params: CancelOperationInput, options?: RequestOptions): APIPromise<ResponseOf<'cancelOperation'>> {
     const target = pickRef(params);
+    // The limit is bytes, not characters (spec §4.7): 1,025 Cyrillic characters are 2,050 bytes.
+    // A UTF-16 unit is at most 3 bytes of UTF-8: a short reason needs no encoding.
+    const bytes = typeof params.reason === 'string' && params.reason.length * 3 > MAX_REASON_BYTES ? utf8.encode(params.reason).length : 0;
+    if (bytes > MAX_REASON_BYTES) {
+      return new APIPromise(Promise.reject(new PaygateError(`reason is ${bytes} bytes of UTF-8; at most ${MAX_REASON_BYTES} bytes (not characters) are allowed`)));
+    }
     const body = params.reason !== undefined ? { ...target, reason: params.reason } : target;
     const result = this.#core
       .request('cancelOperation', { body }, options)

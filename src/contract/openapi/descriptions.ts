@@ -86,13 +86,14 @@ export const ERROR_TEXT: Record<number, string> = {
   401: 'X-API-Key missing, invalid or revoked.',
   403: 'Key not authorized for this endpoint.',
   404: "Operation not in this shop's scope or not existing.",
+  405: 'Another method than this path takes (a request with another method on this path; the Allow header lists the methods).',
   409: 'The operation is not in a state that accepts this request.',
   412: 'Precondition failed (idempotency key reused with another body, state or routing precondition).',
-  413: 'Body too large.',
-  415: 'Unsupported content type.',
+  413: 'Body too large: JSON bodies over 64 KiB, receipt uploads over 10 MiB.',
+  415: 'Content-Type not accepted: a JSON body needs application/json (or a +json type), an upload multipart/form-data.',
   429: 'Rate limited. The spec gives no rate for this endpoint; the sandbox does not limit it.',
   500: 'Internal inconsistency.',
-  503: 'Temporarily unavailable; retry with backoff.',
+  503: 'Temporarily unavailable; retry with backoff (also: the store could not write the change, nothing was kept; or a standby process of a PostgreSQL store answered).',
 };
 
 /** Where the amount reads differ: they are rate limited. */
@@ -105,4 +106,5 @@ export const AMOUNTS_ERROR_TEXT: Record<number, string> = {
 export const CONTROL_ERROR_TEXT: Record<number, string> = {
   404: "No such operation, link, key, shop, webhook endpoint or delivery (in this shop's scope).",
   412: 'Precondition failed (the shop has no route through a self-matching pool).',
+  429: 'Too many requests or open streams; retry later.',
 };

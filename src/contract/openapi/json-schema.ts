@@ -97,13 +97,19 @@ export function parametersOf(schema: z.ZodType, where: 'query' | 'path'): Json[]
     const json = z.toJSONSchema(field, { io: 'input', unrepresentable: 'any' }) as Json;
     if (isRefused(json)) continue;
     const { description, ...rest } = clean(json) as Json;
+    // A path id is never empty (`/sandbox/operations/` is no id: the server answers 404).
+    if (where === 'path' && rest.type === 'string' && rest.minLength === undefined) rest.minLength = 1;
     const required = where === 'path' || !field.safeParse(undefined).success;
     out.push({ name, in: where, required, ...(description ? { description } : {}), schema: rest });
   }
   return out;
 }
 
-/** Keep only the components the document reaches from `roots` (paths, webhooks), following $refs transitively. */
+/**
+ * Keep only the components the document reaches from `roots` (paths, webhooks), following $refs transitively, in
+ * the order of their ids: zod's registry holds them in the order the modules were loaded, which differs between the
+ * CLI's bundle and the modules (`paygate openapi` and docs/openapi.json must be the same bytes).
+ */
 export function reachable(schemas: Record<string, Json>, roots: unknown): Record<string, Json> {
   const seen = new Set<string>();
   const visit = (node: unknown): void => {
@@ -120,5 +126,6 @@ export function reachable(schemas: Record<string, Json>, roots: unknown): Record
     for (const v of Object.values(node)) visit(v);
   };
   visit(roots);
-  return Object.fromEntries(Object.entries(schemas).filter(([id]) => seen.has(id)));
+  const ids = Object.keys(schemas).filter((id) => seen.has(id));
+  return Object.fromEntries(ids.sort().map((id) => [id, schemas[id]!]));
 }

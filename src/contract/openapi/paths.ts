@@ -2,6 +2,7 @@
 // per-endpoint responses with the headers the emulator sends (Cache-Control, Retry-After).
 import type { z } from 'zod';
 import { credentialOf, successStatus, type RouteDef } from '../route.js';
+import { ADMIN_TOKEN_401, answeredErrors, API_KEY_401 } from '../statuses.js';
 import { mediaExamples } from './examples.js';
 import { parametersOf, ref, schemaOf, type Json } from './json-schema.js';
 
@@ -73,21 +74,44 @@ function successOf(row: RouteDef, operationId: string): Json {
   return out;
 }
 
+/** The bodies of the 401s `row` answers, as named examples: the spec's two messages for a key (§5). */
+function unauthorizedExamples(row: RouteDef): Json {
+  const credential = credentialOf(row);
+  const example = (summary: string, value: { code: string; message: string }) => ({ summary, value });
+  const out: Json = {};
+  if (credential === 'admin' || credential === 'support') {
+    out.missing_admin_token = example('X-Admin-Token missing', ADMIN_TOKEN_401.missing);
+    out.invalid_admin_token = example('X-Admin-Token wrong', ADMIN_TOKEN_401.invalid);
+  }
+  if (credential === 'key' || credential === 'support') {
+    out.missing_api_key = example('X-API-Key missing (the spec\'s message, §5)', API_KEY_401.missing);
+    out.invalid_api_key = example('X-API-Key unknown or revoked (the spec\'s message, §5)', API_KEY_401.invalid);
+  }
+  return out;
+}
+
 function responsesOf(input: OperationInput): Json {
   const { row, operationId, errorText } = input;
   const responses: Json = { [String(successStatus(row))]: successOf(row, operationId) };
-  const admin = credentialOf(row) === 'admin';
-  for (const s of row.errors) {
-    const text = s === 401 && admin ? 'X-Admin-Token missing or invalid.' : (errorText[s] ?? 'Error');
+  const unauthorized = UNAUTHORIZED_TEXT[credentialOf(row)];
+  for (const s of answeredErrors(row)) {
+    const text = s === 401 && unauthorized ? unauthorized : (errorText[s] ?? 'Error');
     const headers = RETRY_AFTER[operationId]?.includes(s) ? { ...cacheControl, ...retryAfter(s === 429) } : cacheControl;
-    responses[String(s)] = { description: text, headers, content: { 'application/json': { schema: ref('Error') } } };
-  }
-  if (!row.errors.some((s) => s >= 400 && s < 500)) {
-    // A probe answers no client error itself; only Node's HTTP server does, for a request it cannot parse.
-    responses['4XX'] = { description: "Never from the route itself: only Node's HTTP server's own 400 or 431, without a body, for a request it cannot parse." };
+    const media: Json = { schema: ref('Error') };
+    if (s === 401) media.examples = unauthorizedExamples(row);
+    const out: Json = { description: text, headers: s === 405 ? { ...headers, ...ALLOW } : headers, content: { 'application/json': media } };
+    responses[String(s)] = out;
   }
   return responses;
 }
+
+/** The 401 text where the credential is not (only) the shop's key. */
+const UNAUTHORIZED_TEXT: Partial<Record<string, string>> = {
+  admin: 'X-Admin-Token missing or invalid.',
+  support: 'Neither a valid X-Admin-Token nor a valid X-API-Key (the admin token is checked when sent).',
+};
+
+const ALLOW = { Allow: { description: 'The methods of this path.', required: true, schema: { type: 'string', examples: ['POST'] } } };
 
 /** The OpenAPI operation of one row. */
 export function operationOf(input: OperationInput): Json {
