@@ -53,7 +53,8 @@ export interface SandboxOptions {
   front?: SandboxFront;
   /** Delete the store's files before opening (refused while another process owns them). Default false. */
   reset?: boolean;
-  /** fdatasync after each group write (power-loss durability). Default false: a write() survives a process crash. */
+  /** Acknowledge a group write once durable: a store file fdatasyncs (default false: survives a process crash); PostgreSQL
+   * waits for the WAL flush (synchronous_commit; default true: survives a database crash). */
   fsync?: boolean;
   /** Stand the sandbox clock still until advanced. Default false. */
   frozenClock?: boolean;
@@ -198,7 +199,7 @@ function demoInfo(world: World, index: WorldIndex): DemoInfo {
 /** The backend `opts` name: the one given, else a store file, else memory; and whether the sandbox owns it. */
 async function backendOf(opts: SandboxOptions): Promise<{ backend: StoreBackend; owned: boolean }> {
   if (opts.backend) return { backend: opts.backend, owned: false };
-  return { backend: await backendFor(opts.store, opts.fsync ?? false), owned: true };
+  return { backend: await backendFor(opts.store, opts.fsync), owned: true };
 }
 
 interface OpenedState {

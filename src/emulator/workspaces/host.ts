@@ -220,7 +220,7 @@ async function adminTokenOf(opts: SandboxOptions, registry: Registry): Promise<{
 
 /** The default workspace's sandbox with the workspace host in front of it (createSandbox). */
 export async function hostSandbox(opts: SandboxOptions, make: MakeSandbox): Promise<Sandbox> {
-  const backend = opts.backend ?? (await backendFor(opts.store, opts.fsync ?? false));
+  const backend = opts.backend ?? (await backendFor(opts.store, opts.fsync));
   let released = false;
   const release = async () => {
     if (released || opts.backend) return;
