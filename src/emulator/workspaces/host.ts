@@ -7,12 +7,13 @@
 import { randomBytes } from 'node:crypto';
 import { MAX_WORKSPACES, type CreatedWorkspace, type CreateWorkspaceRequest, type WorkspaceInfo } from '../../contract/workspaces.js';
 import { backendFor, type StoreBackend } from '../../store/backend.js';
-import { ApiError, errorResponse } from '../http/errors.js';
+import { ApiError } from '../http/errors.js';
 import { hashApiKey } from '../runtime/seed.js';
 import type { Sandbox, SandboxFront, SandboxOptions } from '../sandbox.js';
 import { setBase } from '../sandbox.js';
 import { newWorkspaceRecord, type FixtureSource } from './create.js';
 import { Registry, sha256 } from './registry.js';
+import { unknownWorkspace } from './unknown.js';
 import type { WorkspaceControl, WorkspaceRecord } from './types.js';
 
 type MakeSandbox = (opts: SandboxOptions) => Promise<Sandbox>;
@@ -130,10 +131,10 @@ export class WorkspaceHost implements WorkspaceControl {
     const cut = rest.search(/[/?#]/);
     const id = cut < 0 ? rest : rest.slice(0, cut);
     const space = id === 'default' ? this.def : this.#spaces.get(id);
-    if (!space) return errorResponse(new ApiError('workspace_not_found', `no workspace ${id} on this server; list them with paygate workspace list`));
     const tail = cut < 0 ? '' : rest.slice(cut);
     const inner = `${url.slice(0, p)}${tail.startsWith('/') ? tail : `/${tail}`}`;
     const admin = request.headers.get('x-admin-token');
+    if (!space) return unknownWorkspace(request, inner, id, admin !== null && sha256(admin) === this.def.adminHash);
     return this.send(space, forward(request, inner), inner, admin);
   }
 
