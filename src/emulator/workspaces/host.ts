@@ -180,6 +180,8 @@ export class WorkspaceHost implements WorkspaceControl {
     if (!space) throw new ApiError('workspace_not_found', `no workspace ${id}; list them with paygate workspace list`);
     this.#spaces.delete(id);
     this.#byAdmin.delete(space.adminHash);
+    // What is in flight in it ends now: creates waiting on the provider answer 404, its streams end, timers stop.
+    space.sandbox.service.stop(new ApiError('workspace_not_found', `workspace ${id} was deleted while this request was in flight`));
     await this.registry.remove(id);
     await space.sandbox.close();
     await this.backend.drop(id);
