@@ -125,7 +125,8 @@ ${example(`
   $ paygate sandbox start --https                  # then: paygate --ca .paygate/sandbox.json.cert.pem balances
   $ paygate sandbox start --public-url https://paygate.example.test
   $ PAYGATE_STORE=/tmp/pg.json paygate sandbox start --reset --json
-  $ paygate sandbox start --store postgres://paygate@db.internal/paygate --host 0.0.0.0   # run two: one stands by`)}`)
+  $ paygate sandbox start --store postgres://paygate@db.internal/paygate --host 0.0.0.0   # run two: one stands by
+  $ paygate sandbox start --store postgres://paygate@db.internal/paygate --no-fsync       # faster; a database crash may lose the last writes`)}`)
     .action(action(sandboxStartOptions, async () => (await import('../commands/sandbox.js')).sandboxStart));
   defineSandboxTime(sandboxCmd);
   defineSandboxOperations(sandboxCmd);
