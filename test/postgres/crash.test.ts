@@ -72,6 +72,12 @@ pgDescribe('a crash of the PostgreSQL server', () => {
           if (sentDown) downOutcomes.push(o);
         }
       };
+      // A create waiting on the provider (`+slow`: 10 s of a frozen sandbox clock) when the database goes away.
+      const slow = fetch(`${base}/v1/payment`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': KEY_A },
+        body: JSON.stringify({ merchant_operation_id: 'cr-slow', client_id: 'alice+slow', method: 'WT_RUB_C2C', amount: '100.00', currency: 'RUB' }),
+      }).then(async (r) => ({ status: r.status, code: ((await r.json()) as { code?: string }).code }), (e: unknown) => ({ status: 0, code: String(e) }));
       const load = Promise.all(Array.from({ length: 20 }, (_, w) => worker(w)));
       while (acked < 300) await new Promise((r) => setImmediate(r));
       // Crash the server under load; while it is down the load goes on: the creates in flight at the crash and
@@ -85,6 +91,7 @@ pgDescribe('a crash of the PostgreSQL server', () => {
         },
       });
       await load;
+      expect(await slow).toEqual({ status: 503, code: 'store_unavailable' });
 
       const errors = outcomes.filter((o) => 'error' in o);
       expect(errors, 'no connection reset or refusal').toEqual([]);

@@ -5,6 +5,7 @@
 // is loaded from the database (the state as committed: nothing acknowledged is lost) and takes the port over; if
 // another process took the lease meanwhile, this one stands by (sandbox-standby.ts) as a standby started fresh would.
 import type { Sandbox } from '../../emulator/index.js';
+import { storeUnavailable } from '../../emulator/runtime/errors.js';
 import type { PostgresBackend } from '../../store/postgres/backend.js';
 import type { Output } from '../output.js';
 import { acquireLease, type Leased } from './sandbox-standby.js';
@@ -39,6 +40,9 @@ export async function recover(old: Lost, output: Output, reopen: (backend: Postg
   const dbUrl = old.leased.backend.opts.url;
   const port = Number(new URL(old.url).port);
   output.note(`${old.lost.message.split(';')[0]}; writes answer 503 store_unavailable until the database is back (trying every ${RETRY_MS / 1000} s)`);
+  // Its timers stop; a create waiting on the provider (`+slow`) answers 503 now rather than wait for a timer that
+  // can no longer write its outcome.
+  old.sandbox.service.stop(storeUnavailable(old.lost));
   const abort = new AbortController();
   const stop = () => abort.abort(new Error('stopped'));
   process.once('SIGINT', stop);
