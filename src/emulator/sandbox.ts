@@ -318,7 +318,7 @@ export async function createInstance(opts: SandboxOptions): Promise<Sandbox> {
   const { service, clock, outbox, releasePdfReader } = await startService(opts, index, opened, urls, log);
   const { front } = opts;
   const adminToken = opts.adminToken ?? `pg_admin_${randomBytes(12).toString('hex')}`;
-  const app = createApp({ service, urls, adminToken, urlSecret, ready: () => ready && !closed, log, outbox, fixtureFaults: world.faults, ...(front ? { workspaces: front.workspaces } : {}) });
+  const app = createApp({ service, urls, adminToken, urlSecret, ready: () => ready && !closed && !service.stopped, log, outbox, fixtureFaults: world.faults, ...(front ? { workspaces: front.workspaces } : {}) });
   ready = true;
   const https = opts.https ? { store: certBase, publicUrl: opts.publicUrl } : undefined;
   // No async layer on the request path: the answer is passed on as it comes (a Response, or the promise of one); a

@@ -55,6 +55,7 @@ pgDescribe('a crash of the PostgreSQL server', () => {
       let phase: 'up' | 'down' | 'stop' = 'up';
       const downOutcomes: Outcome[] = [];
       let acked = 0;
+      let readyWhileDown = 0;
       const worker = async (w: number) => {
         for (let i = 0; phase !== 'stop'; i++) {
           const mop = `cr-${w}-${i}`;
@@ -86,6 +87,10 @@ pgDescribe('a crash of the PostgreSQL server', () => {
         down: async () => {
           phase = 'down';
           while (downOutcomes.length < 100) await new Promise((r) => setTimeout(r, 10));
+          // Not ready meanwhile: a load balancer checking /readyz sends the traffic to a standby, if any.
+          const probe = await fetch(`${base}/readyz`);
+          await probe.text();
+          readyWhileDown = probe.status;
           phase = 'stop';
           await load;
         },
@@ -109,6 +114,8 @@ pgDescribe('a crash of the PostgreSQL server', () => {
       }
       expect(back?.status, proc.stderr()).toBe(200);
       await back!.json();
+      expect(readyWhileDown).toBe(503);
+      expect((await fetch(`${base}/readyz`)).status).toBe(204);
 
       // Every acknowledged create survived the crash: it is in what the database holds (journal and snapshot, read
       // in one statement). Operation ids are derived from the merchant_operation_id, so a retried create could not tell.

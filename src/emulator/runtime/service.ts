@@ -229,6 +229,7 @@ export class GatewayService {
   /** Called once when the service stops (its workspace deleted): the streams it feeds end. */
   readonly closeListeners = new Set<() => void>();
   #stopped: Error | undefined;
+  get stopped(): boolean { return this.#stopped !== undefined; } // prettier-ignore
 
   /** Stop (a deleted workspace): no timer runs again, creates waiting on an admission reject with `error`, streams end. */
   stop(error: Error): void {
