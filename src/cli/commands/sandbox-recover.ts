@@ -38,7 +38,8 @@ async function closeOld(old: Lost, output: Output): Promise<void> {
 export async function recover(old: Lost, output: Output, reopen: (backend: PostgresBackend) => Promise<Sandbox>): Promise<{ sandbox: Sandbox; leased: Leased } | undefined> {
   const { PostgresBackend } = await import('../../store/postgres/backend.js');
   const dbUrl = old.leased.backend.opts.url;
-  const port = Number(new URL(old.url).port);
+  const listening = new URL(old.url);
+  const port = Number(listening.port || (listening.protocol === 'https:' ? 443 : 80));
   output.note(`${old.lost.message.split(';')[0]}; writes answer 503 store_unavailable until the database is back (trying every ${RETRY_MS / 1000} s)`);
   // Its timers stop; a create waiting on the provider (`+slow`) answers 503 now rather than wait for a timer that
   // can no longer write its outcome.
