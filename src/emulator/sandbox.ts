@@ -53,7 +53,8 @@ export interface SandboxOptions {
   front?: SandboxFront;
   /** Delete the store's files before opening (refused while another process owns them). Default false. */
   reset?: boolean;
-  /** fdatasync after each group write (power-loss durability). Default false: a write() survives a process crash. */
+  /** Acknowledge a group write once durable: a store file fdatasyncs (default false: survives a process crash); PostgreSQL
+   * waits for the WAL flush (synchronous_commit; default true: survives a database crash). */
   fsync?: boolean;
   /** Stand the sandbox clock still until advanced. Default false. */
   frozenClock?: boolean;
@@ -201,7 +202,7 @@ function demoInfo(world: World, index: WorldIndex): DemoInfo {
 /** The backend `opts` name: the one given, else a store file, else memory; and whether the sandbox owns it. */
 async function backendOf(opts: SandboxOptions): Promise<{ backend: StoreBackend; owned: boolean }> {
   if (opts.backend) return { backend: opts.backend, owned: false };
-  return { backend: await backendFor(opts.store, opts.fsync ?? false), owned: true };
+  return { backend: await backendFor(opts.store, opts.fsync), owned: true };
 }
 
 interface OpenedState {
@@ -320,7 +321,7 @@ export async function createInstance(opts: SandboxOptions): Promise<Sandbox> {
   const { service, clock, outbox, releasePdfReader } = await startService(opts, index, opened, urls, log);
   const { front } = opts;
   const adminToken = opts.adminToken ?? `pg_admin_${randomBytes(12).toString('hex')}`;
-  const app = createApp({ service, urls, adminToken, urlSecret, ready: () => ready && !closed, log, outbox, fixtureFaults: world.faults, ...(front ? { workspaces: front.workspaces } : {}) });
+  const app = createApp({ service, urls, adminToken, urlSecret, ready: () => ready && !closed && !service.stopped, log, outbox, fixtureFaults: world.faults, ...(front ? { workspaces: front.workspaces } : {}) });
   ready = true;
   const https = opts.https ? { store: certBase, publicUrl: opts.publicUrl } : undefined;
   // No async layer on the request path: the answer is passed on as it comes (a Response, or the promise of one); a

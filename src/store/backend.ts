@@ -48,12 +48,12 @@ export interface StoreBackend {
  * The backend a `store` option names: a PostgreSQL database (`postgres://…`, loaded only then: the file path never
  * loads pg), a store file, or (undefined) memory.
  */
-export async function backendFor(store: string | undefined, fsync = false): Promise<StoreBackend> {
+export async function backendFor(store: string | undefined, fsync?: boolean): Promise<StoreBackend> {
   if (store !== undefined && /^postgres(ql)?:\/\//i.test(store)) {
     const { PostgresBackend } = await import('./postgres/backend.js');
     return new PostgresBackend({ url: store, fsync });
   }
-  return store ? new FileBackend({ path: store, fsync }) : new MemoryBackend();
+  return store ? new FileBackend({ path: store, fsync: fsync ?? false }) : new MemoryBackend();
 }
 
 function checkWorkspaceId(id: string): void {

@@ -1,7 +1,8 @@
 export interface Cluster {
   port: number;
   dir: string;
-  pid: number;
+  readonly pid: number;
+  crash(opts?: { downMs?: number; down?: () => unknown }): Promise<void>;
   url(db?: string): string;
   createDatabase(name?: string): Promise<string>;
   stop(): Promise<void>;

@@ -64,35 +64,55 @@ export async function startCluster({ fsync = false, log = () => {} } = {}) {
   const port = await freePort();
   const args = ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', `fsync=${fsync ? 'on' : 'off'}`];
   if (!fsync) args.push('-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
-  const server = spawn(join(bin, 'postgres'), args, { ...who, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  server.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise((resolve) => server.once('exit', resolve));
   const url = (db = 'postgres') => `postgres://paygate@127.0.0.1:${port}/${db}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const c = new pg.Client({ connectionString: url() });
-    try {
-      await c.connect();
-      await c.end();
-      break;
-    } catch (e) {
-      await c.end().catch(() => {});
-      if (server.exitCode !== null || Date.now() > deadline) {
-        server.kill('SIGKILL');
-        rmSync(dir, { recursive: true, force: true });
-        throw new Error(`postgres did not start: ${e.message}\n${stderr}`);
+  let server;
+  let exited;
+  /** Start the server on the cluster's data and wait until it takes connections. */
+  const boot = async () => {
+    server = spawn(join(bin, 'postgres'), args, { ...who, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    server.stderr.on('data', (d) => (stderr += d));
+    exited = new Promise((resolve) => server.once('exit', resolve));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const c = new pg.Client({ connectionString: url() });
+      try {
+        await c.connect();
+        await c.end();
+        break;
+      } catch (e) {
+        await c.end().catch(() => {});
+        if (server.exitCode !== null || Date.now() > deadline) {
+          server.kill('SIGKILL');
+          rmSync(dir, { recursive: true, force: true });
+          throw new Error(`postgres did not start: ${e.message}\n${stderr}`);
+        }
+        await new Promise((r) => setTimeout(r, 50));
       }
-      await new Promise((r) => setTimeout(r, 50));
     }
-  }
+  };
+  await boot();
   log(`cluster up in ${Date.now() - t0} ms on port ${port}`);
   let n = 0;
   return {
     port,
     dir,
-    pid: server.pid,
+    get pid() {
+      return server.pid;
+    },
     url,
+    /**
+     * Crash the server as `pg_ctl stop -m immediate` does (SIGQUIT to the postmaster: no shutdown checkpoint, what
+     * was not in the WAL written out is lost), wait for it to exit, then (`downMs` later) start it again on the same
+     * data and port: it runs crash recovery from the WAL. Resolves once it takes connections again.
+     */
+    async crash({ downMs = 0, down } = {}) {
+      process.kill(server.pid, 'SIGQUIT');
+      await exited;
+      await down?.();
+      if (downMs > 0) await new Promise((r) => setTimeout(r, downMs));
+      await boot();
+    },
     /** A new empty database; its URL. */
     async createDatabase(name = `t${process.pid}_${++n}`) {
       const c = new pg.Client({ connectionString: url() });

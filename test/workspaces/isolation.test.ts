@@ -32,8 +32,11 @@ describe('workspaces: create, list, delete', () => {
     const del = await admin(h, ADMIN, 'DELETE', '/sandbox/workspaces/team-a');
     expect(del.body).toEqual({ id: 'team-a', deleted: true });
     expect((await admin(h, ADMIN, 'GET', '/sandbox/workspaces')).body.workspaces).toEqual([]);
+    // Gone: its key is valid nowhere (401, as in any workspace: issue 25 C8); the server's admin token learns it is gone.
     const gone = await h.call('GET', '/w/team-a/v1/balances', { key: a.keys.shop_a });
-    expect([gone.status, gone.body.code]).toEqual([404, 'workspace_not_found']);
+    expect([gone.status, gone.body.code]).toEqual([401, 'invalid_api_key']);
+    const goneAdmin = await admin(h, ADMIN, 'GET', '/w/team-a/sandbox/clock');
+    expect([goneAdmin.status, goneAdmin.body.code]).toEqual([404, 'workspace_not_found']);
     // Its key now belongs to no workspace: the default one answers 401.
     expect((await h.call('GET', '/v1/balances', { key: a.keys.shop_a })).body.code).toBe('invalid_api_key');
   });

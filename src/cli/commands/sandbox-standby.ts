@@ -55,10 +55,10 @@ function closeServer(server: Server): Promise<void> {
  * Connect to the database (migrating its schema) and get the active lease, standing by until then. Resolves
  * undefined when SIGINT/SIGTERM stopped the wait (nothing left open).
  */
-export async function acquireLease(url: string, port: number, host: string, output: Output, flags: { reset: boolean; fsync: boolean }): Promise<Leased | undefined> {
+export async function acquireLease(url: string, port: number, host: string, output: Output, flags: { reset: boolean; fsync: boolean | undefined }): Promise<Leased | undefined> {
   const { PostgresBackend } = await import('../../store/postgres/backend.js');
   const { StoreError } = await import('../../store/errors.js');
-  let backend = new PostgresBackend({ url, fsync: flags.fsync });
+  let backend = new PostgresBackend({ url, ...(flags.fsync !== undefined ? { fsync: flags.fsync } : {}) });
   try {
     if (await backend.tryAcquire()) {
       await backend.waitForLease(); // already ours: marks it kept while no workspace is open
@@ -90,7 +90,7 @@ export async function acquireLease(url: string, port: number, host: string, outp
         output.note(`paygate standby: ${(e as Error).message.split(';')[0]}; reconnecting in 1 s`);
         await backend.close();
         await new Promise((r) => setTimeout(r, 1000));
-        backend = new PostgresBackend({ url, fsync: flags.fsync });
+        backend = new PostgresBackend({ url, ...(flags.fsync !== undefined ? { fsync: flags.fsync } : {}) });
       }
     }
     output.note(`paygate sandbox took over the active lease of ${backend.label}; loading the state`);

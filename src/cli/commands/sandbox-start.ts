@@ -6,6 +6,7 @@ import type { SandboxStartOptions } from '../define/sandbox.js';
 import { publicUrlProblem } from '../../emulator/public-url.js';
 import { SandboxStartError, UsageError } from '../errors.js';
 import type { Output } from '../output.js';
+import { recover, type Reopen } from './sandbox-recover.js';
 import { acquireLease, isDatabaseStore, type Leased } from './sandbox-standby.js';
 
 export const DEFAULT_PORT = 4080;
@@ -50,10 +51,12 @@ interface Started {
   store: string | undefined;
   /** On a database store: the lease this process holds. */
   leased: Leased | undefined;
+  /** A new sandbox on the same options (after the database came back), the admin token kept. */
+  reopen: Reopen;
 }
 
 /** On a database store: the active lease, standing by until it is ours (undefined: stopped while waiting). */
-async function leaseOf(store: string | undefined, port: number, host: string, output: Output, flags: { reset: boolean; fsync: boolean }): Promise<Leased | undefined | 'none'> {
+async function leaseOf(store: string | undefined, port: number, host: string, output: Output, flags: { reset: boolean; fsync: boolean | undefined }): Promise<Leased | undefined | 'none'> {
   if (!isDatabaseStore(store)) return 'none';
   try {
     return await acquireLease(store, port, host, output, flags);
@@ -78,23 +81,27 @@ async function started(opts: SandboxStartOptions, output: Output): Promise<Start
   }
   // Loaded before the lease, so a standby that takes over only loads the state.
   const { createSandbox } = await import('../../emulator/index.js');
-  const lease = await leaseOf(store, port, host, output, { reset: opts.reset ?? false, fsync: opts.fsync ?? false });
+  const lease = await leaseOf(store, port, host, output, { reset: opts.reset ?? false, fsync: opts.fsync });
   if (lease === undefined) return undefined;
   const leased = lease === 'none' ? undefined : lease;
   let sandbox: Sandbox;
-  try {
-    sandbox = await createSandbox({
+  const reopen: Reopen = (backend, adminToken) =>
+    createSandbox({
       ...(fixtures ? { fixtures } : {}),
-      ...(leased ? { backend: leased.backend } : store ? { store } : {}),
-      reset: opts.reset ?? false,
+      ...(backend ? { backend } : store ? { store } : {}),
+      reset: adminToken === undefined && (opts.reset ?? false),
       frozenClock: opts.frozenClock ?? false,
-      fsync: opts.fsync ?? false,
+      ...(opts.fsync !== undefined ? { fsync: opts.fsync } : {}),
       ...(opts.webhookUrl ? { webhookUrl: opts.webhookUrl } : {}),
       ...(publicUrl !== undefined ? { publicUrl } : {}),
       https: opts.https ?? false,
-      ...(process.env.PAYGATE_ADMIN_TOKEN ? { adminToken: process.env.PAYGATE_ADMIN_TOKEN } : opts.newAdminToken ? { adminToken: `pg_admin_${randomBytes(12).toString('hex')}` } : {}),
-      ...(opts.addAdminToken ? { addAdminToken: true } : {}),
+      ...(adminToken !== undefined
+        ? adminToken === null ? {} : { adminToken }
+        : process.env.PAYGATE_ADMIN_TOKEN ? { adminToken: process.env.PAYGATE_ADMIN_TOKEN } : opts.newAdminToken ? { adminToken: `pg_admin_${randomBytes(12).toString('hex')}` } : {}),
+      ...(opts.addAdminToken && adminToken === undefined ? { addAdminToken: true } : {}),
     });
+  try {
+    sandbox = await reopen(leased?.backend, undefined);
   } catch (e) {
     await leased?.handOver();
     await leased?.backend.close();
@@ -102,7 +109,7 @@ async function started(opts: SandboxStartOptions, output: Output): Promise<Start
   }
   try {
     await leased?.handOver();
-    return { sandbox, url: (await sandbox.listen({ port: leased?.port ?? port, host })).url, store: leased ? leased.backend.label : store, leased };
+    return { sandbox, url: (await sandbox.listen({ port: leased?.port ?? port, host })).url, store: leased ? leased.backend.label : store, leased, reopen };
   } catch (e) {
     await sandbox.close();
     await leased?.backend.close();
@@ -177,19 +184,20 @@ async function readyLines(sandbox: Sandbox, info: ReturnType<typeof startupInfo>
 }
 
 /**
- * Resolves once SIGINT or SIGTERM has closed the sandbox (flushing and compacting its store, giving up the lease).
- * Rejects when the database session holding the lease is lost: the sandbox stops serving at once (a standby takes
- * over) rather than acknowledge writes it cannot make.
+ * Resolves (undefined) once SIGINT or SIGTERM has closed the sandbox (flushing and compacting its store, giving up the
+ * lease). Resolves with the error when the database session holding the lease is lost: the sandbox is left open,
+ * its writes failing (503 store_unavailable), for `recover` (sandbox-recover.ts) to replace.
  */
-function closedOnSignal(sandbox: Sandbox, output: Output, leased: Leased | undefined): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
+function closedOnSignal(sandbox: Sandbox, output: Output, leased: Leased | undefined): Promise<Error | undefined> {
+  return new Promise<Error | undefined>((resolve) => {
     let stopping = false;
     const stop = (lost?: Error) => {
       if (stopping) return;
       stopping = true;
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
-      const done = () => (lost ? reject(new SandboxStartError(lost.message, 'start it again: it stands by until the active lease is free', { cause: lost })) : resolve());
+      if (lost) return resolve(lost);
+      const done = () => resolve(undefined);
       void sandbox
         .close()
         .catch((e: unknown) => output.note(`paygate: error while stopping: ${(e as Error).message}`))
@@ -206,9 +214,20 @@ function closedOnSignal(sandbox: Sandbox, output: Output, leased: Leased | undef
 export async function runSandboxStart(opts: SandboxStartOptions, output: Output): Promise<void> {
   const running = await started(opts, output);
   if (!running) return;
-  const { sandbox, url, store, leased } = running;
+  const { url, store, reopen } = running;
+  let { sandbox, leased } = running;
   const info = startupInfo(sandbox, url, store, opts.webhookUrl);
   if (opts.json) output.print(JSON.stringify(info));
   else output.print((await readyLines(sandbox, info, opts.webhookUrl)).join('\n'));
-  await closedOnSignal(sandbox, output, leased);
+  const adminToken = sandbox.adminToken ?? null;
+  for (;;) {
+    const lost = await closedOnSignal(sandbox, output, leased);
+    if (!lost || !leased) return;
+    // The database went away: keep answering (writes 503 store_unavailable) until it is back, then serve again.
+    const next = await recover({ sandbox, leased, url, host: opts.host ?? '127.0.0.1', fsync: opts.fsync, lost }, output, (b) => reopen(b, adminToken)).catch((e: unknown) => {
+      throw explain(e, leased!.port, opts.host ?? '127.0.0.1');
+    });
+    if (!next) return;
+    ({ sandbox, leased } = next);
+  }
 }

@@ -28,8 +28,11 @@ export interface SandboxStartOptions {
   reset: boolean;
   /** Stand the sandbox clock still until advanced. Default false. */
   frozenClock: boolean;
-  /** fdatasync each group write (power-loss durability). Default false: writes survive a process crash. */
-  fsync: boolean;
+  /**
+   * Acknowledge a write once durable (--fsync / --no-fsync). Undefined: the store's default, off for a store file
+   * (survives a process crash), on for PostgreSQL (the WAL flush: survives a crash of the database server).
+   */
+  fsync?: boolean;
   /** A webhook URL registered for every shop. Default none. */
   webhookUrl?: string;
   /** Serve over TLS with the self-signed certificate kept beside the store (generated on first start). Default false. */
@@ -61,7 +64,7 @@ export function sandboxStartOptions({ opts }: Parsed): SandboxStartOptions {
     inMemory: flag(opts.inMemory),
     reset: flag(opts.reset),
     frozenClock: flag(opts.frozenClock),
-    fsync: flag(opts.fsync),
+    ...(typeof opts.fsync === 'boolean' ? { fsync: opts.fsync } : {}),
     ...(webhookUrl !== undefined ? { webhookUrl } : {}),
     https: flag(opts.https),
     ...(publicUrl !== undefined ? { publicUrl } : {}),
@@ -100,7 +103,8 @@ ${example(`
     .option('--in-memory', 'keep state in memory only (nothing written, --store ignored)')
     .option('--reset', 'delete the stored state before starting')
     .option('--frozen-clock', 'stand the sandbox clock still until advanced')
-    .option('--fsync', 'fdatasync every group write, so acknowledged changes survive power loss too (default: survive a crash of the process)')
+    .option('--fsync', 'acknowledge a write once it is on disk: a store file fdatasyncs every group write (survives power loss, not only a crash of the process); PostgreSQL waits for the WAL flush (its default)')
+    .option('--no-fsync', 'PostgreSQL: acknowledge before the WAL flush (synchronous_commit off): faster, but a crash of the database server may lose the last acknowledged writes (the file store\'s default: no fdatasync)')
     .option('--webhook-url <url>', 'register this webhook URL for every shop (its whsec_ secret is printed)')
     .option(
       '--https',
@@ -126,7 +130,8 @@ ${example(`
   $ paygate sandbox start --https                  # then: paygate --ca .paygate/sandbox.json.cert.pem balances
   $ paygate sandbox start --public-url https://paygate.example.test
   $ PAYGATE_STORE=/tmp/pg.json paygate sandbox start --reset --json
-  $ paygate sandbox start --store postgres://paygate@db.internal/paygate --host 0.0.0.0   # run two: one stands by`)}`)
+  $ paygate sandbox start --store postgres://paygate@db.internal/paygate --host 0.0.0.0   # run two: one stands by
+  $ paygate sandbox start --store postgres://paygate@db.internal/paygate --no-fsync       # faster; a database crash may lose the last writes`)}`)
     .action(action(sandboxStartOptions, async () => (await import('../commands/sandbox.js')).sandboxStart));
   defineSandboxTime(sandboxCmd);
   defineSandboxOperations(sandboxCmd);

@@ -44,12 +44,14 @@ export type AuthResult =
 interface Deferred {
   promise: Promise<void>;
   resolve: () => void;
+  reject: (e: Error) => void;
 }
 
 function deferred(): Deferred {
   let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
+  let reject!: (e: Error) => void;
+  const promise = new Promise<void>((r, j) => ((resolve = r), (reject = j)));
+  return { promise, resolve, reject };
 }
 
 /** What the service's single commit path calls: the webhook outbox implements it (src/emulator/webhooks.ts). */
@@ -224,6 +226,21 @@ export class GatewayService {
   }
 
   private readonly resetListeners: (() => void)[] = [];
+  /** Called once when the service stops (its workspace deleted): the streams it feeds end. */
+  readonly closeListeners = new Set<() => void>();
+  #stopped: Error | undefined;
+  get stopped(): boolean { return this.#stopped !== undefined; } // prettier-ignore
+
+  /** Stop (a deleted workspace): no timer runs again, creates waiting on an admission reject with `error`, streams end. */
+  stop(error: Error): void {
+    if (this.#stopped) return;
+    this.#stopped = error;
+    this.clock.close();
+    for (const d of this.admissions.values()) d.reject(error);
+    this.admissions.clear();
+    for (const fn of [...this.closeListeners]) fn();
+    this.closeListeners.clear();
+  }
 
   /** Called after a sandbox reset (in-memory limits and windows forget their state). */
   onReset(fn: () => void): void {
@@ -372,6 +389,7 @@ export class GatewayService {
 
   private admission(id: string): Deferred {
     let d = this.admissions.get(id);
+    if (this.#stopped) return { promise: Promise.reject(this.#stopped), resolve: () => undefined, reject: () => undefined };
     if (!d) {
       d = deferred();
       this.admissions.set(id, d);

@@ -7,13 +7,14 @@
 import { randomBytes } from 'node:crypto';
 import { MAX_WORKSPACES, type CreatedWorkspace, type CreateWorkspaceRequest, type WorkspaceInfo } from '../../contract/workspaces.js';
 import { backendFor, type StoreBackend } from '../../store/backend.js';
-import { ApiError, errorResponse } from '../http/errors.js';
+import { ApiError } from '../http/errors.js';
 import { echo } from '../../contract/echo.js';
 import { hashApiKey } from '../runtime/seed.js';
 import type { Sandbox, SandboxFront, SandboxOptions } from '../sandbox.js';
 import { setBase } from '../sandbox.js';
 import { newWorkspaceRecord, type FixtureSource } from './create.js';
 import { Registry, sha256 } from './registry.js';
+import { unknownWorkspace } from './unknown.js';
 import type { WorkspaceControl, WorkspaceRecord } from './types.js';
 
 type MakeSandbox = (opts: SandboxOptions) => Promise<Sandbox>;
@@ -133,10 +134,10 @@ export class WorkspaceHost implements WorkspaceControl {
     const cut = rest.search(/[/?#]/);
     const id = cut < 0 ? rest : rest.slice(0, cut);
     const space = id === 'default' ? this.def : this.#spaces.get(id);
-    if (!space) return errorResponse(new ApiError('workspace_not_found', `no workspace ${echo(id)} on this server; list them with paygate workspace list`));
     const tail = cut < 0 ? '' : rest.slice(cut);
     const inner = `${url.slice(0, p)}${tail.startsWith('/') ? tail : `/${tail}`}`;
     const admin = request.headers.get('x-admin-token');
+    if (!space) return unknownWorkspace(request, inner, id, admin !== null && sha256(admin) === this.def.adminHash);
     return this.send(space, forward(request, inner), inner, admin);
   }
 
@@ -182,6 +183,8 @@ export class WorkspaceHost implements WorkspaceControl {
     if (!space) throw new ApiError('workspace_not_found', `no workspace ${echo(id)}; list them with paygate workspace list`);
     this.#spaces.delete(id);
     this.#byAdmin.delete(space.adminHash);
+    // What is in flight in it ends now: creates waiting on the provider answer 404, its streams end, timers stop.
+    space.sandbox.service.stop(new ApiError('workspace_not_found', `workspace ${id} was deleted while this request was in flight`));
     await this.registry.remove(id);
     await space.sandbox.close();
     await this.backend.drop(id);
@@ -236,7 +239,7 @@ async function adminTokenOf(opts: SandboxOptions, registry: Registry): Promise<{
 
 /** The default workspace's sandbox with the workspace host in front of it (createSandbox). */
 export async function hostSandbox(opts: SandboxOptions, make: MakeSandbox): Promise<Sandbox> {
-  const backend = opts.backend ?? (await backendFor(opts.store, opts.fsync ?? false));
+  const backend = opts.backend ?? (await backendFor(opts.store, opts.fsync));
   let released = false;
   const release = async () => {
     if (released || opts.backend) return;

@@ -36,9 +36,10 @@ export interface PostgresBackendOptions {
   /** Real milliseconds between two tries for the lease while standing by. Default 250. */
   pollMs?: number;
   /**
-   * Wait for PostgreSQL's WAL flush before acknowledging (synchronous_commit on: survives a crash of the database
-   * server or its machine). Default false, like the file store's fsync: an acknowledged change survives a crash of
-   * the sandbox process and a failover; a crash of the PostgreSQL server may lose its last fraction of a second.
+   * Wait for PostgreSQL's WAL flush before acknowledging (synchronous_commit on): an acknowledged change survives a
+   * crash of the sandbox process, a failover, and a crash of the database server or its machine. Default true (one
+   * flush per group commit, not per create). false (`--no-fsync`): synchronous_commit off, acknowledged before the
+   * flush; a crash of the PostgreSQL server may lose its last fraction of a second (up to 3 × wal_writer_delay).
    */
   fsync?: boolean;
 }
@@ -92,7 +93,8 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
       try {
         await client.connect();
         await migrate(client, this.label);
-        if (!this.opts.fsync) await client.query('SET synchronous_commit = off');
+        // Set either way: the server's own default (postgresql.conf) is not what the sandbox promises.
+        await client.query(`SET synchronous_commit = ${this.opts.fsync === false ? 'off' : 'on'}`);
       } catch (e) {
         this.#closing = true;
         await client.end().catch(() => {});

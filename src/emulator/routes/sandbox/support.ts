@@ -42,7 +42,11 @@ export const streamOperations: ControlHandler<'operations.stream'> = async (call
       }
     };
     service.writeListeners.add(listener);
-    return () => service.writeListeners.delete(listener);
+    service.closeListeners.add(sink.end);
+    return () => {
+      service.writeListeners.delete(listener);
+      service.closeListeners.delete(sink.end);
+    };
   });
 };
 
@@ -63,7 +67,11 @@ export const streamLogs: ControlHandler<'logs.stream'> = (call) => {
       if (matchesLog(e, f)) sink.send('request', e);
     };
     log.listeners.add(listener);
-    return () => log.listeners.delete(listener);
+    call.ctx.service.closeListeners.add(sink.end);
+    return () => {
+      log.listeners.delete(listener);
+      call.ctx.service.closeListeners.delete(sink.end);
+    };
   });
 };
 
