@@ -1,8 +1,25 @@
 // vitest: the package's own tests, and each example project under examples/ with its own config (CI runs them all).
-import { defineConfig } from 'vitest/config';
+// The suites that need a browser, a PostgreSQL cluster or a tmpfs mount are projects of their own, so a developer
+// runs the rest alone: `npx vitest run --project paygate` (`npm test` still runs every project).
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** The suites of each separate project; `paygate` is every other test file. */
+export const SEPARATE = {
+  browser: ['test/pages/browser-*.test.ts'],
+  postgres: ['test/postgres/**/*.test.ts', 'test/store/persistence-contract.test.ts', 'test/store/rollback-backends.property.test.ts'],
+  'full-disk': ['test/store/full-disk.test.ts', 'test/e2e/full-disk.test.ts'],
+};
+const project = (name: string, include: string[], exclude: string[] = []) => ({
+  extends: true as const,
+  test: { name, include, exclude: [...configDefaults.exclude, ...exclude], globalSetup: ['test/build-cli.setup.ts'] },
+});
 
 export default defineConfig({
   test: {
-    projects: [{ extends: true, test: { name: 'paygate', include: ['test/**/*.test.ts'], globalSetup: ['test/build-cli.setup.ts'] } }, 'examples/*/vitest.config.ts'],
+    projects: [
+      project('paygate', ['test/**/*.test.ts'], Object.values(SEPARATE).flat()),
+      ...Object.entries(SEPARATE).map(([name, include]) => project(name, include)),
+      'examples/*/vitest.config.ts',
+    ],
   },
 });

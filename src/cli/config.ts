@@ -1,8 +1,8 @@
 // The CLI's config file (profiles of base URL, API key and sandbox admin token) and the flag > env > profile >
 // default resolution.
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { UsageError } from './errors.js';
 import { maskKey } from './mask.js';
 
@@ -71,13 +71,21 @@ export function readConfig(path: string): ConfigFile {
   return { ...(typeof obj.current_profile === 'string' ? { current_profile: obj.current_profile } : {}), profiles };
 }
 
-/** Write atomically (temp file + rename) with mode 0600 in a 0700 directory. */
-export function writeConfig(path: string, config: ConfigFile): void {
+/**
+ * Write the profile file through lowdb's file adapter (steno: the whole document to `.<name>.tmp` beside it, then a
+ * rename, so a reader sees the old file or the new one), loaded only here: reading stays a plain `readFileSync`, so
+ * an API command never loads lowdb. Mode 0600 in a 0700 directory: the temp file steno writes into is created 0600
+ * first (writing into an existing file keeps its mode), so the secrets are never world-readable, not even briefly.
+ */
+export async function writeConfig(path: string, config: ConfigFile): Promise<void> {
+  const [{ Low }, { DataFile }] = await Promise.all([import('lowdb'), import('lowdb/node')]);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  const tmp = join(dirname(path), `.${basename(path)}.tmp`);
+  closeSync(openSync(tmp, 'w', 0o600));
   chmodSync(tmp, 0o600);
-  renameSync(tmp, path);
+  const db = new Low<ConfigFile>(new DataFile<ConfigFile>(path, { parse: (text) => JSON.parse(text) as ConfigFile, stringify: (c) => `${JSON.stringify(c, null, 2)}\n` }), config);
+  await db.write();
+  chmodSync(path, 0o600);
 }
 
 export function parseConfigKey(key: string): ConfigKey {

@@ -103,6 +103,16 @@ describe('lazy loading', () => {
     expect(modules.filter((m) => /\/dist\/cli\/commands\/(?!balances)/.test(m))).toEqual([]);
   });
 
+  it('config set writes the profile file through lowdb; config get reads it without lowdb', async () => {
+    const set = await loaded(['config', 'set', 'base-url', 'http://127.0.0.1:9']);
+    expect(set.code).toBe(0);
+    expect(set.modules.some((m) => /node_modules\/lowdb\//.test(m))).toBe(true);
+    expect(set.modules.some((m) => /node_modules\/steno\//.test(m))).toBe(true);
+    const get = await loaded(['config', 'get', 'base-url']);
+    expect(get.code).toBe(0);
+    for (const re of HEAVY) expect(get.modules.filter((m) => re.test(m))).toEqual([]);
+  });
+
   it('sandbox time --help loads no command module; sandbox time loads only its own', async () => {
     const help = await loaded(['sandbox', 'time', 'advance', '--help']);
     for (const re of [...HEAVY, ...DEFERRED]) expect(help.modules.filter((m) => re.test(m))).toEqual([]);

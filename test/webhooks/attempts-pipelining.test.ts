@@ -29,7 +29,12 @@ async function setup(answer: Receiver['answer']) {
   const plain = counted({ connections: 4 });
   const pipelined = counted({ connections: 2, pipelining: 8 });
   const outcomes: AttemptOutcome[] = [];
-  const d = makeDeliverer({ plain: { dispatcher: plain.agent, perOrigin: 4 }, pipelined: { dispatcher: pipelined.agent, perOrigin: 16 } }, (o) => outcomes.push(o));
+  // send() waits for its outcomes as they are reported (no polling on a timer).
+  let waiting: { count: number; resolve: () => void } | undefined;
+  const d = makeDeliverer({ plain: { dispatcher: plain.agent, perOrigin: 4 }, pipelined: { dispatcher: pipelined.agent, perOrigin: 16 } }, (o) => {
+    outcomes.push(o);
+    if (waiting && outcomes.length >= waiting.count) waiting.resolve();
+  });
   let seq = 0;
   const send = async (n: number, timeout_ms = 5000) => {
     const target = outcomes.length + n;
@@ -38,7 +43,9 @@ async function setup(answer: Receiver['answer']) {
       const job: AttemptJob = { seq: s, url: `${rx.url}`, webhook_id: `evt_${s}`, timestamp: 1_700_000_000, body: `{"n":${s}}`, secrets: [SECRET], timeout_ms };
       d.submit(job);
     }
-    await expect.poll(() => outcomes.length, { timeout: 10_000, interval: 5 }).toBe(target);
+    if (outcomes.length < target) await new Promise<void>((resolve) => (waiting = { count: target, resolve }));
+    waiting = undefined;
+    expect(outcomes).toHaveLength(target);
   };
   return { rx, plain, pipelined, outcomes, send };
 }

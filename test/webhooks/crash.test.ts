@@ -2,13 +2,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { KEY_A } from '../helpers/harness.js';
 import { verifyWebhook } from '../../src/webhooks/index.js';
 import { closedPort, startReceiver } from './receiver.js';
 import { tempDir, useCleanup } from '../helpers/cleanup.js';
 
 const CHILD = new URL('./child-sandbox.mjs', import.meta.url).pathname;
+
+// Every wait below is on an event (the child's first line, a request's arrival) and the retry is driven by the
+// sandbox clock; what takes time is starting two Node processes, which on a loaded machine is seconds, as for the
+// CLI's subprocess tests.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 async function start(store: string, webhookUrl: string): Promise<{ child: ChildProcess; baseUrl: string; secret: string }> {
   const child = spawn(process.execPath, [CHILD, store, webhookUrl], { stdio: ['ignore', 'pipe', 'pipe'] });

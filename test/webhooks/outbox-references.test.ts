@@ -120,7 +120,9 @@ describe('deliveries refer to their endpoint', () => {
     const h = await open({ frozenClock: true, startTime: T0, webhookTimeoutMs: 50 });
     const ep = (await h.call('POST', '/sandbox/webhooks', { body: { url: rx.url } })).body as { id: string };
     await create(h);
-    await rx.next(); // hanging until the 50 ms attempt timeout
+    // On the wire, hanging until the 50 ms attempt timeout; on a loaded machine the timeout can come before the
+    // request reaches the receiver, so wait for whichever comes first rather than for the arrival alone.
+    await Promise.race([rx.next(), h.sandbox.webhooks.idle()]);
     expect((await h.call('DELETE', `/sandbox/webhooks/${ep.id}`)).status).toBe(200);
     await h.sandbox.webhooks.idle();
     const [d] = h.sandbox.webhooks.deliveries('shop_a');
@@ -129,7 +131,8 @@ describe('deliveries refer to their endpoint', () => {
     expect(d!.attempts[0]!.error).toMatch(/timed out/);
     await h.sandbox.clock.advance(3_600_000);
     await h.sandbox.webhooks.idle();
-    expect(rx.received).toHaveLength(1);
+    // The one attempt (which may have timed out before reaching the receiver) and never a retry.
+    expect(rx.received.length).toBeLessThanOrEqual(1);
   });
 
   it('a changed endpoint URL (another --webhook-url on restart): pending deliveries go to the new URL, never the old one', async () => {

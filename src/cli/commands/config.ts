@@ -38,7 +38,7 @@ export async function configSet({ key, value, profile }: ConfigSetOptions, deps:
   const v = k === 'base-url' ? validateBaseUrl(value, 'base-url') : value;
   if (v === '') throw new UsageError(`${key} must not be empty`);
   const updated = { ...(config.profiles[name] ?? {}), [CONFIG_KEYS[k]]: v };
-  writeConfig(path, { ...config, profiles: { ...config.profiles, [name]: updated } });
+  await writeConfig(path, { ...config, profiles: { ...config.profiles, [name]: updated } });
   deps.output.note(`${key} of profile "${name}" set to ${SECRET_CONFIG_KEYS.has(k) ? maskKey(v) : v} (${path})`);
 }
 
@@ -116,6 +116,6 @@ export async function configUse({ name: profile }: ConfigUseOptions, deps: Comma
   if (!config.profiles[profile]) {
     throw new UsageError(`profile "${profile}" is not defined in ${path}`, `create it with \`paygate config set api-key <key> --profile ${profile}\``);
   }
-  writeConfig(path, { ...config, current_profile: profile });
+  await writeConfig(path, { ...config, current_profile: profile });
   deps.output.note(`current profile is now "${profile}"`);
 }

@@ -54,7 +54,7 @@ function deferred(): Deferred {
   return { promise, resolve, reject };
 }
 
-/** What the service's single commit path calls: the webhook outbox implements it (src/emulator/webhooks.ts). */
+/** What the service's single commit path calls: the webhook outbox implements it (src/emulator/webhooks/outbox.ts). */
 export interface CommitHook {
   /** Extra changes to write in the same commit as `changes` (delivery records for the events among them). */
   extend(changes: readonly StoreChange[]): StoreChange[];

@@ -31,7 +31,7 @@ function mismatchLines(m: Mismatch, p: Paint): string[] {
   return lines;
 }
 
-/** "step 2 operations.pay (scenarios/x.yaml:22)". */
+/** "step 2 operations.pay (scenarios/payments/card-payment-paid.yaml:22)". */
 export function stepTitle(step: StepResult, file: string | undefined): string {
   const where = file ? ` (${file}${step.line ? `:${step.line}` : ''})` : '';
   const id = step.id && step.id !== step.label ? ` [${step.id}]` : '';

@@ -1,5 +1,5 @@
 // The pool's endpoints of the gateway: GET /v1/payment/availability, POST /v1/payment/recommendations (spec §4.9,
-// §4.10; read-only, under the limits of src/emulator/amount-reads.ts) and POST /v1/payment/link/flexible (spec
+// §4.10; read-only, under the limits of src/emulator/runtime/amount-reads.ts) and POST /v1/payment/link/flexible (spec
 // §4.3). Every answer of the two reads, errors included, carries Cache-Control: no-store.
 import { linkExpiry } from '../../../domain/links.js';
 import type { AmountsResult } from '../../../domain/amounts.js';
