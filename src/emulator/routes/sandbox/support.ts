@@ -4,13 +4,16 @@
 import { isTerminal } from '../../../domain/operation.js';
 import type { StoreChange } from '../../../store/state.js';
 import { Uuid } from '../../../contract/money.js';
-import { eventStream } from '../../http/sse.js';
+import { eventStream, nodeResponseOf } from '../../http/sse.js';
 import { ApiError } from '../../http/errors.js';
 import type { OperationRef } from '../../runtime/service.js';
 import { matchesLog } from '../../runtime/request-log.js';
 import { toOperationRow, toWireBalance, type PublicOperation } from '../../wire.js';
 import type { ControlHandler } from '../types.js';
 import { indexQuery, scopeOf } from './operations.js';
+
+/** Whose streams a support stream counts among: the key's shop, or the admin token's. */
+const streamCredential = (shopId: string) => (shopId === '' ? 'admin' : `key:${shopId}`);
 
 export const streamOperations: ControlHandler<'operations.stream'> = async (call) => {
   const { service } = call.ctx;
@@ -25,7 +28,7 @@ export const streamOperations: ControlHandler<'operations.stream'> = async (call
   }
   const filter = indexQuery({ ...q, limit: 1, offset: 0 }, shop);
   const index = service.state.operationIndex;
-  return eventStream((sink) => {
+  return eventStream(call.ctx.streams, streamCredential(call.shopId), nodeResponseOf(call.event), (sink) => {
     if (one) {
       sink.send('operation', toOperationRow(one, service.world));
       if (isTerminal(one.status)) {
@@ -58,7 +61,7 @@ export const streamLogs: ControlHandler<'logs.stream'> = (call) => {
   const q = call.query();
   const f = { ...q, shop: scopeOf(call, q.shop), errors: q.errors === 'true' };
   const log = call.ctx.requestLog;
-  return eventStream((sink) => {
+  return eventStream(call.ctx.streams, streamCredential(call.shopId), nodeResponseOf(call.event), (sink) => {
     // The backlog and the listener in one turn: nothing is answered in between.
     for (const e of log.recent(f, q.backlog).reverse()) sink.send('request', e);
     const listener = (e: Parameters<typeof matchesLog>[0]) => {
