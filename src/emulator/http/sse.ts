@@ -27,108 +27,135 @@ const encoder = new TextEncoder();
 const OPENING = encoder.encode(': paygate stream\n\n');
 const KEEP_ALIVE = encoder.encode(': keep-alive\n\n');
 
+/** One stream's queue and state: what waits for the client, and whether it still feeds, drains or is done. */
+class BoundedStream {
+  #queue: Uint8Array[] = [];
+  #queued = 0;
+  /** A read is waiting for the next chunk (the socket took everything so far). */
+  #wanted = false;
+  /** No more events (ended, dropped or cancelled). */
+  #stopped = false;
+  /** Ended by the feed, the queue still draining. */
+  #ending = false;
+  #finished = false;
+  #cleanup: (() => void) | undefined;
+  /** The bounds; while opening none (a backlog the client asked for is bounded by its query), then widened by it. */
+  #limitBytes = Infinity;
+  #limitEvents = Infinity;
+  #controller!: ReadableStreamDefaultController<Uint8Array>;
+  readonly #heartbeat: NodeJS.Timeout;
+
+  constructor(
+    private readonly gate: StreamGate,
+    private readonly release: () => void,
+    private readonly res: ServerResponse | undefined,
+  ) {
+    this.#heartbeat = setInterval(() => (this.#ending ? this.drop() : this.push(KEEP_ALIVE)), gate.limits.heartbeatMs);
+    this.#heartbeat.unref();
+  }
+
+  start(controller: ReadableStreamDefaultController<Uint8Array>, open: (sink: EventSink) => () => void): void {
+    this.#controller = controller;
+    this.push(OPENING);
+    this.#cleanup = open({
+      send: (event, data) => {
+        if (!this.#stopped) this.push(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+      },
+      end: () => {
+        if (this.#stopped) return;
+        this.stop();
+        this.#ending = true;
+        if (this.#queue.length === 0) this.close();
+      },
+    });
+    // What the opening queued (a requested backlog) is let through on top of the bounds.
+    this.#limitBytes = this.gate.limits.maxBufferedBytes + this.#queued;
+    this.#limitEvents = this.gate.limits.maxBufferedEvents + this.#queue.length;
+    // The feed ended while it was opening: its listener goes at once.
+    if (this.#stopped) this.takeCleanup()?.();
+  }
+
+  /** The client reads: hand it the oldest chunk waiting, or the next one sent. */
+  pull(): void {
+    const next = this.#queue.shift();
+    if (next === undefined) {
+      this.#wanted = true;
+      return;
+    }
+    this.#queued -= next.byteLength;
+    this.#controller.enqueue(next);
+    if (this.#ending && this.#queue.length === 0) this.close();
+  }
+
+  /** Let go of everything the stream holds: its listener, heartbeat, queue and place. Idempotent. */
+  finish(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.stop();
+    clearInterval(this.#heartbeat);
+    this.#queue = [];
+    this.#queued = 0;
+    this.release();
+  }
+
+  private takeCleanup(): (() => void) | undefined {
+    const c = this.#cleanup;
+    this.#cleanup = undefined;
+    return c;
+  }
+
+  /** Stop feeding: remove the listener (once). */
+  private stop(): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    this.takeCleanup()?.();
+  }
+
+  /** The client fell behind: close its connection and let go of what it had waiting. */
+  private drop(): void {
+    if (this.#finished) return;
+    this.gate.dropped++;
+    this.finish();
+    this.#controller.error(new Error('event stream client fell behind'));
+    this.res?.destroy();
+  }
+
+  private push(chunk: Uint8Array): void {
+    if (this.#finished) return;
+    if (this.#wanted) {
+      this.#wanted = false;
+      this.#controller.enqueue(chunk);
+    } else {
+      this.#queue.push(chunk);
+      this.#queued += chunk.byteLength;
+    }
+    if (this.#queued + (this.res?.writableLength ?? 0) > this.#limitBytes || this.#queue.length > this.#limitEvents) this.drop();
+  }
+
+  private close(): void {
+    this.finish();
+    this.#controller.close();
+  }
+}
+
 /**
  * A bounded event stream for `credential` (throws 429 streams_busy / 503 streams_full when over the gate's limits).
  * `res`, the Node response when there is a socket, lets the bound count what waits in the socket's write buffer.
  */
 export function eventStream(gate: StreamGate, credential: string, res: ServerResponse | undefined, open: (sink: EventSink) => () => void): Response {
-  const release = gate.admit(credential);
-  const { maxBufferedBytes, maxBufferedEvents, heartbeatMs } = gate.limits;
-  let queue: Uint8Array[] = [];
-  let queued = 0;
-  /** A read is waiting for the next chunk (the socket took everything so far). */
-  let wanted = false;
-  /** No more events (ended, dropped or cancelled); `ending`: ended by the feed, the queue still draining. */
-  let stopped = false;
-  let ending = false;
-  let finished = false;
-  let cleanup: (() => void) | undefined;
-  /** The bounds; while opening none (a backlog the client asked for is bounded by its query), then widened by it. */
-  let limitBytes = Infinity;
-  let limitEvents = Infinity;
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-
-  const heartbeat = setInterval(() => (ending ? drop() : push(KEEP_ALIVE)), heartbeatMs);
-  heartbeat.unref();
-  /** Stop feeding: remove the listener (once). */
-  const stop = () => {
-    if (stopped) return;
-    stopped = true;
-    const c = cleanup;
-    cleanup = undefined;
-    c?.();
-  };
-  /** Let go of everything the stream holds. */
-  const finish = () => {
-    if (finished) return;
-    finished = true;
-    stop();
-    clearInterval(heartbeat);
-    queue = [];
-    queued = 0;
-    release();
-  };
-  /** The client fell behind: close its connection and let go of what it had waiting. */
-  const drop = () => {
-    if (finished) return;
-    gate.dropped++;
-    finish();
-    controller.error(new Error('event stream client fell behind'));
-    res?.destroy();
-  };
-  const push = (chunk: Uint8Array) => {
-    if (finished) return;
-    if (wanted) {
-      wanted = false;
-      controller.enqueue(chunk);
-    } else {
-      queue.push(chunk);
-      queued += chunk.byteLength;
-    }
-    if (queued + (res?.writableLength ?? 0) > limitBytes || queue.length > limitEvents) drop();
-  };
-  const close = () => {
-    finish();
-    controller.close();
-  };
-
+  const stream = new BoundedStream(gate, gate.admit(credential), res);
   const body = new ReadableStream<Uint8Array>(
     {
-      start(c) {
-        controller = c;
-        push(OPENING);
-        cleanup = open({
-          send(event, data) {
-            if (!stopped) push(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
-          },
-          end() {
-            if (stopped) return;
-            stop();
-            ending = true;
-            if (queue.length === 0) close();
-          },
-        });
-        // What the opening queued (a requested backlog) is let through on top of the bounds.
-        limitBytes = maxBufferedBytes + queued;
-        limitEvents = maxBufferedEvents + queue.length;
-        // The feed ended while it was opening: its listener goes at once.
-        if (stopped) {
-          const c = cleanup;
-          cleanup = undefined;
-          c?.();
+      start: (controller) => {
+        try {
+          stream.start(controller, open);
+        } catch (e) {
+          stream.finish();
+          throw e;
         }
       },
-      pull(c) {
-        const next = queue.shift();
-        if (next === undefined) {
-          wanted = true;
-          return;
-        }
-        queued -= next.byteLength;
-        c.enqueue(next);
-        if (ending && queue.length === 0) close();
-      },
-      cancel: finish,
+      pull: () => stream.pull(),
+      cancel: () => stream.finish(),
     },
     { highWaterMark: 0 },
   );
