@@ -104,6 +104,34 @@ describe('past its bound in bytes', () => {
   });
 });
 
+describe('reconnecting with Last-Event-ID', () => {
+  const { h, own } = streamed({}, 'in-process');
+  const logsStream = (headers: Record<string, string> = {}) =>
+    h.sandbox.fetch(new Request('http://sandbox.local/sandbox/logs/stream?path=/livez', { headers: { 'x-admin-token': ADMIN, ...headers } }));
+  const livez = (n: number) => h.sandbox.fetch(new Request(`http://sandbox.local/livez?n=${n}`));
+
+  it('the logs stream sends each entry with its id; a client that reconnects gets what it missed, in order', async () => {
+    const first = (await logsStream()).body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    await livez(1);
+    await livez(2);
+    while (!text.includes('n=2')) text += (await first.read()).value ?? '';
+    const ids = [...text.matchAll(/^id: (req_\d+)$/gm)].map((m) => m[1]);
+    expect(ids).toHaveLength(2);
+    await first.cancel();
+    await until('the first stream is let go', () => own.gate.size() === 0);
+    // Missed while away: 3 and 4.
+    await livez(3);
+    await livez(4);
+    const again = (await logsStream({ 'last-event-id': ids[1]! })).body!.pipeThrough(new TextDecoderStream()).getReader();
+    let more = '';
+    await livez(5);
+    while (!more.includes('n=5')) more += (await again.read()).value ?? '';
+    expect([...more.matchAll(/"path":"\/livez\?n=(\d)"/g)].map((m) => m[1])).toEqual(['3', '4', '5']);
+    await again.cancel();
+  });
+});
+
 describe('streams per credential and in all', () => {
   const { h, own } = streamed({ perCredential: 2, total: 3 }, 'http');
 

@@ -13,7 +13,8 @@ import type { H3Event } from 'h3';
 import type { StreamGate } from './stream-gate.js';
 
 export interface EventSink {
-  send(event: string, data: unknown): void;
+  /** Send one event; with `id`, a client that reconnects names the last it received (Last-Event-ID). */
+  send(event: string, data: unknown, id?: string): void;
   /** End the stream (the watched operation reached a terminal status). */
   end(): void;
 }
@@ -58,8 +59,8 @@ class BoundedStream {
     this.#controller = controller;
     this.push(OPENING);
     this.#cleanup = open({
-      send: (event, data) => {
-        if (!this.#stopped) this.push(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+      send: (event, data, id) => {
+        if (!this.#stopped) this.push(encoder.encode(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
       },
       end: () => {
         if (this.#stopped) return;

@@ -6,6 +6,7 @@ import type { StoreChange } from '../../../store/state.js';
 import { Uuid } from '../../../contract/money.js';
 import { eventStream, nodeResponseOf } from '../../http/sse.js';
 import { ApiError } from '../../http/errors.js';
+import { header } from '../../http/headers.js';
 import type { OperationRef } from '../../runtime/service.js';
 import { matchesLog } from '../../runtime/request-log.js';
 import { toOperationRow, toWireBalance, type PublicOperation } from '../../wire.js';
@@ -61,11 +62,14 @@ export const streamLogs: ControlHandler<'logs.stream'> = (call) => {
   const q = call.query();
   const f = { ...q, shop: scopeOf(call, q.shop), errors: q.errors === 'true' };
   const log = call.ctx.requestLog;
+  // A client that reconnects (an EventSource does by itself) names the last entry it received: it gets what came
+  // after it that the ring still holds, instead of the backlog.
+  const last = header(call.event, 'last-event-id');
   return eventStream(call.ctx.streams, streamCredential(call.shopId), nodeResponseOf(call.event), (sink) => {
     // The backlog and the listener in one turn: nothing is answered in between.
-    for (const e of log.recent(f, q.backlog).reverse()) sink.send('request', e);
+    for (const e of (last ? log.after(f, last) : log.recent(f, q.backlog)).reverse()) sink.send('request', e, e.id);
     const listener = (e: Parameters<typeof matchesLog>[0]) => {
-      if (matchesLog(e, f)) sink.send('request', e);
+      if (matchesLog(e, f)) sink.send('request', e, e.id);
     };
     log.listeners.add(listener);
     return () => log.listeners.delete(listener);
