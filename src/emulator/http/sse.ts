@@ -28,10 +28,44 @@ const encoder = new TextEncoder();
 const OPENING = encoder.encode(': paygate stream\n\n');
 const KEEP_ALIVE = encoder.encode(': keep-alive\n\n');
 
-/** One stream's queue and state: what waits for the client, and whether it still feeds, drains or is done. */
+/** How long events wait to go out together, in ms: one write per stream per interval rather than one per event. */
+const COALESCE_MS = 50;
+
+/** The streams with events waiting to go out, flushed together by one timer. */
+const dirty = new Set<BoundedStream>();
+let flushTimer: NodeJS.Timeout | undefined;
+function scheduleFlush(stream: BoundedStream): void {
+  dirty.add(stream);
+  if (flushTimer) return;
+  flushTimer = setTimeout(() => {
+    flushTimer = undefined;
+    const streams = [...dirty];
+    dirty.clear();
+    for (const s of streams) s.flush();
+  }, COALESCE_MS);
+  flushTimer.unref();
+}
+
+/** An event's bytes, made once for every stream it is sent to (the same entry or row object). */
+const encoded = new WeakMap<object, { event: string; id: string | undefined; bytes: Uint8Array }>();
+function encodeEvent(event: string, data: unknown, id: string | undefined): Uint8Array {
+  const shared = typeof data === 'object' && data !== null ? encoded.get(data) : undefined;
+  if (shared && shared.event === event && shared.id === id) return shared.bytes;
+  const bytes = encoder.encode(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  if (typeof data === 'object' && data !== null) encoded.set(data, { event, id, bytes });
+  return bytes;
+}
+
+/**
+ * One stream's state and what waits for its client: `pending`, the events of the current interval; `queue`, the
+ * chunks flushed but not yet taken by the socket (each with its count of events).
+ */
 class BoundedStream {
-  #queue: Uint8Array[] = [];
-  #queued = 0;
+  #pending: Uint8Array[] = [];
+  #pendingBytes = 0;
+  #queue: Array<{ bytes: Uint8Array; events: number }> = [];
+  #queuedBytes = 0;
+  #queuedEvents = 0;
   /** A read is waiting for the next chunk (the socket took everything so far). */
   #wanted = false;
   /** No more events (ended, dropped or cancelled). */
@@ -60,31 +94,53 @@ class BoundedStream {
     this.push(OPENING);
     this.#cleanup = open({
       send: (event, data, id) => {
-        if (!this.#stopped) this.push(encoder.encode(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+        if (!this.#stopped) this.push(encodeEvent(event, data, id));
       },
       end: () => {
         if (this.#stopped) return;
         this.stop();
         this.#ending = true;
-        if (this.#queue.length === 0) this.close();
+        this.flush();
       },
     });
-    // What the opening queued (a requested backlog) is let through on top of the bounds.
-    this.#limitBytes = this.gate.limits.maxBufferedBytes + this.#queued;
-    this.#limitEvents = this.gate.limits.maxBufferedEvents + this.#queue.length;
+    // What the opening sent (a requested backlog) is let through on top of the bounds, and goes out at once.
+    this.#limitBytes = this.gate.limits.maxBufferedBytes + this.#pendingBytes;
+    this.#limitEvents = this.gate.limits.maxBufferedEvents + this.#pending.length;
+    this.flush();
     // The feed ended while it was opening: its listener goes at once.
     if (this.#stopped) this.takeCleanup()?.();
   }
 
-  /** The client reads: hand it the oldest chunk waiting, or the next one sent. */
+  /** Move the events of the interval into the queue as one chunk (to the waiting read, if any). */
+  flush(): void {
+    if (this.#finished) return;
+    const events = this.#pending.length;
+    if (events > 0) {
+      const bytes = events === 1 ? this.#pending[0]! : Buffer.concat(this.#pending, this.#pendingBytes);
+      this.#pending = [];
+      this.#pendingBytes = 0;
+      if (this.#wanted) {
+        this.#wanted = false;
+        this.#controller.enqueue(bytes);
+      } else {
+        this.#queue.push({ bytes, events });
+        this.#queuedBytes += bytes.byteLength;
+        this.#queuedEvents += events;
+      }
+    }
+    if (this.#ending && this.#queue.length === 0) this.close();
+  }
+
+  /** The client reads: hand it the oldest chunk waiting, or the next one flushed. */
   pull(): void {
     const next = this.#queue.shift();
     if (next === undefined) {
       this.#wanted = true;
       return;
     }
-    this.#queued -= next.byteLength;
-    this.#controller.enqueue(next);
+    this.#queuedBytes -= next.bytes.byteLength;
+    this.#queuedEvents -= next.events;
+    this.#controller.enqueue(next.bytes);
     if (this.#ending && this.#queue.length === 0) this.close();
   }
 
@@ -94,8 +150,10 @@ class BoundedStream {
     this.#finished = true;
     this.stop();
     clearInterval(this.#heartbeat);
+    dirty.delete(this);
+    this.#pending = [];
     this.#queue = [];
-    this.#queued = 0;
+    this.#pendingBytes = this.#queuedBytes = this.#queuedEvents = 0;
     this.release();
   }
 
@@ -123,14 +181,11 @@ class BoundedStream {
 
   private push(chunk: Uint8Array): void {
     if (this.#finished) return;
-    if (this.#wanted) {
-      this.#wanted = false;
-      this.#controller.enqueue(chunk);
-    } else {
-      this.#queue.push(chunk);
-      this.#queued += chunk.byteLength;
-    }
-    if (this.#queued + (this.res?.writableLength ?? 0) > this.#limitBytes || this.#queue.length > this.#limitEvents) this.drop();
+    this.#pending.push(chunk);
+    this.#pendingBytes += chunk.byteLength;
+    const bytes = this.#pendingBytes + this.#queuedBytes + (this.res?.writableLength ?? 0);
+    if (bytes > this.#limitBytes || this.#pending.length + this.#queuedEvents > this.#limitEvents) this.drop();
+    else if (this.#pending.length === 1) scheduleFlush(this);
   }
 
   private close(): void {

@@ -13,6 +13,14 @@ import { toOperationRow, toWireBalance, type PublicOperation } from '../../wire.
 import type { ControlHandler } from '../types.js';
 import { indexQuery, scopeOf } from './operations.js';
 
+/** Each written operation's row, made once for every stream it goes to (and its bytes with it: http/sse.ts). */
+const rows = new WeakMap<PublicOperation, ReturnType<typeof toOperationRow>>();
+function rowOf(op: PublicOperation, world: Parameters<typeof toOperationRow>[1]): ReturnType<typeof toOperationRow> {
+  let row = rows.get(op);
+  if (!row) rows.set(op, (row = toOperationRow(op, world)));
+  return row;
+}
+
 /** Whose streams a support stream counts among: the key's shop, or the admin token's. */
 const streamCredential = (shopId: string) => (shopId === '' ? 'admin' : `key:${shopId}`);
 
@@ -43,7 +51,7 @@ export const streamOperations: ControlHandler<'operations.stream'> = async (call
         const { op } = ch;
         if (op.status === 'admitting') continue;
         if (one ? op.id !== one.id : !index.matches(op, filter)) continue;
-        sink.send('operation', toOperationRow(op, service.world));
+        sink.send('operation', rowOf(op, service.world));
         if (one && isTerminal(op.status)) sink.end();
       }
     };
