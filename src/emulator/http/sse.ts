@@ -29,7 +29,7 @@ const OPENING = encoder.encode(': paygate stream\n\n');
 const KEEP_ALIVE = encoder.encode(': keep-alive\n\n');
 
 /** How long events wait to go out together, in ms: one write per stream per interval rather than one per event. */
-const COALESCE_MS = 50;
+const COALESCE_MS = 100;
 
 /** The streams with events waiting to go out, flushed together by one timer. */
 const dirty = new Set<BoundedStream>();
