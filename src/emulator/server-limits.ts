@@ -71,6 +71,10 @@ export function serverLimits(opts: ServerLimitOptions | undefined): ServerLimits
       if (!Number.isSafeInteger(v) || v <= 0) throw new TypeError(`limits.${group}.${name} must be a positive integer, got ${String(v)}`);
     }
   }
+  if (connections.headersTimeoutMs > connections.requestTimeoutMs) {
+    // Node refuses it too (the headers are part of the request).
+    throw new TypeError(`the headers timeout (${connections.headersTimeoutMs} ms, --headers-timeout) must not exceed the request timeout (${connections.requestTimeoutMs} ms, --request-timeout)`);
+  }
   return { streams, connections };
 }
 

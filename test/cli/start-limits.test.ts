@@ -31,4 +31,9 @@ describe('sandbox start limit flags', () => {
     const none = serverLimits(sandboxStartOptions({ opts: {}, args: [] } as unknown as Parameters<typeof sandboxStartOptions>[0]).limits);
     expect(none).toEqual(serverLimits(undefined));
   });
+
+  it('a headers timeout over the request timeout, or a limit that is not a positive integer, is refused clearly', () => {
+    expect(() => serverLimits({ connections: { headersTimeoutMs: 40_000 } })).toThrow(/headers timeout \(40000 ms, --headers-timeout\) must not exceed the request timeout \(30000 ms/);
+    expect(() => serverLimits({ streams: { total: 0 } })).toThrow(/limits\.streams\.total must be a positive integer/);
+  });
 });
