@@ -9,7 +9,8 @@
 // and ends with one JSON line. Goal: rate ≥ 80 % of clean, p99 ≤ 2× clean, RSS back within 10 %.
 // Each run is STALL_CREATES creates (default 2,000, as in the issue; at most BENCH_STALL_MS, default 30 s): the
 // creates themselves add stored state, so the RSS is also given net of what the clean run's creates added.
-// BENCH_SKIP_STALL=1 skips it.
+// BENCH_SKIP_STALL=1 skips it; STALL_STREAMS, STALL_TRICKLERS set the counts; STALL_TRACE=1 prints the RSS every
+// 0.5 s after they close; STALL_PROF=1 writes a CPU profile of the sandbox to /tmp/prof.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
