@@ -63,7 +63,7 @@ export const supportControls = {
     stream: true,
     query: StreamOperationsQuery,
     response: OperationRow,
-    errors: [400, 401, 404, 409],
+    errors: [400, 401, 404, 409, 429, 503],
   }),
   'logs.list': control({
     id: 'logs.list',
@@ -86,7 +86,7 @@ export const supportControls = {
     stream: true,
     query: LogsStreamQuery,
     response: RequestLogEntry,
-    errors: [400, 401],
+    errors: [400, 401, 429, 503],
   }),
   'balances.all': control({
     id: 'balances.all',

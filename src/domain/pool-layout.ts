@@ -33,6 +33,18 @@ export function generateAmounts(g: LayoutGenerator): string[] {
   const steps = money(g.max).minus(min).dividedToIntegerBy(step).toNumber();
   const next = prng(g.seed);
   const out: string[] = [];
+  // In whole cents when they are exact in a double (every real layout): the same amounts, some 10× faster than in
+  // decimals, so a layout of 10,000 does not hold the event loop while its amounts are drawn.
+  const minCents = min.times(100);
+  const stepCents = step.times(100);
+  if (minCents.isInteger() && stepCents.isInteger() && minCents.gte(0) && stepCents.gt(0) && minCents.plus(stepCents.times(steps)).lte(Number.MAX_SAFE_INTEGER)) {
+    const [lo, by] = [minCents.toNumber(), stepCents.toNumber()];
+    for (let i = 0; i < g.count; i++) {
+      const c = lo + by * Math.floor(next() * (steps + 1));
+      out.push(`${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`);
+    }
+    return out;
+  }
   for (let i = 0; i < g.count; i++) out.push(toScale2(min.plus(step.times(Math.floor(next() * (steps + 1))))));
   return out;
 }

@@ -21,6 +21,8 @@ import { gatewayHandlers } from './routes/gateway/index.js';
 import { controlHandlers } from './routes/sandbox/index.js';
 import { signPath } from './receipts/signed-url.js';
 import { maskPath, RequestLog } from './runtime/request-log.js';
+import { StreamGate } from './http/stream-gate.js';
+import { serverLimits } from './server-limits.js';
 
 export type { AppContext, AppUrls, RouteContext } from './context.js';
 export { RECEIPT_LIMIT, RECEIPT_URL_TTL_MS } from './context.js';
@@ -49,6 +51,8 @@ function routeContext(ctx: AppContext): RouteContext {
     amountReads,
     requestLog: new RequestLog(),
     faults,
+    limits: ctx.limits ?? serverLimits(undefined),
+    streams: ctx.streams ?? new StreamGate(ctx.limits?.streams),
     evidence: () => ({
       available: service.evidenceAvailable,
       signFile: (fileId: string) => `${ctx.urls.storage}${signPath(`/receipts/${fileId}`, service.clock.now() + RECEIPT_URL_TTL_MS, ctx.urlSecret)}`,

@@ -7,6 +7,8 @@ import type { RequestLog } from './runtime/request-log.js';
 import type { GatewayService } from './runtime/service.js';
 import type { WebhookOutbox } from './webhooks/outbox.js';
 import type { WorkspaceControl } from './workspaces/types.js';
+import type { StreamGate } from './http/stream-gate.js';
+import type { ServerLimits } from './server-limits.js';
 import type { EvidenceOptions } from './wire.js';
 
 export interface AppUrls {
@@ -32,6 +34,10 @@ export interface AppContext {
   fixtureFaults?: readonly ParsedFault[];
   /** The server's workspaces (the `workspaces.*` controls); absent in a workspace other than the default one. */
   workspaces?: WorkspaceControl;
+  /** What one client may hold of the server (src/emulator/server-limits.ts). Default: the defaults. */
+  limits?: ServerLimits;
+  /** The server's open event streams, shared by its workspaces. Default: this app's own, from `limits`. */
+  streams?: StreamGate;
 }
 
 export interface RouteContext extends AppContext {
@@ -41,6 +47,10 @@ export interface RouteContext extends AppContext {
   readonly requestLog: RequestLog;
   /** The injected faults in force (the faults.* controls) and the history of the ones that hit an operation. */
   readonly faults: FaultInjector;
+  /** What one client may hold of the server, every number set. */
+  readonly limits: ServerLimits;
+  /** The open event streams the server admits (per credential and in all). */
+  readonly streams: StreamGate;
   /** Receipt evidence now: whether it is available, and signed links to stored files. */
   evidence(): EvidenceOptions;
 }

@@ -3,11 +3,13 @@
 import type { RequestListener, Server } from 'node:http';
 import type { H3 } from 'h3';
 import { listenTls, type SandboxTls } from './tls.js';
+import { limitConnections, serverOptions } from './connection-limits.js';
+import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './server-limits.js';
 
 /** Listen over plain HTTP on `port` (0: any free one) of `host`. */
-async function listenHttp(handler: RequestListener, port: number, host: string): Promise<Server> {
+async function listenHttp(handler: RequestListener, port: number, host: string, limits: ConnectionLimits): Promise<Server> {
   const { createServer } = await import('node:http');
-  const server = createServer(handler);
+  const server = createServer(serverOptions(limits), handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -33,6 +35,9 @@ export class Listeners {
     readonly https: HttpsContext | undefined,
     /** Learns the URL a server is reachable at. */
     readonly onUrl: (url: string) => unknown,
+    /** Connections, request timeouts and keep-alive (src/emulator/connection-limits.ts). */
+    readonly limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS,
+    readonly log: (line: string) => void = () => undefined,
   ) {}
 
   get tls(): SandboxTls | undefined {
@@ -45,8 +50,8 @@ export class Listeners {
     // h3's adapter only reads the app's fetch.
     const handler = toNodeHandler({ fetch: this.fetch } as unknown as H3) as RequestListener;
     const secure = this.https ? await listenTls(handler, { port, host, ...this.https }) : undefined;
-    const server = secure?.server ?? (await listenHttp(handler, port, host));
-    server.keepAliveTimeout = 65_000;
+    const server = secure?.server ?? (await listenHttp(handler, port, host, this.limits));
+    limitConnections(server, this.limits, secure !== undefined, this.log);
     this.#servers.push(server);
     if (secure) this.#disposals.push(secure.dispose);
     this.#tls ??= secure?.tls;

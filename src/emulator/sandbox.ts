@@ -21,11 +21,12 @@ import { retainPdfReader } from './receipts/pdf-reader.js';
 import { publicBase, publicUrlProblem } from './public-url.js';
 import type { SandboxTls } from './tls.js';
 import { Listeners } from './listeners.js';
+import { limitsOf, withStreamGate, type LimitOptions } from './http/stream-gate.js';
 import { layoutChecks, poolSlotLimits } from './runtime/pool-layouts.js';
 import { WorkspaceGuard, workspaceLimitError } from './workspaces/guard.js';
 import type { WorkspaceControl, WorkspaceRecord } from './workspaces/types.js';
 
-export interface SandboxOptions {
+export interface SandboxOptions extends LimitOptions {
   /** Fixture file path. Default: the bundled `fixtures/default.json`. */
   fixtures?: string;
   /** An already-built world (takes precedence over `fixtures`); validated like a fixture file. */
@@ -255,7 +256,8 @@ async function openWorkspace(opts: SandboxOptions, backend: StoreBackend, closeB
  * Create a sandbox: the default workspace of a server, with the host of its other workspaces in front of it (every
  * request, in process or over a socket, is routed by the host: src/emulator/workspaces/host.ts).
  */
-export async function createSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const opts = withStreamGate(options);
   if ((opts.workspace ?? DEFAULT_WORKSPACE) !== DEFAULT_WORKSPACE) return createInstance(opts);
   const { hostSandbox } = await import('./workspaces/host.js');
   return hostSandbox(opts, createInstance);
@@ -321,7 +323,8 @@ export async function createInstance(opts: SandboxOptions): Promise<Sandbox> {
   const { service, clock, outbox, releasePdfReader } = await startService(opts, index, opened, urls, log);
   const { front } = opts;
   const adminToken = opts.adminToken ?? `pg_admin_${randomBytes(12).toString('hex')}`;
-  const app = createApp({ service, urls, adminToken, urlSecret, ready: () => ready && !closed && !service.stopped, log, outbox, fixtureFaults: world.faults, ...(front ? { workspaces: front.workspaces } : {}) });
+  const { limits, streams } = limitsOf(opts);
+  const app = createApp({ service, urls, adminToken, urlSecret, ready: () => ready && !closed && !service.stopped, log, outbox, fixtureFaults: world.faults, limits, streams, ...(front ? { workspaces: front.workspaces } : {}) });
   ready = true;
   const https = opts.https ? { store: certBase, publicUrl: opts.publicUrl } : undefined;
   // No async layer on the request path: the answer is passed on as it comes (a Response, or the promise of one); a
@@ -337,7 +340,7 @@ export async function createInstance(opts: SandboxOptions): Promise<Sandbox> {
   const listeners = new Listeners(answer, https, (url) => {
     if (!opts.publicUrl) setBase(urls, url);
     front?.onUrl(url);
-  });
+  }, limits.connections, log);
 
   const sandbox: Sandbox = {
     world,

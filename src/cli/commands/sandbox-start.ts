@@ -95,6 +95,7 @@ async function started(opts: SandboxStartOptions, output: Output): Promise<Start
       ...(opts.webhookUrl ? { webhookUrl: opts.webhookUrl } : {}),
       ...(publicUrl !== undefined ? { publicUrl } : {}),
       https: opts.https ?? false,
+      ...(opts.limits ? { limits: opts.limits } : {}),
       ...(adminToken !== undefined
         ? adminToken === null ? {} : { adminToken }
         : process.env.PAYGATE_ADMIN_TOKEN ? { adminToken: process.env.PAYGATE_ADMIN_TOKEN } : opts.newAdminToken ? { adminToken: `pg_admin_${randomBytes(12).toString('hex')}` } : {}),

@@ -2,7 +2,8 @@
 // controls under `sandbox` are defined in define/sandbox-*.ts and added here.
 import { Option, type Command } from 'commander';
 import { fileURLToPath } from 'node:url';
-import { action, example, flag, num, parsePort, str, type Parsed } from './shared.js';
+import { action, example, flag, num, parseIntIn, parsePort, str, type Parsed } from './shared.js';
+import type { ServerLimitOptions } from '../../emulator/server-limits.js';
 import { defineSandboxEvidence } from './sandbox-evidence.js';
 import { defineSandboxFaults } from './sandbox-faults.js';
 import { defineSandboxKeys } from './sandbox-keys.js';
@@ -43,9 +44,29 @@ export interface SandboxStartOptions {
   newAdminToken?: boolean;
   /** Print one more admin token, valid beside the one a store kept (which stays valid). Default false. */
   addAdminToken?: boolean;
+  /** What one client may hold of the server (README "Limits"); each number absent: its default. */
+  limits: ServerLimitOptions;
   /** Print the startup information as JSON instead of human text. Default false. */
   json: boolean;
 }
+
+const seconds = (v: unknown) => (typeof v === 'number' ? v * 1000 : undefined);
+
+/** The limit flags of `sandbox start`, as SandboxOptions.limits. */
+function limitOptions(opts: Parsed['opts']): ServerLimitOptions {
+  return {
+    connections: {
+      maxConnections: num(opts.maxConnections),
+      headersTimeoutMs: seconds(opts.headersTimeout),
+      requestTimeoutMs: seconds(opts.requestTimeout),
+      keepAliveTimeoutMs: seconds(opts.keepAliveTimeout),
+      uploadDeadlineMs: seconds(opts.uploadDeadline),
+    },
+    streams: { total: num(opts.maxStreams), perCredential: num(opts.maxStreamsPerCredential) },
+  };
+}
+
+const SECONDS = parseIntIn(1, 86_400, 'a whole number of seconds from 1 to 86400');
 
 /** The bundled fixture file, `fixtures/default.json` at the package root (three levels up from src/cli/define). */
 export function bundledFixtures(): string {
@@ -70,6 +91,7 @@ export function sandboxStartOptions({ opts }: Parsed): SandboxStartOptions {
     ...(publicUrl !== undefined ? { publicUrl } : {}),
     ...(flag(opts.newAdminToken) ? { newAdminToken: true } : {}),
     ...(flag(opts.addAdminToken) ? { addAdminToken: true } : {}),
+    limits: limitOptions(opts),
     json: flag(opts.json),
   };
 }
@@ -117,6 +139,13 @@ ${example(`
     )
     .option('--new-admin-token', 'print a new admin token; the one an earlier start printed (kept hashed in the store) stops working (env PAYGATE_ADMIN_TOKEN: choose it)')
     .option('--add-admin-token', 'print one more admin token, valid beside the one an earlier start printed (which keeps working)')
+    .addOption(new Option('--max-connections <n>', 'connections open at once; one more is answered 503 and closed (default 4096)').argParser(parseIntIn(1, 1_000_000, 'an integer from 1 to 1000000')))
+    .addOption(new Option('--headers-timeout <s>', 'seconds a request may take to send its headers; then 408 (default 10)').argParser(SECONDS))
+    .addOption(new Option('--request-timeout <s>', 'seconds a request may take to arrive whole, body included; then 408 — not the answer: event streams live on (default 30)').argParser(SECONDS))
+    .addOption(new Option('--keep-alive-timeout <s>', 'seconds an idle keep-alive connection is kept (default 65)').argParser(SECONDS))
+    .addOption(new Option('--upload-deadline <s>', 'seconds a receipt upload may take to arrive; then 408 upload_timeout, its queue place freed (default 20)').argParser(SECONDS))
+    .addOption(new Option('--max-streams <n>', 'event streams open at once; one more is 503 streams_full (default 512)').argParser(parseIntIn(1, 1_000_000, 'an integer from 1 to 1000000')))
+    .addOption(new Option('--max-streams-per-credential <n>', 'event streams one key, admin token or payment page may have open; one more is 429 streams_busy (default 16)').argParser(parseIntIn(1, 1_000_000, 'an integer from 1 to 1000000')))
     .option('--json', 'print the startup information (URL, demo keys) as JSON')
     .addHelpText('after', `
 The admin token is kept (hashed) in the store: a restart keeps the one printed first valid and prints its last 4.
@@ -129,6 +158,7 @@ ${example(`
   $ paygate sandbox start --port 0 --in-memory --frozen-clock
   $ paygate sandbox start --https                  # then: paygate --ca .paygate/sandbox.json.cert.pem balances
   $ paygate sandbox start --public-url https://paygate.example.test
+  $ paygate sandbox start --max-connections 512 --headers-timeout 5 --max-streams 64
   $ PAYGATE_STORE=/tmp/pg.json paygate sandbox start --reset --json
   $ paygate sandbox start --store postgres://paygate@db.internal/paygate --host 0.0.0.0   # run two: one stands by
   $ paygate sandbox start --store postgres://paygate@db.internal/paygate --no-fsync       # faster; a database crash may lose the last writes`)}`)

@@ -69,6 +69,10 @@ export const STATUS_OF = {
   fault_not_found: 404,
   fault_limit: 409,
   receipt_checks_full: 503,
+  // What one client may hold of the server (src/emulator/server-limits.ts).
+  streams_busy: 429,
+  streams_full: 503,
+  upload_timeout: 408,
   // Workspaces (src/emulator/workspaces): the server's admin token only; bounded in number and in what each holds.
   workspace_not_found: 404,
   workspace_exists: 409,

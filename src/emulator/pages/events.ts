@@ -6,8 +6,9 @@
 // The stream ends once the page reaches a state that never changes again.
 import type { H3Event } from 'h3';
 import type { StoreChange } from '../../store/state.js';
-import type { AppContext } from '../context.js';
-import { eventStream } from '../http/sse.js';
+import type { AppContext, RouteContext } from '../context.js';
+import { ApiError, errorResponse } from '../http/errors.js';
+import { eventStream, nodeResponseOf, type EventSink } from '../http/sse.js';
 import { findTarget, pageRequest, type PageRequest, type PageTarget } from './access.js';
 import { notFoundPage } from './hosted-page.js';
 import { renderCard } from './layout.js';
@@ -31,31 +32,41 @@ function current(ctx: AppContext, req: PageRequest): PageTarget | undefined {
   return link ? { kind: 'link', link } : undefined;
 }
 
-export function pageEvents(event: H3Event, ctx: AppContext): Response | string {
+export function pageEvents(event: H3Event, ctx: RouteContext): Response | string {
   const req = pageRequest(event, ctx);
   if (!findTarget(event, ctx, req)) return notFoundPage(event, req);
+  try {
+    // A page's streams count under the page (its tabs and reconnects), and among the server's.
+    return eventStream(ctx.streams, `page:${req.id}`, nodeResponseOf(event), (sink) => feed(ctx, req, sink));
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    event.context.errorCode = e.code;
+    return errorResponse(e);
+  }
+}
+
+/** Feed the page's stream from the service's writes; returns the cleanup. */
+function feed(ctx: RouteContext, req: PageRequest, sink: EventSink): () => void {
   const { service } = ctx;
-  return eventStream((sink) => {
-    let last = '';
-    let picker = false;
-    const push = () => {
-      const target = current(ctx, req);
-      if (!target) return sink.end();
-      const card = renderCard(target, ctx, req);
-      picker = card.state === 'choose';
-      if (card.version !== last) {
-        last = card.version;
-        sink.send('state', { ...card, now: service.clock.now() });
-      }
-      if (card.final) sink.end();
-    };
-    const listener = (changes: readonly StoreChange[]) => {
-      if (clockMoved(changes)) sink.send('clock', { now: service.clock.now() });
-      if (concerns(changes, req.id, picker) || clockMoved(changes)) push();
-    };
-    sink.send('clock', { now: service.clock.now() });
-    push();
-    service.writeListeners.add(listener);
-    return () => service.writeListeners.delete(listener);
-  });
+  let last = '';
+  let picker = false;
+  const push = () => {
+    const target = current(ctx, req);
+    if (!target) return sink.end();
+    const card = renderCard(target, ctx, req);
+    picker = card.state === 'choose';
+    if (card.version !== last) {
+      last = card.version;
+      sink.send('state', { ...card, now: service.clock.now() });
+    }
+    if (card.final) sink.end();
+  };
+  const listener = (changes: readonly StoreChange[]) => {
+    if (clockMoved(changes)) sink.send('clock', { now: service.clock.now() });
+    if (concerns(changes, req.id, picker) || clockMoved(changes)) push();
+  };
+  sink.send('clock', { now: service.clock.now() });
+  push();
+  service.writeListeners.add(listener);
+  return () => service.writeListeners.delete(listener);
 }

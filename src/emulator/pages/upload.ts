@@ -5,7 +5,7 @@
 // a refused upload answers the page with its reason, in the payer's words, and the status of the refusal.
 import type { H3Event } from 'h3';
 import { DomainError } from '../../domain/errors.js';
-import { RECEIPT_LIMIT, type AppContext } from '../context.js';
+import { RECEIPT_LIMIT, type AppContext, type RouteContext } from '../context.js';
 import { ApiError, STATUS_OF } from '../http/errors.js';
 import { receiptCheck } from '../receipts/check.js';
 import { receiptChecksOf } from '../receipts/queue.js';
@@ -52,10 +52,10 @@ async function receive(ctx: AppContext, body: ReceiptUploadBody, shopId: string,
   }
 }
 
-export async function uploadPageReceipt(event: H3Event, ctx: AppContext): Promise<string> {
+export async function uploadPageReceipt(event: H3Event, ctx: RouteContext): Promise<string> {
   const req: PageRequest = pageRequest(event, ctx);
   const target = findTarget(event, ctx, req);
-  const body = new ReceiptUploadBody(event, RECEIPT_LIMIT);
+  const body = new ReceiptUploadBody(event, RECEIPT_LIMIT, 'receipt', ctx.limits.connections.uploadDeadlineMs);
   if (!target || target.kind !== 'payment') {
     body.leaveUnread();
     return notFoundPage(event, req);

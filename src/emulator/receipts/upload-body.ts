@@ -3,13 +3,15 @@
 // at it), and `beforeFile` runs as the file part begins, with the fields sent before it, so an upload that cannot be
 // accepted is refused before its file is read. A refused body is never buffered, only discarded as it arrives: to
 // its end when its declared length is within the limit (the connection stays usable); otherwise for at most a few
-// MiB past the answer, and then the connection is closed.
+// MiB past the answer, and then the connection is closed. A body must arrive within its deadline (the server's
+// upload deadline): past it the upload is 408 upload_timeout, its queue place is freed, and the connection closed.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import type { H3Event } from 'h3';
 import { echo } from '../../contract/echo.js';
 import { ApiError } from '../http/errors.js';
 import { header } from '../http/headers.js';
+import { DEFAULT_CONNECTION_LIMITS } from '../server-limits.js';
 
 export interface ReceiptFile {
   bytes: Uint8Array;
@@ -38,11 +40,15 @@ export class ReceiptUploadBody {
   private readonly node: { req: IncomingMessage; res: ServerResponse } | undefined;
   private state: 'unread' | 'reading' | 'read' | 'left' = 'unread';
   private stopReading: () => void = () => {};
+  /** The body did not arrive within its deadline: the connection is closed once answered. */
+  private late = false;
 
   constructor(
     private readonly event: H3Event,
     private readonly limit: number,
     private readonly fileField = 'receipt',
+    /** Time the body may take to arrive once reading starts, in ms. */
+    private readonly deadlineMs = DEFAULT_CONNECTION_LIMITS.uploadDeadlineMs,
   ) {
     const node = (event.runtime as { node?: { req?: IncomingMessage; res?: ServerResponse } } | undefined)?.node;
     this.node = node?.req && node.res ? { req: node.req, res: node.res } : undefined;
@@ -78,6 +84,14 @@ export class ReceiptUploadBody {
     if (!this.node) return;
     const { req, res } = this.node;
     const declared = this.declaredLength;
+    if (this.late) {
+      // What still trickles in is not waited for.
+      const cut = () => req.socket?.destroy();
+      if (res.writableFinished) cut();
+      else res.once('finish', cut).once('close', cut);
+      req.resume();
+      return;
+    }
     if (declared !== undefined && declared <= this.limit) {
       if (wasReading) req.resume();
       return;
@@ -110,9 +124,15 @@ export class ReceiptUploadBody {
       const fail = (e: unknown) => {
         if (failed) return;
         failed = true;
+        clearTimeout(deadline);
         this.leaveUnread();
         reject(e);
       };
+      const deadline = setTimeout(() => {
+        this.late = true;
+        fail(new ApiError('upload_timeout', `the receipt did not arrive within ${this.deadlineMs / 1000} s; nothing was stored — send it again`));
+      }, this.deadlineMs);
+      deadline.unref();
       let bb: BusboyInstance;
       try {
         bb = Busboy({ headers: { 'content-type': header(this.event, 'content-type') ?? '' }, limits: { ...FORM_LIMITS, fileSize: this.limit } });
@@ -151,6 +171,7 @@ export class ReceiptUploadBody {
       bb.on('error', (e: Error) => fail(malformed(e.message)));
       bb.on('finish', () => {
         if (failed) return;
+        clearTimeout(deadline);
         this.state = 'read';
         resolve({ fields, file: file && { ...file, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) } });
       });

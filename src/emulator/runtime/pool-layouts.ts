@@ -1,6 +1,7 @@
 // Pool layouts (POST /sandbox/pool/layout and the fixtures' pool_layouts): each payout through the ordinary create
 // rules, in batches that yield to the event loop, so a layout of thousands of payouts never holds up other requests
-// for more than one batch. A shop's pool is capped: at most MAX_POOL_SLOTS_PER_SHOP open pool payouts, counting
+// for more than one batch — a batch ends at LAYOUT_BATCH payouts or after LAYOUT_SLICE_MS of work, whichever comes
+// first (a payout costs more in a large store: its operation indexes are larger). A shop's pool is capped: at most MAX_POOL_SLOTS_PER_SHOP open pool payouts, counting
 // layouts still being laid out, so neither one large layout nor several concurrent ones can grow it past the cap.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { MAX_POOL_SLOTS_PER_SHOP } from '../../contract/sandbox.js';
@@ -9,8 +10,10 @@ import { layoutParams } from '../../domain/pool-layout.js';
 import { ApiError } from '../http/errors.js';
 import type { GatewayService } from './service.js';
 
-/** Payouts planned between two yields to the event loop (≈ 40 µs each: a batch holds the loop for a few ms). */
+/** Most payouts planned between two yields to the event loop. */
 export const LAYOUT_BATCH = 100;
+/** Longest a batch plans and writes into the state before the layout yields, in ms (wall clock). */
+export const LAYOUT_SLICE_MS = 4;
 
 export interface Layout {
   method: string;
@@ -76,13 +79,17 @@ async function plan(service: GatewayService, shopId: string, layout: Layout): Pr
   let rejected = 0;
   let writes: Promise<void>[] = [];
   const all = layoutParams(service.world, layout.method, layout.amounts, layout.batch);
-  for (let i = 0; i < all.length; i++) {
-    if (i > 0 && i % LAYOUT_BATCH === 0) {
+  let sliceStart = performance.now();
+  let inBatch = 0;
+  for (let i = 0; i < all.length; i++, inBatch++) {
+    if (inBatch >= LAYOUT_BATCH || (inBatch > 0 && performance.now() - sliceStart >= LAYOUT_SLICE_MS)) {
       // Wait for the batch to be written before planning the next: other requests run meanwhile, and a read (which
       // waits for the writes issued before it) never queues behind more than one batch.
       await Promise.all(writes);
       writes = [];
       await yieldToEventLoop();
+      sliceStart = performance.now();
+      inBatch = 0;
     }
     const p = planCreate(service.ctx(), shopId, 'payout', all[i]!);
     if (p.kind !== 'commit') continue;

@@ -89,6 +89,20 @@ export class RequestLog {
     for (const l of this.listeners) l(e);
   }
 
+  /**
+   * The entries matching `f` answered after the one of id `last` (a stream's Last-Event-ID), newest first; every
+   * matching entry of the ring when `last` is no longer in it.
+   */
+  after(f: RequestLogFilter, last: string): RequestLogEntry[] {
+    const out: RequestLogEntry[] = [];
+    for (let i = this.ring.length - 1; i >= 0; i--) {
+      const e = this.ring[(this.start + i) % this.ring.length]!;
+      if (e.id === last) break;
+      if (matchesLog(e, f)) out.push(e);
+    }
+    return out;
+  }
+
   /** The newest `limit` entries matching `f`, newest first. */
   recent(f: RequestLogFilter, limit: number): RequestLogEntry[] {
     const out: RequestLogEntry[] = [];

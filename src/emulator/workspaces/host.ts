@@ -94,6 +94,8 @@ export class WorkspaceHost implements WorkspaceControl {
       publicUrl: this.baseOf(record.id),
       guard: record,
       ...(o.log ? { log: o.log } : {}),
+      ...(o.limits ? { limits: o.limits } : {}),
+      ...(o.streamGate ? { streamGate: o.streamGate } : {}),
       ...(o.realNow ? { realNow: o.realNow } : {}),
       ...(o.webhookTimeoutMs !== undefined ? { webhookTimeoutMs: o.webhookTimeoutMs } : {}),
       ...(o.webhookDispatcher ? { webhookDispatcher: o.webhookDispatcher } : {}),

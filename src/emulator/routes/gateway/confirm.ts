@@ -21,7 +21,7 @@ const fieldsOf = (form: ReceiptForm['fields']) => Object.fromEntries(FIELD_NAMES
 
 export const confirmPayment: GatewayHandler<'confirmPayment'> = async (call) => {
   const { service } = call.ctx;
-  const body = new ReceiptUploadBody(call.event, RECEIPT_LIMIT);
+  const body = new ReceiptUploadBody(call.event, RECEIPT_LIMIT, 'receipt', call.ctx.limits.connections.uploadDeadlineMs);
   try {
     if (!/^multipart\/form-data\b/i.test(header(call.event, 'content-type') ?? '')) {
       throw new ApiError('unsupported_media_type', 'send confirm_payment as multipart/form-data with fields operation_id, confirmation_type and the file part receipt');
