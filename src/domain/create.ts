@@ -276,7 +276,7 @@ function acceptedChanges(op: OperationRecord, event: OperationEvent | undefined,
   if (op.type === 'payout') {
     changes.push({
       kind: 'posting',
-      posting: posting(`${op.id}:reserve`, op.shop_id, op.id, 'payout_reserved', accounts.balance(op.shop_id), accounts.reserved(op.shop_id), op.settlement_currency, money(op.settlement_amount), at),
+      posting: posting({ id: `${op.id}:reserve`, shopId: op.shop_id, operationId: op.id, kind: 'payout_reserved', source: accounts.balance(op.shop_id), destination: accounts.reserved(op.shop_id), currency: op.settlement_currency, amount: money(op.settlement_amount), at }),
     });
   }
   return changes;
