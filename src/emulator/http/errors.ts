@@ -3,6 +3,7 @@
 import type { ZodError } from 'zod';
 import type { DomainErrorCode } from '../../domain/errors.js';
 import { DomainError } from '../../domain/errors.js';
+import { StoreUnavailableError } from '../../store/errors.js';
 
 /** Error code → HTTP status. The only place this mapping lives. */
 export const STATUS_OF = {
@@ -24,6 +25,7 @@ export const STATUS_OF = {
   pricing_not_covered: 412,
   not_pool_only: 412,
   evidence_unavailable: 503,
+  // The store's (src/store/errors.ts StoreUnavailableError): a write it refused.
   store_unavailable: 503,
   // The HTTP layer's: requests, credentials, routing, limits.
   invalid_json: 400,
@@ -110,6 +112,7 @@ export function validationError(err: ZodError, where = 'body'): ApiError {
 
 export function toApiError(e: unknown): ApiError | undefined {
   if (e instanceof ApiError) return e;
+  if (e instanceof StoreUnavailableError) return new ApiError(e.code, e.message);
   if (e instanceof DomainError) {
     const message = e.field && !e.message.startsWith(e.field) ? `${e.field}: ${e.message}` : e.message;
     return new ApiError(e.code, message);

@@ -28,7 +28,7 @@ import { runTimer } from '../../domain/timers.js';
 import type { Moved } from '../../domain/lifecycle.js';
 import type { FileStore } from '../../store/files.js';
 import { nameUuid } from '../../domain/ids.js';
-import { DomainError } from '../../domain/errors.js';
+import { StoreUnavailableError } from '../../store/errors.js';
 import { notFound, storeUnavailable, TIMER_RETRY_MS } from './errors.js';
 import { accounts, balanceRow } from '../../domain/ledger.js';
 import { iso } from '../../domain/state.js';
@@ -151,7 +151,7 @@ export class GatewayService {
       const outcome = runTimer(this.ctx(), command);
       if (outcome) await this.persist(outcome);
     } catch (e) {
-      if (!(e instanceof DomainError && e.code === 'store_unavailable')) throw e;
+      if (!(e instanceof StoreUnavailableError)) throw e;
       this.clock.schedule(this.clock.now() + TIMER_RETRY_MS, () => this.fire(command));
     } finally {
       if (command.kind === 'finish_admission') this.release(command.operation_id);
