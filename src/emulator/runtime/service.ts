@@ -1,9 +1,9 @@
 // The gateway service: runs domain commands against the store and the sandbox clock. A command returns its outcome
-// (changes and effects, decided by the domain); the service writes the changes through one function, commit(), which
-// lets the webhook outbox add its delivery records to the same transaction, and only once they are written carries
-// the effects out (timers on the sandbox clock, the release of a create waiting on its admission). A failed write
-// changes nothing (the store takes it back) and answers 503 store_unavailable. After a restart the timers are derived
-// again from the stored records.
+// (changes and effects, decided by the domain); the service writes the changes through the write pipeline
+// (pipeline.ts: admit → extend → write → subscribers), and only once they are written carries the effects out (timers
+// on the sandbox clock, the release of a create waiting on its admission): the effect runner is the pipeline's last
+// subscriber. A failed write changes nothing (the store takes it back) and answers 503 store_unavailable. After a
+// restart the timers are derived again from the stored records.
 import { uploadsOf } from '../../domain/operation.js';
 import { createHmac, randomUUID } from 'node:crypto';
 import type { CreateParams } from '../../domain/create.js';
@@ -30,6 +30,8 @@ import type { FileStore } from '../../store/files.js';
 import { nameUuid } from '../../domain/ids.js';
 import { StoreUnavailableError } from '../../store/errors.js';
 import { notFound, storeUnavailable, TIMER_RETRY_MS } from './errors.js';
+import { AdmissionWaits } from './admissions.js';
+import { LiveFeed, WritePipeline, type Admission, type Extension, type WriteSubscriber } from './pipeline.js';
 import { accounts, balanceRow } from '../../domain/ledger.js';
 import { iso } from '../../domain/state.js';
 
@@ -41,24 +43,9 @@ export type AuthResult =
   | { ok: true; shopId: string; keyId: string; scopes: readonly KeyScope[] | undefined }
   | { ok: false; reason: 'missing' | 'invalid' };
 
-interface Deferred {
-  promise: Promise<void>;
-  resolve: () => void;
-}
-
-function deferred(): Deferred {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
-/** What the service's single commit path calls: the webhook outbox implements it (src/emulator/webhooks.ts). */
-export interface CommitHook {
-  /** Extra changes to write in the same commit as `changes` (delivery records for the events among them). */
-  extend(changes: readonly StoreChange[]): StoreChange[];
-  /** Called once a commit carrying `extra` is durable (schedule the deliveries). */
-  committed(extra: readonly StoreChange[]): void;
-  /** Changes to seed at init (fixture endpoints); called on an open store and after a reset. */
+/** A part of the sandbox with state of its own around the store: the webhook outbox, a workspace's guard. */
+export interface SandboxPart {
+  /** Changes to seed at init (fixture endpoints, a workspace's keys); called on an open store and after a reset. */
   seed(): StoreChange[];
   /** Re-arm pending work after init (restart recovery). */
   resume(): void;
@@ -66,21 +53,62 @@ export interface CommitHook {
   reset(): void;
 }
 
-export class GatewayService {
-  private readonly admissions = new Map<string, Deferred>();
-  /** Told of every transaction the moment it is written (the live views: operation streams). */
-  readonly writeListeners = new Set<(changes: readonly StoreChange[]) => void>();
-  /** The webhook outbox; set before init() by createSandbox. */
-  hook: CommitHook | undefined;
-  /** The key of flexible links' `k` credentials (src/store/secrets.ts); set before init() by createSandbox. */
-  linkKey: Buffer | undefined;
+/** A sandbox's own limits on pool layouts (a workspace's); default: MAX_POOL_SLOTS_PER_SHOP, no operation limit. */
+export interface LayoutLimits {
+  /** Most open pool payouts per shop. */
+  poolPayouts?: number;
+  /** Before a layout of `count` more payouts: throws to refuse (a workspace's operation limit). */
+  check?(count: number): void;
+}
 
-  constructor(
-    readonly world: WorldIndex,
-    readonly store: Store,
-    readonly clock: SandboxClock,
-    readonly files: FileStore,
-  ) {
+export interface ServiceDeps {
+  world: WorldIndex;
+  store: Store;
+  clock: SandboxClock;
+  files: FileStore;
+  /** The key of flexible links' `k` credentials (src/store/secrets.ts). */
+  linkKey: Buffer;
+  /** The pipeline's admit stage (a workspace's operation limit). */
+  admission: readonly Admission[];
+  /** The pipeline's extend stage (the webhook outbox). */
+  extension: Extension;
+  /** Told of every written transaction, before the effect runner (the webhook scheduler). */
+  subscribers: readonly WriteSubscriber[];
+  /** Seeded, resumed and reset with the service, in this order. */
+  parts: readonly SandboxPart[];
+  layoutLimits?: LayoutLimits;
+}
+
+export class GatewayService {
+  private readonly admissions = new AdmissionWaits();
+  /** Told of every transaction the moment it is written (the live views: operation streams, the hosted page). */
+  readonly writeListeners = new LiveFeed();
+  readonly world: WorldIndex;
+  readonly store: Store;
+  readonly clock: SandboxClock;
+  readonly files: FileStore;
+  readonly layoutLimits: LayoutLimits;
+  /** Payouts of pool layouts still being laid out, per shop (pool-layouts.ts). */
+  readonly layoutsInFlight = new Map<string, number>();
+  private readonly linkKey: Buffer;
+  private readonly parts: readonly SandboxPart[];
+  private readonly pipeline: WritePipeline;
+
+  constructor(deps: ServiceDeps) {
+    const { world, store, clock } = deps;
+    this.world = world;
+    this.store = store;
+    this.clock = clock;
+    this.files = deps.files;
+    this.linkKey = deps.linkKey;
+    this.parts = deps.parts;
+    this.layoutLimits = deps.layoutLimits ?? {};
+    this.pipeline = new WritePipeline({
+      store,
+      admission: deps.admission,
+      extension: deps.extension,
+      subscribers: [...deps.subscribers, this.writeListeners.subscriber, (w) => this.run(w.effects)],
+    });
     clock.beforeAdvance = () => store.sync();
     // Where the clock stands is kept in the store, so a restart resumes from it (a frozen clock at the same moment).
     // Best effort: a failed write of the position does not undo the advance.
@@ -98,7 +126,7 @@ export class GatewayService {
   /** Seed what the fixtures add (keys, opening balances) and re-arm the timers of in-flight operations. */
   async init(): Promise<void> {
     const changes = seedChanges(this.world, this.state, iso(this.clock.now()));
-    if (this.hook) changes.push(...this.hook.seed());
+    for (const part of this.parts) changes.push(...part.seed());
     if (changes.length > 0) await this.commit(changes);
     // Only the operations whose status can have a timer are decoded (found by the index's status column).
     for (const op of this.state.operationsWithStatus(TIMER_STATUSES)) this.run(timersOf(this.world, op));
@@ -109,27 +137,16 @@ export class GatewayService {
       }
       await this.commit([{ kind: 'meta', meta: { id: 'pool_layouts', seeded: true } }]);
     }
-    this.hook?.resume();
+    for (const part of this.parts) part.resume();
   }
 
   /**
-   * The one path every change goes through: applies `changes` plus what the commit hook adds (webhook deliveries
-   * for the events among them) as one transaction; resolves once written, then lets the hook schedule its work.
-   * Rejects with store_unavailable when the write failed: then nothing of it is visible, ever.
+   * The one path every change goes through: the write pipeline (admit → extend → write → subscribers). Resolves once
+   * written; rejects with an admission's refusal, or with store_unavailable when the write failed: then nothing of
+   * it is visible, ever.
    */
   commit(changes: readonly StoreChange[], effects: readonly Effect[] = []): Promise<void> {
-    const extra = this.hook?.extend(changes) ?? [];
-    const written = () => {
-      if (extra.length > 0) this.hook?.committed(extra);
-      for (const listener of this.writeListeners) listener(changes);
-      this.run(effects);
-    };
-    try {
-      // A failed write rejects with store_unavailable (mapped by the store: no promise layer of its own here).
-      return this.store.commit(extra.length > 0 ? [...changes, ...extra] : changes, written, storeUnavailable);
-    } catch (e) {
-      return Promise.reject(e);
-    }
+    return this.pipeline.write(changes, effects);
   }
 
   /** Write an outcome's changes; the moment they are written, carry out its effects. */
@@ -160,10 +177,7 @@ export class GatewayService {
 
   /** A create waiting on this operation's admission may answer now. */
   private release(id: string): void {
-    const d = this.admissions.get(id);
-    if (!d) return;
-    this.admissions.delete(id);
-    d.resolve();
+    this.admissions.release(id);
   }
 
   authenticate(token: string | null | undefined): AuthResult {
@@ -207,7 +221,6 @@ export class GatewayService {
   }
 
   private linkSecret(): Buffer {
-    if (!this.linkKey) throw new Error('the link key is not set (createSandbox sets it from the secrets file)');
     return this.linkKey;
   }
 
@@ -353,10 +366,9 @@ export class GatewayService {
   /** Sandbox reset: forget every operation, posting, event and issued key; re-seed from the fixtures. */
   async reset(): Promise<void> {
     this.clock.clearTimers();
-    this.hook?.reset();
+    for (const part of this.parts) part.reset();
     await this.store.clear();
-    for (const d of this.admissions.values()) d.resolve();
-    this.admissions.clear();
+    this.admissions.releaseAll();
     for (const fn of this.resetListeners) fn();
     await this.init();
   }
@@ -365,17 +377,8 @@ export class GatewayService {
   private async settled(id: string): Promise<void> {
     await this.store.sync();
     // Not decided yet, even in memory: wait for the decision (released once it is written, or could not be).
-    if (this.state.operation(id)?.status === 'admitting') await this.admission(id).promise;
+    if (this.state.operation(id)?.status === 'admitting') await this.admissions.wait(id);
     // A decision applied but still being written is waited for here.
     await this.store.sync();
-  }
-
-  private admission(id: string): Deferred {
-    let d = this.admissions.get(id);
-    if (!d) {
-      d = deferred();
-      this.admissions.set(id, d);
-    }
-    return d;
   }
 }
