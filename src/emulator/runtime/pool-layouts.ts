@@ -76,6 +76,7 @@ async function plan(service: GatewayService, shopId: string, layout: Layout): Pr
       await yieldToEventLoop();
     }
     const p = planCreate(service.ctx(), shopId, 'payout', all[i]!);
+    if (p.kind === 'refused') throw p.error;
     if (p.kind !== 'commit') continue;
     writes.push(service.persist(p));
     if (p.op.status === 'rejected') rejected++;

@@ -250,6 +250,7 @@ export class GatewayService {
 
   /** Run a create plan: write it, then carry out its effects, and wait for the outcome. */
   private async runCreate(plan: CreatePlan): Promise<PublicOperation> {
+    if (plan.kind === 'refused') throw plan.error;
     if (plan.kind === 'commit') {
       try {
         await this.persist(plan);
