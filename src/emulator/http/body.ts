@@ -2,6 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { H3Event } from 'h3';
 import { header } from './headers.js';
+import { isJsonContentType, nodeRequest } from './h3-internals.js';
 import type { z } from 'zod';
 import { ApiError, validationError } from './errors.js';
 
@@ -13,7 +14,7 @@ export function readLimited(event: H3Event, limit: number): Promise<Uint8Array> 
   if (declared !== null && Number(declared) > limit) return Promise.reject(tooLarge(limit));
   // On Node, read the IncomingMessage directly: much cheaper than a web ReadableStream per request. Its promise is
   // returned as is (not from an async function, which would add a promise and its ticks on every request).
-  const nodeReq = (event.runtime as { node?: { req?: IncomingMessage } } | undefined)?.node?.req;
+  const nodeReq = nodeRequest(event);
   if (nodeReq && !nodeReq.readableDidRead && !nodeReq.readableEnded) return readNode(nodeReq, limit);
   return readWeb(event, limit);
 }
@@ -71,19 +72,10 @@ function tooLarge(limit: number): ApiError {
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** The last Content-Type found to be JSON: a client sends the same one on every request, tested once. */
-let lastJsonType: string | undefined;
-
-function isJsonType(type: string): boolean {
-  if (!/^application\/([a-z0-9.+-]*\+)?json\b/i.test(type.trim())) return false;
-  lastJsonType = type;
-  return true;
-}
-
 /** Parse a JSON body and validate it with a contract schema. */
 export async function readJson<S extends z.ZodType>(event: H3Event, schema: S): Promise<z.output<S>> {
   const type = header(event, 'content-type') ?? '';
-  if (type !== lastJsonType && !isJsonType(type)) {
+  if (!isJsonContentType(type)) {
     throw new ApiError('unsupported_media_type', `send the body as JSON with Content-Type: application/json${type ? ` (got ${type})` : ''}`);
   }
   const bytes = await readLimited(event, JSON_BODY_LIMIT);

@@ -4,6 +4,7 @@ import type { ZodError } from 'zod';
 import type { DomainErrorCode } from '../../domain/errors.js';
 import { DomainError } from '../../domain/errors.js';
 import { StoreUnavailableError } from '../../store/errors.js';
+import { JSON_TYPE } from './h3-internals.js';
 
 /** Error code → HTTP status. The only place this mapping lives. */
 export const STATUS_OF = {
@@ -124,6 +125,6 @@ export function toApiError(e: unknown): ApiError | undefined {
 export function errorResponse(err: ApiError): Response {
   return new Response(JSON.stringify({ code: err.code, message: err.message }), {
     status: err.status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...err.headers },
+    headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...err.headers },
   });
 }

@@ -9,6 +9,7 @@ import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import type { H3Event } from 'h3';
 import { ApiError } from '../http/errors.js';
 import { header } from '../http/headers.js';
+import { nodeExchange } from '../http/h3-internals.js';
 
 export interface ReceiptFile {
   bytes: Uint8Array;
@@ -42,8 +43,7 @@ export class ReceiptUploadBody {
     private readonly limit: number,
     private readonly fileField = 'receipt',
   ) {
-    const node = (event.runtime as { node?: { req?: IncomingMessage; res?: ServerResponse } } | undefined)?.node;
-    this.node = node?.req && node.res ? { req: node.req, res: node.res } : undefined;
+    this.node = nodeExchange(event);
   }
 
   /** The Content-Length sent, if any. */
