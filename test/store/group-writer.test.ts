@@ -100,3 +100,18 @@ describe('the Store writes through one gathering turn', () => {
     await store.close();
   });
 });
+
+describe("the Store's bound", () => {
+  it('a commit beyond MAX_QUEUED waiting transactions is refused at once and changes nothing', async () => {
+    const { MAX_QUEUED } = await import('../../src/store/store.js');
+    const store = new Store(new MemoryPersistence());
+    await store.open();
+    const queued = Array.from({ length: MAX_QUEUED }, (_, i) => store.commit([{ kind: 'meta', meta: { id: `m${i}` } }]));
+    const refused = await store.commit([{ kind: 'meta', meta: { id: 'one-too-many' } }]).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(GroupWriterFullError);
+    expect(store.state.meta.has('one-too-many')).toBe(false);
+    await Promise.all(queued);
+    expect(store.state.meta.size).toBe(MAX_QUEUED);
+    await store.close();
+  });
+});
