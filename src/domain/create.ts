@@ -3,8 +3,9 @@
 import { claimOf, type PaymentFields, type PayoutFields } from './operation.js';
 import type { Conversion, Destination, OperationKind, OperationRecord } from './operation.js';
 import type { DomainContext, StateChange } from './state.js';
-import type { MethodDef, ProviderDef, RouteDef, ShopDef, WorldIndex } from './world.js';
+import type { ProviderDef, RouteDef, ShopDef } from './world.js';
 import { DomainError } from './errors.js';
+import { validate } from './create-rules.js';
 import { echo } from '../contract/echo.js';
 import { operationIdFor } from './ids.js';
 import { accounts, posting } from './ledger.js';
@@ -16,6 +17,8 @@ import { allocateRequisites } from './requisites.js';
 import { eventFor, move, SETTLED_TO_NOTHING, type OperationEvent } from './transitions.js';
 import type { Slot } from './pool.js';
 import { iso } from './state.js';
+
+export { methodFor } from './create-rules.js';
 
 /** The gateway waits this long for a provider to accept a create (spec §4.1). */
 export const ACCEPTANCE_WAIT_MS = 15_000;
@@ -36,7 +39,9 @@ export interface CreateParams {
 
 export type CreatePlan =
   | { kind: 'replay'; op: OperationRecord }
-  | ({ kind: 'commit' } & Moved);
+  | ({ kind: 'commit' } & Moved)
+  /** The create is refused (validation, a conflict, an unknown shop): the error as a value, nothing to write. */
+  | { kind: 'refused'; error: DomainError };
 
 /**
  * Canonical form of a create body. "Same body" means: the same operation type and the same values of
@@ -50,43 +55,6 @@ export function fingerprintOf(kind: OperationKind, p: CreateParams): string {
 /** The fields of a create body besides method and amounts, normalised (absent = empty), in fingerprint order. */
 export function partyFields(p: Omit<CreateParams, 'amount' | 'method' | 'merchant_operation_id'>): string[] {
   return [p.currency, p.client_id, p.client_ip ?? '', p.number ?? '', p.name ?? '', p.bankname ?? ''];
-}
-
-/** The method, checked to exist and to belong to the currency (spec §2.1). */
-export function methodFor(world: WorldIndex, methodId: string, currency: string): MethodDef {
-  const method = world.methods.get(methodId);
-  if (!method) {
-    throw new DomainError('unknown_method', `method ${echo(methodId)} is not supported; use one of ${[...world.methods.keys()].join(', ')}`, 'method');
-  }
-  if (!world.world.currencies.includes(currency)) {
-    throw new DomainError('unsupported_currency', `currency ${echo(currency)} is not supported; use one of ${world.world.currencies.join(', ')}`, 'currency');
-  }
-  if (method.currency !== currency) {
-    throw new DomainError('method_currency_mismatch', `method ${methodId} belongs to ${method.currency}, not ${echo(currency)}`, 'currency');
-  }
-  return method;
-}
-
-function validate(ctx: DomainContext, kind: OperationKind, p: CreateParams): MethodDef {
-  const { world } = ctx;
-  const method = methodFor(world, p.method, p.currency);
-  if (kind === 'payout') {
-    if (method.payout_number === 'required' && !p.number) {
-      throw new DomainError('number_required', `number is required for ${p.method} payouts`, 'number');
-    }
-    if (method.payout_bankname === 'required') {
-      if (!p.bankname) throw new DomainError('bankname_required', `bankname is required for ${p.method} payouts (a bank code such as sber)`, 'bankname');
-      const bank = world.banks.get(p.bankname);
-      // Both errors name the codes that would do, so that a wrong one is fixed without reading the fixtures.
-      const codes = world.world.banks.filter((b) => b.currency === method.currency).map((b) => b.code);
-      const valid = `; the ${method.currency} banks are ${codes.join(', ')}`;
-      if (!bank) throw new DomainError('unknown_bank', `bankname ${echo(p.bankname)} is not in the ${method.currency} bank dictionary${valid}`, 'bankname');
-      if (bank.currency !== method.currency) {
-        throw new DomainError('bank_currency_mismatch', `bank ${p.bankname} does not belong to ${method.currency}${valid}`, 'bankname');
-      }
-    }
-  }
-  return method;
 }
 
 interface Decision {
@@ -170,8 +138,18 @@ function quote(ctx: DomainContext, kind: OperationKind, shop: ShopDef, p: Create
   return { ...(conversion ? { conversion } : {}), settlement_currency, commission: toScale2(commission), settlement: toScale2(settlement) };
 }
 
-/** Plan a create: replay, conflict (throws), or a new operation (admitting, accepted or rejected). */
+/** Plan a create: replay, refused (a domain error as a value), or a new operation (admitting, accepted or rejected). */
 export function planCreate(ctx: DomainContext, shopId: string, kind: OperationKind, p: CreateParams, opts: CreateOptions = {}): CreatePlan {
+  try {
+    return plan(ctx, shopId, kind, p, opts);
+  } catch (e) {
+    // The rules below refuse by throwing a DomainError; the command returns it. Anything else is a bug: it throws.
+    if (e instanceof DomainError) return { kind: 'refused', error: e };
+    throw e;
+  }
+}
+
+function plan(ctx: DomainContext, shopId: string, kind: OperationKind, p: CreateParams, opts: CreateOptions): CreatePlan {
   const shop = ctx.world.shops.get(shopId);
   if (!shop) throw new DomainError('operation_not_found', `shop ${shopId} does not exist`);
   const method = validate(ctx, kind, p);
@@ -280,7 +258,7 @@ function acceptedChanges(op: OperationRecord, event: OperationEvent | undefined,
   if (op.type === 'payout') {
     changes.push({
       kind: 'posting',
-      posting: posting(`${op.id}:reserve`, op.shop_id, op.id, 'payout_reserved', accounts.balance(op.shop_id), accounts.reserved(op.shop_id), op.settlement_currency, money(op.settlement_amount), at),
+      posting: posting({ id: `${op.id}:reserve`, shopId: op.shop_id, operationId: op.id, kind: 'payout_reserved', source: accounts.balance(op.shop_id), destination: accounts.reserved(op.shop_id), currency: op.settlement_currency, amount: money(op.settlement_amount), at }),
     });
   }
   return changes;

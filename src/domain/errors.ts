@@ -17,9 +17,7 @@ export type DomainErrorCode =
   | 'no_route'
   | 'pricing_not_covered'
   | 'not_pool_only'
-  | 'evidence_unavailable'
-  /** The store could not write a change: nothing of the request was kept. */
-  | 'store_unavailable';
+  | 'evidence_unavailable';
 
 export class DomainError extends Error {
   constructor(

@@ -94,16 +94,67 @@ export class AccountTotals {
   }
 }
 
-export function posting(
-  id: string,
-  shopId: string,
-  operationId: string | null,
-  kind: PostingKind,
-  source: string,
-  destination: string,
-  currency: string,
-  amount: Decimal,
-  at: string,
-): Posting {
-  return { id, shop_id: shopId, operation_id: operationId, kind, source, destination, currency, amount: toScale2(amount), at };
+/** What a posting is made of; `amount` is positive (rounded to scale 2). */
+export interface PostingInput {
+  id: string;
+  shopId: string;
+  operationId: string | null;
+  kind: PostingKind;
+  source: string;
+  destination: string;
+  currency: string;
+  amount: Decimal;
+  at: string;
+}
+
+export function posting(p: PostingInput): Posting {
+  const made: Posting = {
+    id: p.id,
+    shop_id: p.shopId,
+    operation_id: p.operationId,
+    kind: p.kind,
+    source: p.source,
+    destination: p.destination,
+    currency: p.currency,
+    amount: toScale2(p.amount),
+    at: p.at,
+  };
+  validatePosting(made);
+  return made;
+}
+
+/** A posting or a posting set that breaks the ledger's rules: a bug in the domain, never a client's mistake. */
+export class LedgerInvariantError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LedgerInvariantError';
+  }
+}
+
+const SCALE2 = /^\d+\.\d{2}$/;
+
+/**
+ * The rules a posting must keep before it is applied (formance's postings are validated so): an id, two different
+ * accounts, a currency, and a positive amount of scale 2. A posting moves its amount out of one account into
+ * another, so every valid posting set nets to zero per currency; `validatePostings` checks that too.
+ */
+export function validatePosting(p: Posting): void {
+  if (!p.id) throw new LedgerInvariantError('posting without an id');
+  if (!p.source || !p.destination || p.source === p.destination) throw new LedgerInvariantError(`posting ${p.id}: source and destination must be two different accounts`);
+  if (!p.currency) throw new LedgerInvariantError(`posting ${p.id}: no currency`);
+  if (typeof p.amount !== 'string' || !SCALE2.test(p.amount) || money(p.amount).isZero()) {
+    throw new LedgerInvariantError(`posting ${p.id}: amount ${String(p.amount)} must be positive with scale 2`);
+  }
+}
+
+/** Validate a posting set: each posting, and the set's net per currency (zero). */
+export function validatePostings(set: readonly Posting[]): void {
+  const totals = new AccountTotals();
+  const currencies = new Set<string>();
+  for (const p of set) {
+    validatePosting(p);
+    totals.apply(p);
+    currencies.add(p.currency);
+  }
+  for (const c of currencies) if (!totals.net(c).isZero()) throw new LedgerInvariantError(`postings do not net to zero in ${c}`);
 }

@@ -52,10 +52,10 @@ export function completePayment(ctx: DomainContext, op: OperationRecord, actualA
   const cur = op.settlement_currency;
   const postings: StateChange[] = claimEnded(ctx, moved.op, actual);
   if (settlement.greaterThan(0)) {
-    postings.push({ kind: 'posting', posting: posting(`${op.id}:settle`, op.shop_id, op.id, 'payment_settled', accounts.payins, accounts.balance(op.shop_id), cur, settlement, now) });
+    postings.push({ kind: 'posting', posting: posting({ id: `${op.id}:settle`, shopId: op.shop_id, operationId: op.id, kind: 'payment_settled', source: accounts.payins, destination: accounts.balance(op.shop_id), currency: cur, amount: settlement, at: now }) });
   }
   if (commission.greaterThan(0)) {
-    postings.push({ kind: 'posting', posting: posting(`${op.id}:fee`, op.shop_id, op.id, 'payment_commission', accounts.payins, accounts.fees, cur, commission, now) });
+    postings.push({ kind: 'posting', posting: posting({ id: `${op.id}:fee`, shopId: op.shop_id, operationId: op.id, kind: 'payment_commission', source: accounts.payins, destination: accounts.fees, currency: cur, amount: commission, at: now }) });
   }
   return movedTo(ctx, moved.op, changesOf(moved, postings));
 }
@@ -120,7 +120,7 @@ export function settlePayout(ctx: DomainContext, op: OperationRecord, outcome: '
       ctx,
       moved.op,
       changesOf(moved, [
-        { kind: 'posting', posting: posting(`${op.id}:release`, op.shop_id, op.id, 'payout_released', accounts.reserved(op.shop_id), accounts.balance(op.shop_id), cur, reserved, now) },
+        { kind: 'posting', posting: posting({ id: `${op.id}:release`, shopId: op.shop_id, operationId: op.id, kind: 'payout_released', source: accounts.reserved(op.shop_id), destination: accounts.balance(op.shop_id), currency: cur, amount: reserved, at: now }) },
       ]),
     );
   }
@@ -138,8 +138,10 @@ export function settlePayout(ctx: DomainContext, op: OperationRecord, outcome: '
   const outFromReserve = out.lessThan(left) ? out : left;
   const shop = op.shop_id;
   const postings: StateChange[] = [];
-  const add = (suffix: string, kind: PostingKind, from: string, to: string, amount: Decimal) => {
-    if (amount.greaterThan(0)) postings.push({ kind: 'posting', posting: posting(`${op.id}:${suffix}`, shop, op.id, kind, from, to, cur, amount, now) });
+  const add = (suffix: string, kind: PostingKind, source: string, destination: string, amount: Decimal) => {
+    if (amount.greaterThan(0)) {
+      postings.push({ kind: 'posting', posting: posting({ id: `${op.id}:${suffix}`, shopId: shop, operationId: op.id, kind, source, destination, currency: cur, amount, at: now }) });
+    }
   };
   add('payout', 'payout_settled', accounts.reserved(shop), accounts.payouts, outFromReserve);
   // Payers sent the recipient more than the reserve covers: the shop is charged what was actually paid out.
@@ -158,6 +160,6 @@ export function openingPostings(shopId: string, balances: Record<string, string>
     .map(([currency, amount]) => {
       const a = money(amount);
       const [src, dst] = a.isNegative() ? [accounts.balance(shopId), accounts.opening] : [accounts.opening, accounts.balance(shopId)];
-      return { kind: 'posting' as const, posting: posting(`opening:${shopId}:${currency}`, shopId, null, 'opening_balance', src, dst, currency, a.abs(), at) };
+      return { kind: 'posting' as const, posting: posting({ id: `opening:${shopId}:${currency}`, shopId, operationId: null, kind: 'opening_balance', source: src, destination: dst, currency, amount: a.abs(), at }) };
     });
 }

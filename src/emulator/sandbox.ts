@@ -6,11 +6,10 @@ import type { Dispatcher } from 'undici';
 import type { World } from '../domain/world.js';
 import { WorldIndex } from '../domain/world.js';
 import { loadWorld, parseWorld } from '../world/load.js';
-import { DEFAULT_WORKSPACE, backendFor, type StoreBackend } from '../store/backend.js';
-import { Store } from '../store/store.js';
-import { loadSecrets, type SandboxSecrets } from '../store/secrets.js';
+import { DEFAULT_WORKSPACE, type StoreBackend } from '../store/backend.js';
+import type { Store } from '../store/store.js';
 import type { Persistence } from '../store/persistence.js';
-import type { FileStore } from '../store/files.js';
+import { openState, type OpenedState } from './open-state.js';
 import { createApp } from './app.js';
 import { SandboxClock } from './runtime/clock.js';
 import { GatewayService } from './runtime/service.js';
@@ -22,8 +21,7 @@ import { publicBase, publicUrlProblem } from './public-url.js';
 import type { SandboxTls } from './tls.js';
 import { Listeners } from './listeners.js';
 import { limitsOf, withStreamGate, type LimitOptions } from './http/stream-gate.js';
-import { layoutChecks, poolSlotLimits } from './runtime/pool-layouts.js';
-import { WorkspaceGuard, workspaceLimitError } from './workspaces/guard.js';
+import { WorkspaceGuard } from './workspaces/guard.js';
 import type { WorkspaceControl, WorkspaceRecord } from './workspaces/types.js';
 
 export interface SandboxOptions extends LimitOptions {
@@ -200,58 +198,6 @@ function demoInfo(world: World, index: WorldIndex): DemoInfo {
   return { shops, revoked_api_key: world.api_keys.find((k) => k.revoked)?.key ?? null };
 }
 
-/** The backend `opts` name: the one given, else a store file, else memory; and whether the sandbox owns it. */
-async function backendOf(opts: SandboxOptions): Promise<{ backend: StoreBackend; owned: boolean }> {
-  if (opts.backend) return { backend: opts.backend, owned: false };
-  return { backend: await backendFor(opts.store, opts.fsync), owned: true };
-}
-
-interface OpenedState {
-  store: Store;
-  files: FileStore;
-  secrets: SandboxSecrets;
-  start: number | undefined;
-  certBase: string | undefined;
-  /** Close the backend when the sandbox made it (from `store`); a backend given in the options is its caller's. */
-  closeBackend: () => Promise<void>;
-}
-
-/**
- * Open the workspace's store, its files and secrets (src/store/backend.ts) and where the clock starts: an explicit
- * start time wins; otherwise the clock resumes where the store's last advance left it.
- */
-async function openState(opts: SandboxOptions): Promise<OpenedState> {
-  const { backend, owned } = await backendOf(opts);
-  const closeBackend = async () => {
-    if (owned) await backend.close();
-  };
-  try {
-    return await openWorkspace(opts, backend, closeBackend);
-  } catch (e) {
-    await closeBackend();
-    throw e;
-  }
-}
-
-async function openWorkspace(opts: SandboxOptions, backend: StoreBackend, closeBackend: () => Promise<void>): Promise<OpenedState> {
-  if (opts.reset) await backend.reset();
-  const storage = backend.workspace(opts.workspace ?? DEFAULT_WORKSPACE);
-  const store = new Store(opts.persistence ?? storage.persistence);
-  await store.open();
-  const saved = store.state.meta.get('clock') as { now?: number; offset?: number } | undefined;
-  const resumed = saved?.now === undefined ? undefined : opts.frozenClock ? saved.now : (opts.realNow ?? Date.now)() + (saved.offset ?? 0);
-  const start = typeof opts.startTime === 'string' ? Date.parse(opts.startTime) : (opts.startTime ?? resumed);
-  try {
-    const legacy = store.state.meta.get('link_secret')?.key as string | undefined;
-    // A test's own persistence keeps nothing across restarts: its secrets are fresh too.
-    const secrets = opts.persistence ? loadSecrets(undefined, legacy) : await storage.secrets(legacy);
-    return { store, files: storage.files, secrets, start, certBase: opts.persistence ? undefined : storage.certBase, closeBackend };
-  } catch (e) {
-    await store.close();
-    throw e;
-  }
-}
-
 /**
  * Create a sandbox: the default workspace of a server, with the host of its other workspaces in front of it (every
  * request, in process or over a socket, is routed by the host: src/emulator/workspaces/host.ts).
@@ -263,36 +209,43 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   return hostSandbox(opts, createInstance);
 }
 
-/** The changes a workspace's sandbox makes to its service: its guard on the commit path and its pool cap. */
-function guardService(service: GatewayService, outbox: WebhookOutbox, guard: NonNullable<SandboxOptions['guard']>): void {
-  const { state } = service.store;
-  const clockMeta = () => ({ id: 'clock', now: service.clock.now(), offset: service.clock.now() - Date.now() });
-  service.hook = new WorkspaceGuard(outbox, () => state, clockMeta, guard);
-  poolSlotLimits.set(service, guard.limits.pool_payouts);
-  layoutChecks.set(service, (count) => {
-    if (state.operations.size + count > guard.limits.operations) throw workspaceLimitError(state.operations.size, guard.limits.operations);
-  });
+
+/** A workspace's guard: its operation limit at the pipeline's admit stage, its keys and clock seeded. */
+function workspaceGuard(store: Store, clock: SandboxClock, guard: NonNullable<SandboxOptions['guard']>): WorkspaceGuard {
+  const clockMeta = () => ({ id: 'clock', now: clock.now(), offset: clock.now() - Date.now() });
+  return new WorkspaceGuard(() => store.state, clockMeta, guard);
 }
 
 /** The service of an opened store, with its clock and webhook outbox, initialised (seeded, timers re-armed). */
 async function startService(opts: SandboxOptions, index: WorldIndex, opened: OpenedState, urls: SandboxUrls, log: (line: string) => void) {
   const { store, files, secrets, start, closeBackend } = opened;
   const clock = new SandboxClock({ frozen: opts.frozenClock ?? false, ...(start !== undefined ? { start } : {}), ...(opts.realNow ? { realNow: opts.realNow } : {}), onError: (e) => log(`timer failed: ${String((e as Error)?.stack ?? e)}`) });
-  const service = new GatewayService(index, store, clock, files);
   const releasePdfReader = retainPdfReader();
+  // The outbox writes through the service's pipeline, which it is a stage of: it reaches it through this binding.
+  let service: GatewayService | undefined;
   const evidence = () => ({
-    available: service.evidenceAvailable,
+    available: service!.evidenceAvailable,
     signFile: (fileId: string) => `${urls.storage}${signPath(`/receipts/${fileId}`, clock.now() + RECEIPT_URL_TTL_MS, secrets.url)}`,
   });
-  const outbox = new WebhookOutbox(service, evidence, {
+  const outbox = new WebhookOutbox({ store, clock, world: index, commit: (changes) => service!.commit(changes) }, evidence, {
     ...(opts.webhookUrl ? { url: opts.webhookUrl } : {}),
     ...(opts.webhookTimeoutMs !== undefined ? { attemptTimeoutMs: opts.webhookTimeoutMs } : {}),
     ...(opts.webhookDispatcher ? { dispatcher: opts.webhookDispatcher } : {}),
     log,
   });
-  service.hook = outbox;
-  if (opts.guard) guardService(service, outbox, opts.guard);
-  service.linkKey = secrets.link;
+  const guard = opts.guard ? workspaceGuard(store, clock, opts.guard) : undefined;
+  service = new GatewayService({
+    world: index,
+    store,
+    clock,
+    files,
+    linkKey: secrets.link,
+    admission: guard ? [guard] : [],
+    extension: outbox,
+    subscribers: [outbox.scheduler],
+    parts: guard ? [guard, outbox] : [outbox],
+    ...(guard && opts.guard ? { layoutLimits: { poolPayouts: opts.guard.limits.pool_payouts, check: (count: number) => guard.checkLayout(count) } } : {}),
+  });
   try {
     await service.init();
   } catch (e) {

@@ -1,7 +1,7 @@
 // Errors of the persistence layer, with stable snake_case codes and messages that say what is wrong, which
 // file, and what to do next.
 
-export type StoreErrorCode = 'store_corrupt' | 'store_locked' | 'store_failed' | 'store_closed';
+export type StoreErrorCode = 'store_corrupt' | 'store_locked' | 'store_failed' | 'store_closed' | 'store_unavailable';
 
 export class StoreError extends Error {
   constructor(
@@ -83,6 +83,16 @@ export class StoreFailedError extends StoreError {
         `Everything acknowledged before is on disk: fix the cause (disk space, permissions) and restart the sandbox.`,
       { cause },
     );
+  }
+}
+
+/** A write the store refused (a full disk, a lost database, a full write queue): nothing of the request was kept. */
+export class StoreUnavailableError extends StoreError {
+  declare readonly code: 'store_unavailable';
+  constructor(cause: unknown) {
+    const code = typeof cause === 'object' && cause !== null && 'code' in cause ? ` (${String((cause as { code: unknown }).code)})` : '';
+    const why = cause instanceof Error ? cause.message : String(cause);
+    super('store_unavailable', `the sandbox could not write its store${code}: ${why}. Nothing was changed; free disk space or fix the store, then retry`, { cause });
   }
 }
 

@@ -3,22 +3,23 @@
 //   <path>.journal  JSON Lines, one transaction per line, appended by group commit (+ fdatasync)     (journal.ts)
 //   <path>.journal.old  the journal a background compaction set aside, until its snapshot is written   (journal.ts)
 //   <path>.lock     {pid, startedAt, hostname, nonce}, created with O_EXCL; ownership of the other two (lock.ts)
-// This module composes them: open (lock, load, replay, tidy up), commit/sync/compact/close, and the serial writer.
-// After open() every journal write and every compaction goes through that one writer (#drain), so at most one
-// write is in flight and the journal is truncated only after the snapshot that supersedes it is on disk. A
-// background compaction (compactInBackground) only sets the journal aside in the writer; its snapshot is written
-// while the writer goes on appending to a new journal, and the old one is deleted once the snapshot is on disk.
+// This module composes them: load (lock, load, replay, tidy up), append a group, write a snapshot, close. The caller's
+// group writer (the Store's, or the base's for commit(): persistence-base.ts) sends one write or one snapshot at a
+// time, so the journal is truncated only after the snapshot that supersedes it is on disk. A background snapshot
+// (beginSnapshot) only sets the journal aside; its snapshot is written while groups go on being appended to a new
+// journal, and the old one is deleted once the snapshot is on disk.
 // Sequence numbers are given when a group is written, not when a commit is queued: a failed write takes none, so
 // the lines on disk are numbered without a gap (the journal reports a gap as a lost line), and a compaction records
 // the last seq actually written when it runs, so the next line always follows the snapshot.
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Change, Collections, Persistence, PersistenceStats } from './persistence.js';
+import type { Change, Collections, Loaded, PersistenceStats } from './persistence.js';
 import { StoreClosedError, StoreFailedError } from './errors.js';
 import { JournalFile, journalLine, serializeChanges } from './journal.js';
 import { acquireLock, releaseLock, type LockToken } from './lock.js';
-import { assertChanges, assertCollections } from './persistence.js';
-import { SnapshotFile, collectionsSource, fsyncDir, isSource, mapsSource, mapsTarget, toCollections, type EntityMaps, type LoadTarget, type SnapshotSource } from './snapshot.js';
+import { assertCollections } from './persistence.js';
+import { PersistenceBase } from './persistence-base.js';
+import { SnapshotFile, collectionsSource, fsyncDir, isSource, type EntityMaps, type LoadTarget, type SnapshotSource } from './snapshot.js';
 
 export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, parseSnapshot, serializeSnapshot } from './snapshot.js';
 export { replayJournal, type JournalReplay } from './journal.js';
@@ -34,16 +35,9 @@ export interface FilePersistenceOptions {
   compactOnOpen?: boolean | 'background';
 }
 
-type Waiter = { resolve(): void; reject(e: unknown): void }; // prettier-ignore
-type Entry =
-  | { kind: 'commit'; body: string; w: Waiter }
-  | { kind: 'sync'; w: Waiter }
-  | { kind: 'compact'; source: SnapshotSource; w: Waiter }
-  | { kind: 'rotate'; source: SnapshotSource; seq: number; w: Waiter };
-
 type State = 'new' | 'opening' | 'open' | 'closing' | 'closed';
 
-export class FilePersistence implements Persistence {
+export class FilePersistence extends PersistenceBase {
   /** Absolute snapshot path. */
   readonly path: string;
   readonly journalPath: string;
@@ -61,9 +55,6 @@ export class FilePersistence implements Persistence {
   #lock: LockToken | undefined;
   /** Seq of the last transaction written (or replayed); the next group write numbers its lines from here. */
   #seq = 0;
-  #queue: Entry[] = [];
-  #running = false;
-  #scheduled = false;
   #stats: Omit<PersistenceStats, 'journalRecords'> = { commits: 0, flushes: 0 };
   /** The snapshot a background compaction is writing. */
   #background: Promise<void> | undefined;
@@ -71,6 +62,7 @@ export class FilePersistence implements Persistence {
   #oldLeft = false;
 
   constructor(opts: FilePersistenceOptions) {
+    super();
     if (typeof opts?.path !== 'string' || opts.path === '') throw new TypeError('FilePersistence: path is required');
     this.path = path.resolve(opts.path);
     this.journalPath = `${this.path}.journal`;
@@ -102,25 +94,13 @@ export class FilePersistence implements Persistence {
     return this.#seq;
   }
 
-  async open(): Promise<Collections> {
-    return toCollections(await this.openRaw());
-  }
-
-  /** open(), the entities of a version 2 snapshot left as their JSON text (the store keeps them so). */
-  async openRaw(): Promise<EntityMaps> {
-    const colls: EntityMaps = new Map();
-    await this.openInto({ ...mapsTarget(colls), capture: () => mapsSource(colls) });
-    return colls;
-  }
-
-  /** open() into a target (the store's state); `capture` gives what a compaction on open writes. */
-  async openInto(target: LoadTarget & { capture(): SnapshotSource }): Promise<void> {
+  /** Lock, then load into a target (the store's state); `capture` gives what a compaction on load writes. */
+  async load(target: LoadTarget & { capture(): SnapshotSource }): Promise<Loaded> {
     if (this.#state !== 'new' && this.#state !== 'closed') {
       throw new Error(`FilePersistence.open(): ${this.path} is already ${this.#state}`);
     }
     const before = this.#state;
     this.#state = 'opening';
-    this.#queue = [];
     this.#journal.reset();
     this.#stats = { commits: 0, flushes: 0 };
     const opening = (async () => {
@@ -144,10 +124,12 @@ export class FilePersistence implements Persistence {
     })();
     this.#opening = opening;
     try {
-      return await opening;
+      await opening;
     } finally {
       this.#opening = undefined;
     }
+    // A journal left by the last run that the load did not fold in goes into a snapshot in the background.
+    return { compact: this.#journal.records > 0 };
   }
 
   /** Read the snapshot, validate the whole journal, then replay it (nothing is written until both are known good), then tidy up. */
@@ -180,66 +162,72 @@ export class FilePersistence implements Persistence {
     this.#oldLeft = false;
   }
 
-  commit(changes: readonly Change[]): Promise<void> {
-    if (this.#state !== 'open') return Promise.reject(new StoreClosedError(this.path, 'commit'));
-    if (this.#journal.failed) return Promise.reject(this.#journal.failed);
-    let body: string;
-    try {
-      assertChanges(changes);
-      if (changes.length === 0) return this.sync();
-      body = serializeChanges(changes);
-    } catch (e) {
-      return Promise.reject(e);
+  protected encode(changes: readonly Change[]): string {
+    return serializeChanges(changes);
+  }
+
+  protected refusal(op: 'commit' | 'compact' | 'sync'): unknown {
+    if (op === 'sync') return this.#journal.failed;
+    const open = this.#state === 'open' || (op === 'compact' && this.#state === 'closing');
+    return open ? this.#journal.failed : new StoreClosedError(this.path, op);
+  }
+
+  /** One group write: every line in one write, one fdatasync. The lines are numbered here, from the last seq
+   * written: a refused write takes no number, so the next one leaves no gap. */
+  protected async append(bodies: readonly string[]): Promise<void> {
+    const failed = this.#journal.failed;
+    if (failed) throw failed;
+    if (bodies.length === 0) throw new Error('FilePersistence: a group is never empty');
+    const lines = bodies.map((body, i) => journalLine(this.#seq + i + 1, body));
+    await this.#journal.append(lines); // on failure nothing of it is acknowledged (cut off, or the journal is failed)
+    this.#seq += lines.length;
+    this.#stats.flushes++;
+    this.#stats.commits += lines.length;
+  }
+
+  /** Write a snapshot of `source` at the last seq written, then empty the journal. */
+  async writeSnapshot(source: SnapshotSource): Promise<void> {
+    const refused = this.refusal('compact');
+    if (refused) {
+      source.release();
+      throw refused;
     }
-    return this.#enqueue((w) => ({ kind: 'commit', body, w }));
-  }
-
-  sync(): Promise<void> {
-    if (this.#journal.failed) return Promise.reject(this.#journal.failed);
-    if (!this.#running && this.#queue.length === 0) return Promise.resolve();
-    return this.#enqueue((w) => ({ kind: 'sync', w }));
-  }
-
-  compact(all: Collections): Promise<void> {
-    if (this.#state !== 'open') return Promise.reject(new StoreClosedError(this.path, 'compact'));
-    return this.#compact(all);
-  }
-
-  #compact(all: Collections): Promise<void> {
-    let source: SnapshotSource;
-    try {
-      assertCollections(all);
-      // The state is captured now; its lastSeq when the compaction runs, after every commit queued before it has
-      // been written (or refused): the last seq written then. Later commits wait behind it.
-      source = collectionsSource(all);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    return this.compactSource(source);
-  }
-
-  /** compact() from a snapshot source (the store's capture of its state, read lazily). Later commits wait behind it. */
-  compactSource(source: SnapshotSource): Promise<void> {
-    const refused = this.#state !== 'open' && this.#state !== 'closing' ? new StoreClosedError(this.path, 'compact') : this.#journal.failed;
-    if (refused) source.release();
-    return refused ? Promise.reject(refused) : this.#enqueue((w) => ({ kind: 'compact', source, w }));
+    await this.#background; // never rejects
+    await this.#snapshot.write(source, this.#seq); // on failure the journal is untouched: nothing is lost
+    // The snapshot covers every record left in the journal; if the truncation fails, replaying them is harmless.
+    await this.#journal.truncate();
+    await this.#dropOld();
   }
 
   /**
-   * Write a snapshot of `source` without holding up commits: `source` must be the state as of the last seq written
-   * now (nothing in flight). The journal is set aside in the writer; commits go on to a new journal while the
-   * snapshot is written in slices; resolves once it is on disk and the old journal deleted.
+   * Write a snapshot of `source` without holding up group writes: `source` must be the state as of the last seq
+   * written now (nothing in flight). The journal is set aside; groups go on to a new journal while the snapshot is
+   * written in slices; `written` settles once it is on disk and the old journal deleted.
    */
-  compactInBackground(source: SnapshotSource): Promise<void> {
+  async beginSnapshot(source: SnapshotSource): Promise<{ written: Promise<void> }> {
     if (this.#state !== 'open' || this.#journal.failed || this.#background || this.#oldLeft) {
       source.release();
-      return Promise.reject(this.#journal.failed ?? new Error('FilePersistence: cannot start a background compaction now'));
+      throw this.#journal.failed ?? new Error('FilePersistence: cannot start a background compaction now');
     }
     const seq = this.#seq;
-    const done = this.#enqueue((w) => ({ kind: 'rotate', source, seq, w }));
-    // Counted from now, so shouldCompact stays false until it ends.
-    const background = (this.#background = done.catch(() => {}).then(() => void (this.#background === background && (this.#background = undefined))));
-    return done;
+    const rotated = (async () => {
+      await this.#journal.rotate();
+      if (this.fsync) await fsyncDir(path.dirname(this.path));
+      this.#oldLeft = true;
+    })();
+    const written = rotated.then(async () => {
+      await this.#snapshot.write(source, seq);
+      await this.#dropOld(); // on failure the old journal stays: open replays it, the next full compaction deletes it
+    });
+    // Set now (the caller's group writer waits for the rotation before its next group), so shouldCompact stays false.
+    const background = (this.#background = written.catch(() => {}).then(() => void (this.#background === background && (this.#background = undefined))));
+    try {
+      await rotated;
+    } catch (e) {
+      source.release();
+      throw e;
+    }
+    return { written };
   }
 
   /** `all` may also be a snapshot source (the store's capture of its state). */
@@ -256,16 +244,17 @@ export class FilePersistence implements Persistence {
     this.#state = 'closing';
     const closing = (async () => {
       let error: unknown;
-      // Both are queued last (commits are refused from now on), so when they settle the writer is done. A failed
-      // journal write was already reported to the commits it concerned; a failed compaction is reported here.
+      // Commits are refused from now on; the ones made before settle first. A failed journal write was already
+      // reported to the commits it concerned; a failed compaction is reported here.
+      await this.settled();
       if (all !== undefined && !this.#journal.failed) {
         const source = isSource(all);
-        await (source ? this.compactSource(source) : this.#compact(all as Collections)).catch((e: unknown) => {
+        const written = source ? this.writeSnapshot(source) : Promise.resolve().then(() => this.writeSnapshot(this.#sourceOf(all as Collections)));
+        await written.catch((e: unknown) => {
           if (!(e instanceof StoreFailedError)) error = e;
         });
-      } else {
-        if (isSource(all)) isSource(all)!.release();
-        await this.sync().catch(() => {});
+      } else if (isSource(all)) {
+        isSource(all)!.release();
       }
       await this.#background;
       try {
@@ -287,113 +276,8 @@ export class FilePersistence implements Persistence {
     return closing;
   }
 
-  // ---- the serial writer ----
-
-  #enqueue(make: (w: Waiter) => Entry): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.#queue.push(make({ resolve, reject }));
-      if (!this.#running && !this.#scheduled) {
-        // setImmediate, not a microtask: every commit of this poll phase (all the requests that arrived
-        // together) joins one write — a quarter less CPU per request under load. Fake timers that fake
-        // setImmediate would stall the writer; the tests fake Date only.
-        this.#scheduled = true;
-        setImmediate(() => {
-          this.#scheduled = false;
-          void this.#drain();
-        });
-      }
-    });
-  }
-
-  /** Runs until the queue is empty. Never throws: every outcome goes to the entries' waiters. */
-  async #drain(): Promise<void> {
-    if (this.#running) return;
-    this.#running = true;
-    try {
-      while (this.#queue.length > 0) {
-        const failed = this.#journal.failed;
-        if (failed) {
-          for (const e of this.#queue.splice(0)) e.w.reject(failed);
-          break;
-        }
-        const head = this.#queue[0]!;
-        if (head.kind === 'compact') {
-          this.#queue.shift();
-          await this.#runCompaction(head);
-          continue;
-        }
-        if (head.kind === 'rotate') {
-          this.#queue.shift();
-          await this.#rotate(head);
-          continue;
-        }
-        let n = 0;
-        while (n < this.#queue.length && (this.#queue[n]!.kind === 'commit' || this.#queue[n]!.kind === 'sync')) n++;
-        await this.#writeBatch(this.#queue.splice(0, n));
-      }
-    } finally {
-      this.#running = false;
-    }
-  }
-
-  /** One group write: every pending line in one write, one fdatasync, then every waiter of the batch. The lines are
-   * numbered here, from the last seq written: a refused write takes no number, so the next one leaves no gap. */
-  async #writeBatch(batch: Entry[]): Promise<void> {
-    const lines: string[] = [];
-    for (const e of batch) if (e.kind === 'commit') lines.push(journalLine(this.#seq + lines.length + 1, e.body));
-    if (lines.length > 0) {
-      try {
-        await this.#journal.append(lines);
-      } catch (e) {
-        // Nothing of this batch is acknowledged (the journal cut off what reached the file, or is now failed).
-        for (const x of batch) x.w.reject(e);
-        return;
-      }
-      this.#seq += lines.length;
-      this.#stats.flushes++;
-      this.#stats.commits += lines.length;
-    }
-    for (const x of batch) x.w.resolve();
-  }
-
-  async #runCompaction(entry: Extract<Entry, { kind: 'compact' }>): Promise<void> {
-    await this.#background; // never rejects
-    try {
-      await this.#snapshot.write(entry.source, this.#seq);
-    } catch (e) {
-      entry.w.reject(e); // the journal is untouched: nothing is lost
-      return;
-    }
-    try {
-      await this.#journal.truncate();
-    } catch (e) {
-      // The snapshot covers every record left in the journal; replaying them again is harmless.
-      entry.w.reject(e);
-      return;
-    }
-    await this.#dropOld().then(entry.w.resolve, entry.w.reject);
-  }
-
-  /** The writer's part of a background compaction: set the journal aside, then let the snapshot be written apart. */
-  async #rotate(entry: Extract<Entry, { kind: 'rotate' }>): Promise<void> {
-    try {
-      if (entry.seq !== this.#seq) throw new Error(`FilePersistence: a background compaction must capture the state at the last seq written (${this.#seq}), not ${entry.seq}`);
-      await this.#journal.rotate();
-      if (this.fsync) await fsyncDir(path.dirname(this.path));
-    } catch (e) {
-      entry.source.release();
-      return entry.w.reject(e);
-    }
-    this.#oldLeft = true;
-    // Not awaited: commits go on to the new journal meanwhile.
-    void (async () => {
-      try {
-        await this.#snapshot.write(entry.source, entry.seq);
-        await this.#dropOld();
-        entry.w.resolve();
-      } catch (e) {
-        entry.w.reject(e); // the old journal stays: open replays it, the next full compaction deletes it
-      }
-    })();
+  #sourceOf(all: Collections): SnapshotSource {
+    assertCollections(all);
+    return collectionsSource(all);
   }
 }

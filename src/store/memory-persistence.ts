@@ -1,8 +1,9 @@
-// MemoryPersistence: the Persistence of an in-memory sandbox (--in-memory). It keeps nothing: commits resolve at
+// MemoryPersistence: the Persistence of an in-memory sandbox (--in-memory). It keeps nothing: writes resolve at
 // once and every open() starts from the optional initial collections.
-import type { Change, Collections, Persistence, PersistenceStats } from './persistence.js';
+import type { Change, Collections, Loaded, Persistence, PersistenceStats } from './persistence.js';
 import { StoreClosedError } from './errors.js';
 import { assertChanges } from './persistence.js';
+import { isSource, type LoadTarget, type SnapshotSource } from './snapshot.js';
 
 export class MemoryPersistence implements Persistence {
   readonly #initial: Collections | undefined;
@@ -33,6 +34,11 @@ export class MemoryPersistence implements Persistence {
     return this.#initial === undefined ? {} : structuredClone(this.#initial);
   }
 
+  async load(target: LoadTarget): Promise<Loaded> {
+    for (const [c, list] of Object.entries(await this.open())) for (const v of list) target.put(c, v.id, v);
+    return { compact: false };
+  }
+
   commit(changes: readonly Change[]): Promise<void> {
     if (!this.#open) return Promise.reject(new StoreClosedError(':memory:', 'commit'));
     try {
@@ -44,6 +50,10 @@ export class MemoryPersistence implements Persistence {
     return Promise.resolve();
   }
 
+  writeGroup(changes: readonly Change[]): Promise<void> {
+    return this.commit(changes);
+  }
+
   sync(): Promise<void> {
     return this.#open ? Promise.resolve() : Promise.reject(new StoreClosedError(':memory:', 'sync'));
   }
@@ -52,7 +62,18 @@ export class MemoryPersistence implements Persistence {
     return this.#open ? Promise.resolve() : Promise.reject(new StoreClosedError(':memory:', 'compact'));
   }
 
-  async close(_all?: Collections): Promise<void> {
+  async writeSnapshot(source: SnapshotSource): Promise<void> {
+    source.release();
+    if (!this.#open) throw new StoreClosedError(':memory:', 'compact');
+  }
+
+  async beginSnapshot(source: SnapshotSource): Promise<{ written: Promise<void> }> {
+    await this.writeSnapshot(source);
+    return { written: Promise.resolve() };
+  }
+
+  async close(all?: Collections | SnapshotSource): Promise<void> {
+    isSource(all)?.release();
     this.#open = false;
   }
 }

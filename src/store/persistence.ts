@@ -1,6 +1,8 @@
 // The persistence contract of the store: what a backend (file journal, memory) must provide, and the shapes it
 // stores. Entities are plain JSON objects keyed by `id` inside named collections; a change is an upsert.
 
+import type { LoadTarget, SnapshotSource } from './snapshot.js';
+
 export type CollectionName = string; // e.g. 'operations', 'postings', 'keys', 'events'
 
 /** A stored entity. It is written with JSON.stringify: `toJSON` is honoured, `undefined` properties are dropped. */
@@ -27,7 +29,43 @@ export interface PersistenceStats {
   journalRecords: number;
 }
 
-export interface Persistence {
+/** What loading found. */
+export interface Loaded {
+  /** A journal left by the last run is still to be folded into a snapshot: the Store does it in the background. */
+  compact: boolean;
+}
+
+/**
+ * A backend as the Store uses it: load into a target, write one group, write a snapshot. Every member is required;
+ * the Store's group writer calls one at a time (a group write, or a snapshot step), never two at once.
+ */
+export interface GroupPersistence {
+  /** Acquire ownership, load snapshot + journal into `target` (`capture` gives what a compaction on load writes). */
+  load(target: LoadTarget & { capture(): SnapshotSource }): Promise<Loaded>;
+  /**
+   * Write one group now, as one transaction (all its changes or none survive), numbered one above the last written.
+   * Never empty. The changes are serialized before this returns. Resolves once written (and fdatasync'ed / committed).
+   */
+  writeGroup(changes: readonly Change[]): Promise<void>;
+  /** Write a snapshot of `source` (the written state) and empty the journal. */
+  writeSnapshot(source: SnapshotSource): Promise<void>;
+  /**
+   * Begin a snapshot of `source` (the state at the last group written) that lets group writes go on: resolves once
+   * they may, with `written`, which settles when the snapshot is in place. A backend that cannot, writes it at once.
+   */
+  beginSnapshot(source: SnapshotSource): Promise<{ written: Promise<void> }>;
+  /** The journal is long: the Store should take a snapshot in the background. */
+  readonly shouldCompact: boolean;
+  /** Write `all` as the final snapshot when given, release ownership. Idempotent. */
+  close(all?: Collections | SnapshotSource): Promise<void>;
+  readonly stats: PersistenceStats;
+}
+
+/**
+ * A backend, also usable on its own (tools, tests): open() returns every collection, commit() writes through the
+ * backend's own group writer (the commits of one turn share one write), compact() queues a snapshot behind them.
+ */
+export interface Persistence extends GroupPersistence {
   /** Acquire ownership, load snapshot + replay journal. Returns every collection's entities (last write of an id wins, insertion order of first appearance kept). */
   open(): Promise<Collections>;
   /**
@@ -41,9 +79,6 @@ export interface Persistence {
   sync(): Promise<void>;
   /** Write a compacted snapshot of the given full state and empty the journal. `all` is copied when called. */
   compact(all: Collections): Promise<void>;
-  /** Flush, compact with the given state if provided, release the lock. Idempotent. */
-  close(all?: Collections): Promise<void>;
-  readonly stats: PersistenceStats;
 }
 
 function isRecord(x: unknown): x is Record<string, unknown> {

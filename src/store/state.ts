@@ -6,7 +6,7 @@ import type { Posting } from '../domain/ledger.js';
 import type { OperationRecord } from '../domain/operation.js';
 import type { StateChange, StateView } from '../domain/state.js';
 import { storedEvent, type StoredEvent } from '../domain/transitions.js';
-import { AccountTotals } from '../domain/ledger.js';
+import { AccountTotals, validatePosting } from '../domain/ledger.js';
 import type { KeyScope } from '../domain/world.js';
 import type { LinkRecord } from '../domain/links.js';
 import { PoolIndex, type PoolWindow } from '../domain/pool.js';
@@ -192,6 +192,7 @@ export class SandboxState implements StateView {
       case 'posting': {
         const p = ch.posting;
         if (this.postings.has(p.id)) throw new Error(`posting ${p.id} already exists: postings are append-only`);
+        validatePosting(p); // the ledger's boundary: a posting that breaks its rules is never applied
         this.putPosting(p);
         undos.push(() => {
           this.postings.delete(p.id);

@@ -1,27 +1,17 @@
-// The Store: in-memory state plus a Persistence, with one rule: nothing acknowledged is lost, nothing unwritten is
-// shown. A transaction is applied in memory at once (so the next command plans on top of it) and written in the
-// next group write; only one group is in flight at a time. When a write fails, its group and every transaction
+// The Store: in-memory state plus a backend (GroupPersistence), with one rule: nothing acknowledged is lost, nothing
+// unwritten is shown. A transaction is applied in memory at once (so the next command plans on top of it) and written
+// in the next group write of the one group writer (group-writer.ts); only one group is in flight at a time. When a write fails, its group and every transaction
 // queued behind it (planned on top of it) are taken back in memory, newest first, and their commits reject: the
 // state is exactly as if those requests had never come. Reads that must show only written data ask for the
 // durable version of an entity (`durable()`) or the durable balance of an account (`durableTotal()`).
 import type { Decimal } from 'decimal.js';
 import { AccountTotals, type Posting } from '../domain/ledger.js';
-import type { Change, Entity, Persistence } from './persistence.js';
-import type { EntityMaps, LoadTarget, SnapshotSource } from './snapshot.js';
+import { GroupWriter } from './group-writer.js';
+import type { Change, Entity, GroupPersistence } from './persistence.js';
+import type { SnapshotSource } from './snapshot.js';
 import { stateTarget } from './state-load.js';
 import { SandboxState, type StoreChange } from './state.js';
 import { captureState } from './state-capture.js';
-
-/** What a Persistence may offer beyond the interface (FilePersistence does): loading entities as their JSON text,
- * compacting from a lazily read capture of the state, and compacting in the background as its journal grows. */
-interface ScalablePersistence extends Persistence {
-  openRaw?(): Promise<EntityMaps>;
-  openInto?(target: LoadTarget & { capture(): SnapshotSource }): Promise<void>;
-  compactSource?(source: SnapshotSource): Promise<void>;
-  compactInBackground?(source: SnapshotSource): Promise<void>;
-  readonly shouldCompact?: boolean;
-  close(all?: Parameters<Persistence['close']>[0] | SnapshotSource): Promise<void>;
-}
 
 interface Tx {
   seq: number;
@@ -40,23 +30,28 @@ interface Shadow {
   pending: number;
 }
 
-/** Most transactions in one group write. */
+/** Most transactions in one group write: one write never serializes more at once (a pool layout queues thousands),
+ * so no single write holds the event loop for long; the rest goes in the next write. */
 const MAX_GROUP = 256;
+/** Most transactions applied in memory and waiting for their write; beyond it a commit is refused at once, changing
+ * nothing (GroupWriterFullError: the HTTP layer answers 503 store_busy). */
+export const MAX_QUEUED = 100_000;
 
 export class Store {
   readonly state = new SandboxState();
   private opened = false;
-  /** Applied in memory, waiting for the next group write. */
-  private queued: Tx[] = [];
-  /** The group being written. */
-  private writing: Tx[] | undefined;
-  private scheduled = false;
-  /** Sequence number of the last transaction committed, and of the last one settled (they settle in order). In memory
-   * only, for sync(): the journal numbers its lines itself when it writes them, so a failed group leaves no gap there. */
+  /** Applied in memory, waiting for the next group write; a failed group takes back every one queued behind it. */
+  private readonly writer: GroupWriter<Tx> = new GroupWriter<Tx>({
+    maxGroup: MAX_GROUP,
+    maxQueued: MAX_QUEUED,
+    cascade: true,
+    write: (group) => this.persistence.writeGroup(group.length === 1 ? group[0]!.upserts : group.flatMap((t) => t.upserts)),
+    settle: (group, error) => this.settle(group, error),
+  });
+  /** Sequence number of the last transaction committed and of the last one settled (in memory only: an invariant
+   * check, they settle in commit order; the backend numbers what it writes itself, so a failed group leaves no gap). */
   private lastSeq = 0;
   private settledSeq = 0;
-  /** Waiters of sync(): each resolved once every transaction up to its `seq` has settled. */
-  private waiters: { seq: number; resolve: () => void }[] = [];
   /** Collection → id → shadow: no key string is built per change (a create touches two or three entities). */
   private readonly shadows = new Map<string, Map<string, Shadow>>();
   /** Postings applied but not yet written: subtracted from totals for durable balance reads. */
@@ -67,26 +62,19 @@ export class Store {
   /** Why the last background compaction failed (its journal is kept: nothing is lost). */
   lastCompactionError: unknown;
 
-  constructor(readonly persistence: Persistence) {}
-
-  private get p(): ScalablePersistence {
-    return this.persistence as ScalablePersistence;
-  }
+  constructor(readonly persistence: GroupPersistence) {}
 
   async open(): Promise<void> {
-    if (this.p.openInto) {
-      const target = stateTarget(this.state);
-      // A store that cannot be opened (damaged) lets go of the snapshot it had begun to read texts from.
-      await this.p.openInto(target).catch((e: unknown) => {
-        this.state.cold.clear();
-        throw e;
-      });
-      target.finish();
-    } else if (this.p.openRaw) this.state.loadMaps(await this.p.openRaw());
-    else this.state.load(await this.persistence.open());
+    const target = stateTarget(this.state);
+    // A store that cannot be opened (damaged) lets go of the snapshot it had begun to read texts from.
+    const loaded = await this.persistence.load(target).catch((e: unknown) => {
+      this.state.cold.clear();
+      throw e;
+    });
+    target.finish();
     this.opened = true;
     // A journal left by the last run (a persistence that does not fold it in at open) goes into a snapshot now.
-    if (this.persistence.stats.journalRecords > 0) this.maybeCompact(true);
+    if (loaded.compact) this.maybeCompact(true);
   }
 
   /**
@@ -106,8 +94,12 @@ export class Store {
 
   /** Nothing in flight and the journal is long: write a snapshot in the background (commits go on meanwhile). */
   private maybeCompact(now = false): void {
-    if (this.writing || this.compaction || !this.p.compactInBackground || !(now || this.p.shouldCompact)) return;
-    const done = this.p.compactInBackground(this.capture());
+    if (this.compaction || !(now || this.persistence.shouldCompact)) return;
+    // Captured and begun now, while no group is being written (at open, or as one settles): the state as of the
+    // last group written. The writer runs nothing else until the journal is set aside; the snapshot is written
+    // beside the groups that follow.
+    const begun = this.persistence.beginSnapshot(this.capture());
+    const done = this.writer.runFirst(() => begun.then(() => {})).then(async () => (await begun).written);
     this.compaction = done.then(
       () => {},
       (e: unknown) => {
@@ -117,16 +109,11 @@ export class Store {
     void this.compaction.then(() => (this.compaction = undefined));
   }
 
-  /** A full snapshot of the written state (close, reset): from a capture when the persistence can read one. */
+  /** A full snapshot of the written state (close, reset). */
   private async compactAll(close: boolean): Promise<void> {
     await this.compaction;
-    if (close) {
-      await this.p.close(this.p.compactSource ? this.capture() : this.state.snapshot());
-    } else if (this.p.compactSource) {
-      await this.p.compactSource(this.capture());
-    } else {
-      await this.persistence.compact(this.state.snapshot());
-    }
+    if (close) await this.persistence.close(this.capture());
+    else await this.writer.run(() => this.persistence.writeSnapshot(this.capture()));
   }
 
   /**
@@ -142,18 +129,22 @@ export class Store {
     }
     const { upserts, before, undo } = this.state.apply(changes);
     if (upserts.length === 0) return onWritten ? this.sync().then(onWritten) : this.sync();
-    this.shadow(upserts, before, +1);
     return new Promise<void>((resolve, reject) => {
-      this.queued.push({ seq: ++this.lastSeq, upserts, undo, onWritten, mapError, resolve, reject });
-      this.kick();
+      try {
+        this.writer.submit({ seq: this.lastSeq + 1, upserts, undo, onWritten, mapError, resolve, reject });
+      } catch (e) {
+        undo(); // the queue is full: nothing of this transaction stays
+        reject(mapError ? mapError(e) : e);
+        return;
+      }
+      this.lastSeq++;
+      this.shadow(upserts, before, +1);
     });
   }
 
   /** Resolves when every transaction committed so far has settled (written, or taken back). Never rejects. */
   sync(): Promise<void> {
-    if (this.settledSeq >= this.lastSeq) return Promise.resolve();
-    const seq = this.lastSeq;
-    return new Promise<void>((resolve) => this.waiters.push({ seq, resolve }));
+    return this.writer.sync();
   }
 
   /** The written version of an entity: what a read may show (undefined: it does not exist on disk yet). */
@@ -189,7 +180,7 @@ export class Store {
 
   /** Wait until nothing is queued or being written. */
   private async drain(): Promise<void> {
-    while (this.writing || this.queued.length > 0) await this.sync();
+    while (!this.writer.idle) await this.sync();
   }
 
   private shadow(upserts: readonly Change[], before: readonly (Entity | undefined)[], delta: 1 | -1, written?: boolean): void {
@@ -211,42 +202,13 @@ export class Store {
     }
   }
 
-  private kick(): void {
-    if (this.writing || this.scheduled || this.queued.length === 0) return;
-    // setImmediate: every transaction of this poll phase (all the requests that arrived together) joins one write.
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      this.flush();
-    });
-  }
-
-  private flush(): void {
-    if (this.writing || this.queued.length === 0) return;
-    // A bounded group: one write never serializes more than MAX_GROUP transactions at once (a pool layout queues
-    // thousands), so no single write holds the event loop for long; the rest goes in the next write.
-    const group = this.queued.length <= MAX_GROUP ? this.queued : this.queued.slice(0, MAX_GROUP);
-    this.queued = this.queued.length <= MAX_GROUP ? [] : this.queued.slice(MAX_GROUP);
-    this.writing = group;
-    const upserts = group.length === 1 ? group[0]!.upserts : group.flatMap((t) => t.upserts);
-    let written: Promise<void>;
-    try {
-      written = this.persistence.commit(upserts);
-    } catch (e) {
-      written = Promise.reject(e);
-    }
-    written.then(
-      () => this.settle(group, undefined),
-      (e: unknown) => this.settle(group, e ?? new Error('write failed')),
-    );
-  }
-
-  private settle(group: Tx[], error: unknown): void {
-    this.writing = undefined;
-    let done = group;
+  /** A group settled: written (shadows dropped, onWritten run, commits resolved) or refused (it and everything queued
+   * behind it taken back, newest first, their commits rejected). Runs before any sync() waiter resumes. */
+  private settle(done: readonly Tx[], error: unknown): void {
+    if (done[0]!.seq !== this.settledSeq + 1) throw new Error(`Store: transaction ${done[0]!.seq} settled after ${this.settledSeq}`);
     if (error === undefined) {
-      for (const t of group) this.shadow(t.upserts, [], -1, true);
-      for (const t of group) {
+      for (const t of done) this.shadow(t.upserts, [], -1, true);
+      for (const t of done) {
         try {
           t.onWritten?.();
         } catch (e) {
@@ -255,11 +217,8 @@ export class Store {
           });
         }
       }
-      for (const t of group) t.resolve();
+      for (const t of done) t.resolve();
     } else {
-      // Everything queued behind the failed group was planned on top of it: take it all back, newest first.
-      done = [...group, ...this.queued];
-      this.queued = [];
       for (let i = done.length - 1; i >= 0; i--) {
         done[i]!.undo();
         this.shadow(done[i]!.upserts, [], -1, false);
@@ -268,11 +227,5 @@ export class Store {
     }
     this.settledSeq = done.at(-1)!.seq;
     if (error === undefined) this.maybeCompact();
-    if (this.waiters.length > 0) {
-      const ready = this.waiters.filter((w) => w.seq <= this.settledSeq);
-      this.waiters = this.waiters.filter((w) => w.seq > this.settledSeq);
-      for (const w of ready) w.resolve();
-    }
-    this.kick();
   }
 }

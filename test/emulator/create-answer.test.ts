@@ -4,11 +4,12 @@
 import { describe, expect, it } from 'vitest';
 import type { CreateParams } from '../../src/domain/create.js';
 import { MemoryPersistence } from '../../src/store/memory-persistence.js';
-import type { Change, Collections, Persistence } from '../../src/store/persistence.js';
+import type { Change, Collections, Loaded, Persistence } from '../../src/store/persistence.js';
+import type { LoadTarget, SnapshotSource } from '../../src/store/snapshot.js';
 import { paymentBody } from '../helpers/harness.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
-/** Lets each commit through one at a time, on the test's word, once `gating` is on. */
+/** Lets each group write through one at a time, on the test's word, once `gating` is on. */
 class GatedPersistence implements Persistence {
   gating = false;
   readonly gates: (() => void)[] = [];
@@ -16,9 +17,24 @@ class GatedPersistence implements Persistence {
   open(): Promise<Collections> {
     return this.inner.open();
   }
+  load(target: LoadTarget & { capture(): SnapshotSource }): Promise<Loaded> {
+    return this.inner.load(target);
+  }
+  get shouldCompact(): boolean {
+    return this.inner.shouldCompact;
+  }
   commit(changes: readonly Change[]): Promise<void> {
-    if (!this.gating) return this.inner.commit(changes);
-    return new Promise((resolve, reject) => this.gates.push(() => void this.inner.commit(changes).then(resolve, reject)));
+    return this.inner.commit(changes);
+  }
+  writeGroup(changes: readonly Change[]): Promise<void> {
+    if (!this.gating) return this.inner.writeGroup(changes);
+    return new Promise((resolve, reject) => this.gates.push(() => void this.inner.writeGroup(changes).then(resolve, reject)));
+  }
+  writeSnapshot(source: SnapshotSource): Promise<void> {
+    return this.inner.writeSnapshot(source);
+  }
+  beginSnapshot(source: SnapshotSource): Promise<{ written: Promise<void> }> {
+    return this.inner.beginSnapshot(source);
   }
   sync(): Promise<void> {
     return this.inner.sync();
@@ -26,7 +42,7 @@ class GatedPersistence implements Persistence {
   compact(all: Collections): Promise<void> {
     return this.inner.compact(all);
   }
-  close(all?: Collections): Promise<void> {
+  close(all?: Collections | SnapshotSource): Promise<void> {
     return this.inner.close(all);
   }
   get stats() {

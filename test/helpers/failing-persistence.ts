@@ -3,8 +3,10 @@
 // commit rejects without forwarding anything, so the inner persistence never sees those changes. Everything else
 // (open, sync, compact, close, stats) is delegated unchanged. hold() keeps commits waiting until release() lets
 // them through or fails them, so a test can look at the sandbox while a write is in flight; `written` keeps a copy
-// of every transaction that reached the inner persistence (what is "on disk").
-import type { Change, Collections, Persistence, PersistenceStats } from '../../src/store/persistence.js';
+// of every transaction that reached the inner persistence (what is "on disk"). The Store's group writes
+// (writeGroup) are refused, held and recorded exactly as commits are.
+import type { Change, Collections, Loaded, Persistence, PersistenceStats } from '../../src/store/persistence.js';
+import type { LoadTarget, SnapshotSource } from '../../src/store/snapshot.js';
 
 /** An error like the one Node.js raises for a write on a full disk: `code: 'ENOSPC'`, `errno: -28`. */
 export function enospcError(syscall = 'write'): NodeJS.ErrnoException {
@@ -20,7 +22,7 @@ export class FailingPersistence implements Persistence {
   #refused = 0;
   #when: (() => boolean) | undefined;
   #holding = false;
-  #held: { changes: readonly Change[]; resolve: () => void; reject: (e: unknown) => void }[] = [];
+  #held: { changes: readonly Change[]; group: boolean; resolve: () => void; reject: (e: unknown) => void }[] = [];
   /** A copy of every transaction forwarded to the inner persistence, in order. */
   readonly written: Change[][] = [];
 
@@ -43,7 +45,7 @@ export class FailingPersistence implements Persistence {
     this.#holding = false;
     for (const h of this.#held.splice(0)) {
       if (error !== undefined) h.reject(error);
-      else this.#forward(h.changes).then(h.resolve, h.reject);
+      else this.#forward(h.changes, h.group).then(h.resolve, h.reject);
     }
     return this;
   }
@@ -91,22 +93,39 @@ export class FailingPersistence implements Persistence {
     return this.inner.open();
   }
 
+  load(target: LoadTarget & { capture(): SnapshotSource }): Promise<Loaded> {
+    return this.inner.load(target);
+  }
+
+  get shouldCompact(): boolean {
+    return this.inner.shouldCompact;
+  }
+
   /** Refused (without reaching the inner persistence) while failing; otherwise forwarded. */
   commit(changes: readonly Change[]): Promise<void> {
+    return this.#gate(changes, false);
+  }
+
+  /** The Store's group write: refused, held and recorded as commit() is. */
+  writeGroup(changes: readonly Change[]): Promise<void> {
+    return this.#gate(changes, true);
+  }
+
+  #gate(changes: readonly Change[], group: boolean): Promise<void> {
     const byPred = !this.failing && this.#when?.() === true;
     if (!this.failing && !byPred) {
-      if (!this.#holding) return this.#forward(changes);
+      if (!this.#holding) return this.#forward(changes, group);
       const copy = structuredClone(changes);
-      return new Promise<void>((resolve, reject) => this.#held.push({ changes: copy, resolve, reject }));
+      return new Promise<void>((resolve, reject) => this.#held.push({ changes: copy, group, resolve, reject }));
     }
     if (!byPred && !this.#always) this.#remaining--;
     this.#refused++;
     return Promise.reject(this.#error === undefined || byPred ? enospcError() : this.#error);
   }
 
-  #forward(changes: readonly Change[]): Promise<void> {
+  #forward(changes: readonly Change[], group: boolean): Promise<void> {
     this.written.push(JSON.parse(JSON.stringify(changes)) as Change[]);
-    return this.inner.commit(changes);
+    return group ? this.inner.writeGroup(changes) : this.inner.commit(changes);
   }
 
   sync(): Promise<void> {
@@ -117,7 +136,15 @@ export class FailingPersistence implements Persistence {
     return this.inner.compact(all);
   }
 
-  close(all?: Collections): Promise<void> {
+  writeSnapshot(source: SnapshotSource): Promise<void> {
+    return this.inner.writeSnapshot(source);
+  }
+
+  beginSnapshot(source: SnapshotSource): Promise<{ written: Promise<void> }> {
+    return this.inner.beginSnapshot(source);
+  }
+
+  close(all?: Collections | SnapshotSource): Promise<void> {
     return this.inner.close(all);
   }
 }

@@ -1,11 +1,11 @@
 // What the fault injector reads from, and does to, one request: the operation it names (from a JSON or multipart
 // body the fault answers instead of the handler, or from the handler's answer), and a connection that closes
 // without an answer.
-import type { IncomingMessage } from 'node:http';
 import type { H3Event } from 'h3';
 import { RECEIPT_LIMIT } from '../context.js';
 import { JSON_BODY_LIMIT, readLimited } from '../http/body.js';
 import { header } from '../http/headers.js';
+import { nodeRequest } from '../http/h3-internals.js';
 import type { OperationRef } from '../runtime/service.js';
 
 const decoder = new TextDecoder();
@@ -48,8 +48,7 @@ export function answeredOperationId(result: unknown): string | undefined {
  * process (sandbox.fetch), the answer's body fails before its first byte, which a fetch client reports the same way.
  */
 export function dropConnection(event: H3Event, faultId: string): Response {
-  const node = (event.runtime as { node?: { req?: IncomingMessage } } | undefined)?.node;
-  node?.req?.socket.destroy();
+  nodeRequest(event)?.socket.destroy();
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.error(new Error(`the sandbox closed the connection after processing the request (injected fault ${faultId})`));

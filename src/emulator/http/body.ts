@@ -2,6 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { H3Event } from 'h3';
 import { header } from './headers.js';
+import { jsonTypeProblem, nodeRequest } from './h3-internals.js';
 import type { z } from 'zod';
 import { echo } from '../../contract/echo.js';
 import { ApiError, validationError } from './errors.js';
@@ -15,7 +16,7 @@ export function readLimited(event: H3Event, limit: number): Promise<Uint8Array> 
   if (declared !== null && Number(declared) > limit) return Promise.reject(tooLarge(limit));
   // On Node, read the IncomingMessage directly: much cheaper than a web ReadableStream per request. Its promise is
   // returned as is (not from an async function, which would add a promise and its ticks on every request).
-  const nodeReq = (event.runtime as { node?: { req?: IncomingMessage } } | undefined)?.node?.req;
+  const nodeReq = nodeRequest(event);
   if (nodeReq && !nodeReq.readableDidRead && !nodeReq.readableEnded) return readNode(nodeReq, limit);
   return readWeb(event, limit);
 }
@@ -73,11 +74,8 @@ function tooLarge(limit: number): ApiError {
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** The last Content-Type found to be JSON in UTF-8: a client sends the same one on every request, tested once. */
-let lastJsonType: string | undefined;
-
 /** Why a Content-Type is refused for a JSON body (415), or undefined: JSON, and UTF-8 if it names a charset. */
-function jsonTypeProblem(type: string): string | undefined {
+function jsonTypeRefusal(type: string): string | undefined {
   if (!/^application\/([a-z0-9.+-]*\+)?json\b/i.test(type.trim())) {
     return `send the body as JSON with Content-Type: application/json${type ? ` (got ${echo(type)})` : ''}`;
   }
@@ -91,16 +89,15 @@ function jsonTypeProblem(type: string): string | undefined {
       return `send the body in UTF-8, as Content-Type: application/json; charset=utf-8 (or no charset): charset ${charset ? echo(charset) : '(empty)'} is not read`;
     }
   }
-  lastJsonType = type;
   return undefined;
 }
 
 /** Parse a JSON body and validate it with a contract schema. */
 export async function readJson<S extends z.ZodType>(event: H3Event, schema: S): Promise<z.output<S>> {
   const type = header(event, 'content-type') ?? '';
-  if (type !== lastJsonType) {
-    const problem = jsonTypeProblem(type);
-    if (problem) throw new ApiError('unsupported_media_type', problem);
+  const problem = jsonTypeProblem(type, jsonTypeRefusal);
+  if (problem !== undefined) {
+    throw new ApiError('unsupported_media_type', problem);
   }
   const bytes = await readLimited(event, JSON_BODY_LIMIT);
   let text: string;

@@ -4,6 +4,8 @@ import type { ZodError } from 'zod';
 import type { DomainErrorCode } from '../../domain/errors.js';
 import { echo } from '../../contract/echo.js';
 import { DomainError } from '../../domain/errors.js';
+import { StoreUnavailableError } from '../../store/errors.js';
+import { JSON_TYPE } from './h3-internals.js';
 
 /** Error code → HTTP status. The only place this mapping lives. */
 export const STATUS_OF = {
@@ -25,6 +27,7 @@ export const STATUS_OF = {
   pricing_not_covered: 412,
   not_pool_only: 412,
   evidence_unavailable: 503,
+  // The store's (src/store/errors.ts StoreUnavailableError): a write it refused.
   store_unavailable: 503,
   // The HTTP layer's: requests, credentials, routing, limits.
   invalid_json: 400,
@@ -123,6 +126,7 @@ function unknownFields(keys: readonly string[]): string {
 
 export function toApiError(e: unknown): ApiError | undefined {
   if (e instanceof ApiError) return e;
+  if (e instanceof StoreUnavailableError) return new ApiError(e.code, e.message);
   if (e instanceof DomainError) {
     const message = e.field && !e.message.startsWith(e.field) ? `${e.field}: ${e.message}` : e.message;
     return new ApiError(e.code, message);
@@ -134,6 +138,6 @@ export function toApiError(e: unknown): ApiError | undefined {
 export function errorResponse(err: ApiError): Response {
   return new Response(JSON.stringify({ code: err.code, message: err.message }), {
     status: err.status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...err.headers },
+    headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...err.headers },
   });
 }

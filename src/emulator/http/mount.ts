@@ -10,6 +10,7 @@ import { ApiError, toApiError } from './errors.js';
 import { Call, type RouteHandler } from './handler.js';
 import { isPlainJson, jsonAnswer, resUntouched } from './response.js';
 import { FastResponse } from 'srvx';
+import { h3Routes } from './h3-internals.js';
 
 /** A handler for every row of the table `T`, under the row's key. */
 export type HandlersOf<T extends Record<string, RouteDef>> = { readonly [K in keyof T]: RouteHandler<T[K]> };
@@ -71,5 +72,5 @@ export function mountTable<T extends Record<string, RouteDef>>(app: H3, table: T
 
 /** Every route the app holds, in the order mounted (read from h3's route list). */
 export function routesOf(app: H3): MountedRoute[] {
-  return app['~routes'].map((r) => ({ method: r.method ?? '', path: r.route ?? '', id: typeof r.meta?.id === 'string' ? r.meta.id : undefined }));
+  return h3Routes(app).map((r) => ({ method: r.method, path: r.route, id: typeof r.meta?.id === 'string' ? r.meta.id : undefined }));
 }

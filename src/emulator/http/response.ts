@@ -1,11 +1,11 @@
 // The answers the hot routes build themselves: a JSON body with its headers as a plain list, handed to the node
 // adapter as is (srvx's FastResponse). What h3 would otherwise do with a returned object — allocate a WHATWG Headers,
 // merge the headers set on the event into it — costs more than the serialisation of a create's answer.
-import { H3Event } from 'h3';
+import type { H3Event } from 'h3';
 import { FastResponse } from 'srvx';
+import { JSON_TYPE } from './h3-internals.js';
 
-/** The content type h3 gives a JSON body; the same here, so an answer does not depend on the path that built it. */
-export const JSON_TYPE = 'application/json;charset=UTF-8';
+export { JSON_TYPE, resUntouched } from './h3-internals.js';
 
 interface RequestIds {
   /** `x-request-id` of this request (set by the request log before the route runs). */
@@ -34,29 +34,6 @@ export function isPlainJson(value: unknown): value is object {
   if (typeof value !== 'object' || value === null) return false;
   const proto = Object.getPrototypeOf(value) as unknown;
   return proto === Object.prototype || proto === null || Array.isArray(value);
-}
-
-/** The key under which h3 keeps an event's response settings (status, headers) once a route touched them; found by
- * probing h3 itself, once. null when it cannot be found: then every answer goes through h3 as before. */
-let resKey: symbol | null | undefined;
-
-function responseKey(): symbol | null {
-  if (resKey === undefined) {
-    try {
-      const probe = new H3Event({ url: 'http://localhost/' } as unknown as Request);
-      const res = probe.res;
-      resKey = Object.getOwnPropertySymbols(probe).find((k) => (probe as unknown as Record<symbol, unknown>)[k] === res) ?? null;
-    } catch {
-      resKey = null;
-    }
-  }
-  return resKey;
-}
-
-/** Whether the route set nothing on `event.res` (no status, no header): then its answer may be built directly. */
-export function resUntouched(event: H3Event): boolean {
-  const key = responseKey();
-  return key !== null && (event as unknown as Record<symbol, unknown>)[key] === undefined;
 }
 
 /** `body` as JSON with `status`, the content type and the request id; nothing else touches the event's headers. */

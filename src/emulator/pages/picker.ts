@@ -9,6 +9,7 @@
 // provider), which the sandbox control links.confirm stands for (the page then shows "declined").
 import type { H3Event } from 'h3';
 import { DomainError } from '../../domain/errors.js';
+import { StoreUnavailableError } from '../../store/errors.js';
 import { planConfirm, type LinkRecord } from '../../domain/links.js';
 import { money, toScale2 } from '../../domain/money.js';
 import type { AppContext } from '../context.js';
@@ -58,6 +59,7 @@ async function confirm(event: H3Event, ctx: AppContext, req: PageRequest, link: 
     }
     await service.confirmLink(link.shop_id, link.id, amount);
   } catch (e) {
+    if (e instanceof StoreUnavailableError) return again(event, ctx, req, link, STATUS_OF.store_unavailable, { notice: { key: 'pick.failed' } });
     if (!(e instanceof DomainError)) throw e;
     if (e.code === 'validation_error') {
       const offer = pickerOffer(service.ctx(), link);

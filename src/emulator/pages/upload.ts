@@ -5,6 +5,7 @@
 // a refused upload answers the page with its reason, in the payer's words, and the status of the refusal.
 import type { H3Event } from 'h3';
 import { DomainError } from '../../domain/errors.js';
+import { StoreUnavailableError } from '../../store/errors.js';
 import { RECEIPT_LIMIT, type AppContext, type RouteContext } from '../context.js';
 import { ApiError, STATUS_OF } from '../http/errors.js';
 import { receiptCheck } from '../receipts/check.js';
@@ -26,6 +27,7 @@ const NOTICE_OF: Partial<Record<string, MessageKey>> = {
 
 /** The refusal as a page: status and message; any other error is not the payer's to see. */
 function refusal(e: unknown): { status: number; key: MessageKey; headers: Record<string, string> } | undefined {
+  if (e instanceof StoreUnavailableError) return { status: STATUS_OF.store_unavailable, key: 'upload.not_saved', headers: {} };
   if (e instanceof DomainError) {
     if (e.code === 'operation_not_found') return undefined;
     return { status: STATUS_OF[e.code], key: NOTICE_OF[e.code] ?? 'upload.not_saved', headers: {} };

@@ -12,6 +12,7 @@ import { echo } from '../../contract/echo.js';
 import { ApiError } from '../http/errors.js';
 import { header } from '../http/headers.js';
 import { DEFAULT_CONNECTION_LIMITS } from '../server-limits.js';
+import { nodeExchange } from '../http/h3-internals.js';
 
 export interface ReceiptFile {
   bytes: Uint8Array;
@@ -50,8 +51,7 @@ export class ReceiptUploadBody {
     /** Time the body may take to arrive once reading starts, in ms. */
     private readonly deadlineMs = DEFAULT_CONNECTION_LIMITS.uploadDeadlineMs,
   ) {
-    const node = (event.runtime as { node?: { req?: IncomingMessage; res?: ServerResponse } } | undefined)?.node;
-    this.node = node?.req && node.res ? { req: node.req, res: node.res } : undefined;
+    this.node = nodeExchange(event);
   }
 
   /** The Content-Length sent, if any. */

@@ -21,15 +21,6 @@ export interface Layout {
   batch: string;
 }
 
-/** A sandbox's own cap on a shop's open pool payouts (a workspace's `limits.pool_payouts`); default MAX_POOL_SLOTS_PER_SHOP. */
-export const poolSlotLimits = new WeakMap<GatewayService, number>();
-
-/** A sandbox's own check before a layout of `count` more payouts (a workspace's operation limit): throws to refuse. */
-export const layoutChecks = new WeakMap<GatewayService, (count: number) => void>();
-
-/** Payouts of layouts still being laid out, per service and shop. */
-const inFlight = new WeakMap<GatewayService, Map<string, number>>();
-
 /** The shop's open pool payouts: slots of every pool window whose payout belongs to it. */
 export function openPoolSlots(service: GatewayService, shopId: string): number {
   let n = 0;
@@ -50,13 +41,13 @@ export function openPoolSlots(service: GatewayService, shopId: string): number {
  * matching order and how many the create rules rejected.
  */
 export async function layOutPool(service: GatewayService, shopId: string, layout: Layout, capped: boolean): Promise<{ created: string[]; rejected: number }> {
-  let shops = inFlight.get(service);
-  if (!shops) inFlight.set(service, (shops = new Map()));
+  // Payouts of layouts still being laid out, per shop; the sandbox's own limits (a workspace's): given at construction.
+  const shops = service.layoutsInFlight;
   const pending = shops.get(shopId) ?? 0;
   if (capped) {
     const open = openPoolSlots(service, shopId);
-    layoutChecks.get(service)?.(pending + layout.amounts.length);
-    const cap = poolSlotLimits.get(service) ?? MAX_POOL_SLOTS_PER_SHOP;
+    service.layoutLimits.check?.(pending + layout.amounts.length);
+    const cap = service.layoutLimits.poolPayouts ?? MAX_POOL_SLOTS_PER_SHOP;
     if (open + pending + layout.amounts.length > cap) {
       throw new ApiError(
         'pool_limit',
@@ -92,6 +83,7 @@ async function plan(service: GatewayService, shopId: string, layout: Layout): Pr
       inBatch = 0;
     }
     const p = planCreate(service.ctx(), shopId, 'payout', all[i]!);
+    if (p.kind === 'refused') throw p.error;
     if (p.kind !== 'commit') continue;
     writes.push(service.persist(p));
     if (p.op.status === 'rejected') rejected++;

@@ -1,16 +1,16 @@
 // The gateway service: runs domain commands against the store and the sandbox clock. A command returns its outcome
-// (changes and effects, decided by the domain); the service writes the changes through one function, commit(), which
-// lets the webhook outbox add its delivery records to the same transaction, and only once they are written carries
-// the effects out (timers on the sandbox clock, the release of a create waiting on its admission). A failed write
-// changes nothing (the store takes it back) and answers 503 store_unavailable. After a restart the timers are derived
-// again from the stored records.
+// (changes and effects, decided by the domain); the service writes the changes through the write pipeline
+// (pipeline.ts: admit → extend → write → subscribers), and only once they are written carries the effects out (timers
+// on the sandbox clock, the release of a create waiting on its admission): the effect runner is the pipeline's last
+// subscriber. A failed write changes nothing (the store takes it back) and answers 503 store_unavailable. After a
+// restart the timers are derived again from the stored records.
 import { uploadsOf } from '../../domain/operation.js';
 import { createHmac, randomUUID } from 'node:crypto';
 import type { CreateParams } from '../../domain/create.js';
 import type { BalanceFigures } from '../../domain/ledger.js';
 import type { OperationKind, OperationRecord } from '../../domain/operation.js';
 import type { DomainContext } from '../../domain/state.js';
-import type { KeyScope, WorldIndex } from '../../domain/world.js';
+import type { WorldIndex } from '../../domain/world.js';
 import type { Store } from '../../store/store.js';
 import type { StoreChange } from '../../store/state.js';
 import type { SandboxClock } from './clock.js';
@@ -28,61 +28,48 @@ import { runTimer } from '../../domain/timers.js';
 import type { Moved } from '../../domain/lifecycle.js';
 import type { FileStore } from '../../store/files.js';
 import { nameUuid } from '../../domain/ids.js';
-import { DomainError } from '../../domain/errors.js';
+import { StoreUnavailableError } from '../../store/errors.js';
 import { notFound, storeUnavailable, TIMER_RETRY_MS } from './errors.js';
+import { AdmissionWaits } from './admissions.js';
+import { LiveFeed, WritePipeline } from './pipeline.js';
 import { accounts, balanceRow } from '../../domain/ledger.js';
 import { iso } from '../../domain/state.js';
 
 export { hashApiKey } from './seed.js';
 
-export type OperationRef = { operation_id: string } | { merchant_operation_id: string };
-
-export type AuthResult =
-  | { ok: true; shopId: string; keyId: string; scopes: readonly KeyScope[] | undefined }
-  | { ok: false; reason: 'missing' | 'invalid' };
-
-interface Deferred {
-  promise: Promise<void>;
-  resolve: () => void;
-  reject: (e: Error) => void;
-}
-
-function deferred(): Deferred {
-  let resolve!: () => void;
-  let reject!: (e: Error) => void;
-  const promise = new Promise<void>((r, j) => ((resolve = r), (reject = j)));
-  return { promise, resolve, reject };
-}
-
-/** What the service's single commit path calls: the webhook outbox implements it (src/emulator/webhooks/outbox.ts). */
-export interface CommitHook {
-  /** Extra changes to write in the same commit as `changes` (delivery records for the events among them). */
-  extend(changes: readonly StoreChange[]): StoreChange[];
-  /** Called once a commit carrying `extra` is durable (schedule the deliveries). */
-  committed(extra: readonly StoreChange[]): void;
-  /** Changes to seed at init (fixture endpoints); called on an open store and after a reset. */
-  seed(): StoreChange[];
-  /** Re-arm pending work after init (restart recovery). */
-  resume(): void;
-  /** Forget in-memory work (sandbox reset). */
-  reset(): void;
-}
+export type { AuthResult, LayoutLimits, OperationRef, SandboxPart, ServiceDeps } from './service-types.js';
+import type { AuthResult, OperationRef, SandboxPart, ServiceDeps, LayoutLimits } from './service-types.js';
 
 export class GatewayService {
-  private readonly admissions = new Map<string, Deferred>();
-  /** Told of every transaction the moment it is written (the live views: operation streams). */
-  readonly writeListeners = new Set<(changes: readonly StoreChange[]) => void>();
-  /** The webhook outbox; set before init() by createSandbox. */
-  hook: CommitHook | undefined;
-  /** The key of flexible links' `k` credentials (src/store/secrets.ts); set before init() by createSandbox. */
-  linkKey: Buffer | undefined;
+  private readonly admissions = new AdmissionWaits();
+  /** Told of every transaction the moment it is written (the live views: operation streams, the hosted page). */
+  readonly writeListeners = new LiveFeed();
+  readonly world: WorldIndex;
+  readonly store: Store;
+  readonly clock: SandboxClock;
+  readonly files: FileStore;
+  readonly layoutLimits: LayoutLimits;
+  /** Payouts of pool layouts still being laid out, per shop (pool-layouts.ts). */
+  readonly layoutsInFlight = new Map<string, number>();
+  private readonly linkKey: Buffer;
+  private readonly parts: readonly SandboxPart[];
+  private readonly pipeline: WritePipeline;
 
-  constructor(
-    readonly world: WorldIndex,
-    readonly store: Store,
-    readonly clock: SandboxClock,
-    readonly files: FileStore,
-  ) {
+  constructor(deps: ServiceDeps) {
+    const { world, store, clock } = deps;
+    this.world = world;
+    this.store = store;
+    this.clock = clock;
+    this.files = deps.files;
+    this.linkKey = deps.linkKey;
+    this.parts = deps.parts;
+    this.layoutLimits = deps.layoutLimits ?? {};
+    this.pipeline = new WritePipeline({
+      store,
+      admission: deps.admission,
+      extension: deps.extension,
+      subscribers: [...deps.subscribers, this.writeListeners.subscriber, (w) => this.run(w.effects)],
+    });
     clock.beforeAdvance = () => store.sync();
     // Where the clock stands is kept in the store, so a restart resumes from it (a frozen clock at the same moment).
     // Best effort: a failed write of the position does not undo the advance.
@@ -100,7 +87,7 @@ export class GatewayService {
   /** Seed what the fixtures add (keys, opening balances) and re-arm the timers of in-flight operations. */
   async init(): Promise<void> {
     const changes = seedChanges(this.world, this.state, iso(this.clock.now()));
-    if (this.hook) changes.push(...this.hook.seed());
+    for (const part of this.parts) changes.push(...part.seed());
     if (changes.length > 0) await this.commit(changes);
     // Only the operations whose status can have a timer are decoded (found by the index's status column).
     for (const op of this.state.operationsWithStatus(TIMER_STATUSES)) this.run(timersOf(this.world, op));
@@ -111,27 +98,16 @@ export class GatewayService {
       }
       await this.commit([{ kind: 'meta', meta: { id: 'pool_layouts', seeded: true } }]);
     }
-    this.hook?.resume();
+    for (const part of this.parts) part.resume();
   }
 
   /**
-   * The one path every change goes through: applies `changes` plus what the commit hook adds (webhook deliveries
-   * for the events among them) as one transaction; resolves once written, then lets the hook schedule its work.
-   * Rejects with store_unavailable when the write failed: then nothing of it is visible, ever.
+   * The one path every change goes through: the write pipeline (admit → extend → write → subscribers). Resolves once
+   * written; rejects with an admission's refusal, or with store_unavailable when the write failed: then nothing of
+   * it is visible, ever.
    */
   commit(changes: readonly StoreChange[], effects: readonly Effect[] = []): Promise<void> {
-    const extra = this.hook?.extend(changes) ?? [];
-    const written = () => {
-      if (extra.length > 0) this.hook?.committed(extra);
-      for (const listener of this.writeListeners) listener(changes);
-      this.run(effects);
-    };
-    try {
-      // A failed write rejects with store_unavailable (mapped by the store: no promise layer of its own here).
-      return this.store.commit(extra.length > 0 ? [...changes, ...extra] : changes, written, storeUnavailable);
-    } catch (e) {
-      return Promise.reject(e);
-    }
+    return this.pipeline.write(changes, effects);
   }
 
   /** Write an outcome's changes; the moment they are written, carry out its effects. */
@@ -153,7 +129,7 @@ export class GatewayService {
       const outcome = runTimer(this.ctx(), command);
       if (outcome) await this.persist(outcome);
     } catch (e) {
-      if (!(e instanceof DomainError && e.code === 'store_unavailable')) throw e;
+      if (!(e instanceof StoreUnavailableError)) throw e;
       this.clock.schedule(this.clock.now() + TIMER_RETRY_MS, () => this.fire(command));
     } finally {
       if (command.kind === 'finish_admission') this.release(command.operation_id);
@@ -162,10 +138,7 @@ export class GatewayService {
 
   /** A create waiting on this operation's admission may answer now. */
   private release(id: string): void {
-    const d = this.admissions.get(id);
-    if (!d) return;
-    this.admissions.delete(id);
-    d.resolve();
+    this.admissions.release(id);
   }
 
   authenticate(token: string | null | undefined): AuthResult {
@@ -209,7 +182,6 @@ export class GatewayService {
   }
 
   private linkSecret(): Buffer {
-    if (!this.linkKey) throw new Error('the link key is not set (createSandbox sets it from the secrets file)');
     return this.linkKey;
   }
 
@@ -229,15 +201,16 @@ export class GatewayService {
   /** Called once when the service stops (its workspace deleted): the streams it feeds end. */
   readonly closeListeners = new Set<() => void>();
   #stopped: Error | undefined;
-  get stopped(): boolean { return this.#stopped !== undefined; } // prettier-ignore
+  get stopped(): boolean {
+    return this.#stopped !== undefined;
+  }
 
   /** Stop (a deleted workspace): no timer runs again, creates waiting on an admission reject with `error`, streams end. */
   stop(error: Error): void {
     if (this.#stopped) return;
     this.#stopped = error;
     this.clock.close();
-    for (const d of this.admissions.values()) d.reject(error);
-    this.admissions.clear();
+    this.admissions.close(error);
     for (const fn of [...this.closeListeners]) fn();
     this.closeListeners.clear();
   }
@@ -254,6 +227,7 @@ export class GatewayService {
 
   /** Run a create plan: write it, then carry out its effects, and wait for the outcome. */
   private async runCreate(plan: CreatePlan): Promise<PublicOperation> {
+    if (plan.kind === 'refused') throw plan.error;
     if (plan.kind === 'commit') {
       try {
         await this.persist(plan);
@@ -370,10 +344,9 @@ export class GatewayService {
   /** Sandbox reset: forget every operation, posting, event and issued key; re-seed from the fixtures. */
   async reset(): Promise<void> {
     this.clock.clearTimers();
-    this.hook?.reset();
+    for (const part of this.parts) part.reset();
     await this.store.clear();
-    for (const d of this.admissions.values()) d.resolve();
-    this.admissions.clear();
+    this.admissions.releaseAll();
     for (const fn of this.resetListeners) fn();
     await this.init();
   }
@@ -382,18 +355,8 @@ export class GatewayService {
   private async settled(id: string): Promise<void> {
     await this.store.sync();
     // Not decided yet, even in memory: wait for the decision (released once it is written, or could not be).
-    if (this.state.operation(id)?.status === 'admitting') await this.admission(id).promise;
+    if (this.state.operation(id)?.status === 'admitting') await this.admissions.wait(id);
     // A decision applied but still being written is waited for here.
     await this.store.sync();
-  }
-
-  private admission(id: string): Deferred {
-    let d = this.admissions.get(id);
-    if (this.#stopped) return { promise: Promise.reject(this.#stopped), resolve: () => undefined, reject: () => undefined };
-    if (!d) {
-      d = deferred();
-      this.admissions.set(id, d);
-    }
-    return d;
   }
 }

@@ -10,7 +10,8 @@ import type { DeliveryAttempt, StoreChange, WebhookDeliveryRecord, WebhookEndpoi
 import type { Store } from '../../store/store.js';
 import type { WebhookEvent } from '../../webhooks/index.js';
 import type { SandboxClock } from '../runtime/clock.js';
-import type { CommitHook, GatewayService } from '../runtime/service.js';
+import type { Extension, WriteSubscriber } from '../runtime/pipeline.js';
+import type { SandboxPart } from '../runtime/service.js';
 import { iso } from '../../domain/state.js';
 import { toWireState, type EvidenceOptions, type PublicOperation } from '../wire.js';
 import { InThreadAttemptRunner, WorkerAttemptRunner, type AttemptJob, type AttemptOutcome, type AttemptRunner } from './worker.js';
@@ -33,16 +34,11 @@ export interface WebhookOptions {
   log?: (line: string) => void;
 }
 
-export { activeSecrets, deliveryId, fixtureSecret, maskSecret, newSecret, optionEndpointId } from './records.js';
+export { activeSecrets, deliveryId, fixtureSecret, maskSecret, newSecret, optionEndpointId, WebhookLimitError } from './records.js';
 export type { DeliveryPage, WebhookDelivery } from './deliveries.js';
-import { activeSecrets, deliveryId, newSecret, retryAfterMs } from './records.js';
+import { activeSecrets, deliveryId, newSecret, retryAfterMs, WebhookLimitError } from './records.js';
 import { deliveryView, endedByRemoval, pageDeliveries, shopDeliveries, withoutError, type DeliveryFilter, type DeliveryPage, type WebhookDelivery } from './deliveries.js';
 import { seedEndpoints } from './seed.js';
-
-/** The shop already has the most webhook endpoints it may have (409 webhook_limit). */
-export class WebhookLimitError extends Error {
-  readonly code = 'webhook_limit';
-}
 
 /**
  * Attempts that fall due together are handed to the runner together, this long after the first (ms): under load
@@ -52,7 +48,16 @@ const SEND_BATCH_MS = 10;
 /** Most attempts handed to the runner in one message. */
 const SEND_BATCH_MAX = 1024;
 
-export class WebhookOutbox implements CommitHook {
+/** What the outbox works with: the store it reads and records into, the clock, the world, and the service's write path. */
+export interface OutboxDeps {
+  store: Store;
+  clock: SandboxClock;
+  world: WorldIndex;
+  /** The service's write pipeline (endpoint changes, redeliveries). */
+  commit(changes: readonly StoreChange[]): Promise<void>;
+}
+
+export class WebhookOutbox implements Extension, SandboxPart {
   /** The secret shared by the endpoints of the `url` option (undefined without it). */
   optionSecret: string | undefined;
   /** Delivery id → its attempt in flight (until the outcome is durable). */
@@ -68,23 +73,20 @@ export class WebhookOutbox implements CommitHook {
   private generation = 0;
   private closed = false;
 
+  private readonly store: Store;
+  private readonly clock: SandboxClock;
+  private readonly world: WorldIndex;
+
   constructor(
-    private readonly service: GatewayService,
+    private readonly deps: OutboxDeps,
     private readonly evidence: () => EvidenceOptions,
     private readonly opts: WebhookOptions = {},
   ) {
+    this.store = deps.store;
+    this.clock = deps.clock;
+    this.world = deps.world;
     const onOutcomes = (o: AttemptOutcome[]) => this.onOutcomes(o);
     this.runner = opts.dispatcher ? new InThreadAttemptRunner(onOutcomes, opts.dispatcher) : new WorkerAttemptRunner(onOutcomes, (e) => this.onCrash(e));
-  }
-
-  private get store(): Store {
-    return this.service.store;
-  }
-  private get clock(): SandboxClock {
-    return this.service.clock;
-  }
-  private get world(): WorldIndex {
-    return this.service.world;
   }
 
   /** Active endpoints of a shop, oldest first. */
@@ -107,7 +109,7 @@ export class WebhookOutbox implements CommitHook {
     return JSON.stringify(body);
   }
 
-  // --- CommitHook -------------------------------------------------------------------------------------------
+  // --- the pipeline's extend stage and its webhook scheduler; seed, resume, reset ---------------------------
 
   extend(changes: readonly StoreChange[]): StoreChange[] {
     const out: StoreChange[] = [];
@@ -140,10 +142,11 @@ export class WebhookOutbox implements CommitHook {
     return out;
   }
 
-  committed(extra: readonly StoreChange[]): void {
-    // New deliveries are due at once (next_attempt_at is the commit's time, and the sandbox clock never goes back).
+  /** The pipeline's subscriber: new deliveries are due at once (next_attempt_at is the commit's time, and the
+   * sandbox clock never goes back). */
+  readonly scheduler: WriteSubscriber = ({ extra }) => {
     for (const ch of extra) if (ch.kind === 'webhook_delivery' && ch.delivery.status === 'pending') this.start(ch.delivery.id);
-  }
+  };
 
   seed(): StoreChange[] {
     const seeded = seedEndpoints(this.store.state, this.world.world, this.opts.url, this.optionSecret, iso(this.clock.now()));
@@ -315,7 +318,7 @@ export class WebhookOutbox implements CommitHook {
       source: 'api',
       created_at: iso(this.clock.now()),
     };
-    await this.service.commit([{ kind: 'webhook_endpoint', endpoint }]);
+    await this.deps.commit([{ kind: 'webhook_endpoint', endpoint }]);
     return endpoint;
   }
 
@@ -332,7 +335,7 @@ export class WebhookOutbox implements CommitHook {
       secret: newSecret(),
       previous_secrets: [...kept, { secret: ep.secret, expires_at: iso(now + SECRET_OVERLAP_MS) }],
     };
-    await this.service.commit([{ kind: 'webhook_endpoint', endpoint: next }]);
+    await this.deps.commit([{ kind: 'webhook_endpoint', endpoint: next }]);
     return next;
   }
 
@@ -342,7 +345,7 @@ export class WebhookOutbox implements CommitHook {
     const stopped: StoreChange[] = shopDeliveries(this.store.state, ep.shop_id)
       .filter((d) => d.endpoint_id === ep.id && d.status === 'pending')
       .map((d) => ({ kind: 'webhook_delivery', delivery: endedByRemoval(d) }));
-    await this.service.commit([{ kind: 'webhook_endpoint', endpoint: { ...ep, secret: '', previous_secrets: [], deleted_at: iso(this.clock.now()) } }, ...stopped]);
+    await this.deps.commit([{ kind: 'webhook_endpoint', endpoint: { ...ep, secret: '', previous_secrets: [], deleted_at: iso(this.clock.now()) } }, ...stopped]);
   }
 
   /** A delivery's attempts so far, oldest first. */
@@ -375,7 +378,7 @@ export class WebhookOutbox implements CommitHook {
       chosen.push({ ...d, status: 'pending', round_start: this.attemptsOf(d.id).length, next_attempt_at: at });
     }
     if (chosen.length === 0) return [];
-    await this.service.commit(chosen.map((delivery) => ({ kind: 'webhook_delivery' as const, delivery })));
+    await this.deps.commit(chosen.map((delivery) => ({ kind: 'webhook_delivery' as const, delivery })));
     for (const d of chosen) this.arm(d);
     return chosen.map((d) => deliveryView(state, d));
   }

@@ -62,3 +62,8 @@ export function maskUrl(url: string): string {
     return '***';
   }
 }
+
+/** The shop already has the most webhook endpoints it may have (409 webhook_limit). */
+export class WebhookLimitError extends Error {
+  readonly code = 'webhook_limit';
+}

@@ -1,10 +1,11 @@
-// What a workspace's sandbox adds around its webhook outbox on the one commit path (GatewayService.hook): the limit
-// on the operations it may hold (checked on the commit that would create one, so nothing past it is ever written),
-// its own API keys (seeded hashed at every init, so a reset keeps the keys handed out at creation), and its clock
+// What a workspace's sandbox adds to the write pipeline (src/emulator/runtime/pipeline.ts): at the admit stage, the
+// limit on the operations it may hold (checked on the commit that would create one, before anything is written, so
+// nothing past it is ever written); as a sandbox part, its own API keys (seeded hashed at every init, so a reset keeps the keys handed out at creation), and its clock
 // position (seeded when the store has none, so a restart resumes time where it was even before the first advance).
 import type { MetaRecord, SandboxState, StoreChange } from '../../store/state.js';
 import { ApiError } from '../http/errors.js';
-import type { CommitHook } from '../runtime/service.js';
+import type { Admission } from '../runtime/pipeline.js';
+import type { SandboxPart } from '../runtime/service.js';
 import type { WorkspaceRecord } from './types.js';
 
 export function workspaceLimitError(held: number, limit: number): ApiError {
@@ -14,39 +15,36 @@ export function workspaceLimitError(held: number, limit: number): ApiError {
   );
 }
 
-export class WorkspaceGuard implements CommitHook {
+export class WorkspaceGuard implements Admission, SandboxPart {
   constructor(
-    private readonly inner: CommitHook,
     private readonly state: () => SandboxState,
     private readonly clock: () => MetaRecord,
     private readonly record: Pick<WorkspaceRecord, 'keys' | 'limits'>,
   ) {}
 
-  extend(changes: readonly StoreChange[]): StoreChange[] {
+  admit(changes: readonly StoreChange[]): void {
     const state = this.state();
     let created = 0;
     for (const c of changes) if (c.kind === 'operation' && !state.operations.has(c.op.id)) created++;
     const limit = this.record.limits.operations;
     if (created > 0 && state.operations.size + created > limit) throw workspaceLimitError(state.operations.size, limit);
-    return this.inner.extend(changes);
   }
 
-  committed(extra: readonly StoreChange[]): void {
-    this.inner.committed(extra);
+  /** Before a pool layout of `count` more payouts: the same limit, counted ahead. */
+  checkLayout(count: number): void {
+    const state = this.state();
+    const limit = this.record.limits.operations;
+    if (state.operations.size + count > limit) throw workspaceLimitError(state.operations.size, limit);
   }
 
   seed(): StoreChange[] {
     const state = this.state();
     const own: StoreChange[] = this.record.keys.filter((k) => !state.keys.has(k.id)).map((key) => ({ kind: 'key', key }));
     if (!state.meta.has('clock')) own.push({ kind: 'meta', meta: this.clock() });
-    return [...own, ...this.inner.seed()];
+    return own;
   }
 
-  resume(): void {
-    this.inner.resume();
-  }
+  resume(): void {}
 
-  reset(): void {
-    this.inner.reset();
-  }
+  reset(): void {}
 }

@@ -2,12 +2,14 @@
 // the backend's writer connection, the one session that holds the active lease: if that session dies, its writes
 // fail and the lease is released at once (fencing). Every statement is a single statement (atomic on its own), so
 // the workspaces sharing the connection never interleave inside one another's transaction.
-// Group commit as in the file store: the commits queued while a write is in flight (or in the same tick) go out in
-// one multi-row INSERT, one round trip and one WAL flush; a commit resolves once PostgreSQL has committed its row.
+// A group (from the Store's group writer, or the base's for commit(): persistence-base.ts) goes out in one
+// multi-row INSERT, one round trip and one WAL flush; it resolves once PostgreSQL has committed its rows.
 // Sequence numbers are given when a group is written, so a refused write leaves no gap; open() reports a gap.
 import type { Client } from 'pg';
-import type { Change, Collections, Persistence, PersistenceStats } from '../persistence.js';
-import { assertChanges, assertCollections } from '../persistence.js';
+import type { Change, Collections, Loaded, PersistenceStats } from '../persistence.js';
+import { assertCollections } from '../persistence.js';
+import { PersistenceBase } from '../persistence-base.js';
+import { collectionsSource, isSource, type LoadTarget, type SnapshotSource } from '../snapshot.js';
 import { StoreClosedError, StoreFailedError } from '../errors.js';
 import { readState, toCollections, type LoadedState } from './load.js';
 
@@ -24,17 +26,8 @@ export interface PgWriterSource {
   release(workspace: string): Promise<void>;
 }
 
-interface Waiter {
-  resolve(): void;
-  reject(e: unknown): void;
-}
-type Entry = { kind: 'commit'; body: string; w: Waiter } | { kind: 'sync'; w: Waiter } | { kind: 'compact'; collections: string; w: Waiter };
-
 /** Journal rows at open from which the open folds them into the snapshot. */
 const COMPACT_ON_OPEN = 1000;
-
-/** Most transactions in one INSERT. */
-const MAX_GROUP = 512;
 
 const APPEND = {
   name: 'paygate_journal_append',
@@ -47,21 +40,20 @@ const COMPACT = {
     ON CONFLICT (workspace) DO UPDATE SET upto_seq = EXCLUDED.upto_seq, collections = EXCLUDED.collections, written_at = now()`,
 };
 
-export class PostgresPersistence implements Persistence {
+export class PostgresPersistence extends PersistenceBase {
   #state: 'new' | 'open' | 'closing' | 'closed' = 'new';
   #client: Client | undefined;
   #seq = 0;
   #records = 0;
   #failed: Error | undefined;
-  #queue: Entry[] = [];
-  #running = false;
-  #scheduled = false;
   #stats = { commits: 0, flushes: 0 };
 
   constructor(
     readonly source: PgWriterSource,
     readonly workspace: string,
-  ) {}
+  ) {
+    super();
+  }
 
   get label(): string {
     return `${this.source.label} (workspace ${this.workspace})`;
@@ -79,13 +71,22 @@ export class PostgresPersistence implements Persistence {
     return this.#state === 'open';
   }
 
-  async open(): Promise<Collections> {
+  /** Nothing to compact in the background: a long journal is folded in when it is opened. */
+  get shouldCompact(): boolean {
+    return false;
+  }
+
+  async load(target: LoadTarget): Promise<Loaded> {
+    for (const [c, list] of Object.entries(await this.#open())) for (const v of list) target.put(c, v.id, v);
+    return { compact: false };
+  }
+
+  async #open(): Promise<Collections> {
     if (this.#state === 'open' || this.#state === 'closing') throw new Error(`PostgresPersistence.open(): ${this.label} is already ${this.#state}`);
     this.source.claim(this.workspace);
     try {
       this.#client = await this.source.active();
       const all = await this.#load(this.#client);
-      this.#queue = [];
       this.#failed = undefined;
       this.#stats = { commits: 0, flushes: 0 };
       this.#state = 'open';
@@ -108,119 +109,67 @@ export class PostgresPersistence implements Persistence {
     return all;
   }
 
-  commit(changes: readonly Change[]): Promise<void> {
-    if (this.#state !== 'open') return Promise.reject(new StoreClosedError(this.label, 'commit'));
-    if (this.#failed) return Promise.reject(this.#failed);
-    let body: string;
-    try {
-      assertChanges(changes);
-      if (changes.length === 0) return this.sync();
-      body = JSON.stringify(changes);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    return this.#enqueue((w) => ({ kind: 'commit', body, w }));
+  protected encode(changes: readonly Change[]): string {
+    return JSON.stringify(changes);
   }
 
-  sync(): Promise<void> {
-    if (this.#failed) return Promise.reject(this.#failed);
-    if (!this.#running && this.#queue.length === 0) return Promise.resolve();
-    return this.#enqueue((w) => ({ kind: 'sync', w }));
+  protected refusal(op: 'commit' | 'compact' | 'sync'): unknown {
+    if (op === 'sync' || this.#state === 'open' || (op === 'compact' && this.#state === 'closing')) return this.#failed;
+    return new StoreClosedError(this.label, op);
   }
 
-  compact(all: Collections): Promise<void> {
-    if (this.#state !== 'open') return Promise.reject(new StoreClosedError(this.label, 'compact'));
-    return this.#compact(all);
-  }
-
-  #compact(all: Collections): Promise<void> {
-    if (this.#failed) return Promise.reject(this.#failed);
+  async writeSnapshot(source: SnapshotSource): Promise<void> {
     let collections: string;
     try {
-      assertCollections(all);
-      collections = JSON.stringify(all);
-    } catch (e) {
-      return Promise.reject(e);
+      const refused = this.refusal('compact');
+      if (refused) throw refused;
+      collections = collectionsText(source);
+    } finally {
+      source.release();
     }
-    return this.#enqueue((w) => ({ kind: 'compact', collections, w }));
+    await this.#writeSnapshot(this.#client!, collections).catch((e: unknown) => {
+      throw this.#failure(e);
+    });
   }
 
-  async close(all?: Collections): Promise<void> {
+  /** PostgreSQL writes its snapshot in one statement: at once. */
+  async beginSnapshot(source: SnapshotSource): Promise<{ written: Promise<void> }> {
+    await this.writeSnapshot(source);
+    return { written: Promise.resolve() };
+  }
+
+  async close(all?: Collections | SnapshotSource): Promise<void> {
     if (this.#state !== 'open') return;
     this.#state = 'closing';
     let error: unknown;
-    if (all !== undefined && !this.#failed) await this.#compact(all).catch((e: unknown) => (error = e));
-    else await this.sync().catch(() => {});
+    await this.settled();
+    if (all !== undefined && !this.#failed) {
+      await Promise.resolve()
+        .then(() => this.writeSnapshot(isSource(all) ?? sourceOf(all as Collections)))
+        .catch((e: unknown) => (error = e));
+    } else {
+      isSource(all)?.release();
+    }
     this.#state = 'closed';
     this.#client = undefined;
     await this.source.release(this.workspace);
     if (error !== undefined && !(error instanceof StoreFailedError)) throw error;
   }
 
-  // ---- the serial writer ----
-
-  #enqueue(make: (w: Waiter) => Entry): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.#queue.push(make({ resolve, reject }));
-      if (!this.#running && !this.#scheduled) {
-        // The Store hands over a whole group at once: send it now. Commits made meanwhile join the next INSERT.
-        this.#scheduled = true;
-        queueMicrotask(() => {
-          this.#scheduled = false;
-          void this.#drain();
-        });
-      }
-    });
-  }
-
-  async #drain(): Promise<void> {
-    if (this.#running) return;
-    this.#running = true;
-    try {
-      while (this.#queue.length > 0) {
-        if (this.#failed) {
-          for (const e of this.#queue.splice(0)) e.w.reject(this.#failed);
-          break;
-        }
-        const head = this.#queue[0]!;
-        if (head.kind === 'compact') {
-          this.#queue.shift();
-          await this.#writeSnapshot(this.#client!, head.collections).then(head.w.resolve, (e: unknown) => head.w.reject(this.#failure(e)));
-          continue;
-        }
-        let n = 0;
-        let commits = 0;
-        while (n < this.#queue.length && this.#queue[n]!.kind !== 'compact' && commits < MAX_GROUP) if (this.#queue[n++]!.kind === 'commit') commits++;
-        await this.#writeBatch(this.#queue.splice(0, n));
-      }
-    } finally {
-      this.#running = false;
-    }
-  }
-
   /** One multi-row INSERT (one statement: all rows or none), numbered from the last seq written. */
-  async #writeBatch(batch: Entry[]): Promise<void> {
-    const seqs: number[] = [];
-    const bodies: string[] = [];
-    for (const e of batch) {
-      if (e.kind !== 'commit') continue;
-      seqs.push(this.#seq + seqs.length + 1);
-      bodies.push(e.body);
+  protected async append(bodies: readonly string[]): Promise<void> {
+    if (this.#failed) throw this.#failed;
+    if (bodies.length === 0) throw new Error('PostgresPersistence: a group is never empty');
+    const seqs = bodies.map((_, i) => this.#seq + i + 1);
+    try {
+      await this.#client!.query({ ...APPEND, values: [this.workspace, seqs, bodies] });
+    } catch (e) {
+      throw this.#failure(e);
     }
-    if (seqs.length > 0) {
-      try {
-        await this.#client!.query({ ...APPEND, values: [this.workspace, seqs, bodies] });
-      } catch (e) {
-        const err = this.#failure(e);
-        for (const x of batch) x.w.reject(err);
-        return;
-      }
-      this.#seq += seqs.length;
-      this.#records += seqs.length;
-      this.#stats.flushes++;
-      this.#stats.commits += seqs.length;
-    }
-    for (const x of batch) x.w.resolve();
+    this.#seq += seqs.length;
+    this.#records += seqs.length;
+    this.#stats.flushes++;
+    this.#stats.commits += seqs.length;
   }
 
   async #writeSnapshot(client: Client, collections: string): Promise<void> {
@@ -237,4 +186,20 @@ export class PostgresPersistence implements Persistence {
     if (this.source.lost || code === '23505' || code === undefined) this.#failed ??= new StoreFailedError(this.label, this.source.lost ?? e);
     return this.#failed ?? e;
   }
+}
+
+function sourceOf(all: Collections): SnapshotSource {
+  assertCollections(all);
+  return collectionsSource(all);
+}
+
+/** A snapshot source as the snapshot row's `collections` text: `{ "<collection>": [entity, …], … }`. */
+function collectionsText(source: SnapshotSource): string {
+  const lists = new Map<string, string[]>();
+  for (const [c, , json] of source.entries()) {
+    let list = lists.get(c);
+    if (!list) lists.set(c, (list = []));
+    list.push(json);
+  }
+  return `{${[...lists].map(([c, list]) => `${JSON.stringify(c)}:[${list.join(',')}]`).join(',')}}`;
 }
