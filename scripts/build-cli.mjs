@@ -30,7 +30,6 @@ const inputs = process.env.PAYGATE_BUILD_INPUTS ?? fingerprint(root);
 const compiled = (path) => import(pathToFileURL(join(dist, path)).href);
 const { endpoints } = await compiled('contract/endpoints.js');
 const { sandboxControls } = await compiled('contract/controls.js');
-const { credentialOf } = await compiled('contract/route.js');
 
 /** zod types whose input JSON Schema accepts exactly what zod accepts of a JSON value, with output equal to input. */
 const ALLOWED_TYPES = new Set(['string', 'number', 'boolean', 'null', 'enum', 'literal', 'nullable', 'optional', 'object', 'array', 'union']);
@@ -70,14 +69,14 @@ function jsonSchemaOf(schema) {
 }
 
 function contractTables() {
-  const rows = [...Object.values(endpoints).map((e) => [e.id, e]), ...Object.values(sandboxControls).map((c) => [c.operationId, c])];
+  const rows = [...Object.values(endpoints).map((e) => [e.id, e]), ...Object.values(sandboxControls).map((c) => [c.id, c])];
   const out = join(dist, 'cli-contract');
   rmSync(out, { recursive: true, force: true });
   mkdirSync(join(out, 'checks'), { recursive: true });
   const routes = {};
   const toZod = [];
   for (const [id, row] of rows) {
-    const route = { method: row.method, path: row.path, auth: credentialOf(row), response: row.response !== undefined, light: false };
+    const route = { method: row.method, path: row.path, auth: row.auth, response: row.response !== undefined, light: false };
     if (row.response) {
       const { json, why } = jsonSchemaOf(row.response);
       if (why.length === 0) {

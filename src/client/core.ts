@@ -109,8 +109,8 @@ export class PaygateCore {
   }
 
   /**
-   * Low-level call of any endpoint of the contract's tables: a gateway endpoint (`createPayment`) or a sandbox
-   * control by its operationId (`sandboxPay`, see src/client/sandbox-endpoints.ts). Resources are thin wrappers over this.
+   * Low-level call of any endpoint of the contract's tables: a gateway endpoint (`payment.create`) or a sandbox
+   * control by its dotted id (`operations.pay`, see src/client/sandbox-endpoints.ts). Resources are thin wrappers over this.
    * Resolves to the body parsed by the endpoint's response schema.
    */
   request<E extends AnyEndpointId>(id: E, input: RequestInput = {}, options: RequestOptions = {}): APIPromise<ResponseOf<E>> {
@@ -218,7 +218,7 @@ export class PaygateCore {
   }
 
   /**
-   * Open a server-sent events control (`sandboxStreamOperations`, `sandboxStreamRequestLog`): yields each event with
+   * Open a server-sent events control (`operations.stream`, `logs.stream`): yields each event with
    * its parsed data until the server ends the stream or `options.signal` aborts (then it simply ends). No timeout
    * and no retry: a stream is open-ended.
    */

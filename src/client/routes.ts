@@ -1,9 +1,9 @@
-// The rows of both endpoint tables as the client sends them: a gateway endpoint by its id (`createPayment`) or a
-// sandbox control by its operationId (`sandboxPay`), each with its method, path, credential and response schema.
+// The rows of both endpoint tables as the client sends them: a gateway endpoint or a
+// sandbox control, each by its dotted id (`payment.create`, `operations.pay`), each with its method, path, credential and response schema.
 // `zodContract` is the core's default ContractView (wire.ts), imported on the first request.
 import type { z } from 'zod';
 import { endpoints, type EndpointDef, type EndpointId } from '../contract/endpoints.js';
-import { credentialOf, type RouteDef } from '../contract/route.js';
+import { type RouteDef } from '../contract/route.js';
 import { checkResponse } from './contract-check.js';
 import { PaygateError } from './errors.js';
 import { sandboxEndpoints, type SandboxEndpointDef, type SandboxEndpointId, type SandboxEndpointOf } from './sandbox-endpoints.js';
@@ -34,7 +34,7 @@ export function rowOf(id: string): RouteDef {
 /** The row of `id` in the gateway's table or the sandbox's control table. */
 export function routeOf(id: string): ClientRoute {
   const row = rowOf(id);
-  return { method: row.method, path: row.path, auth: credentialOf(row), response: row.response !== undefined };
+  return { method: row.method, path: row.path, auth: row.auth, response: row.response !== undefined };
 }
 
 /** The contract as the zod tables give it: every 2xx body is parsed by the endpoint's response schema. */

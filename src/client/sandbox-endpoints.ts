@@ -1,17 +1,13 @@
-// The sandbox's controls as the client calls them: the contract's table (src/contract/controls.ts) keyed by each
-// row's operationId (`sandboxPay`, `sandboxAdvanceClock`, …), the ids of `client.request()` and of the retry policy.
-import { sandboxControls, type SandboxControls } from '../contract/controls.js';
+// The sandbox's controls as the client calls them: the contract's table (src/contract/controls.ts), keyed by each
+// row's dotted id (`operations.pay`, `clock.advance`, …), the ids of `client.request()` and of the retry policy.
+import { sandboxControls, type ControlId, type SandboxControls } from '../contract/controls.js';
 
-type ControlRow = SandboxControls[keyof SandboxControls];
+/** The dotted id of a control, e.g. `clock.advance`. */
+export type SandboxEndpointId = ControlId;
 
-/** The operationId of a control, e.g. `sandboxAdvanceClock`. */
-export type SandboxEndpointId = ControlRow['operationId'];
-
-/** The row of the control whose operationId is `E`. */
-export type SandboxEndpointOf<E extends SandboxEndpointId> = Extract<ControlRow, { operationId: E }>;
+/** The row of the control whose id is `E`. */
+export type SandboxEndpointOf<E extends SandboxEndpointId> = SandboxControls[E];
 
 export type { SandboxControlDef as SandboxEndpointDef } from '../contract/controls.js';
 
-export const sandboxEndpoints = Object.fromEntries(Object.values(sandboxControls).map((row) => [row.operationId, row])) as {
-  readonly [E in SandboxEndpointId]: SandboxEndpointOf<E>;
-};
+export const sandboxEndpoints: SandboxControls = sandboxControls;

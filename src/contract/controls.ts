@@ -65,7 +65,6 @@ const BODY_ERRORS = [400, 413, 415] as const;
 export const sandboxControls = {
   'operations.list': control({
     id: 'operations.list',
-    operationId: 'sandboxListOperations',
     method: 'GET',
     path: '/sandbox/operations',
     summary: 'List operations, newest first, with filters and a cursor (the admin token: every shop; a key: its shop)',
@@ -76,7 +75,6 @@ export const sandboxControls = {
   }),
   'operations.show': control({
     id: 'operations.show',
-    operationId: 'sandboxOperationDetails',
     method: 'GET',
     path: '/sandbox/operations/:id',
     summary: 'An operation with its history, uploads, webhook deliveries and ledger postings (admin token or key)',
@@ -88,7 +86,6 @@ export const sandboxControls = {
   }),
   'operations.pay': control({
     id: 'operations.pay',
-    operationId: 'sandboxPay',
     method: 'POST',
     path: '/sandbox/operations/:id/pay',
     summary: 'The payer transfers to a pending payment',
@@ -101,7 +98,6 @@ export const sandboxControls = {
   }),
   'operations.settle': control({
     id: 'operations.settle',
-    operationId: 'sandboxSettle',
     method: 'POST',
     path: '/sandbox/operations/:id/settle',
     summary: 'The provider completes or fails a pending payout',
@@ -114,7 +110,6 @@ export const sandboxControls = {
   }),
   'operations.review': control({
     id: 'operations.review',
-    operationId: 'sandboxReview',
     method: 'POST',
     path: '/sandbox/operations/:id/review',
     summary: 'A reviewer approves or declines a payment under manual check',
@@ -127,7 +122,6 @@ export const sandboxControls = {
   }),
   'clock.show': control({
     id: 'clock.show',
-    operationId: 'sandboxClock',
     method: 'GET',
     path: '/sandbox/clock',
     summary: 'Sandbox time',
@@ -137,7 +131,6 @@ export const sandboxControls = {
   }),
   'clock.advance': control({
     id: 'clock.advance',
-    operationId: 'sandboxAdvanceClock',
     method: 'POST',
     path: '/sandbox/clock/advance',
     summary: 'Move sandbox time forward, running every timer that falls due',
@@ -148,7 +141,6 @@ export const sandboxControls = {
   }),
   'evidence.show': control({
     id: 'evidence.show',
-    operationId: 'sandboxEvidence',
     method: 'GET',
     path: '/sandbox/evidence',
     summary: 'Whether receipt evidence is available',
@@ -158,7 +150,6 @@ export const sandboxControls = {
   }),
   'evidence.set': control({
     id: 'evidence.set',
-    operationId: 'sandboxSetEvidence',
     method: 'PUT',
     path: '/sandbox/evidence',
     summary: 'Switch receipt evidence on or off',
@@ -169,7 +160,6 @@ export const sandboxControls = {
   }),
   'keys.list': control({
     id: 'keys.list',
-    operationId: 'sandboxListKeys',
     method: 'GET',
     path: '/sandbox/keys',
     summary: 'API keys of every shop',
@@ -180,7 +170,6 @@ export const sandboxControls = {
   }),
   'keys.issue': control({
     id: 'keys.issue',
-    operationId: 'sandboxIssueKey',
     method: 'POST',
     path: '/sandbox/keys',
     summary: 'Issue an API key for a shop',
@@ -191,7 +180,6 @@ export const sandboxControls = {
   }),
   'keys.revoke': control({
     id: 'keys.revoke',
-    operationId: 'sandboxRevokeKey',
     method: 'POST',
     path: '/sandbox/keys/:id/revoke',
     summary: 'Revoke an API key',
@@ -202,7 +190,6 @@ export const sandboxControls = {
   }),
   'sandbox.reset': control({
     id: 'sandbox.reset',
-    operationId: 'sandboxReset',
     method: 'POST',
     path: '/sandbox/reset',
     summary: 'Forget every operation and issued key; re-seed from the fixtures',
@@ -212,7 +199,6 @@ export const sandboxControls = {
   }),
   'webhooks.list': control({
     id: 'webhooks.list',
-    operationId: 'sandboxListWebhooks',
     method: 'GET',
     path: '/sandbox/webhooks',
     summary: "The shop's webhook endpoints, secrets masked",
@@ -222,7 +208,6 @@ export const sandboxControls = {
   }),
   'webhooks.add': control({
     id: 'webhooks.add',
-    operationId: 'sandboxAddWebhook',
     method: 'POST',
     path: '/sandbox/webhooks',
     summary: 'Register a webhook endpoint; its secret is in this answer only',
@@ -234,7 +219,6 @@ export const sandboxControls = {
   }),
   'webhooks.rotate_secret': control({
     id: 'webhooks.rotate_secret',
-    operationId: 'sandboxRotateWebhookSecret',
     method: 'POST',
     path: '/sandbox/webhooks/:id/rotate-secret',
     summary: "Rotate a webhook endpoint's secret (the old one is signed alongside for 24 h)",
@@ -245,7 +229,6 @@ export const sandboxControls = {
   }),
   'webhooks.remove': control({
     id: 'webhooks.remove',
-    operationId: 'sandboxRemoveWebhook',
     method: 'DELETE',
     path: '/sandbox/webhooks/:id',
     summary: 'Delete a webhook endpoint; its pending deliveries stop',
@@ -256,7 +239,6 @@ export const sandboxControls = {
   }),
   'webhooks.deliveries': control({
     id: 'webhooks.deliveries',
-    operationId: 'sandboxWebhookDeliveries',
     method: 'GET',
     path: '/sandbox/webhooks/deliveries',
     summary: 'Webhook deliveries with every attempt, newest first, a page at a time',
@@ -267,7 +249,6 @@ export const sandboxControls = {
   }),
   'webhooks.redeliver': control({
     id: 'webhooks.redeliver',
-    operationId: 'sandboxRedeliverWebhooks',
     method: 'POST',
     path: '/sandbox/webhooks/deliveries/redeliver',
     summary: 'Deliver an event again, or every failed delivery',
@@ -278,7 +259,6 @@ export const sandboxControls = {
   }),
   'pool.layout': control({
     id: 'pool.layout',
-    operationId: 'sandboxPoolLayout',
     method: 'POST',
     path: '/sandbox/pool/layout',
     summary: "Lay out payouts of the key's shop in the pool its payout route reaches",
@@ -289,7 +269,6 @@ export const sandboxControls = {
   }),
   'pool.show': control({
     id: 'pool.show',
-    operationId: 'sandboxPoolState',
     method: 'GET',
     path: '/sandbox/pool',
     summary: 'The self-matching pools: windows, open slots and free remainders',
@@ -300,7 +279,6 @@ export const sandboxControls = {
   }),
   'pool.settings': control({
     id: 'pool.settings',
-    operationId: 'sandboxPoolSettings',
     method: 'GET',
     path: '/sandbox/pool/settings',
     summary: 'The amount-read simulation: read latency and the per-shop rate limit',
@@ -310,7 +288,6 @@ export const sandboxControls = {
   }),
   'pool.update_settings': control({
     id: 'pool.update_settings',
-    operationId: 'sandboxSetPoolSettings',
     method: 'POST',
     path: '/sandbox/pool/settings',
     summary: 'Change the amount-read simulation (read latency, rate limit)',
@@ -321,7 +298,6 @@ export const sandboxControls = {
   }),
   'links.show': control({
     id: 'links.show',
-    operationId: 'sandboxLink',
     method: 'GET',
     path: '/sandbox/links/:id',
     summary: 'A flexible link as the sandbox keeps it',
@@ -332,7 +308,6 @@ export const sandboxControls = {
   }),
   'links.confirm': control({
     id: 'links.confirm',
-    operationId: 'sandboxConfirmLink',
     method: 'POST',
     path: '/sandbox/links/:id/confirm',
     summary: 'The payer confirms an amount on a flexible link; the payment is created',
@@ -344,7 +319,6 @@ export const sandboxControls = {
   }),
   'workspaces.create': control({
     id: 'workspaces.create',
-    operationId: 'sandboxCreateWorkspace',
     method: 'POST',
     path: '/sandbox/workspaces',
     summary: "Create an isolated workspace (its own shops, keys, admin token, clock, pool, webhooks); its secrets are in this answer only (the server's admin token)",
@@ -356,7 +330,6 @@ export const sandboxControls = {
   }),
   'workspaces.list': control({
     id: 'workspaces.list',
-    operationId: 'sandboxListWorkspaces',
     method: 'GET',
     path: '/sandbox/workspaces',
     summary: "The server's workspaces besides the default one (the server's admin token)",
@@ -366,7 +339,6 @@ export const sandboxControls = {
   }),
   'workspaces.delete': control({
     id: 'workspaces.delete',
-    operationId: 'sandboxDeleteWorkspace',
     method: 'DELETE',
     path: '/sandbox/workspaces/:id',
     summary: "Delete a workspace and all its data (the server's admin token)",

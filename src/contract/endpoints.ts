@@ -21,11 +21,9 @@ import type { RouteDef } from './route.js';
 export type EndpointScope = 'links' | 'amounts';
 
 export interface EndpointDef extends RouteDef {
-  /** The OpenAPI operationId and the client's request id, e.g. `createPayment`. */
-  readonly id: string;
   readonly method: 'GET' | 'POST';
-  /** Whether the X-API-Key header is required. */
-  readonly auth: boolean;
+  /** `key`: the X-API-Key header is required; `none`: the health probes. */
+  readonly auth: 'key' | 'none';
   /** multipart/form-data body (documented shape). */
   readonly multipart?: z.ZodType;
   /** The optional endpoint group the endpoint belongs to. Default: none (every key may call it). */
@@ -35,122 +33,112 @@ export interface EndpointDef extends RouteDef {
 const def = <const T extends EndpointDef>(d: T) => d;
 
 export const endpoints = {
-  createPayment: def({
-    id: 'createPayment',
-    name: 'payment.create',
+  'payment.create': def({
+    id: 'payment.create',
     method: 'POST',
     path: '/v1/payment',
     summary: 'Create inbound payment',
-    auth: true,
+    auth: 'key',
     body: CreateOperationRequest,
     response: Operation,
     errors: [400, 401, 412, 429],
   }),
-  createPaymentLink: def({
-    id: 'createPaymentLink',
-    name: 'payment.link',
+  'payment.link': def({
+    id: 'payment.link',
     scope: 'links',
     method: 'POST',
     path: '/v1/payment/link',
     summary: 'Create inbound payment plus hosted page URL',
-    auth: true,
+    auth: 'key',
     body: CreateOperationRequest,
     response: LinkOperation,
     errors: [400, 401, 403, 412, 429, 503],
   }),
-  createFlexibleLink: def({
-    id: 'createFlexibleLink',
-    name: 'payment.flexible_link',
+  'payment.flexible_link': def({
+    id: 'payment.flexible_link',
     scope: 'links',
     method: 'POST',
     path: '/v1/payment/link/flexible',
     summary: 'Hosted link with payer-chosen amount',
-    auth: true,
+    auth: 'key',
     body: FlexibleLinkRequest,
     response: FlexibleLinkResponse,
     errors: [400, 401, 403, 412, 429, 503],
   }),
-  createPayout: def({
-    id: 'createPayout',
-    name: 'payout.create',
+  'payout.create': def({
+    id: 'payout.create',
     method: 'POST',
     path: '/v1/payout',
     summary: 'Create outbound payout',
-    auth: true,
+    auth: 'key',
     body: CreateOperationRequest,
     response: Operation,
     errors: [400, 401, 412, 429],
   }),
-  confirmPayment: def({
-    id: 'confirmPayment',
-    name: 'payment.confirm',
+  'payment.confirm': def({
+    id: 'payment.confirm',
     method: 'POST',
     path: '/v1/confirm_payment',
     summary: 'Upload receipt confirmation for a payment (multipart)',
-    auth: true,
+    auth: 'key',
     multipart: ConfirmPaymentRequest,
     response: Operation,
     errors: [400, 401, 404, 409, 413, 415, 429, 503],
   }),
-  getOperationState: def({
-    id: 'getOperationState',
-    name: 'operation.state',
+  'operation.state': def({
+    id: 'operation.state',
     method: 'POST',
     path: '/v1/get_operation_state',
     summary: 'Read operation state',
-    auth: true,
+    auth: 'key',
     body: GetOperationStateRequest,
     response: OperationState,
     errors: [400, 401, 404, 429, 503],
   }),
-  cancelOperation: def({
-    id: 'cancelOperation',
-    name: 'operation.cancel',
+  'operation.cancel': def({
+    id: 'operation.cancel',
     method: 'POST',
     path: '/v1/cancel_operation',
     summary: 'Cancel a payment',
-    auth: true,
+    auth: 'key',
     body: CancelOperationRequest,
     response: CancelOperationResponse,
     errors: [400, 401, 404, 412, 429, 503],
   }),
-  getBalances: def({
-    id: 'getBalances',
-    name: 'balances.list',
+  'balances.list': def({
+    id: 'balances.list',
     method: 'GET',
     path: '/v1/balances',
     summary: 'Shop balances',
-    auth: true,
+    auth: 'key',
     response: BalancesResponse,
     errors: [401, 429, 500, 503],
   }),
-  getAvailability: def({
-    id: 'getAvailability',
-    name: 'payment.availability',
+  'payment.availability': def({
+    id: 'payment.availability',
     scope: 'amounts',
     method: 'GET',
     path: '/v1/payment/availability',
     summary: 'Available amount intervals',
-    auth: true,
+    auth: 'key',
     query: AvailabilityQuery,
     response: AvailabilityResponse,
     errors: [400, 401, 403, 404, 412, 429, 503],
   }),
-  getRecommendations: def({
-    id: 'getRecommendations',
-    name: 'payment.recommendations',
+  'payment.recommendations': def({
+    id: 'payment.recommendations',
     scope: 'amounts',
     method: 'POST',
     path: '/v1/payment/recommendations',
     summary: 'Nearby amount recommendations',
-    auth: true,
+    auth: 'key',
     body: RecommendationsRequest,
     response: RecommendationsResponse,
     errors: [400, 401, 403, 412, 429, 503],
   }),
-  livez: def({ id: 'livez', name: 'health.livez', method: 'GET', path: '/livez', status: 204, summary: 'Liveness probe', auth: false, errors: [503] }),
-  healthz: def({ id: 'healthz', name: 'health.healthz', method: 'GET', path: '/healthz', status: 204, summary: 'Health probe', auth: false, errors: [503] }),
-  readyz: def({ id: 'readyz', name: 'health.readyz', method: 'GET', path: '/readyz', status: 204, summary: 'Readiness probe', auth: false, errors: [503] }),
+  'health.livez': def({ id: 'health.livez', method: 'GET', path: '/livez', status: 204, summary: 'Liveness probe', auth: 'none', errors: [503] }),
+  'health.healthz': def({ id: 'health.healthz', method: 'GET', path: '/healthz', status: 204, summary: 'Health probe', auth: 'none', errors: [503] }),
+  'health.readyz': def({ id: 'health.readyz', method: 'GET', path: '/readyz', status: 204, summary: 'Readiness probe', auth: 'none', errors: [503] }),
 } as const;
 
 export type EndpointId = keyof typeof endpoints;

@@ -6,6 +6,7 @@ import { echo } from './echo.js';
 import type { SandboxControlDef } from './controls.js';
 import { endpoints, type EndpointId } from './endpoints.js';
 import { Timestamp } from './money.js';
+import { operationIdOf } from './route.js';
 
 /** One failure case the spec names for an endpoint: the status, and the `{ code, message }` body it answers. */
 export interface FaultCase {
@@ -62,9 +63,9 @@ const UNHEALTHY = [c(503, 'unhealthy', 'the sandbox is not ready', '§4.11: not 
 
 /** Every failure case the spec names, per gateway endpoint (by the id of src/contract/endpoints.ts). */
 export const FAULT_CASES: { readonly [K in EndpointId]: readonly FaultCase[] } = {
-  createPayment: [...BAD_BODY, ...NO_KEY, ...REUSED, ...RATE],
-  createPaymentLink: [...BAD_BODY, ...NO_KEY, ...FORBIDDEN, ...REUSED, ...RATE, ...LINK_DOWN],
-  createFlexibleLink: [
+  'payment.create': [...BAD_BODY, ...NO_KEY, ...REUSED, ...RATE],
+  'payment.link': [...BAD_BODY, ...NO_KEY, ...FORBIDDEN, ...REUSED, ...RATE, ...LINK_DOWN],
+  'payment.flexible_link': [
     c(400, 'validation_error', 'request body: a required field is missing or malformed, or the amount bounds are invalid', '§4.3, §7 400: field missing or malformed, invalid amount bounds'),
     BAD_BODY[1]!,
     ...NO_KEY,
@@ -75,22 +76,22 @@ export const FAULT_CASES: { readonly [K in EndpointId]: readonly FaultCase[] } =
     ...RATE,
     ...LINK_DOWN,
   ],
-  createPayout: [...BAD_BODY, ...NO_KEY, ...REUSED, ...RATE],
-  confirmPayment: [
+  'payout.create': [...BAD_BODY, ...NO_KEY, ...REUSED, ...RATE],
+  'payment.confirm': [
     c(400, 'validation_error', 'form: a required field is missing or malformed', '§7 400: required field missing or malformed'),
     ...NO_KEY,
     ...NOT_FOUND,
     ...RATE,
     c(503, 'receipt_checks_full', 'the sandbox is checking as many receipts as it can; retry after a few seconds', 'the sandbox: every receipt check place is taken'),
   ],
-  getOperationState: [
+  'operation.state': [
     ...BAD_BODY,
     ...NO_KEY,
     ...NOT_FOUND,
     ...RATE,
     c(503, 'evidence_unavailable', 'receipt evidence is temporarily unavailable; retry later, or read by merchant_operation_id', '§4.6, §7 503: receipt evidence not materialized', 1),
   ],
-  cancelOperation: [
+  'operation.cancel': [
     ...BAD_BODY,
     ...NO_KEY,
     ...NOT_FOUND,
@@ -99,13 +100,13 @@ export const FAULT_CASES: { readonly [K in EndpointId]: readonly FaultCase[] } =
     ...RATE,
     c(503, 'cancel_not_durable', 'the cancellation was not durably accepted before the deadline; no decision may be assumed: retry the same command or read the state', '§4.7 rule 4, §7 503: not durably accepted before the deadline'),
   ],
-  getBalances: [
+  'balances.list': [
     ...NO_KEY,
     ...RATE,
     c(500, 'accounting_inconsistent', 'the accounting position is internally inconsistent; no balances are returned', '§4.8, §7 500: accounting position internally inconsistent'),
     c(503, 'accounting_unavailable', 'the accounting service is temporarily unavailable; retry with exponential backoff', '§7 503: accounting service temporarily unavailable'),
   ],
-  getAvailability: [
+  'payment.availability': [
     ...BAD_QUERY,
     ...NO_KEY,
     ...FORBIDDEN,
@@ -114,10 +115,10 @@ export const FAULT_CASES: { readonly [K in EndpointId]: readonly FaultCase[] } =
     ...AMOUNT_RATE,
     ...AMOUNTS_DOWN,
   ],
-  getRecommendations: [...BAD_BODY, ...NO_KEY, ...FORBIDDEN, ...AMOUNTS_NOT_READY, ...AMOUNT_RATE, ...AMOUNTS_DOWN],
-  livez: UNHEALTHY,
-  healthz: UNHEALTHY,
-  readyz: UNHEALTHY,
+  'payment.recommendations': [...BAD_BODY, ...NO_KEY, ...FORBIDDEN, ...AMOUNTS_NOT_READY, ...AMOUNT_RATE, ...AMOUNTS_DOWN],
+  'health.livez': UNHEALTHY,
+  'health.healthz': UNHEALTHY,
+  'health.readyz': UNHEALTHY,
 };
 
 /** The statuses the spec names for `endpoint`, ascending. */
@@ -130,21 +131,21 @@ export function faultCase(endpoint: EndpointId, status: number, code?: string): 
   return FAULT_CASES[endpoint].find((x) => x.status === status && (code === undefined || x.code === code));
 }
 
-/** An endpoint by its dotted id (`operation.cancel`) or its operationId (`cancelOperation`). */
+/** An endpoint by its dotted id (`operation.cancel`) or its OpenAPI operationId (`operationCancel`, derived from the id). */
 export function faultEndpoint(name: string): EndpointId | undefined {
-  for (const [id, row] of Object.entries(endpoints)) if (row.name === name || id === name) return id as EndpointId;
+  for (const row of Object.values(endpoints)) if (row.id === name || operationIdOf(row) === name) return row.id;
   return undefined;
 }
 
 /** The dotted ids of every gateway endpoint, in table order: the values `endpoint` takes. */
-export const FAULT_ENDPOINTS: readonly string[] = Object.values(endpoints).map((e) => e.name);
+export const FAULT_ENDPOINTS: readonly string[] = Object.values(endpoints).map((e) => e.id);
 
 /** Most faults in force at once. */
 export const MAX_FAULTS = 100;
 /** Longest injected latency, in ms of sandbox time. */
 export const MAX_FAULT_LATENCY_MS = 600_000;
 
-const PROBE_IDS: readonly EndpointId[] = ['livez', 'healthz', 'readyz'];
+const PROBE_IDS: readonly EndpointId[] = ['health.livez', 'health.healthz', 'health.readyz'];
 
 type Issue = (path: string, message: string) => void;
 
@@ -161,10 +162,10 @@ function checkFault(f: z.output<typeof FaultFields>, issue: Issue): void {
   if (f.status !== undefined) {
     const allowed = faultStatuses(endpoint);
     if (!allowed.includes(f.status)) {
-      issue('status', `${row.method} ${row.path} (${row.name}) can answer ${allowed.join(', ')} (spec §7); ${f.status} is not one of them`);
+      issue('status', `${row.method} ${row.path} (${row.id}) can answer ${allowed.join(', ')} (spec §7); ${f.status} is not one of them`);
     } else if (f.code !== undefined && !faultCase(endpoint, f.status, f.code)) {
       const codes = FAULT_CASES[endpoint].filter((x) => x.status === f.status).map((x) => x.code);
-      issue('code', `${row.name} answers ${f.status} with ${[...new Set(codes)].join(', ')}; "${echo(f.code)}" is not one of them`);
+      issue('code', `${row.id} answers ${f.status} with ${[...new Set(codes)].join(', ')}; "${echo(f.code)}" is not one of them`);
     }
   } else if (f.code !== undefined) issue('code', 'code goes with status');
   if (f.shop_id !== undefined && PROBE_IDS.includes(endpoint)) issue('shop_id', 'the health probes take no key: a fault on them applies to every request');
@@ -174,7 +175,7 @@ function checkFault(f: z.output<typeof FaultFields>, issue: Issue): void {
 
 const FaultFields = z.object({
   endpoint: z.string({ error: 'is required: a dotted endpoint id such as "operation.cancel"' }).meta({
-    description: 'The gateway endpoint: its dotted id (`operation.cancel`) or its operationId (`cancelOperation`).',
+    description: 'The gateway endpoint: its dotted id (`operation.cancel`) or its OpenAPI operationId (`operationCancel`).',
     examples: ['operation.cancel'],
   }),
   status: z.number().int().optional().meta({ description: 'Answer this status, one the spec lists for the endpoint (§7).' }),
@@ -247,14 +248,12 @@ export const FaultEvent = z
   .meta({ id: 'SandboxFaultEvent' });
 export type FaultEvent = z.infer<typeof FaultEvent>;
 
-type ControlInput = Omit<SandboxControlDef, 'name'>;
-const control = <const T extends ControlInput>(d: T): T & { readonly name: T['id'] } => ({ ...d, name: d.id });
+const control = <const T extends SandboxControlDef>(d: T): T => d;
 
 /** The `faults.*` rows of the sandbox's control table (src/contract/controls.ts spreads them in). */
 export const faultControls = {
   'faults.list': control({
     id: 'faults.list',
-    operationId: 'sandboxListFaults',
     method: 'GET',
     path: '/sandbox/faults',
     summary: 'The injected faults in force, with how often each matched and fired',
@@ -264,7 +263,6 @@ export const faultControls = {
   }),
   'faults.add': control({
     id: 'faults.add',
-    operationId: 'sandboxAddFault',
     method: 'POST',
     path: '/sandbox/faults',
     summary: 'Inject a fault next to those in force: an endpoint answers a status the spec lists, is slow, or loses its answer',
@@ -276,7 +274,6 @@ export const faultControls = {
   }),
   'faults.set': control({
     id: 'faults.set',
-    operationId: 'sandboxSetFaults',
     method: 'PUT',
     path: '/sandbox/faults',
     summary: 'Replace every injected fault with this list',
@@ -287,7 +284,6 @@ export const faultControls = {
   }),
   'faults.clear': control({
     id: 'faults.clear',
-    operationId: 'sandboxClearFaults',
     method: 'DELETE',
     path: '/sandbox/faults',
     summary: 'Remove every injected fault',
@@ -297,7 +293,6 @@ export const faultControls = {
   }),
   'faults.remove': control({
     id: 'faults.remove',
-    operationId: 'sandboxRemoveFault',
     method: 'DELETE',
     path: '/sandbox/faults/:id',
     summary: 'Remove one injected fault',

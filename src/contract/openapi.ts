@@ -3,7 +3,6 @@
 // the webhook events under `webhooks`. The pieces live in ./openapi/.
 import { sandboxControls, type SandboxControlDef } from './controls.js';
 import { endpoints, type EndpointDef } from './endpoints.js';
-import { credentialOf } from './route.js';
 import {
   AMOUNTS_ERROR_TEXT,
   CONTROL_ERROR_TEXT,
@@ -23,15 +22,15 @@ function gatewayPaths(paths: Record<string, Json>): void {
     const description = GATEWAY_DESCRIPTIONS[e.id];
     if (!description) throw new Error(`no OpenAPI description for the gateway endpoint ${e.id}`);
     const errorText = e.scope === 'amounts' ? { ...ERROR_TEXT, ...AMOUNTS_ERROR_TEXT } : ERROR_TEXT;
-    const op = operationOf({ row: e, operationId: e.id, tag: gatewayTag(e), description, errorText });
+    const op = operationOf({ row: e, tag: gatewayTag(e), description, errorText });
     (paths[openApiPath(e.path)] ??= {})[e.method.toLowerCase()] = op;
   }
 }
 
 function controlPaths(paths: Record<string, Json>): void {
   for (const c of Object.values(sandboxControls) as SandboxControlDef[]) {
-    const description = controlDescription(c.summary, credentialOf(c) === 'admin' ? 'admin' : 'key');
-    const op = operationOf({ row: c, operationId: c.operationId, tag: 'sandbox', description, errorText: { ...ERROR_TEXT, ...CONTROL_ERROR_TEXT } });
+    const description = controlDescription(c.summary, c.auth === 'admin' ? 'admin' : 'key');
+    const op = operationOf({ row: c, tag: 'sandbox', description, errorText: { ...ERROR_TEXT, ...CONTROL_ERROR_TEXT } });
     (paths[openApiPath(c.path)] ??= {})[c.method.toLowerCase()] = op;
   }
 }

@@ -11,14 +11,18 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type Credential = 'none' | 'key' | 'admin' | 'support';
 
 export interface RouteDef {
-  /** Stable dotted id, e.g. `payment.create` or `clock.advance`: how handlers, docs and tests name the route. */
-  readonly name: string;
+  /**
+   * The endpoint's one name, dotted: `payment.create`, `clock.advance`. The tables are keyed by it; the client's
+   * requests, the scenarios' calls, the fault injector, the retry policy, docs and tests all name the endpoint by it;
+   * the OpenAPI operationId is derived from it (operationIdOf).
+   */
+  readonly id: string;
   readonly method: HttpMethod;
   /** Path template; a `:name` segment is a path parameter. */
   readonly path: string;
   readonly summary: string;
-  /** The credential: `true`/`'key'` X-API-Key, `false` none, `'admin'` X-Admin-Token, `'support'` either. */
-  readonly auth: boolean | 'key' | 'admin' | 'support';
+  /** Who may call it. */
+  readonly auth: Credential;
   /** Path parameters (documentation and client; the handler checks them with its own messages). */
   readonly params?: z.ZodType;
   readonly query?: z.ZodType;
@@ -32,10 +36,15 @@ export interface RouteDef {
   readonly errors: readonly number[];
 }
 
-export function credentialOf(row: Pick<RouteDef, 'auth'>): Credential {
-  if (row.auth === true) return 'key';
-  if (row.auth === false) return 'none';
-  return row.auth;
+/**
+ * The OpenAPI operationId of a row: its dotted id in camelCase (`payout.create` → `payoutCreate`,
+ * `payment.flexible_link` → `paymentFlexibleLink`); a sandbox control's starts with `sandbox`, not repeated
+ * (`clock.advance` → `sandboxClockAdvance`, `sandbox.reset` → `sandboxReset`).
+ */
+export function operationIdOf(row: Pick<RouteDef, 'id' | 'path'>): string {
+  const words = row.id.split(/[._]/);
+  if (row.path.startsWith('/sandbox/') && words[0] !== 'sandbox') words.unshift('sandbox');
+  return words.map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join('');
 }
 
 /** The status of a successful answer of the row. */

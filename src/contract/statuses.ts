@@ -3,7 +3,7 @@
 // store that cannot write or a standby process, a busy stream). The OpenAPI document declares all of them on each operation
 // (openapi/paths.ts); test/contract/answers.test.ts walks the server and fails on a status not declared.
 import type { z } from 'zod';
-import { credentialOf, successStatus, type RouteDef } from './route.js';
+import { successStatus, type RouteDef } from './route.js';
 
 /** A row as the tables hold it: a JSON body, a multipart form, or server-sent events. */
 export type AnsweringRow = RouteDef & { readonly multipart?: z.ZodType; readonly stream?: true };
@@ -34,7 +34,7 @@ export const ADMIN_TOKEN_401 = {
 export function answeredErrors(row: AnsweringRow): number[] {
   const out = new Set<number>(row.errors);
   out.add(405);
-  if (credentialOf(row) !== 'none') out.add(401);
+  if (row.auth !== 'none') out.add(401);
   if (row.body || row.multipart) for (const s of [400, 413, 415]) out.add(s);
   if (row.query || row.params) out.add(400);
   out.add(503);

@@ -55,7 +55,6 @@ export const AllBalances = z
 export const supportControls = {
   'operations.stream': control({
     id: 'operations.stream',
-    operationId: 'sandboxStreamOperations',
     method: 'GET',
     path: '/sandbox/operations/stream',
     summary: 'Server-sent events: each operation change as it is written (event `operation`), with the listing filters',
@@ -67,7 +66,6 @@ export const supportControls = {
   }),
   'logs.list': control({
     id: 'logs.list',
-    operationId: 'sandboxRequestLog',
     method: 'GET',
     path: '/sandbox/logs',
     summary: 'The newest requests the sandbox answered (a ring of 2,000), newest first',
@@ -78,7 +76,6 @@ export const supportControls = {
   }),
   'logs.stream': control({
     id: 'logs.stream',
-    operationId: 'sandboxStreamRequestLog',
     method: 'GET',
     path: '/sandbox/logs/stream',
     summary: 'Server-sent events: each request as it is answered (event `request`)',
@@ -90,7 +87,6 @@ export const supportControls = {
   }),
   'balances.all': control({
     id: 'balances.all',
-    operationId: 'sandboxAllBalances',
     method: 'GET',
     path: '/sandbox/balances',
     summary: "Every shop's balances",

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { sandboxControls } from '../contract/controls.js';
 import { endpoints } from '../contract/endpoints.js';
-import { credentialOf, successStatus, type Credential, type HttpMethod, type RouteDef } from '../contract/route.js';
+import { successStatus, type Credential, type HttpMethod, type RouteDef } from '../contract/route.js';
 
 /** Where a field of `with:` is sent. */
 export type FieldPlace = 'path' | 'query' | 'body' | 'form' | 'file';
@@ -64,11 +64,11 @@ function fieldsOf(row: RouteDef & { multipart?: z.ZodType }): Record<string, Ste
 
 function callable(row: RouteDef & { multipart?: z.ZodType }, table: Callable['table']): Callable {
   return {
-    id: row.name,
+    id: row.id,
     method: row.method,
     path: row.path,
     summary: row.summary,
-    auth: credentialOf(row),
+    auth: row.auth,
     okStatus: successStatus(row),
     multipart: row.multipart !== undefined,
     fields: fieldsOf(row),

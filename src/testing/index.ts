@@ -63,7 +63,7 @@ export interface SharedServerOptions extends Pick<StartSandboxOptions, 'clock' |
 /** Where `forwardWebhooksTo` sends each delivery: an http(s) URL, or a fetch handler. */
 export type WebhookForwardTarget = string | URL | FetchHandler['fetch'];
 
-export type Operation = ResponseOf<'sandboxPay'>;
+export type Operation = ResponseOf<'operations.pay'>;
 
 /** What a test sandbox gives, in this process or as a workspace on a shared server. */
 export interface TestSandboxBase {
@@ -144,15 +144,15 @@ async function startLocal(opts: StartSandboxOptions): Promise<TestSandbox> {
 /** pay, settle and review through the client, each answering once the webhooks it caused were delivered. */
 function controls(client: Paygate, settle: () => Promise<void>): Pick<TestSandboxBase, 'pay' | 'settle' | 'review'> {
   // The low-level call by the control's id: the contract's table, whatever shape the resource classes take.
-  const control = async <E extends 'sandboxPay' | 'sandboxSettle' | 'sandboxReview'>(id: E, operationId: string, body: object) => {
+  const control = async <E extends 'operations.pay' | 'operations.settle' | 'operations.review'>(id: E, operationId: string, body: object) => {
     const answer = await client.request(id, { params: { id: operationId }, body }, { maxRetries: 0 });
     await settle();
     return answer;
   };
   return {
-    pay: (id, amount) => control('sandboxPay', id, amount === undefined ? {} : { amount }),
-    settle: (id, outcome = 'completed') => control('sandboxSettle', id, { outcome }),
-    review: (id, decision, amount) => control('sandboxReview', id, amount === undefined ? { decision } : { decision, amount }),
+    pay: (id, amount) => control('operations.pay', id, amount === undefined ? {} : { amount }),
+    settle: (id, outcome = 'completed') => control('operations.settle', id, { outcome }),
+    review: (id, decision, amount) => control('operations.review', id, amount === undefined ? { decision } : { decision, amount }),
   };
 }
 

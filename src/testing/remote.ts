@@ -62,10 +62,10 @@ export interface RemoteOptions {
 export async function openRemote(opts: RemoteOptions): Promise<RemoteParts> {
   const server = new Paygate({ baseUrl: opts.baseUrl, adminToken: opts.adminToken, maxRetries: 0 });
   const start = opts.startTime === undefined ? undefined : new Date(opts.startTime).toISOString();
-  const workspace = await server.request('sandboxCreateWorkspace', {
+  const workspace = await server.request('workspaces.create', {
     body: { clock: opts.clock, ...(opts.fixtures ? { fixtures: opts.fixtures } : {}), ...(start ? { start_time: start } : {}), ...(opts.limits ? { limits: opts.limits } : {}) },
   });
-  const remove = () => server.request('sandboxDeleteWorkspace', { params: { id: workspace.id } }).then(() => undefined);
+  const remove = () => server.request('workspaces.delete', { params: { id: workspace.id } }).then(() => undefined);
   const admin = new Paygate({ baseUrl: workspace.base_url, adminToken: workspace.admin_token, maxRetries: 0 });
   let clock = { at: Date.parse(workspace.clock.now), real: Date.now(), frozen: workspace.clock.frozen };
   const now = () => clock.at + (clock.frozen ? 0 : Date.now() - clock.real);
@@ -77,7 +77,7 @@ export async function openRemote(opts: RemoteOptions): Promise<RemoteParts> {
     for (;;) {
       let due = false;
       for (const { client } of shops) {
-        const page = await client.request('sandboxWebhookDeliveries', { query: { limit: 200 } });
+        const page = await client.request('webhooks.deliveries', { query: { limit: 200 } });
         due ||= page.deliveries.some((d) => d.status === 'pending' && d.next_attempt_at !== null && Date.parse(d.next_attempt_at) <= now());
       }
       if (!due || Date.now() > deadline) return;
@@ -90,7 +90,7 @@ export async function openRemote(opts: RemoteOptions): Promise<RemoteParts> {
   try {
     const listening = await listenForWebhooks(webhooks, opts.webhookHost);
     receiver = listening.server;
-    for (const { client } of shops) secrets.push((await client.request('sandboxAddWebhook', { body: { url: listening.url } })).secret);
+    for (const { client } of shops) secrets.push((await client.request('webhooks.add', { body: { url: listening.url } })).secret);
   } catch (e) {
     receiver?.close();
     await remove().catch(() => undefined);
@@ -104,7 +104,7 @@ export async function openRemote(opts: RemoteOptions): Promise<RemoteParts> {
     async advance(by) {
       const ms = typeof by === 'number' ? by : parseDuration(by);
       if (ms === undefined) throw new Error(`not a duration: ${by}`);
-      const state = await admin.request('sandboxAdvanceClock', { body: { by: ms } });
+      const state = await admin.request('clock.advance', { body: { by: ms } });
       clock = { at: Date.parse(state.now), real: Date.now(), frozen: state.frozen };
       await settle();
     },

@@ -27,7 +27,7 @@ for (let i = 0; i < Number(opt.size); i += 2000) {
 
 const bodies = Array.from({ length: N }, (_, i) => Buffer.from(JSON.stringify(params('x', i))));
 const decoder = new TextDecoder('utf-8', { fatal: true });
-const schema = endpoints.createPayment.body;
+const schema = endpoints['payment.create'].body;
 const parsed = bodies.map((b) => JSON.parse(decoder.decode(b)));
 const valid = parsed.map((d) => parseWith(schema, d, 'body'));
 const plans = valid.map((p) => planCreate(service.ctx(), 'shop_a', 'payment', p));

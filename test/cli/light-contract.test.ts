@@ -20,7 +20,7 @@ const checks = new Map<string, Validate>();
 /** Every success body the sandbox sent in the session below, by endpoint id. */
 const seen: [id: string, body: unknown][] = [];
 
-const ids = [...Object.values(endpoints).map((e) => e.id), ...Object.values(sandboxControls).map((c) => c.operationId)] as string[];
+const ids = [...Object.values(endpoints).map((e) => e.id), ...Object.values(sandboxControls).map((c) => c.id)] as string[];
 const zodAccepts = (id: string, body: unknown): boolean => rowOf(id).response!.safeParse(body).success;
 
 /** A client whose contract is zod's, recording every body it checks. */
@@ -154,10 +154,10 @@ describe('the CLI light contract', () => {
   it('never accepts a changed body that zod refuses', () => {
     const samples: [string, unknown][] = [
       ...new Map(seen.map(([id, body]) => [`${id} ${JSON.stringify(body).length}`, [id, body] as [string, unknown]])).values(),
-      ['createPayment', OPERATION],
-      ['getOperationState', OPERATION_STATE],
-      ['getBalances', BALANCES],
-      ['getAvailability', AVAILABILITY],
+      ['payment.create', OPERATION],
+      ['operation.state', OPERATION_STATE],
+      ['balances.list', BALANCES],
+      ['payment.availability', AVAILABILITY],
     ];
     let refused = 0;
     for (const [id, body] of samples) {
@@ -194,8 +194,8 @@ describe('the CLI light contract', () => {
         return { error: e as Error };
       }
     };
-    const viaLight = await thrown(() => contract.check('getOperationState', bad, label, 200));
-    const viaZod = await thrown(() => zodContract.check('getOperationState', bad, label, 200));
+    const viaLight = await thrown(() => contract.check('operation.state', bad, label, 200));
+    const viaZod = await thrown(() => zodContract.check('operation.state', bad, label, 200));
     expect(viaZod.error).toBeInstanceOf(ContractMismatchError);
     // dist's own class (the test imports src's): the same name and message.
     expect(viaLight.error?.constructor.name).toBe('ContractMismatchError');
@@ -203,7 +203,7 @@ describe('the CLI light contract', () => {
 
     // zod takes an upper-case UUID (its regex has the i flag); the JSON Schema pattern does not.
     const upper = { ...OPERATION_STATE, operation_id: OPERATION_STATE.operation_id.toUpperCase() };
-    expect(checks.get('getOperationState')!(upper)).toBe(false);
-    expect(await contract.check('getOperationState', upper, label, 200)).toEqual(zodContract.check('getOperationState', upper, label, 200));
+    expect(checks.get('operation.state')!(upper)).toBe(false);
+    expect(await contract.check('operation.state', upper, label, 200)).toEqual(zodContract.check('operation.state', upper, label, 200));
   });
 });

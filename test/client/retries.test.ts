@@ -43,8 +43,8 @@ describe('backoff', () => {
 
 describe('policy', () => {
   it('every endpoint of the contract has a retry class; confirm_payment is the one upload', () => {
-    expect(Object.entries(RETRY_CLASS).filter(([, c]) => c === 'upload').map(([id]) => id)).toEqual(['confirmPayment']);
-    expect(RETRY_CLASS.cancelOperation).toBe('cancel');
+    expect(Object.entries(RETRY_CLASS).filter(([, c]) => c === 'upload').map(([id]) => id)).toEqual(['payment.confirm']);
+    expect(RETRY_CLASS["operation.cancel"]).toBe('cancel');
   });
 
   it('retries 429, 503 and transport failures; never a one-shot upload', () => {

@@ -12,7 +12,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 /** Each line ending in `// refused` must fail with "Object literal may only specify known properties"; no other may fail. */
 const CHECK = `import type { components, operations } from './schema';
 type S = components['schemas'];
-type Query = operations['getAvailability']['parameters']['query'];
+type Query = operations['paymentAvailability']['parameters']['query'];
 const create: S['CreateOperationRequest'] = { merchant_operation_id: 'order-1001', client_id: 'c', method: 'WT_RUB_C2C', currency: 'RUB', amount: '1500.00' };
 const a: S['CreateOperationRequest'] = { merchant_operation_id: 'o', client_id: 'c', method: 'm', currency: 'RUB', amount: '1.00', merchant_id: 'm_acme' }; // refused
 const b: S['CreateOperationRequest'] = { merchant_operation_id: 'o', client_id: 'c', method: 'm', currency: 'RUB', amount: '1.00', shop_id: 'shop_a' }; // refused

@@ -8,10 +8,10 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import {
   buildOpenApiDocument,
-  credentialOf,
   endpoints,
   MAX_INTERVALS,
   MAX_RECOMMENDATIONS,
+  operationIdOf,
   OperationStatus,
   RequestAmount,
   sandboxControls,
@@ -60,7 +60,8 @@ describe('OpenAPI document', () => {
     const declared = new Set((doc.tags as Json[]).map((t) => t.name));
     for (const e of Object.values(endpoints)) {
       const op = opOf(e.path, e.method);
-      expect(op?.operationId, e.path).toBe(e.id);
+      expect(op?.operationId, e.path).toBe(operationIdOf(e));
+      expect(op['x-paygate-id']).toBe(e.id);
       expect(op.description.length, e.id).toBeGreaterThan(40);
       expect(op.tags).toHaveLength(1);
       expect(declared.has(op.tags[0]), op.tags[0]).toBe(true);
@@ -75,12 +76,12 @@ describe('OpenAPI document', () => {
     expect(doc.components.securitySchemes.AdminToken?.name).toBe('X-Admin-Token');
     for (const c of Object.values(sandboxControls)) {
       const op = opOf(c.path, c.method);
-      expect(op?.operationId, c.id).toBe(c.operationId);
+      expect(op?.operationId, c.id).toBe(operationIdOf(c));
       expect(op['x-paygate-id']).toBe(c.id);
       expect(op.tags).toEqual(['sandbox']);
       expect(op.description).toContain('not part of the gateway');
       const security = { admin: [{ AdminToken: [] }], key: [{ ApiKey: [] }], support: [{ AdminToken: [] }, { ApiKey: [] }] } as Record<string, unknown>;
-      expect(op.security).toEqual(security[credentialOf(c)]);
+      expect(op.security).toEqual(security[c.auth]);
       expect(op.responses[String('status' in c ? c.status : 200)], c.id).toBeDefined();
       for (const s of c.errors) expect(op.responses[String(s)], `${c.id} ${s}`).toBeDefined();
     }
@@ -181,7 +182,7 @@ describe('OpenAPI document', () => {
 
   it('has request examples that parse with their endpoint\'s zod schema (refinements included)', () => {
     expect(EXAMPLE_OPERATION_ID).toBe(operationIdFor('shop_a', 'order-1001'));
-    const rows = [...Object.values(endpoints).map((e) => [e.id, e] as const), ...Object.values(sandboxControls).map((c) => [c.operationId, c] as const)] as unknown as (readonly [string, { body?: z.ZodType }])[];
+    const rows = [...Object.values(endpoints).map((e) => [e.id, e] as const), ...Object.values(sandboxControls).map((c) => [c.id, c] as const)] as unknown as (readonly [string, { body?: z.ZodType }])[];
     const withBody = rows.filter(([, r]) => r.body);
     expect(Object.keys(REQUEST_EXAMPLES).sort()).toEqual(withBody.map(([id]) => id).filter((id) => id in REQUEST_EXAMPLES).sort());
     for (const [id, row] of withBody) {

@@ -80,7 +80,7 @@ describe('the Postman collection converted from docs/openapi.json', () => {
     const collection = await convert();
     const requests = leaves(collection.item).filter((i) => !pathOf(i).startsWith('/sandbox'));
     for (const f of requests.flatMap((i) => i.request!.body?.formdata ?? [])) if (f.type === 'file') f.src = receipt;
-    const isFlexible = (i: Item) => pathOf(i) === endpoints.createFlexibleLink.path;
+    const isFlexible = (i: Item) => pathOf(i) === endpoints['payment.flexible_link'].path;
     const executions = [
       ...(await run({ info: collection.info, item: requests.filter((i) => !isFlexible(i)) }, h.baseUrl, h.keyOf('shop_a'))),
       ...(await run({ info: collection.info, item: requests.filter(isFlexible) }, h.baseUrl, h.keyOf('shop_pool'))),
@@ -98,7 +98,7 @@ describe('the Postman collection converted from docs/openapi.json', () => {
       const parsed = schema.safeParse(JSON.parse(res.stream.toString('utf8')));
       expect(parsed.error?.issues, `${e.item.name}: ${res.stream.toString('utf8').slice(0, 300)}`).toBeUndefined();
     }
-    const confirm = executions.find((e) => e.request.url.getPath() === endpoints.confirmPayment.path)!;
+    const confirm = executions.find((e) => e.request.url.getPath() === endpoints['payment.confirm'].path)!;
     expect(JSON.parse(confirm.response!.stream.toString('utf8')).status).toBe('completed');
   }, 30_000);
 });

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { H3 } from 'h3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { credentialOf, endpoints, sandboxControls, type RouteDef } from '../../src/contract/index.js';
+import { endpoints, operationIdOf, sandboxControls, type RouteDef } from '../../src/contract/index.js';
 import { createApp, SITE_ROUTES } from '../../src/emulator/app.js';
 import { mountTable, routesOf } from '../../src/emulator/http/mount.js';
 import type { Sandbox } from '../../src/emulator/index.js';
@@ -34,11 +34,11 @@ beforeAll(() => {
 
 describe('route tables', () => {
   it('dotted ids are unique across both tables, and every control is keyed by its id', () => {
-    const names = ROWS.map((r) => r.name);
+    const names = ROWS.map((r) => r.id);
     expect(new Set(names).size).toBe(names.length);
     for (const name of names) expect(name).toMatch(/^[a-z]+(\.[a-z_]+)+$/);
-    for (const [key, c] of Object.entries(sandboxControls)) expect([c.id, c.name]).toEqual([key, key]);
-    const operationIds = [...Object.values(endpoints).map((e) => e.id), ...Object.values(sandboxControls).map((c) => c.operationId)];
+    for (const [key, row] of [...Object.entries(endpoints), ...Object.entries(sandboxControls)]) expect(row.id).toBe(key);
+    const operationIds = ROWS.map(operationIdOf);
     expect(new Set(operationIds).size).toBe(operationIds.length);
   });
 
@@ -57,8 +57,8 @@ describe('the emulator mounts the tables and nothing else', () => {
   it('each row is mounted once, for its method and path, with its dotted id', () => {
     const mounted = routesOf(app);
     for (const row of ROWS) {
-      const found = mounted.filter((m) => m.id === row.name);
-      expect(found, row.name).toEqual([{ method: row.method, path: row.path, id: row.name }]);
+      const found = mounted.filter((m) => m.id === row.id);
+      expect(found, row.id).toEqual([{ method: row.method, path: row.path, id: row.id }]);
     }
   });
 
@@ -68,9 +68,9 @@ describe('the emulator mounts the tables and nothing else', () => {
     expect(routesOf(app)).toHaveLength(ROWS.length + SITE_ROUTES.length + 1);
   });
 
-  it.each(ROWS.map((r) => [r.name, r] as const))('%s answers its method (not the route-not-found answer)', async (_name, row) => {
+  it.each(ROWS.map((r) => [r.id, r] as const))('%s answers its method (not the route-not-found answer)', async (_name, row) => {
     const headers: Record<string, string> = {};
-    const credential = credentialOf(row);
+    const credential = row.auth;
     if (credential === 'key') headers['x-api-key'] = KEY_A;
     if (credential === 'admin') headers['x-admin-token'] = sandbox.adminToken!;
     const path = row.path.replace(/:([a-z_]+)/g, UUID);
@@ -103,8 +103,8 @@ describe('the emulator mounts the tables and nothing else', () => {
 
 describe('mountTable', () => {
   const table = {
-    'a.show': { name: 'a.show', method: 'GET', path: '/a', summary: 'a', auth: false, errors: [] },
-    'b.show': { name: 'b.show', method: 'GET', path: '/b', summary: 'b', auth: false, errors: [] },
+    'a.show': { id: 'a.show', method: 'GET', path: '/a', summary: 'a', auth: 'none', errors: [] },
+    'b.show': { id: 'b.show', method: 'GET', path: '/b', summary: 'b', auth: 'none', errors: [] },
   } as const satisfies Record<string, RouteDef>;
   const ctx = () => ({}) as Parameters<typeof mountTable>[3];
 

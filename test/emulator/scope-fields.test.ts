@@ -38,7 +38,7 @@ describe('merchant_id and shop_id on every gateway endpoint that takes fields', 
 
   it('are the bodies, forms and queries of these endpoints', () => {
     expect(takingFields.map((e) => e.id).sort()).toEqual(
-      ['cancelOperation', 'confirmPayment', 'createFlexibleLink', 'createPayment', 'createPaymentLink', 'createPayout', 'getAvailability', 'getOperationState', 'getRecommendations'].sort(),
+      ['operation.cancel', 'payment.confirm', 'payment.flexible_link', 'payment.create', 'payment.link', 'payout.create', 'payment.availability', 'operation.state', 'payment.recommendations'].sort(),
     );
   });
 

@@ -9,22 +9,22 @@ const AMOUNTS = { method: 'WT_RUB_C2C', currency: 'RUB', min_amount: '100.00', m
 
 /** Call `endpoint` with `client`; resolves to the value or rejects with what the client threw. */
 export const CALLS: { readonly [K in EndpointId]: (client: Paygate) => Promise<unknown> } = {
-  createPayment: (c) => c.payments.create(paymentBody() as never),
-  createPaymentLink: (c) => c.payments.createLink(paymentBody() as never),
-  createFlexibleLink: (c) => {
+  'payment.create': (c) => c.payments.create(paymentBody() as never),
+  'payment.link': (c) => c.payments.createLink(paymentBody() as never),
+  'payment.flexible_link': (c) => {
     const { amount: _a, ...rest } = paymentBody();
     return c.payments.createFlexibleLink({ ...(rest as Record<string, string>), recommended_amount: '1500.00' } as never);
   },
-  createPayout: (c) => c.payouts.create(payoutBody() as never),
-  confirmPayment: (c) => c.payments.confirm({ operation_id: UUID, receipt: PDF }),
-  getOperationState: (c) => c.operations.get({ operation_id: UUID }),
-  cancelOperation: (c) => c.operations.cancel({ operation_id: UUID }),
-  getBalances: (c) => c.balances.list(),
-  getAvailability: (c) => c.payments.availability(AMOUNTS),
-  getRecommendations: (c) => c.payments.recommendations({ ...AMOUNTS, amount: '1500.00' }),
-  livez: (c) => c.health.check('livez').withResponse(),
-  healthz: (c) => c.health.check('healthz').withResponse(),
-  readyz: (c) => c.health.check('readyz').withResponse(),
+  'payout.create': (c) => c.payouts.create(payoutBody() as never),
+  'payment.confirm': (c) => c.payments.confirm({ operation_id: UUID, receipt: PDF }),
+  'operation.state': (c) => c.operations.get({ operation_id: UUID }),
+  'operation.cancel': (c) => c.operations.cancel({ operation_id: UUID }),
+  'balances.list': (c) => c.balances.list(),
+  'payment.availability': (c) => c.payments.availability(AMOUNTS),
+  'payment.recommendations': (c) => c.payments.recommendations({ ...AMOUNTS, amount: '1500.00' }),
+  'health.livez': (c) => c.health.check('livez').withResponse(),
+  'health.healthz': (c) => c.health.check('healthz').withResponse(),
+  'health.readyz': (c) => c.health.check('readyz').withResponse(),
 };
 
 /** What came back: the status, the body's code and the fault header, from an error (or a probe's answer). */

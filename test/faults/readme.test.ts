@@ -12,7 +12,7 @@ function faultTable(): string {
   const rows = (Object.entries(FAULT_CASES) as [EndpointId, (typeof FAULT_CASES)[EndpointId]][]).map(([id, cases]) => {
     const byStatus = new Map<number, string[]>();
     for (const c of cases) byStatus.set(c.status, [...(byStatus.get(c.status) ?? []), `\`${c.code}\``]);
-    return `| \`${endpoints[id].name}\` | ${[...byStatus].map(([s, codes]) => `${s} ${codes.join(', ')}`).join(' · ')} |`;
+    return `| \`${endpoints[id].id}\` | ${[...byStatus].map(([s, codes]) => `${s} ${codes.join(', ')}`).join(' · ')} |`;
   });
   return ['| endpoint | status and codes (the first of each status is the default) |', '|---|---|', ...rows].join('\n');
 }

@@ -24,23 +24,23 @@ const RANGE = { method: 'WT_RUB_C2C', currency: 'RUB', minAmount: '100.00', maxA
 
 /** The command a merchant would type for each endpoint, as its run function. */
 const COMMANDS: { readonly [K in EndpointId]: (deps: InProcessDeps) => Promise<void> } = {
-  createPayment: (d) => createPayment(CREATE, d),
-  createPaymentLink: (d) => createLink({ ...CREATE, flexible: false }, d),
-  createFlexibleLink: (d) => createLink({ ...CREATE, flexible: true, recommendedAmount: '1500.00' }, d),
-  createPayout: (d) => createPayout({ ...CREATE, number: '2200700000000004' }, d),
-  confirmPayment: (d) => confirmPayment({ operationId: UUID, receipt: RECEIPT, json: false }, d),
-  getOperationState: (d) => state({ operationId: UUID, json: false }, d),
-  cancelOperation: (d) => cancelPayment({ operationId: UUID, json: false }, d),
-  getBalances: (d) => balances({ json: false }, d),
-  getAvailability: (d) => availability(RANGE, d),
-  getRecommendations: (d) => recommend({ ...RANGE, amount: '1500.00' }, d),
-  livez: (d) => health({ json: false }, d),
-  healthz: (d) => health({ json: false }, d),
-  readyz: (d) => health({ json: false }, d),
+  'payment.create': (d) => createPayment(CREATE, d),
+  'payment.link': (d) => createLink({ ...CREATE, flexible: false }, d),
+  'payment.flexible_link': (d) => createLink({ ...CREATE, flexible: true, recommendedAmount: '1500.00' }, d),
+  'payout.create': (d) => createPayout({ ...CREATE, number: '2200700000000004' }, d),
+  'payment.confirm': (d) => confirmPayment({ operationId: UUID, receipt: RECEIPT, json: false }, d),
+  'operation.state': (d) => state({ operationId: UUID, json: false }, d),
+  'operation.cancel': (d) => cancelPayment({ operationId: UUID, json: false }, d),
+  'balances.list': (d) => balances({ json: false }, d),
+  'payment.availability': (d) => availability(RANGE, d),
+  'payment.recommendations': (d) => recommend({ ...RANGE, amount: '1500.00' }, d),
+  'health.livez': (d) => health({ json: false }, d),
+  'health.healthz': (d) => health({ json: false }, d),
+  'health.readyz': (d) => health({ json: false }, d),
 };
 
 const CASES = (Object.entries(FAULT_CASES) as [EndpointId, (typeof FAULT_CASES)[EndpointId]][]).flatMap(([endpoint, cases]) =>
-  cases.map((c) => ({ endpoint, name: endpoints[endpoint].name, ...c })),
+  cases.map((c) => ({ endpoint, name: endpoints[endpoint].id, ...c })),
 );
 
 const sandbox = useSandbox({ per: 'file', frozenClock: true, adminToken: 'pg_admin_faults_cli_0123456789' });
@@ -63,13 +63,14 @@ describe('every (endpoint, status, code) through the CLI', () => {
     const d = deps();
     const r = await exitOf(() => COMMANDS[c.endpoint](d));
     expect(r.exitCode).toBe(EXIT.API_ERROR);
-    if (c.endpoint === 'livez' || c.endpoint === 'healthz' || c.endpoint === 'readyz') {
-      expect(r.message).toContain(`unhealthy: ${c.endpoint}`);
-      expect(d.output.stdout).toMatch(new RegExp(`^${c.endpoint} +unhealthy +503$`, 'm'));
+    if (c.endpoint === 'health.livez' || c.endpoint === 'health.healthz' || c.endpoint === 'health.readyz') {
+      const probe = c.endpoint.slice('health.'.length);
+      expect(r.message).toContain(`unhealthy: ${probe}`);
+      expect(d.output.stdout).toMatch(new RegExp(`^${probe} +unhealthy +503$`, 'm'));
     } else {
       expect(r.message).toContain(`${c.code}: ${c.message}`);
       // A cancel left undecided by a 5xx says so around the API error: `cancel outcome unknown … (503 <code>: …)`.
-      expect(r.message).toContain(c.endpoint === 'cancelOperation' && c.status >= 500 ? `(${c.status} ${c.code}: ` : `HTTP ${c.status}`);
+      expect(r.message).toContain(c.endpoint === 'operation.cancel' && c.status >= 500 ? `(${c.status} ${c.code}: ` : `HTTP ${c.status}`);
     }
   });
 });

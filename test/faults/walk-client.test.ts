@@ -17,7 +17,7 @@ beforeAll(() => {
 });
 
 const CASES = (Object.entries(FAULT_CASES) as [EndpointId, (typeof FAULT_CASES)[EndpointId]][]).flatMap(([endpoint, cases]) =>
-  cases.map((c) => ({ endpoint, name: endpoints[endpoint].name, ...c })),
+  cases.map((c) => ({ endpoint, name: endpoints[endpoint].id, ...c })),
 );
 
 describe('the table of failure cases', () => {
@@ -38,17 +38,17 @@ describe('the table of failure cases', () => {
 
   it('covers the statuses issue 14 found unreachable', () => {
     const has = (endpoint: EndpointId, status: number, code: string) => CASES.some((c) => c.endpoint === endpoint && c.status === status && c.code === code);
-    expect(has('createFlexibleLink', 412, 'shop_not_ready')).toBe(true);
-    expect(has('getAvailability', 412, 'shop_unavailable')).toBe(true);
-    expect(has('getRecommendations', 412, 'shop_unavailable')).toBe(true);
-    expect(has('getAvailability', 404, 'scope_not_accessible')).toBe(true);
-    expect(has('createPaymentLink', 503, 'dependency_unavailable')).toBe(true);
-    expect(has('createFlexibleLink', 503, 'dependency_busy')).toBe(true);
-    expect(has('getAvailability', 503, 'stale_preset_version')).toBe(true);
-    expect(has('getRecommendations', 503, 'incompatible_version')).toBe(true);
-    expect(has('cancelOperation', 503, 'cancel_not_durable')).toBe(true);
-    expect(has('getBalances', 500, 'accounting_inconsistent')).toBe(true);
-    expect(has('getBalances', 503, 'accounting_unavailable')).toBe(true);
+    expect(has('payment.flexible_link', 412, 'shop_not_ready')).toBe(true);
+    expect(has('payment.availability', 412, 'shop_unavailable')).toBe(true);
+    expect(has('payment.recommendations', 412, 'shop_unavailable')).toBe(true);
+    expect(has('payment.availability', 404, 'scope_not_accessible')).toBe(true);
+    expect(has('payment.link', 503, 'dependency_unavailable')).toBe(true);
+    expect(has('payment.flexible_link', 503, 'dependency_busy')).toBe(true);
+    expect(has('payment.availability', 503, 'stale_preset_version')).toBe(true);
+    expect(has('payment.recommendations', 503, 'incompatible_version')).toBe(true);
+    expect(has('operation.cancel', 503, 'cancel_not_durable')).toBe(true);
+    expect(has('balances.list', 500, 'accounting_inconsistent')).toBe(true);
+    expect(has('balances.list', 503, 'accounting_unavailable')).toBe(true);
   });
 });
 
@@ -64,15 +64,15 @@ describe('every (endpoint, status, code) through the typed client', () => {
 
   it('a status without a code answers the first case the spec lists for it', async () => {
     await sandbox.admin.sandbox.faults.set([{ endpoint: 'payment.availability', status: 503 }]);
-    const out = await outcomeOf(CALLS.getAvailability(client));
+    const out = await outcomeOf(CALLS['payment.availability'](client));
     expect([out.status, out.code]).toEqual([503, 'read_capacity_exhausted']);
     expect((out.error as { retryAfter?: number }).retryAfter).toBe(1);
   });
 
   it('the operationId names the endpoint too, and the list shows the dotted id', async () => {
-    const { faults } = await sandbox.admin.sandbox.faults.set([{ endpoint: 'getBalances', status: 500 }]);
+    const { faults } = await sandbox.admin.sandbox.faults.set([{ endpoint: 'balances.list', status: 500 }]);
     expect(faults[0]).toMatchObject({ endpoint: 'balances.list', kind: 'status', status: 500, code: 'accounting_inconsistent' });
-    expect((await outcomeOf(CALLS.getBalances(client))).status).toBe(500);
+    expect((await outcomeOf(CALLS['balances.list'](client))).status).toBe(500);
   });
 
   it('with every fault cleared, the endpoints answer normally again', async () => {

@@ -116,7 +116,7 @@ describe('scenario format', () => {
   });
 
   it('every row of both endpoint tables is a step (but the never-ending streams), with its request fields', () => {
-    const names = [...Object.values(endpoints).map((e) => e.name), ...Object.entries(sandboxControls).filter(([, c]) => !('stream' in c)).map(([k]) => k)];
+    const names = [...Object.values(endpoints).map((e) => e.id), ...Object.entries(sandboxControls).filter(([, c]) => !('stream' in c)).map(([k]) => k)];
     expect(CALL_STEPS.has('operations.stream')).toBe(false);
     expect([...CALL_STEPS.keys()].sort()).toEqual([...names].sort());
     const schema = buildScenarioJsonSchema() as { $defs: { ScenarioStep: { anyOf: { properties: { call?: { const: string }; with?: { properties: object } } }[] } } };

@@ -41,7 +41,7 @@ describe('startSandbox forwardWebhooksTo', () => {
     expect(rx.got).toHaveLength(1);
     const event = verifyWebhook(rx.got[0]!.body, rx.got[0]!.headers as Record<string, string>, sb.webhookSecret);
     expect(event).toMatchObject({ type: 'operation.pending', data: { operation: { operation_id: op.operation_id } } });
-    const page = await sb.client.request('sandboxWebhookDeliveries', { query: {} });
+    const page = await sb.client.request('webhooks.deliveries', { query: {} });
     expect(page.deliveries[0]!.attempts.map((a) => a.status_code)).toEqual([503]);
     expect(page.deliveries[0]!.status).toBe('pending');
   });

@@ -202,7 +202,7 @@ describe('done when: a merchant receiver verifying with standardwebhooks and svi
     expect(rx.verdicts.length).toBeGreaterThanOrEqual(8);
     expect(rx.verdicts.filter((v) => !v.standard[0] || !v.svix[0])).toEqual([]);
     // The sandbox saw every forwarded answer as accepted: nothing failed, nothing waits for a retry.
-    const page = await sb.client.request('sandboxWebhookDeliveries', { query: { limit: 200 } });
+    const page = await sb.client.request('webhooks.deliveries', { query: { limit: 200 } });
     expect(page.deliveries.filter((d) => d.status !== 'succeeded' || d.attempts.length !== 1)).toEqual([]);
     expect(page.deliveries).toHaveLength(rx.verdicts.filter((v) => v.id).length);
   });

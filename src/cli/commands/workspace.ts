@@ -46,15 +46,15 @@ export async function createWorkspace(o: CreateWorkspaceOptions, deps: CommandDe
     ...(o.startTime !== undefined ? { start_time: o.startTime } : {}),
     ...(Object.keys(limits).length > 0 ? { limits } : {}),
   };
-  await show(deps.output, o.json, 'Creating a workspace…', () => client.request('sandboxCreateWorkspace', { body }), createdView);
+  await show(deps.output, o.json, 'Creating a workspace…', () => client.request('workspaces.create', { body }), createdView);
 }
 
 export async function listWorkspaces({ json }: { json: boolean }, deps: CommandDeps): Promise<void> {
   const { client } = await deps.connect(ADMIN);
-  await show(deps.output, json, 'Listing workspaces…', () => client.request('sandboxListWorkspaces', {}), listView);
+  await show(deps.output, json, 'Listing workspaces…', () => client.request('workspaces.list', {}), listView);
 }
 
 export async function deleteWorkspace({ id, json }: DeleteWorkspaceOptions, deps: CommandDeps): Promise<void> {
   const { client } = await deps.connect(ADMIN);
-  await show(deps.output, json, `Deleting workspace ${id}…`, () => client.request('sandboxDeleteWorkspace', { params: { id } }), (r) => `${out.green(`workspace ${r.id} deleted`)}: its data is gone, its keys and admin token no longer work`);
+  await show(deps.output, json, `Deleting workspace ${id}…`, () => client.request('workspaces.delete', { params: { id } }), (r) => `${out.green(`workspace ${r.id} deleted`)}: its data is gone, its keys and admin token no longer work`);
 }

@@ -10,7 +10,7 @@ export class Balances {
   }
 
   /** GET /v1/balances: one row per supported currency of the key's shop, zero rows included. */
-  list(options?: RequestOptions): APIPromise<ResponseOf<'getBalances'>> {
-    return this.#core.request('getBalances', {}, options);
+  list(options?: RequestOptions): APIPromise<ResponseOf<'balances.list'>> {
+    return this.#core.request('balances.list', {}, options);
   }
 }

@@ -30,7 +30,7 @@ export class Health {
       return new APIPromise(Promise.reject(new PaygateError(`unknown probe ${JSON.stringify(probe)}: use ${HEALTH_PROBES.join(', ')}`)));
     }
     const result = this.#core
-      .request(probe, { anyStatus: true }, options)
+      .request(`health.${probe}`, { anyStatus: true }, options)
       .withResponse()
       .then((r) => {
         const status = { ok: r.response.status >= 200 && r.response.status < 300, status: r.response.status };

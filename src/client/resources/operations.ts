@@ -27,8 +27,8 @@ export class Operations {
   }
 
   /** POST /v1/get_operation_state by `operation_id` or by `merchant_operation_id` (exactly one). */
-  get(ref: OperationRef, options?: RequestOptions): APIPromise<ResponseOf<'getOperationState'>> {
-    return this.#core.request('getOperationState', { body: pickRef(ref) }, options);
+  get(ref: OperationRef, options?: RequestOptions): APIPromise<ResponseOf<'operation.state'>> {
+    return this.#core.request('operation.state', { body: pickRef(ref) }, options);
   }
 
   /**
@@ -36,7 +36,7 @@ export class Operations {
    * connection error or 5xx (other than 501) that remains after retries throws CancelOutcomeUnknownError: the cancel may or may
    * not have been recorded (spec §4.7 rule 4) — never treat it as done; repeat the command or read the state.
    */
-  cancel(params: CancelOperationInput, options?: RequestOptions): APIPromise<ResponseOf<'cancelOperation'>> {
+  cancel(params: CancelOperationInput, options?: RequestOptions): APIPromise<ResponseOf<'operation.cancel'>> {
     const target = pickRef(params);
     // The limit is bytes, not characters (spec §4.7): 1,025 Cyrillic characters are 2,050 bytes.
     // A UTF-16 unit is at most 3 bytes of UTF-8: a short reason needs no encoding.
@@ -46,7 +46,7 @@ export class Operations {
     }
     const body = params.reason !== undefined ? { ...target, reason: params.reason } : target;
     const result = this.#core
-      .request('cancelOperation', { body }, options)
+      .request('operation.cancel', { body }, options)
       .withResponse()
       .catch((err: unknown) => {
         if (err instanceof APIConnectionError || (err instanceof APIError && isUndecided(err.status))) {

@@ -42,13 +42,13 @@ export class Payments {
    * POST /v1/payment. May wait up to 15 s for provider acceptance. Resolves to the operation;
    * `.withResponse()` also gives the `merchant_operation_id` that was sent (generated when omitted).
    */
-  create(params: CreateOperationInput, options?: RequestOptions): APIPromise<ResponseOf<'createPayment'>, WithMerchantOperationId<ResponseOf<'createPayment'>>> {
-    return createCall(this.#core, 'createPayment', params, options);
+  create(params: CreateOperationInput, options?: RequestOptions): APIPromise<ResponseOf<'payment.create'>, WithMerchantOperationId<ResponseOf<'payment.create'>>> {
+    return createCall(this.#core, 'payment.create', params, options);
   }
 
   /** POST /v1/payment/link: the operation plus `payment_url` (null when the shop has no hosted page). */
-  createLink(params: CreateOperationInput, options?: RequestOptions): APIPromise<ResponseOf<'createPaymentLink'>, WithMerchantOperationId<ResponseOf<'createPaymentLink'>>> {
-    return createCall(this.#core, 'createPaymentLink', params, options);
+  createLink(params: CreateOperationInput, options?: RequestOptions): APIPromise<ResponseOf<'payment.link'>, WithMerchantOperationId<ResponseOf<'payment.link'>>> {
+    return createCall(this.#core, 'payment.link', params, options);
   }
 
   /**
@@ -56,31 +56,31 @@ export class Payments {
    * tell them apart by `status` (`amount_selection`, `rejected`) or by the presence of `type`.
    * `payment_url` carries its credential in the query: treat it as a secret.
    */
-  createFlexibleLink(params: CreateFlexibleLinkInput, options?: RequestOptions): APIPromise<ResponseOf<'createFlexibleLink'>, WithMerchantOperationId<ResponseOf<'createFlexibleLink'>>> {
-    return createCall(this.#core, 'createFlexibleLink', params, options);
+  createFlexibleLink(params: CreateFlexibleLinkInput, options?: RequestOptions): APIPromise<ResponseOf<'payment.flexible_link'>, WithMerchantOperationId<ResponseOf<'payment.flexible_link'>>> {
+    return createCall(this.#core, 'payment.flexible_link', params, options);
   }
 
   /**
    * POST /v1/confirm_payment (multipart): uploads a receipt for a payment in awaiting_confirmation.
    * A path, bytes or a Blob are read once and re-sent on retry; a stream is never retried.
    */
-  confirm(params: ConfirmPaymentInput, options?: RequestOptions): APIPromise<ResponseOf<'confirmPayment'>> {
+  confirm(params: ConfirmPaymentInput, options?: RequestOptions): APIPromise<ResponseOf<'payment.confirm'>> {
     const result = encodeMultipart(
       { operation_id: params.operation_id, confirmation_type: params.confirmation_type ?? 'receipt' },
       'receipt',
       { source: params.receipt, filename: params.filename, contentType: params.contentType },
-    ).then((multipart) => this.#core.request('confirmPayment', { multipart }, options).withResponse());
+    ).then((multipart) => this.#core.request('payment.confirm', { multipart }, options).withResponse());
     return new Promised(result);
   }
 
   /** GET /v1/payment/availability: advisory amount intervals (never reserves anything). */
-  availability(query: AvailabilityInput, options?: RequestOptions): APIPromise<ResponseOf<'getAvailability'>> {
+  availability(query: AvailabilityInput, options?: RequestOptions): APIPromise<ResponseOf<'payment.availability'>> {
     const { method, currency, min_amount, max_amount } = query;
-    return this.#core.request('getAvailability', { query: { method, currency, min_amount, max_amount } }, options);
+    return this.#core.request('payment.availability', { query: { method, currency, min_amount, max_amount } }, options);
   }
 
   /** POST /v1/payment/recommendations: nearby amounts the self-matching pool can take (advisory). */
-  recommendations(params: RecommendationsInput, options?: RequestOptions): APIPromise<ResponseOf<'getRecommendations'>> {
-    return this.#core.request('getRecommendations', { body: params }, options);
+  recommendations(params: RecommendationsInput, options?: RequestOptions): APIPromise<ResponseOf<'payment.recommendations'>> {
+    return this.#core.request('payment.recommendations', { body: params }, options);
   }
 }

@@ -7,7 +7,7 @@ import type { PaygateCore, RequestOptions, ResponseOf } from '../core.js';
 
 /** One fault to inject: exactly one of `status`, `latency_ms` or `drop_response_after_commit`. */
 export interface SandboxFaultInput {
-  /** The gateway endpoint: its dotted id (`operation.cancel`, `balances.list` …) or its operationId (`cancelOperation`). */
+  /** The gateway endpoint: its dotted id (`operation.cancel`, `balances.list` …) or its OpenAPI operationId (`operationCancel`). */
   endpoint: string;
   /** Answer this status instead of running the request; one the spec lists for the endpoint (else 400 naming them). */
   status?: number | undefined;
@@ -47,27 +47,27 @@ export class SandboxFaults {
   }
 
   /** GET /sandbox/faults: the faults in force, with `matched`, `fired` and `remaining` of each. */
-  list(options?: RequestOptions): APIPromise<ResponseOf<'sandboxListFaults'>> {
-    return this.#core.request('sandboxListFaults', {}, options);
+  list(options?: RequestOptions): APIPromise<ResponseOf<'faults.list'>> {
+    return this.#core.request('faults.list', {}, options);
   }
 
   /** POST /sandbox/faults: add one fault next to those in force; resolves to it, with its id (`flt_<n>`). Not retried after a timeout. */
-  add(fault: SandboxFaultInput, options?: RequestOptions): APIPromise<ResponseOf<'sandboxAddFault'>> {
-    return this.#core.request('sandboxAddFault', { body: bodyOf(fault), outcomeHint: `a fault may or may not have been added: ${HINT}` }, options);
+  add(fault: SandboxFaultInput, options?: RequestOptions): APIPromise<ResponseOf<'faults.add'>> {
+    return this.#core.request('faults.add', { body: bodyOf(fault), outcomeHint: `a fault may or may not have been added: ${HINT}` }, options);
   }
 
   /** PUT /sandbox/faults: replace every fault with `faults` (an empty list clears them). Not retried after a timeout. */
-  set(faults: readonly SandboxFaultInput[], options?: RequestOptions): APIPromise<ResponseOf<'sandboxSetFaults'>> {
-    return this.#core.request('sandboxSetFaults', { body: { faults: (faults ?? []).map(bodyOf) }, outcomeHint: HINT }, options);
+  set(faults: readonly SandboxFaultInput[], options?: RequestOptions): APIPromise<ResponseOf<'faults.set'>> {
+    return this.#core.request('faults.set', { body: { faults: (faults ?? []).map(bodyOf) }, outcomeHint: HINT }, options);
   }
 
   /** DELETE /sandbox/faults: remove every fault; resolves to `{ removed }`. */
-  clear(options?: RequestOptions): APIPromise<ResponseOf<'sandboxClearFaults'>> {
-    return this.#core.request('sandboxClearFaults', { outcomeHint: HINT }, options);
+  clear(options?: RequestOptions): APIPromise<ResponseOf<'faults.clear'>> {
+    return this.#core.request('faults.clear', { outcomeHint: HINT }, options);
   }
 
   /** DELETE /sandbox/faults/:id: remove one fault (`404 fault_not_found` for an unknown id). */
-  remove(id: string, options?: RequestOptions): APIPromise<ResponseOf<'sandboxRemoveFault'>> {
-    return this.#core.request('sandboxRemoveFault', { params: { id }, outcomeHint: HINT }, options);
+  remove(id: string, options?: RequestOptions): APIPromise<ResponseOf<'faults.remove'>> {
+    return this.#core.request('faults.remove', { params: { id }, outcomeHint: HINT }, options);
   }
 }

@@ -81,30 +81,30 @@ export class SandboxWebhooks {
   }
 
   /** GET /sandbox/webhooks: the shop's endpoints, secrets masked (`whsec_…abcd`). */
-  list(options?: RequestOptions): APIPromise<ResponseOf<'sandboxListWebhooks'>> {
-    return this.#core.request('sandboxListWebhooks', {}, options);
+  list(options?: RequestOptions): APIPromise<ResponseOf<'webhooks.list'>> {
+    return this.#core.request('webhooks.list', {}, options);
   }
 
   /** POST /sandbox/webhooks: register an endpoint; the answer holds its full secret, shown once. Not retried after a timeout. */
-  add(params: SandboxAddWebhookInput, options?: RequestOptions): APIPromise<ResponseOf<'sandboxAddWebhook'>> {
-    return this.#core.request('sandboxAddWebhook', { body: { url: params?.url }, outcomeHint: `an endpoint may or may not have been added: ${WEBHOOKS_HINT}` }, options);
+  add(params: SandboxAddWebhookInput, options?: RequestOptions): APIPromise<ResponseOf<'webhooks.add'>> {
+    return this.#core.request('webhooks.add', { body: { url: params?.url }, outcomeHint: `an endpoint may or may not have been added: ${WEBHOOKS_HINT}` }, options);
   }
 
   /**
    * POST /sandbox/webhooks/:id/rotate-secret: a new secret (in this answer only); the old one is still signed
    * alongside for 24 h of sandbox time. Not retried after a timeout.
    */
-  rotateSecret(id: string, options?: RequestOptions): APIPromise<ResponseOf<'sandboxRotateWebhookSecret'>> {
+  rotateSecret(id: string, options?: RequestOptions): APIPromise<ResponseOf<'webhooks.rotate_secret'>> {
     return this.#core.request(
-      'sandboxRotateWebhookSecret',
+      'webhooks.rotate_secret',
       { params: { id }, outcomeHint: `the secret may or may not have been rotated: ${WEBHOOKS_HINT}` },
       options,
     );
   }
 
   /** DELETE /sandbox/webhooks/:id: its pending deliveries stop (`failed`, `error: endpoint_deleted`). Not retried after a timeout. */
-  remove(id: string, options?: RequestOptions): APIPromise<ResponseOf<'sandboxRemoveWebhook'>> {
-    return this.#core.request('sandboxRemoveWebhook', { params: { id }, outcomeHint: WEBHOOKS_HINT }, options);
+  remove(id: string, options?: RequestOptions): APIPromise<ResponseOf<'webhooks.remove'>> {
+    return this.#core.request('webhooks.remove', { params: { id }, outcomeHint: WEBHOOKS_HINT }, options);
   }
 
   /**
@@ -112,10 +112,10 @@ export class SandboxWebhooks {
    * ones or one event's. While `has_more`, pass `next_cursor` back as `cursor` for the next page (or use
    * `allDeliveries()`).
    */
-  deliveries(query: SandboxWebhookDeliveriesInput = {}, options?: RequestOptions): APIPromise<ResponseOf<'sandboxWebhookDeliveries'>> {
+  deliveries(query: SandboxWebhookDeliveriesInput = {}, options?: RequestOptions): APIPromise<ResponseOf<'webhooks.deliveries'>> {
     const failed = query.failed === undefined ? undefined : String(query.failed);
     const limit = query.limit === undefined ? undefined : String(query.limit);
-    return this.#core.request('sandboxWebhookDeliveries', { query: { failed, event_id: query.event_id, limit, cursor: query.cursor } }, options);
+    return this.#core.request('webhooks.deliveries', { query: { failed, event_id: query.event_id, limit, cursor: query.cursor } }, options);
   }
 
   /**
@@ -137,14 +137,14 @@ export class SandboxWebhooks {
    * POST /sandbox/webhooks/deliveries/redeliver: deliver `{ event_id }` again at once (same `webhook-id` and body),
    * or every delivery that gave up (`{ failed: true }`). Not retried after a timeout.
    */
-  redeliver(params: SandboxRedeliverInput, options?: RequestOptions): APIPromise<ResponseOf<'sandboxRedeliverWebhooks'>> {
+  redeliver(params: SandboxRedeliverInput, options?: RequestOptions): APIPromise<ResponseOf<'webhooks.redeliver'>> {
     const byEvent = params?.event_id !== undefined;
     const byFailed = params?.failed === true;
     if (byEvent === byFailed) {
       return new APIPromise(Promise.reject(new PaygateError('redeliver takes exactly one of { event_id } or { failed: true }')));
     }
     const body = byEvent ? { event_id: params.event_id } : { failed: true };
-    return this.#core.request('sandboxRedeliverWebhooks', { body, outcomeHint: REDELIVER_HINT }, options);
+    return this.#core.request('webhooks.redeliver', { body, outcomeHint: REDELIVER_HINT }, options);
   }
 }
 
@@ -167,7 +167,7 @@ export class SandboxPool {
    * matching order (each through the ordinary create rules: reserves and balances move). `412 not_pool_route` when
    * that route has no self-matching provider. Not retried after a timeout or a connection error.
    */
-  layout(params: SandboxPoolLayoutInput, options?: RequestOptions): APIPromise<ResponseOf<'sandboxPoolLayout'>> {
+  layout(params: SandboxPoolLayoutInput, options?: RequestOptions): APIPromise<ResponseOf<'pool.layout'>> {
     const byAmounts = params?.amounts !== undefined;
     const byGenerate = params?.generate !== undefined;
     if (byAmounts === byGenerate) {
@@ -180,28 +180,28 @@ export class SandboxPool {
       const { count, min, max, step, seed } = params.generate!;
       body = { method: params.method, generate: { count, min, max, ...(step !== undefined ? { step } : {}), ...(seed !== undefined ? { seed } : {}) } };
     }
-    return this.#core.request('sandboxPoolLayout', { body, outcomeHint: `payouts may or may not have been laid out: ${POOL_HINT}` }, options);
+    return this.#core.request('pool.layout', { body, outcomeHint: `payouts may or may not have been laid out: ${POOL_HINT}` }, options);
   }
 
   /** GET /sandbox/pool (admin): every pool window (pool × method) with its open slots, free total and first `limit` slots. */
-  show(query: SandboxPoolShowInput = {}, options?: RequestOptions): APIPromise<ResponseOf<'sandboxPoolState'>> {
-    return this.#core.request('sandboxPoolState', { query: { method: query.method, limit: query.limit } }, options);
+  show(query: SandboxPoolShowInput = {}, options?: RequestOptions): APIPromise<ResponseOf<'pool.show'>> {
+    return this.#core.request('pool.show', { query: { method: query.method, limit: query.limit } }, options);
   }
 
   /** GET /sandbox/pool/settings (admin): `{ read_latency_ms, rate_limit }` of the amount reads. */
-  settings(options?: RequestOptions): APIPromise<ResponseOf<'sandboxPoolSettings'>> {
-    return this.#core.request('sandboxPoolSettings', {}, options);
+  settings(options?: RequestOptions): APIPromise<ResponseOf<'pool.settings'>> {
+    return this.#core.request('pool.settings', {}, options);
   }
 
   /**
    * POST /sandbox/pool/settings (admin): change the fields given, keep the others; resolves to the settings now in
    * force. Not retried after a timeout.
    */
-  updateSettings(patch: SandboxPoolSettingsInput, options?: RequestOptions): APIPromise<ResponseOf<'sandboxSetPoolSettings'>> {
+  updateSettings(patch: SandboxPoolSettingsInput, options?: RequestOptions): APIPromise<ResponseOf<'pool.update_settings'>> {
     const body: Record<string, unknown> = {};
     if (patch?.read_latency_ms !== undefined) body.read_latency_ms = patch.read_latency_ms;
     if (patch?.rate_limit !== undefined) body.rate_limit = patch.rate_limit;
-    return this.#core.request('sandboxSetPoolSettings', { body, outcomeHint: 'read client.sandbox.pool.settings() to see the settings in force' }, options);
+    return this.#core.request('pool.update_settings', { body, outcomeHint: 'read client.sandbox.pool.settings() to see the settings in force' }, options);
   }
 }
 
@@ -217,8 +217,8 @@ export class SandboxLinks {
   }
 
   /** GET /sandbox/links/:operation_id: the link's status (`amount_selection`, `expired`, `rejected`, `confirmed`), bounds and deadline. */
-  get(operationId: string, options?: RequestOptions): APIPromise<ResponseOf<'sandboxLink'>> {
-    return this.#core.request('sandboxLink', { params: { id: operationId } }, options);
+  get(operationId: string, options?: RequestOptions): APIPromise<ResponseOf<'links.show'>> {
+    return this.#core.request('links.show', { params: { id: operationId } }, options);
   }
 
   /**
@@ -226,9 +226,9 @@ export class SandboxLinks {
    * created under the link's operation_id for that amount, or `rejected` when the pool can no longer take it;
    * confirming again returns that payment. An expired link is `409 invalid_state`. Not retried after a timeout.
    */
-  confirm(operationId: string, params: SandboxConfirmLinkInput, options?: RequestOptions): APIPromise<ResponseOf<'sandboxConfirmLink'>> {
+  confirm(operationId: string, params: SandboxConfirmLinkInput, options?: RequestOptions): APIPromise<ResponseOf<'links.confirm'>> {
     return this.#core.request(
-      'sandboxConfirmLink',
+      'links.confirm',
       {
         params: { id: operationId },
         body: { amount: params?.amount },

@@ -34,8 +34,8 @@ export interface SandboxRequestLogFilters {
   errors?: boolean | undefined;
 }
 
-export type SandboxOperationRow = ResponseOf<'sandboxListOperations'>['operations'][number];
-export type SandboxRequestLogEntry = ResponseOf<'sandboxRequestLog'>['requests'][number];
+export type SandboxOperationRow = ResponseOf<'operations.list'>['operations'][number];
+export type SandboxRequestLogEntry = ResponseOf<'logs.list'>['requests'][number];
 
 /** Only the defined fields, as query parameters. */
 export function queryOf(filters: object): Record<string, string | number | undefined> {
@@ -44,7 +44,7 @@ export function queryOf(filters: object): Record<string, string | number | undef
 
 /** Live operation changes as they are written: one operation until terminal (`id`), or every change matching the filters. */
 export async function* streamOperations(core: PaygateCore, filters: SandboxOperationFilters & { id?: string | undefined }, options?: RequestOptions): AsyncGenerator<SandboxOperationRow> {
-  for await (const ev of core.stream('sandboxStreamOperations', { query: queryOf(filters) }, options)) {
+  for await (const ev of core.stream('operations.stream', { query: queryOf(filters) }, options)) {
     if (ev.event === 'operation') yield ev.data as SandboxOperationRow;
   }
 }
@@ -57,8 +57,8 @@ export class SandboxLogs {
   }
 
   /** GET /sandbox/logs: the newest requests the sandbox answered (a ring of 2,000), newest first. */
-  list(filters: SandboxRequestLogFilters & { limit?: number | undefined } = {}, options?: RequestOptions): APIPromise<ResponseOf<'sandboxRequestLog'>> {
-    return this.#core.request('sandboxRequestLog', { query: queryOf({ ...filters, errors: filters.errors ? 'true' : undefined }) }, options);
+  list(filters: SandboxRequestLogFilters & { limit?: number | undefined } = {}, options?: RequestOptions): APIPromise<ResponseOf<'logs.list'>> {
+    return this.#core.request('logs.list', { query: queryOf({ ...filters, errors: filters.errors ? 'true' : undefined }) }, options);
   }
 
   /**
@@ -67,7 +67,7 @@ export class SandboxLogs {
    */
   async *stream(filters: SandboxRequestLogFilters & { backlog?: number | undefined } = {}, options?: RequestOptions): AsyncGenerator<SandboxRequestLogEntry> {
     const query = queryOf({ ...filters, errors: filters.errors ? 'true' : undefined });
-    for await (const ev of this.#core.stream('sandboxStreamRequestLog', { query }, options)) {
+    for await (const ev of this.#core.stream('logs.stream', { query }, options)) {
       if (ev.event === 'request') yield ev.data as SandboxRequestLogEntry;
     }
   }

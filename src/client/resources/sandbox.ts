@@ -86,16 +86,16 @@ export class SandboxControls {
   }
 
   /** GET /sandbox/balances (admin): every shop's balances. */
-  balances(options?: RequestOptions): APIPromise<ResponseOf<'sandboxAllBalances'>> {
-    return this.#core.request('sandboxAllBalances', {}, options);
+  balances(options?: RequestOptions): APIPromise<ResponseOf<'balances.all'>> {
+    return this.#core.request('balances.all', {}, options);
   }
 
   /**
    * POST /sandbox/reset (admin): forget every operation, posting and issued key, drop pending timers and re-seed
    * from the fixtures. Not retried after a timeout or a connection error.
    */
-  reset(options?: RequestOptions): APIPromise<ResponseOf<'sandboxReset'>> {
-    return this.#core.request('sandboxReset', { outcomeHint: 'the sandbox may or may not have been reset' }, options);
+  reset(options?: RequestOptions): APIPromise<ResponseOf<'sandbox.reset'>> {
+    return this.#core.request('sandbox.reset', { outcomeHint: 'the sandbox may or may not have been reset' }, options);
   }
 }
 
@@ -111,8 +111,8 @@ export class SandboxOperations {
    * GET /sandbox/operations: operations newest first, with filters, `has_more` and `next_cursor` (every shop with the
    * admin token; the key's shop without it).
    */
-  list(query: SandboxListOperationsInput = {}, options?: RequestOptions): APIPromise<ResponseOf<'sandboxListOperations'>> {
-    return this.#core.request('sandboxListOperations', { query: queryOf(query) }, options);
+  list(query: SandboxListOperationsInput = {}, options?: RequestOptions): APIPromise<ResponseOf<'operations.list'>> {
+    return this.#core.request('operations.list', { query: queryOf(query) }, options);
   }
 
   /** GET /sandbox/operations/stream: each change as it is written (see streamOperations); ends when `options.signal` aborts. */
@@ -124,19 +124,19 @@ export class SandboxOperations {
    * GET /sandbox/operations/:id (or `/-?merchant_operation_id=…`): the operation state plus its
    * merchant_operation_id, status history and receipt uploads.
    */
-  details(ref: OperationRef, options?: RequestOptions & { shop?: string | undefined }): APIPromise<ResponseOf<'sandboxOperationDetails'>> {
-    return this.#call('sandboxOperationDetails', ref, options?.shop ? { query: { shop: options.shop } } : {}, options);
+  details(ref: OperationRef, options?: RequestOptions & { shop?: string | undefined }): APIPromise<ResponseOf<'operations.show'>> {
+    return this.#call('operations.show', ref, options?.shop ? { query: { shop: options.shop } } : {}, options);
   }
 
   /** POST …/pay: the payer transfers to a pending payment, which completes for that amount. Not retried after a timeout. */
-  pay(ref: OperationRef, params: SandboxPayInput = {}, options?: RequestOptions): APIPromise<ResponseOf<'sandboxPay'>> {
+  pay(ref: OperationRef, params: SandboxPayInput = {}, options?: RequestOptions): APIPromise<ResponseOf<'operations.pay'>> {
     const body = params.amount !== undefined ? { amount: params.amount } : {};
-    return this.#call('sandboxPay', ref, { body, outcomeHint: DETAILS_HINT }, options);
+    return this.#call('operations.pay', ref, { body, outcomeHint: DETAILS_HINT }, options);
   }
 
   /** POST …/settle: the provider completes or fails a pending payout. Not retried after a timeout. */
-  settle(ref: OperationRef, outcome: SandboxSettleOutcome, options?: RequestOptions): APIPromise<ResponseOf<'sandboxSettle'>> {
-    return this.#call('sandboxSettle', ref, { body: { outcome }, outcomeHint: DETAILS_HINT }, options);
+  settle(ref: OperationRef, outcome: SandboxSettleOutcome, options?: RequestOptions): APIPromise<ResponseOf<'operations.settle'>> {
+    return this.#call('operations.settle', ref, { body: { outcome }, outcomeHint: DETAILS_HINT }, options);
   }
 
   /** POST …/review: a reviewer approves (completes) or declines (rejects) a payment in manual_check. Not retried after a timeout. */
@@ -145,12 +145,12 @@ export class SandboxOperations {
     decision: SandboxReviewDecision,
     params: SandboxReviewInput = {},
     options?: RequestOptions,
-  ): APIPromise<ResponseOf<'sandboxReview'>> {
+  ): APIPromise<ResponseOf<'operations.review'>> {
     const body = params.amount !== undefined ? { decision, amount: params.amount } : { decision };
-    return this.#call('sandboxReview', ref, { body, outcomeHint: DETAILS_HINT }, options);
+    return this.#call('operations.review', ref, { body, outcomeHint: DETAILS_HINT }, options);
   }
 
-  #call<E extends 'sandboxOperationDetails' | 'sandboxPay' | 'sandboxSettle' | 'sandboxReview'>(
+  #call<E extends 'operations.show' | 'operations.pay' | 'operations.settle' | 'operations.review'>(
     id: E,
     ref: OperationRef,
     input: RequestInput,
@@ -175,8 +175,8 @@ export class SandboxClockControl {
   }
 
   /** GET /sandbox/clock (admin): `now`, whether the clock is frozen, and how many timers are pending. */
-  get(options?: RequestOptions): APIPromise<ResponseOf<'sandboxClock'>> {
-    return this.#core.request('sandboxClock', {}, options);
+  get(options?: RequestOptions): APIPromise<ResponseOf<'clock.show'>> {
+    return this.#core.request('clock.show', {}, options);
   }
 
   /**
@@ -184,8 +184,8 @@ export class SandboxClockControl {
    * once they have run. Not retried after a timeout (advancing twice moves time twice).
    * @param by Milliseconds (integer ≥ 0) or a duration: `"500ms"`, `"10s"`, `"5m"`, `"2h"`, `"1d"`.
    */
-  advance(by: number | string, options?: RequestOptions): APIPromise<ResponseOf<'sandboxAdvanceClock'>> {
-    return this.#core.request('sandboxAdvanceClock', { body: { by }, outcomeHint: 'time may or may not have moved: read client.sandbox.clock.get() before advancing again' }, options);
+  advance(by: number | string, options?: RequestOptions): APIPromise<ResponseOf<'clock.advance'>> {
+    return this.#core.request('clock.advance', { body: { by }, outcomeHint: 'time may or may not have moved: read client.sandbox.clock.get() before advancing again' }, options);
   }
 }
 
@@ -198,16 +198,16 @@ export class SandboxEvidenceControl {
   }
 
   /** GET /sandbox/evidence (admin). */
-  get(options?: RequestOptions): APIPromise<ResponseOf<'sandboxEvidence'>> {
-    return this.#core.request('sandboxEvidence', {}, options);
+  get(options?: RequestOptions): APIPromise<ResponseOf<'evidence.show'>> {
+    return this.#core.request('evidence.show', {}, options);
   }
 
   /**
    * PUT /sandbox/evidence (admin). While off, get_operation_state of a completed payment answers 503
    * `evidence_unavailable` by operation_id and `receipt_evidence_status: "unavailable"` by merchant_operation_id.
    */
-  set(available: boolean, options?: RequestOptions): APIPromise<ResponseOf<'sandboxSetEvidence'>> {
-    return this.#core.request('sandboxSetEvidence', { body: { available }, outcomeHint: 'read client.sandbox.evidence.get() to see the current setting' }, options);
+  set(available: boolean, options?: RequestOptions): APIPromise<ResponseOf<'evidence.set'>> {
+    return this.#core.request('evidence.set', { body: { available }, outcomeHint: 'read client.sandbox.evidence.get() to see the current setting' }, options);
   }
 }
 
@@ -220,23 +220,23 @@ export class SandboxKeys {
   }
 
   /** GET /sandbox/keys (admin): id, shop, last 4 characters and revocation of each key. */
-  list(query: SandboxListKeysInput = {}, options?: RequestOptions): APIPromise<ResponseOf<'sandboxListKeys'>> {
-    return this.#core.request('sandboxListKeys', { query: { shop_id: query.shop_id } }, options);
+  list(query: SandboxListKeysInput = {}, options?: RequestOptions): APIPromise<ResponseOf<'keys.list'>> {
+    return this.#core.request('keys.list', { query: { shop_id: query.shop_id } }, options);
   }
 
   /** POST /sandbox/keys (admin): a new key for a shop; `api_key` is in this answer only. Not retried after a timeout. */
-  issue(params: SandboxIssueKeyInput, options?: RequestOptions): APIPromise<ResponseOf<'sandboxIssueKey'>> {
+  issue(params: SandboxIssueKeyInput, options?: RequestOptions): APIPromise<ResponseOf<'keys.issue'>> {
     const body = {
       shop_id: params.shop_id,
       ...(params.label !== undefined ? { label: params.label } : {}),
       ...(params.scopes !== undefined ? { scopes: params.scopes } : {}),
     };
-    return this.#core.request('sandboxIssueKey', { body, outcomeHint: 'a key may or may not have been issued: see client.sandbox.keys.list()' }, options);
+    return this.#core.request('keys.issue', { body, outcomeHint: 'a key may or may not have been issued: see client.sandbox.keys.list()' }, options);
   }
 
   /** POST /sandbox/keys/:id/revoke (admin): the key stops authenticating at once; revoking twice answers the same. */
-  revoke(id: string, options?: RequestOptions): APIPromise<ResponseOf<'sandboxRevokeKey'>> {
-    return this.#core.request('sandboxRevokeKey', { params: { id }, outcomeHint: 'see client.sandbox.keys.list() for whether it was revoked' }, options);
+  revoke(id: string, options?: RequestOptions): APIPromise<ResponseOf<'keys.revoke'>> {
+    return this.#core.request('keys.revoke', { params: { id }, outcomeHint: 'see client.sandbox.keys.list() for whether it was revoked' }, options);
   }
 }
 

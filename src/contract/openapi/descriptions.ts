@@ -20,58 +20,58 @@ export const TAG_GROUPS = [
 ];
 
 /** The tag of a gateway endpoint, by its dotted id. */
-export function gatewayTag(e: Pick<EndpointDef, 'name'>): string {
-  if (e.name === 'payment.availability' || e.name === 'payment.recommendations') return 'amounts';
-  const group = e.name.slice(0, e.name.indexOf('.'));
+export function gatewayTag(e: Pick<EndpointDef, 'id'>): string {
+  if (e.id === 'payment.availability' || e.id === 'payment.recommendations') return 'amounts';
+  const group = e.id.slice(0, e.id.indexOf('.'));
   const tag = ({ payment: 'payments', payout: 'payouts', operation: 'operations', balances: 'balances', health: 'health' } as Record<string, string>)[group];
-  if (!tag) throw new Error(`no OpenAPI tag for the gateway endpoint ${e.name}`);
+  if (!tag) throw new Error(`no OpenAPI tag for the gateway endpoint ${e.id}`);
   return tag;
 }
 
 const REFUSED = 'merchant_id and shop_id are refused (400): the API key fixes them.';
 
-/** The description of each gateway operation, by operationId. */
+/** The description of each gateway operation, by its id. */
 export const GATEWAY_DESCRIPTIONS: Record<string, string> = {
-  createPayment:
+  'payment.create':
     'Creates an inbound payment (spec §4.1). Idempotent on merchant_operation_id: the same body returns the original operation, ' +
     'another body 412. The answer is pending, or awaiting_confirmation when the route requires a receipt, or rejected when no ' +
     `provider accepts within 15 s (no synthetic pending). Never carries payment_url. ${REFUSED}`,
-  createPaymentLink:
+  'payment.link':
     'Creates the payment exactly like POST /v1/payment and adds payment_url, the hosted page `{payment_page_url}/<operation_id>`; ' +
     `null when the shop has no hosted page (spec §4.2). Scope \`links\`. ${REFUSED}`,
-  createFlexibleLink:
+  'payment.flexible_link':
     'A hosted link whose amount the payer picks (spec §4.3). 200 in all three cases: the recommended amount is available now ' +
     '(an operation, as /v1/payment/link), another amount is (status amount_selection, no payment yet), or nothing is (status ' +
     'rejected, payment_url null). payment_url carries the page credential k: a secret. 412 when the shop\'s payin route for ' +
     `the method is not only the self-matching pool. Scope \`links\`. ${REFUSED}`,
-  createPayout:
+  'payout.create':
     'Creates an outbound payout (spec §4.4), usually pending; its terminal status arrives by webhook. number is required; ' +
     'bankname is required for WT_RUB_PHONE (and answered with bankname_details). settlement_amount is the payout plus ' +
     `commission_amount. ${REFUSED}`,
-  confirmPayment:
+  'payment.confirm':
     'Uploads a receipt (a PDF part `receipt`) for a payment awaiting confirmation (spec §4.5); the answer is the operation after the ' +
     'automatic check (completed, or manual_check with its reason). 404 for an operation of another shop, 409 when the payment ' +
     `does not await a receipt. ${REFUSED}`,
-  getOperationState:
+  'operation.state':
     'The operation plus receipts and receipt_evidence_status (spec §4.6). Send exactly one of operation_id and ' +
     'merchant_operation_id. By operation_id, 503 (with Retry-After) when receipt evidence is unavailable; by ' +
     `merchant_operation_id, 200 with receipt_evidence_status unavailable and no receipts. ${REFUSED}`,
-  cancelOperation:
+  'operation.cancel':
     'Cancels a payment (spec §4.7): outcome cancelled, or already_terminal with no change. Idempotent. Send exactly one of ' +
     'operation_id and merchant_operation_id; by merchant_operation_id to cancel a payment whose create may still be in flight. ' +
     `412 for a payout. ${REFUSED}`,
-  getBalances: "One row per supported currency of the key's shop, zero positions included (spec §4.8). No body, no query.",
-  getAvailability:
+  'balances.list': "One row per supported currency of the key's shop, zero positions included (spec §4.8). No body, no query.",
+  'payment.availability':
     'Available amount intervals of the self-matching pool for a range (spec §4.9): advisory, reserves nothing. At most 200 ' +
     'intervals; every answer carries Cache-Control: no-store; 5 requests per second per shop (429 with Retry-After). ' +
     `Scope \`amounts\`. ${REFUSED}`,
-  getRecommendations:
+  'payment.recommendations':
     'Amounts near the desired one that the pool can take now, within the bounds (spec §4.10): advisory. At most `limit` ' +
     '(default 3, at most 10) recommendations and 200 intervals; Cache-Control: no-store; 5 requests per second per shop ' +
     `(429 with Retry-After). Scope \`amounts\`. ${REFUSED}`,
-  livez: '204 while the process runs (spec §4.11). No key.',
-  healthz: '204 while the sandbox is ready, else 503. No key.',
-  readyz: '204 while the sandbox is ready, else 503. No key.',
+  'health.livez': '204 while the process runs (spec §4.11). No key.',
+  'health.healthz': '204 while the sandbox is ready, else 503. No key.',
+  'health.readyz': '204 while the sandbox is ready, else 503. No key.',
 };
 
 /** The description of a sandbox control: its summary, who may call it, and that it is not part of the gateway. */

@@ -1,4 +1,4 @@
-// The example request of each operation, by operationId: what the document shows and what a Postman collection
+// The example request of each operation, by endpoint id: what the document shows and what a Postman collection
 // converted from it sends (parameter generation "Example"). They are one coherent run against the default sandbox
 // (fixtures/default.json) with shop A's key, in the document's order: the payment created by createPayment needs a
 // receipt (WT_RUB_PHONE), confirmPayment uploads one for it (fixtures/receipts/ok-1500.pdf), getOperationState
@@ -24,9 +24,9 @@ export interface NamedExample {
 
 /** One example (`example`) or several (`examples`, the first is the one converters send). */
 export const REQUEST_EXAMPLES: Record<string, unknown> = {
-  createPayment: payment,
-  createPaymentLink: { ...payment, merchant_operation_id: 'order-1002', method: 'WT_RUB_C2C' },
-  createFlexibleLink: {
+  'payment.create': payment,
+  'payment.link': { ...payment, merchant_operation_id: 'order-1002', method: 'WT_RUB_C2C' },
+  'payment.flexible_link': {
     merchant_operation_id: 'order-1003',
     client_id: 'client-42',
     method: 'WT_RUB_C2C',
@@ -35,7 +35,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
     min_amount: '1000.00',
     max_amount: '2000.00',
   },
-  createPayout: {
+  'payout.create': {
     merchant_operation_id: 'payout-2001',
     client_id: 'client-42',
     method: 'WT_RUB_C2C',
@@ -44,31 +44,31 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
     number: '2200701234567890',
     name: 'Ivan Petrov',
   },
-  getOperationState: [
+  'operation.state': [
     { summary: 'By operation_id', value: { operation_id: EXAMPLE_OPERATION_ID } },
     { summary: 'By merchant_operation_id', value: { merchant_operation_id: 'order-1001' } },
   ] satisfies NamedExample[],
-  cancelOperation: [
+  'operation.cancel': [
     { summary: 'By merchant_operation_id', value: { merchant_operation_id: 'order-1002', reason: 'customer changed their mind' } },
     { summary: 'By operation_id', value: { operation_id: EXAMPLE_OPERATION_ID } },
   ] satisfies NamedExample[],
-  getRecommendations: { method: 'WT_RUB_C2C', currency: 'RUB', amount: '1500.00', min_amount: '1000.00', max_amount: '2000.00', limit: 3 },
-  sandboxPay: { amount: '1500.00' },
-  sandboxSettle: { outcome: 'completed' },
-  sandboxReview: { decision: 'approve' },
-  sandboxAdvanceClock: { by: '15m' },
-  sandboxSetEvidence: { available: false },
-  sandboxIssueKey: { shop_id: 'shop_a', label: 'ci', scopes: ['links'] },
-  sandboxAddWebhook: { url: 'http://127.0.0.1:8080/webhooks' },
-  sandboxRedeliverWebhooks: { failed: true },
-  sandboxPoolLayout: { method: 'WT_RUB_C2C', amounts: ['1500.00', '2500.00'] },
-  sandboxSetPoolSettings: { read_latency_ms: 0, rate_limit: true },
-  sandboxConfirmLink: { amount: '1500.00' },
+  'payment.recommendations': { method: 'WT_RUB_C2C', currency: 'RUB', amount: '1500.00', min_amount: '1000.00', max_amount: '2000.00', limit: 3 },
+  'operations.pay': { amount: '1500.00' },
+  'operations.settle': { outcome: 'completed' },
+  'operations.review': { decision: 'approve' },
+  'clock.advance': { by: '15m' },
+  'evidence.set': { available: false },
+  'keys.issue': { shop_id: 'shop_a', label: 'ci', scopes: ['links'] },
+  'webhooks.add': { url: 'http://127.0.0.1:8080/webhooks' },
+  'webhooks.redeliver': { failed: true },
+  'pool.layout': { method: 'WT_RUB_C2C', amounts: ['1500.00', '2500.00'] },
+  'pool.update_settings': { read_latency_ms: 0, rate_limit: true },
+  'links.confirm': { amount: '1500.00' },
 };
 
 /** The `example` or `examples` of a media type for an operation, if it has any. */
-export function mediaExamples(operationId: string): Record<string, unknown> {
-  const e = REQUEST_EXAMPLES[operationId];
+export function mediaExamples(id: string): Record<string, unknown> {
+  const e = REQUEST_EXAMPLES[id];
   if (e === undefined) return {};
   if (!Array.isArray(e)) return { example: e };
   const named = e as NamedExample[];

@@ -1,7 +1,7 @@
 // One operation of the document from one row of an endpoint table: parameters, request body with its examples,
 // per-endpoint responses with the headers the emulator sends (Cache-Control, Retry-After).
 import type { z } from 'zod';
-import { credentialOf, successStatus, type RouteDef } from '../route.js';
+import { operationIdOf, successStatus, type RouteDef } from '../route.js';
 import { ADMIN_TOKEN_401, answeredErrors, API_KEY_401 } from '../statuses.js';
 import { mediaExamples } from './examples.js';
 import { parametersOf, ref, schemaOf, type Json } from './json-schema.js';
@@ -29,25 +29,24 @@ const retryAfter = (always: boolean) => ({
   },
 });
 
-/** Which answers carry Retry-After, by operationId and status: always the amount reads' 429; a 503 when temporary. */
+/** Which answers carry Retry-After, by endpoint id and status: always the amount reads' 429; a 503 when temporary. */
 const RETRY_AFTER: Record<string, readonly number[]> = {
-  getAvailability: [429, 503],
-  getRecommendations: [429, 503],
-  getOperationState: [503],
+  'payment.availability': [429, 503],
+  'payment.recommendations': [429, 503],
+  'operation.state': [503],
 };
 
 /** Operations whose successful answer carries Cache-Control: no-store. */
-const NO_STORE_SUCCESS = new Set(['getAvailability', 'getRecommendations']);
+const NO_STORE_SUCCESS = new Set(['payment.availability', 'payment.recommendations']);
 
 export interface OperationInput {
   row: RouteDef & { multipart?: z.ZodType };
-  operationId: string;
   tag: string;
   description: string;
   errorText: Record<number, string>;
 }
 
-function requestBodyOf(row: OperationInput['row'], operationId: string): Json | undefined {
+function requestBodyOf(row: OperationInput['row']): Json | undefined {
   if (row.multipart) {
     return {
       required: true,
@@ -60,13 +59,13 @@ function requestBodyOf(row: OperationInput['row'], operationId: string): Json | 
     };
   }
   if (!row.body) return undefined;
-  return { required: true, content: { 'application/json': { schema: schemaOf(row.body, 'input'), ...mediaExamples(operationId) } } };
+  return { required: true, content: { 'application/json': { schema: schemaOf(row.body, 'input'), ...mediaExamples(row.id) } } };
 }
 
-function successOf(row: RouteDef, operationId: string): Json {
+function successOf(row: RouteDef): Json {
   const status = successStatus(row);
   const out: Json = { description: SUCCESS_TEXT[status] };
-  if (NO_STORE_SUCCESS.has(operationId)) out.headers = cacheControl;
+  if (NO_STORE_SUCCESS.has(row.id)) out.headers = cacheControl;
   if ((row as { stream?: true }).stream && row.response) {
     // Server-sent events: each event's `data:` line is one JSON value of the response schema.
     out.content = { 'text/event-stream': { schema: { type: 'string', description: 'Server-sent events; the data of each event is JSON of the schema in x-paygate-event-data.' }, 'x-paygate-event-data': schemaOf(row.response, 'output') } };
@@ -76,7 +75,7 @@ function successOf(row: RouteDef, operationId: string): Json {
 
 /** The bodies of the 401s `row` answers, as named examples: the spec's two messages for a key (§5). */
 function unauthorizedExamples(row: RouteDef): Json {
-  const credential = credentialOf(row);
+  const credential = row.auth;
   const example = (summary: string, value: { code: string; message: string }) => ({ summary, value });
   const out: Json = {};
   if (credential === 'admin' || credential === 'support') {
@@ -91,12 +90,12 @@ function unauthorizedExamples(row: RouteDef): Json {
 }
 
 function responsesOf(input: OperationInput): Json {
-  const { row, operationId, errorText } = input;
-  const responses: Json = { [String(successStatus(row))]: successOf(row, operationId) };
-  const unauthorized = UNAUTHORIZED_TEXT[credentialOf(row)];
+  const { row, errorText } = input;
+  const responses: Json = { [String(successStatus(row))]: successOf(row) };
+  const unauthorized = UNAUTHORIZED_TEXT[row.auth];
   for (const s of answeredErrors(row)) {
     const text = s === 401 && unauthorized ? unauthorized : (errorText[s] ?? 'Error');
-    const headers = RETRY_AFTER[operationId]?.includes(s) ? { ...cacheControl, ...retryAfter(s === 429) } : cacheControl;
+    const headers = RETRY_AFTER[row.id]?.includes(s) ? { ...cacheControl, ...retryAfter(s === 429) } : cacheControl;
     const media: Json = { schema: ref('Error') };
     if (s === 401) media.examples = unauthorizedExamples(row);
     const out: Json = { description: text, headers: s === 405 ? { ...headers, ...ALLOW } : headers, content: { 'application/json': media } };
@@ -115,12 +114,12 @@ const ALLOW = { Allow: { description: 'The methods of this path.', required: tru
 
 /** The OpenAPI operation of one row. */
 export function operationOf(input: OperationInput): Json {
-  const { row, operationId, tag } = input;
-  const op: Json = { operationId, 'x-paygate-id': row.name, tags: [tag], summary: row.summary, description: input.description };
-  op.security = SECURITY[credentialOf(row)];
+  const { row, tag } = input;
+  const op: Json = { operationId: operationIdOf(row), 'x-paygate-id': row.id, tags: [tag], summary: row.summary, description: input.description };
+  op.security = SECURITY[row.auth];
   const parameters = [...(row.params ? parametersOf(row.params, 'path') : []), ...(row.query ? parametersOf(row.query, 'query') : [])];
   if (parameters.length > 0) op.parameters = parameters;
-  const body = requestBodyOf(row, operationId);
+  const body = requestBodyOf(row);
   if (body) op.requestBody = body;
   op.responses = responsesOf(input);
   return op;

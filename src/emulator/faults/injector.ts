@@ -14,8 +14,8 @@ import { FaultHistory } from './history.js';
 import { answeredOperationId, dropConnection, peekOperationRef } from './request.js';
 import { fires, matches, ruleOf, toWireFault, type FaultRule, type ParsedFault } from './rules.js';
 
-/** Gateway endpoint of each dotted id; a sandbox control is not in it (no fault applies to the controls). */
-const ENDPOINT_OF = new Map<string, EndpointId>(Object.entries(endpoints).map(([id, row]) => [row.name, id as EndpointId]));
+/** The gateway endpoint of a row; a sandbox control is none (no fault applies to the controls). */
+const gatewayEndpoint = (id: string): EndpointId | undefined => (Object.hasOwn(endpoints, id) ? (id as EndpointId) : undefined);
 
 export class FaultInjector {
   private rules: FaultRule[] = [];
@@ -83,7 +83,7 @@ export class FaultInjector {
   around(row: RouteDef, call: Call, run: () => unknown): unknown {
     // No fault in force (the usual case): the handler's own result, without another layer of promises.
     if (this.rules.length === 0) return run();
-    const endpoint = ENDPOINT_OF.get(row.name);
+    const endpoint = gatewayEndpoint(row.id);
     if (!endpoint) return run();
     return this.underFaults(endpoint, call, run);
   }
@@ -123,7 +123,7 @@ export class FaultInjector {
     this.history.add(operationId, {
       at: iso(this.service.clock.now()),
       fault_id: r.id,
-      endpoint: endpoints[r.endpoint].name,
+      endpoint: r.endpoint,
       kind: r.kind,
       ...(r.answer ? { status: r.answer.status, code: r.answer.code } : {}),
       ...(r.latencyMs !== undefined ? { latency_ms: r.latencyMs } : {}),

@@ -3,7 +3,7 @@
 // whether a request with a probability is hit.
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import { endpoints, type EndpointId } from '../../contract/endpoints.js';
+import type { EndpointId } from '../../contract/endpoints.js';
 import { faultCase, faultEndpoint, type Fault, type FaultCase, type FaultInput } from '../../contract/faults.js';
 
 /** A fault as validated by the contract's FaultInput. */
@@ -73,7 +73,7 @@ export function fires(rule: FaultRule): boolean {
 export function toWireFault(rule: FaultRule): Fault {
   return {
     id: rule.id,
-    endpoint: endpoints[rule.endpoint].name,
+    endpoint: rule.endpoint,
     kind: rule.kind,
     ...(rule.answer ? { status: rule.answer.status, code: rule.answer.code } : {}),
     ...(rule.latencyMs !== undefined ? { latency_ms: rule.latencyMs } : {}),

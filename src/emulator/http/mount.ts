@@ -3,7 +3,7 @@
 // A row without a handler, or a handler without a row, stops the app from being built.
 import type { H3, H3Event } from 'h3';
 import type { EndpointScope } from '../../contract/endpoints.js';
-import { credentialOf, type RouteDef } from '../../contract/route.js';
+import { type RouteDef } from '../../contract/route.js';
 import type { RouteContext } from '../context.js';
 import { authenticate } from './auth.js';
 import { ApiError, toApiError } from './errors.js';
@@ -26,7 +26,7 @@ export interface MountedRoute {
 const DEFAULT_STATUS = 200;
 
 function guard<R extends RouteDef>(row: R, handler: RouteHandler<R>, ctx: RouteContext): (event: H3Event) => Promise<unknown> {
-  const credential = credentialOf(row);
+  const credential = row.auth;
   const scope = (row as { scope?: EndpointScope }).scope;
   return async (event) => {
     try {
@@ -65,8 +65,8 @@ export function mountTable<T extends Record<string, RouteDef>>(app: H3, table: T
   const byKey = handlers as Readonly<Record<string, RouteHandler<RouteDef> | undefined>>;
   for (const [key, row] of Object.entries(table)) {
     const handler = byKey[key];
-    if (typeof handler !== 'function') throw new Error(`no handler for ${row.method} ${row.path} (${row.name})`);
-    app.on(row.method, row.path, guard(row, handler, ctx), { meta: { id: row.name } });
+    if (typeof handler !== 'function') throw new Error(`no handler for ${row.method} ${row.path} (${row.id})`);
+    app.on(row.method, row.path, guard(row, handler, ctx), { meta: { id: row.id } });
   }
 }
 

@@ -4,7 +4,7 @@ import type { EndpointId, endpoints } from '../../contract/endpoints.js';
 import type { RouteDef } from '../../contract/route.js';
 import type { Call, RouteHandler } from '../http/handler.js';
 
-/** The handler of the gateway endpoint `K` (e.g. `createPayment`). */
+/** The handler of the gateway endpoint `K` (e.g. `payment.create`). */
 export type GatewayHandler<K extends EndpointId> = RouteHandler<(typeof endpoints)[K]>;
 /** The handler of the sandbox control `K` (e.g. `clock.advance`). */
 export type ControlHandler<K extends ControlId> = RouteHandler<SandboxControls[K]>;

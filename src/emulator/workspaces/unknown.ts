@@ -7,7 +7,7 @@
 // files: their URLs are handed out by the workspace).
 import { sandboxControls } from '../../contract/controls.js';
 import { endpoints } from '../../contract/endpoints.js';
-import { credentialOf, type Credential, type RouteDef } from '../../contract/route.js';
+import { type Credential, type RouteDef } from '../../contract/route.js';
 import { credentialError } from '../http/auth.js';
 import { ApiError, errorResponse } from '../http/errors.js';
 import { echo } from '../../contract/echo.js';
@@ -23,7 +23,7 @@ function matches(template: string, path: string): boolean {
 /** The credential the route at `method path` takes (any path under /v1: a key), or undefined (none, or no route). */
 function credentialFor(method: string, path: string): Credential | undefined {
   const row = ROWS.find((r) => r.method === method && matches(r.path, path));
-  if (row) return credentialOf(row);
+  if (row) return row.auth;
   return path === '/v1' || path.startsWith('/v1/') ? 'key' : undefined;
 }
 

@@ -22,14 +22,14 @@ function wireAmounts(q: { method: string; currency: string }, at: number, r: Amo
   };
 }
 
-export const getAvailability: GatewayHandler<'getAvailability'> = async (call) => {
+export const getAvailability: GatewayHandler<'payment.availability'> = async (call) => {
   const { service, amountReads } = call.ctx;
   call.event.res.headers.set('cache-control', 'no-store');
   const q = call.query();
   return amountReads.run(call.shopId, (at) => wireAmounts(q, at, service.amounts(call.shopId, q)));
 };
 
-export const getRecommendations: GatewayHandler<'getRecommendations'> = async (call) => {
+export const getRecommendations: GatewayHandler<'payment.recommendations'> = async (call) => {
   const { service, amountReads } = call.ctx;
   call.event.res.headers.set('cache-control', 'no-store');
   const body = await call.body();
@@ -59,7 +59,7 @@ function selection(ctx: RouteContext, link: LinkRecord) {
   };
 }
 
-export const createFlexibleLink: GatewayHandler<'createFlexibleLink'> = async (call) => {
+export const createFlexibleLink: GatewayHandler<'payment.flexible_link'> = async (call) => {
   const { ctx } = call;
   const r = await ctx.service.flexible(call.shopId, await call.body());
   if ('link' in r) return selection(ctx, r.link);

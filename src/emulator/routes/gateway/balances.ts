@@ -2,7 +2,7 @@
 import { toWireBalance } from '../../wire.js';
 import type { GatewayHandler } from '../types.js';
 
-export const getBalances: GatewayHandler<'getBalances'> = async (call) => {
+export const getBalances: GatewayHandler<'balances.list'> = async (call) => {
   const { service } = call.ctx;
   await service.store.sync();
   return { balances: service.balances(call.shopId).map(toWireBalance) };

@@ -19,7 +19,7 @@ const OperationIdField = ConfirmPaymentFields.pick({ operation_id: true });
 const FIELD_NAMES = ['operation_id', 'confirmation_type', 'merchant_id', 'shop_id'] as const;
 const fieldsOf = (form: ReceiptForm['fields']) => Object.fromEntries(FIELD_NAMES.map((n) => [n, form.get(n)]));
 
-export const confirmPayment: GatewayHandler<'confirmPayment'> = async (call) => {
+export const confirmPayment: GatewayHandler<'payment.confirm'> = async (call) => {
   const { service } = call.ctx;
   const body = new ReceiptUploadBody(call.event, RECEIPT_LIMIT, 'receipt', call.ctx.limits.connections.uploadDeadlineMs);
   try {

@@ -5,6 +5,6 @@ import type { GatewayHandler } from '../types.js';
 
 const unhealthy = () => errorResponse(new ApiError('unhealthy', 'the sandbox is not ready'));
 
-export const livez: GatewayHandler<'livez'> = () => undefined;
-export const healthz: GatewayHandler<'healthz'> = (call) => (call.ctx.ready() ? undefined : unhealthy());
-export const readyz: GatewayHandler<'readyz'> = (call) => (call.ctx.ready() ? undefined : unhealthy());
+export const livez: GatewayHandler<'health.livez'> = () => undefined;
+export const healthz: GatewayHandler<'health.healthz'> = (call) => (call.ctx.ready() ? undefined : unhealthy());
+export const readyz: GatewayHandler<'health.readyz'> = (call) => (call.ctx.ready() ? undefined : unhealthy());

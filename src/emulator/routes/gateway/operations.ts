@@ -19,16 +19,16 @@ async function create(call: AnyCall, kind: OperationKind, body: Promise<CreatePa
 }
 
 /** POST /v1/payment. */
-export const createPayment: GatewayHandler<'createPayment'> = (call) => create(call, 'payment', call.body(), false);
+export const createPayment: GatewayHandler<'payment.create'> = (call) => create(call, 'payment', call.body(), false);
 
 /** POST /v1/payment/link: the payment plus its hosted page URL (null on shops without the page). */
-export const createPaymentLink: GatewayHandler<'createPaymentLink'> = (call) => create(call, 'payment', call.body(), true);
+export const createPaymentLink: GatewayHandler<'payment.link'> = (call) => create(call, 'payment', call.body(), true);
 
 /** POST /v1/payout. */
-export const createPayout: GatewayHandler<'createPayout'> = (call) => create(call, 'payout', call.body(), false);
+export const createPayout: GatewayHandler<'payout.create'> = (call) => create(call, 'payout', call.body(), false);
 
 /** POST /v1/get_operation_state: by operation_id the receipt evidence must materialize, else 503 (spec §4.6). */
-export const getOperationState: GatewayHandler<'getOperationState'> = async (call) => {
+export const getOperationState: GatewayHandler<'operation.state'> = async (call) => {
   const { service } = call.ctx;
   const ref = await call.body();
   const byId = ref.operation_id !== undefined;
@@ -41,7 +41,7 @@ export const getOperationState: GatewayHandler<'getOperationState'> = async (cal
 };
 
 /** POST /v1/cancel_operation. */
-export const cancelOperation: GatewayHandler<'cancelOperation'> = async (call) => {
+export const cancelOperation: GatewayHandler<'operation.cancel'> = async (call) => {
   const { service } = call.ctx;
   const body = await call.body();
   const ref = body.operation_id !== undefined ? { operation_id: body.operation_id } : { merchant_operation_id: body.merchant_operation_id! };
