@@ -3,7 +3,7 @@
 // `zodContract` is the core's default ContractView (wire.ts), imported on the first request.
 import type { z } from 'zod';
 import { endpoints, type EndpointDef, type EndpointId } from '../contract/endpoints.js';
-import { type RouteDef } from '../contract/route.js';
+import { type EndpointRow } from '../contract/endpoint-row.js';
 import { checkResponse } from './contract-check.js';
 import { PaygateError } from './errors.js';
 import { sandboxEndpoints, type SandboxEndpointDef, type SandboxEndpointId, type SandboxEndpointOf } from './sandbox-endpoints.js';
@@ -24,7 +24,7 @@ export type ResponseOf<E extends AnyEndpointId> = E extends EndpointId
 export type { ClientRoute } from './wire.js';
 
 /** The contract's row of `id` in the gateway's table or the sandbox's control table. */
-export function rowOf(id: string): RouteDef {
+export function rowOf(id: string): EndpointRow {
   if (Object.hasOwn(endpoints, id)) return endpoints[id as EndpointId] satisfies EndpointDef;
   const s: SandboxEndpointDef | undefined = Object.hasOwn(sandboxEndpoints, id) ? sandboxEndpoints[id as SandboxEndpointId] : undefined;
   if (!s) throw new PaygateError(`unknown endpoint ${JSON.stringify(id)}`);

@@ -3,7 +3,7 @@
 // transport (one HTTP exchange). The defaults are the contract's zod tables (routes.ts) and undici
 // (undici-transport.ts); the CLI passes lighter ones (src/cli/wire.ts) so that a command starts fast.
 import type { Readable } from 'node:stream';
-import type { Credential, HttpMethod } from '../contract/route.js';
+import type { Credential, HttpMethod } from '../contract/endpoint-row.js';
 
 /** One row of either endpoint table, in one shape. */
 export interface ClientRoute {

@@ -1,9 +1,9 @@
 // The row shape of the sandbox control table (controls.ts, and the tables it takes in: support.ts, faults.ts), and
 // the helper that declares a row.
 import type { z } from 'zod';
-import type { Credential, HttpMethod, RouteDef } from './route.js';
+import type { Credential, HttpMethod, EndpointRow } from './endpoint-row.js';
 
-export interface SandboxControlDef extends RouteDef {
+export interface SandboxControlDef extends EndpointRow {
   readonly method: HttpMethod;
   /** `key`: the shop's X-API-Key (shop-scoped actions); `admin`: X-Admin-Token (cross-shop controls); `support`:
    * either (the admin token sees every shop, a key its own). */

@@ -15,12 +15,12 @@ import {
   Operation,
   OperationState,
 } from './operations.js';
-import type { RouteDef } from './route.js';
+import type { EndpointRow } from './endpoint-row.js';
 
 /** The optional endpoint groups a key can be limited to (spec §7): a key limited to other groups gets 403. */
 export type EndpointScope = 'links' | 'amounts';
 
-export interface EndpointDef extends RouteDef {
+export interface EndpointDef extends EndpointRow {
   readonly method: 'GET' | 'POST';
   /** `key`: the X-API-Key header is required; `none`: the health probes. */
   readonly auth: 'key' | 'none';

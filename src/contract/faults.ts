@@ -6,7 +6,7 @@ import { echo } from './echo.js';
 import type { SandboxControlDef } from './controls.js';
 import { endpoints, type EndpointId } from './endpoints.js';
 import { Timestamp } from './money.js';
-import { operationIdOf } from './route.js';
+import { operationIdOf } from './endpoint-row.js';
 
 /** One failure case the spec names for an endpoint: the status, and the `{ code, message }` body it answers. */
 export interface FaultCase {

@@ -6,7 +6,7 @@ export * from './operations.js';
 export * from './links.js';
 export * from './balances.js';
 export * from './availability.js';
-export * from './route.js';
+export * from './endpoint-row.js';
 export * from './endpoints.js';
 export * from './sandbox.js';
 export * from './sandbox-webhooks.js';

@@ -3,10 +3,10 @@
 // store that cannot write or a standby process, a busy stream). The OpenAPI document declares all of them on each operation
 // (openapi/paths.ts); test/contract/answers.test.ts walks the server and fails on a status not declared.
 import type { z } from 'zod';
-import { successStatus, type RouteDef } from './route.js';
+import { successStatus, type EndpointRow } from './endpoint-row.js';
 
 /** A row as the tables hold it: a JSON body, a multipart form, or server-sent events. */
-export type AnsweringRow = RouteDef & { readonly multipart?: z.ZodType; readonly stream?: true };
+export type AnsweringRow = EndpointRow & { readonly multipart?: z.ZodType; readonly stream?: true };
 
 /** The spec's two 401 messages (§5, §7), verbatim: the sandbox answers exactly these. */
 export const API_KEY_401 = {

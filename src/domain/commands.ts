@@ -1,6 +1,6 @@
 // The commands that move an operation after creation — cancel (spec §4.7), a payer's transfer, a receipt
 // upload and its review, a reviewer's decision, expiry, a provider's settlement. Each asks the state table first
-// whether it applies (decide); the table's refusal code is thrown with a message that says what to do instead.
+// whether it applies (nextStatus); the table's refusal code is thrown with a message that says what to do instead.
 import { poolOf, uploadsOf } from './operation.js';
 import type { OperationRecord, ReceiptUpload } from './operation.js';
 import type { DomainContext, StateChange } from './state.js';
@@ -8,7 +8,7 @@ import { DomainError } from './errors.js';
 import { claimEnded, completePayment, movedTo, settlePayout, type Moved } from './lifecycle.js';
 import { money, toScale2, ZERO } from './money.js';
 import { move } from './transitions.js';
-import { cellOf, decide } from './state-table.js';
+import { cellOf, nextStatus } from './state-table.js';
 import { iso } from './state.js';
 
 export type CancelOutcome = 'cancelled' | 'already_terminal';
@@ -35,7 +35,7 @@ export function cancel(
   byMerchantId: boolean,
 ): { outcome: CancelOutcome; moved?: Moved } {
   // By operation_id a create still in flight does not exist yet (rule 5): the table refuses it as not found.
-  const to = decide(op, byMerchantId ? 'cancel' : 'cancel_by_id', () =>
+  const to = nextStatus(op, byMerchantId ? 'cancel' : 'cancel_by_id', () =>
     op.status === 'admitting'
       ? 'operation not found'
       : op.type === 'payout'
@@ -54,7 +54,7 @@ export function cancel(
 
 /** The payer transfers `amount` to the requisites of a pending payment: it completes for that amount. */
 export function payerPays(ctx: DomainContext, op: OperationRecord, amount: string | undefined): Moved {
-  decide(op, 'pay', () =>
+  nextStatus(op, 'pay', () =>
     op.type !== 'payment'
       ? 'payers pay payments, not payouts'
       : op.status === 'awaiting_confirmation'
@@ -76,7 +76,7 @@ export interface ReviewVerdict {
 /** A receipt was uploaded for a payment awaiting confirmation; the automatic check's verdict decides the move. */
 /** Whether `op` takes a receipt now (before its file is checked and stored); throws the refusal otherwise. */
 export function acceptsReceipt(op: OperationRecord): void {
-  decide(op, 'receipt_ok', () => `only payments awaiting confirmation accept a receipt (this one is ${op.type === 'payment' ? op.status : 'a payout'})`);
+  nextStatus(op, 'receipt_ok', () => `only payments awaiting confirmation accept a receipt (this one is ${op.type === 'payment' ? op.status : 'a payout'})`);
 }
 
 export function receiptUploaded(ctx: DomainContext, op: OperationRecord, upload: Omit<ReceiptUpload, 'review'>, verdict: ReviewVerdict): Moved {
@@ -97,7 +97,7 @@ export function receiptUploaded(ctx: DomainContext, op: OperationRecord, upload:
 
 /** A reviewer decides a payment under manual check: approve completes it (for `amount` if given), decline rejects it. */
 export function reviewerDecides(ctx: DomainContext, op: OperationRecord, decision: 'approve' | 'decline', amount?: string): Moved {
-  decide(op, decision, () => `only payments in manual_check can be reviewed (this one is ${op.status})`);
+  nextStatus(op, decision, () => `only payments in manual_check can be reviewed (this one is ${op.status})`);
   if (decision === 'approve') {
     const last = uploadsOf(op).at(-1);
     return completePayment(ctx, op, toScale2(amount ?? last?.amount ?? op.expected_amount), 'reviewer approved the receipt');
@@ -118,7 +118,7 @@ export function expire(ctx: DomainContext, op: OperationRecord): Moved | undefin
 
 /** The provider completes or fails a pending payout (sandbox control, or its own settlement delay). */
 export function providerSettles(ctx: DomainContext, op: OperationRecord, outcome: 'completed' | 'failed'): Moved {
-  decide(op, outcome === 'completed' ? 'settle_completed' : 'settle_failed', () =>
+  nextStatus(op, outcome === 'completed' ? 'settle_completed' : 'settle_failed', () =>
     op.type !== 'payout' ? 'only payouts are settled by the provider' : `a payout in status ${op.status} cannot be settled`,
   );
   if (poolOf(op)) {

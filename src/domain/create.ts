@@ -57,7 +57,7 @@ export function partyFields(p: Omit<CreateParams, 'amount' | 'method' | 'merchan
   return [p.currency, p.client_id, p.client_ip ?? '', p.number ?? '', p.name ?? '', p.bankname ?? ''];
 }
 
-interface Decision {
+interface ProviderChoice {
   provider: ProviderDef;
   latencyMs: number;
   /** A pool payment: the payout slot it claims. */
@@ -68,7 +68,7 @@ interface Decision {
  * Providers in route order; the first that accepts wins. A self-matching provider takes every payout (as a new
  * slot) and a payment only when a slot in matching order can give its amount.
  */
-function decide(ctx: DomainContext, kind: OperationKind, route: RouteDef, p: CreateParams, magic: MagicTag[]): Decision | undefined {
+function chooseProvider(ctx: DomainContext, kind: OperationKind, route: RouteDef, p: CreateParams, magic: MagicTag[]): ProviderChoice | undefined {
   if (magic.includes('reject')) return undefined;
   for (const id of route.providers) {
     const provider = ctx.world.providers.get(id);
@@ -164,8 +164,8 @@ function plan(ctx: DomainContext, shopId: string, kind: OperationKind, p: Create
   const magic = magicTags(p.client_id);
   const direction = kind === 'payment' ? 'payin' : 'payout';
   const route = ctx.world.route(shopId, p.method, direction);
-  const decision = route && !opts.reject ? decide(ctx, kind, route, p, magic) : undefined;
-  const q = quote(ctx, kind, shop, p, decision?.provider);
+  const choice = route && !opts.reject ? chooseProvider(ctx, kind, route, p, magic) : undefined;
+  const q = quote(ctx, kind, shop, p, choice?.provider);
   const amount = toScale2(p.amount);
 
   const destination: Destination | undefined =
@@ -200,15 +200,15 @@ function plan(ctx: DomainContext, shopId: string, kind: OperationKind, p: Create
   if (p.client_ip) base.client_ip = p.client_ip;
   if (destination) base.destination = destination;
   if (route) base.route_id = route.id;
-  if (decision) base.provider_id = decision.provider.id;
+  if (choice) base.provider_id = choice.provider.id;
   if (q?.conversion) base.conversion = q.conversion;
   if (opts.flexibleLink) base.flexible_link = true;
   if (opts.hostedLink && kind === 'payment') base.hosted_link = true;
-  if (decision?.slot) base.claim = { payout_id: decision.slot.payout_id, amount };
-  if (kind === 'payout' && decision?.provider.kind === 'self_matching') base.pool_id = decision.provider.id;
+  if (choice?.slot) base.claim = { payout_id: choice.slot.payout_id, amount };
+  if (kind === 'payout' && choice?.provider.kind === 'self_matching') base.pool_id = choice.provider.id;
 
-  const rejectReason = opts.reject ?? rejectionOf(ctx, kind, shop, p, route, decision, q);
-  return firstMove(ctx, base, decision, q, rejectReason);
+  const rejectReason = opts.reject ?? rejectionOf(ctx, kind, shop, p, route, choice, q);
+  return firstMove(ctx, base, choice, q, rejectReason);
 }
 
 
@@ -316,9 +316,9 @@ type Base = Omit<Extract<OperationRecord, { status: 'pending' }>, 'status' | 'hi
 } & Partial<Omit<PaymentFields, 'type'> & Omit<PayoutFields, 'type'>>;
 
 /** Why a create is rejected at once, if it is: the first rule it breaks, in the order the gateway checks them. */
-function rejectionOf(ctx: DomainContext, kind: OperationKind, shop: ShopDef, p: CreateParams, route: RouteDef | undefined, decision: Decision | undefined, q: Quote | undefined): string | undefined {
+function rejectionOf(ctx: DomainContext, kind: OperationKind, shop: ShopDef, p: CreateParams, route: RouteDef | undefined, choice: ProviderChoice | undefined, q: Quote | undefined): string | undefined {
   if (!route) return 'no_route';
-  if (!decision) return 'no_provider_accepted';
+  if (!choice) return 'no_provider_accepted';
   if (!q) return 'pricing_not_covered';
   if (outsideLimits(p.amount, route)) return 'amount_out_of_route_limits';
   // settlement is a scale-2 string, never "-0.00": positive unless signed or zero
@@ -336,9 +336,9 @@ function outsideLimits(amount: string, route: RouteDef): boolean {
 }
 
 /** The new operation's first status: rejected, admitting (the provider takes its time), or accepted at once. */
-function firstMove(ctx: DomainContext, base: Base, decision: Decision | undefined, q: Quote | undefined, rejectReason: string | undefined): CreatePlan {
+function firstMove(ctx: DomainContext, base: Base, choice: ProviderChoice | undefined, q: Quote | undefined, rejectReason: string | undefined): CreatePlan {
   const now = base.created_at;
-  if (rejectReason || !decision || !q) {
+  if (rejectReason || !choice || !q) {
     delete base.claim;
     delete base.pool_id;
     const op: OperationRecord = {
@@ -352,8 +352,8 @@ function firstMove(ctx: DomainContext, base: Base, decision: Decision | undefine
     return { kind: 'commit', ...movedTo(ctx, op, withEvent(op)) };
   }
 
-  if (decision.latencyMs > 0) {
-    const waitMs = Math.min(decision.latencyMs, ACCEPTANCE_WAIT_MS);
+  if (choice.latencyMs > 0) {
+    const waitMs = Math.min(choice.latencyMs, ACCEPTANCE_WAIT_MS);
     const op: OperationRecord = {
       ...base,
       status: 'admitting',
@@ -364,7 +364,7 @@ function firstMove(ctx: DomainContext, base: Base, decision: Decision | undefine
   }
 
   // Accepted at once: build the operation in its first status directly.
-  const fields = acceptedFields(ctx, base, decision.provider);
+  const fields = acceptedFields(ctx, base, choice.provider);
   const status = fields.requires_receipt ? 'awaiting_confirmation' : 'pending';
   // The new record is `base` itself, completed in place (base is this create's own object): the same keys in the same
   // order as a spread would give, without copying them all into another object.

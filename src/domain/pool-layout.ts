@@ -52,7 +52,7 @@ export function generateAmounts(g: LayoutGenerator): string[] {
 /** The create requests of a pool layout: one payout per amount, numbered in matching order within `batch`. */
 export function layoutParams(world: WorldIndex, methodId: string, amounts: readonly string[], batch: string): CreateParams[] {
   const method = world.methods.get(methodId);
-  const bankname = method?.payout_bankname === 'required' ? world.world.banks.find((b) => b.currency === method.currency)?.code : undefined;
+  const bankname = method?.payout_bankname === 'required' ? world.data.banks.find((b) => b.currency === method.currency)?.code : undefined;
   return amounts.map((amount, i) => {
     const n = String(i + 1).padStart(6, '0');
     return {

@@ -81,7 +81,7 @@ export function cellOf(op: Pick<OperationRecord, 'type' | 'status'>, command: Co
  * Whether `command` applies to `op`: its target status, or '=' for "no change". A refusal throws the table's code,
  * with `why` as the message (what is wrong and what to do instead).
  */
-export function decide(op: Pick<OperationRecord, 'type' | 'status'>, command: Command, why?: () => string): Status | '=' {
+export function nextStatus(op: Pick<OperationRecord, 'type' | 'status'>, command: Command, why?: () => string): Status | '=' {
   const cell = cellOf(op, command);
   if (!cell.startsWith('!')) return cell as Status | '=';
   const code = cell.slice(1) as DomainErrorCode;

@@ -147,7 +147,7 @@ export interface World {
   pool_layouts?: PoolLayoutDef[];
 }
 
-/** Fast lookups over a World. */
+/** Fast lookups over a World; `data` is the World itself. */
 export class WorldIndex {
   readonly shops = new Map<string, ShopDef>();
   readonly methods = new Map<string, MethodDef>();
@@ -157,14 +157,14 @@ export class WorldIndex {
   readonly pricing = new Map<string, PricingDef>();
   readonly fx = new Map<string, FxSourceDef>();
 
-  constructor(readonly world: World) {
-    for (const s of world.shops) this.shops.set(s.id, s);
-    for (const m of world.methods) this.methods.set(m.id, m);
-    for (const b of world.banks) this.banks.set(b.code, b);
-    for (const p of world.providers) this.providers.set(p.id, p);
-    for (const r of world.routes) this.routes.set(routeKey(r.shop_id, r.method, r.direction), r);
-    for (const p of world.pricing) this.pricing.set(routeKey(p.shop_id, p.method, p.direction), p);
-    for (const f of world.fx_sources) this.fx.set(f.id, f);
+  constructor(readonly data: World) {
+    for (const s of data.shops) this.shops.set(s.id, s);
+    for (const m of data.methods) this.methods.set(m.id, m);
+    for (const b of data.banks) this.banks.set(b.code, b);
+    for (const p of data.providers) this.providers.set(p.id, p);
+    for (const r of data.routes) this.routes.set(routeKey(r.shop_id, r.method, r.direction), r);
+    for (const p of data.pricing) this.pricing.set(routeKey(p.shop_id, p.method, p.direction), p);
+    for (const f of data.fx_sources) this.fx.set(f.id, f);
   }
 
   route(shopId: string, method: string, direction: Direction): RouteDef | undefined {
@@ -176,7 +176,7 @@ export class WorldIndex {
   }
 
   shopCurrencies(shopId: string): string[] {
-    return this.shops.get(shopId)?.currencies ?? this.world.currencies;
+    return this.shops.get(shopId)?.currencies ?? this.data.currencies;
   }
 }
 

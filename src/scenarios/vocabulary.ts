@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { sandboxControls } from '../contract/controls.js';
 import { endpoints } from '../contract/endpoints.js';
-import { successStatus, type Credential, type HttpMethod, type RouteDef } from '../contract/route.js';
+import { successStatus, type Credential, type HttpMethod, type EndpointRow } from '../contract/endpoint-row.js';
 
 /** Where a field of `with:` is sent. */
 export type FieldPlace = 'path' | 'query' | 'body' | 'form' | 'file';
@@ -45,7 +45,7 @@ function describe(schema: z.ZodType): string | undefined {
   return z.globalRegistry.get(schema)?.description ?? (schema instanceof z.ZodOptional ? describe(schema.unwrap() as z.ZodType) : undefined);
 }
 
-function fieldsOf(row: RouteDef & { multipart?: z.ZodType }): Record<string, StepField> {
+function fieldsOf(row: EndpointRow & { multipart?: z.ZodType }): Record<string, StepField> {
   const out: Record<string, StepField> = {};
   const add = (schema: z.ZodType | undefined, place: FieldPlace) => {
     for (const [name, s] of Object.entries(shapeOf(schema))) out[name] ??= { place, description: describe(s) };
@@ -62,7 +62,7 @@ function fieldsOf(row: RouteDef & { multipart?: z.ZodType }): Record<string, Ste
   return out;
 }
 
-function callable(row: RouteDef & { multipart?: z.ZodType }, table: Callable['table']): Callable {
+function callable(row: EndpointRow & { multipart?: z.ZodType }, table: Callable['table']): Callable {
   return {
     id: row.id,
     method: row.method,

@@ -6,7 +6,7 @@
 // the statuses the fault injector can answer are declared too.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Agent, fetch } from 'undici';
-import { buildOpenApiDocument, endpoints, sandboxControls, type RouteDef } from '../../src/contract/index.js';
+import { buildOpenApiDocument, endpoints, sandboxControls, type EndpointRow } from '../../src/contract/index.js';
 import { faultStatuses } from '../../src/contract/faults.js';
 import { openApiPath } from '../../src/contract/openapi/paths.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -18,7 +18,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 const ADMIN = 'pg_admin_answers_walk_0123456789';
 const sandbox = useSandbox({ per: 'file', transport: 'http', frozenClock: true, adminToken: ADMIN });
 const doc = buildOpenApiDocument('0.0.0') as Json;
-const ROWS: (RouteDef & { multipart?: unknown; stream?: true })[] = [...Object.values(endpoints), ...Object.values(sandboxControls)];
+const ROWS: (EndpointRow & { multipart?: unknown; stream?: true })[] = [...Object.values(endpoints), ...Object.values(sandboxControls)];
 const UUID = '00000000-0000-4000-8000-000000000000';
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 
@@ -64,7 +64,7 @@ async function send(p: Probe): Promise<Answer> {
   return { status: res.status, body };
 }
 
-const credentialHeaders = (row: RouteDef, which: 'none' | 'bad' | 'good'): Record<string, string> => {
+const credentialHeaders = (row: EndpointRow, which: 'none' | 'bad' | 'good'): Record<string, string> => {
   if (which === 'none' || row.auth === 'none') return {};
   const key = row.auth === 'key';
   if (which === 'bad') return key ? { 'x-api-key': 'pg_test_nobody_0000' } : { 'x-admin-token': 'pg_admin_wrong_0000000000000000' };
@@ -72,7 +72,7 @@ const credentialHeaders = (row: RouteDef, which: 'none' | 'bad' | 'good'): Recor
 };
 
 /** The path of `row` with each of its path parameters set to `id`. */
-const withId = (row: RouteDef, id: string) => row.path.replace(/:[a-z_]+/g, encodeURIComponent(id));
+const withId = (row: EndpointRow, id: string) => row.path.replace(/:[a-z_]+/g, encodeURIComponent(id));
 
 const queryOf = (op: Json, value: string): string => {
   const names = ((op.parameters ?? []) as Json[]).filter((p) => p.in === 'query').map((p) => `${p.name}=${encodeURIComponent(value)}`);
@@ -103,7 +103,7 @@ const BODIES: { what: string; headers: Record<string, string>; body: string | Ui
 ];
 
 /** Every request the walker sends to `row`'s path, with the row it is answered under (undefined: a wrong method). */
-function probesOf(row: RouteDef): Probe[] {
+function probesOf(row: EndpointRow): Probe[] {
   const op = doc.paths[openApiPath(row.path)][row.method.toLowerCase()] as Json;
   const out: Probe[] = [];
   const ids = row.path.includes(':') ? [UUID, 'x', '-', '%20'] : [''];
@@ -131,7 +131,7 @@ function probesOf(row: RouteDef): Probe[] {
 const matches = (template: string, path: string) => new RegExp(`^${template.replace(/:[a-z_]+/g, '[^/]+')}$`).test(path);
 
 /** Requests with the methods no row takes on `path` (with its ids filled in), with and without a credential. */
-function wrongMethods(path: string, taken: readonly RouteDef[]): Probe[] {
+function wrongMethods(path: string, taken: readonly EndpointRow[]): Probe[] {
   const row = taken[0]!;
   const concrete = withId(row, UUID);
   const out: Probe[] = [];
@@ -202,7 +202,7 @@ describe('the document declares every status the server answers', () => {
   });
 
   it('a method a path does not take is declared on every operation of the path', async () => {
-    const byPath = new Map<string, RouteDef[]>();
+    const byPath = new Map<string, EndpointRow[]>();
     for (const r of ROWS) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
     const bad: string[] = [];
     for (const [path, taken] of byPath) {

@@ -5,14 +5,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { H3 } from 'h3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { endpoints, operationIdOf, sandboxControls, type RouteDef } from '../../src/contract/index.js';
+import { endpoints, operationIdOf, sandboxControls, type EndpointRow } from '../../src/contract/index.js';
 import { createApp, SITE_ROUTES } from '../../src/emulator/app.js';
 import { mountTable, routesOf } from '../../src/emulator/http/mount.js';
 import type { Sandbox } from '../../src/emulator/index.js';
 import { KEY_A } from '../helpers/harness.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
-const ROWS: RouteDef[] = [...Object.values(endpoints), ...Object.values(sandboxControls)];
+const ROWS: EndpointRow[] = [...Object.values(endpoints), ...Object.values(sandboxControls)];
 const UUID = '00000000-0000-4000-8000-000000000000';
 
 const h = useSandbox({ per: 'file', frozenClock: true, adminToken: 'pg_admin_routes_test_0123456789' });
@@ -105,7 +105,7 @@ describe('mountTable', () => {
   const table = {
     'a.show': { id: 'a.show', method: 'GET', path: '/a', summary: 'a', auth: 'none', errors: [] },
     'b.show': { id: 'b.show', method: 'GET', path: '/b', summary: 'b', auth: 'none', errors: [] },
-  } as const satisfies Record<string, RouteDef>;
+  } as const satisfies Record<string, EndpointRow>;
   const ctx = () => ({}) as Parameters<typeof mountTable>[3];
 
   it('refuses a row without a handler', () => {

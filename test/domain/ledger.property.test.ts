@@ -78,7 +78,7 @@ function run(actions: Action[]) {
   const state = new SandboxState();
   let now = Date.parse('2026-01-01T00:00:00Z');
   const ctx = (): DomainContext => ({ world, state, now: (now += 1000) });
-  for (const s of world.world.shops) state.apply(openingPostings(s.id, s.opening_balances, new Date(now).toISOString()));
+  for (const s of world.data.shops) state.apply(openingPostings(s.id, s.opening_balances, new Date(now).toISOString()));
   let n = 0;
   for (const a of actions) {
     if (a.t === 'payment' || a.t === 'payout') {
@@ -148,11 +148,11 @@ function run(actions: Action[]) {
 }
 
 function checkInvariants(state: SandboxState) {
-  for (const currency of world.world.currencies) {
+  for (const currency of world.data.currencies) {
     // Double entry: every posting moves money between two accounts, so the whole ledger nets to zero.
     expect(state.totals.net(currency).isZero()).toBe(true);
     let fees = ZERO;
-    for (const shop of world.world.shops) {
+    for (const shop of world.data.shops) {
       const opening = money(shop.opening_balances[currency] ?? '0');
       let expectBalance = opening;
       let expectReserved = ZERO;
@@ -299,7 +299,7 @@ describe('pool payouts in the ledger', () => {
     const [payout, payment] = [...state.operations.values()];
     expect(claimOf(payment!)?.payout_id).toBe(payout!.id);
     expect(payout).toMatchObject({ status: 'completed', expected_amount: '25000.00', actual_amount: '24500.00', commission_amount: '245.00', settlement_amount: '24745.00' });
-    const opening = money(world.world.shops.find((s) => s.id === 'shop_pool')!.opening_balances.RUB ?? '0');
+    const opening = money(world.data.shops.find((s) => s.id === 'shop_pool')!.opening_balances.RUB ?? '0');
     // The shop paid out 24,500.00 plus 245.00 and was credited its payment's 24,500.00 less 245.00 (1 % each way).
     expect(state.accountTotal(accounts.balance('shop_pool'), 'RUB').toFixed(2)).toBe(opening.minus('24745.00').plus('24255.00').toFixed(2));
     expect(state.accountTotal(accounts.reserved('shop_pool'), 'RUB').toFixed(2)).toBe('0.00');

@@ -1,7 +1,7 @@
 // One operation of the document from one row of an endpoint table: parameters, request body with its examples,
 // per-endpoint responses with the headers the emulator sends (Cache-Control, Retry-After).
 import type { z } from 'zod';
-import { operationIdOf, successStatus, type RouteDef } from '../route.js';
+import { operationIdOf, successStatus, type EndpointRow } from '../endpoint-row.js';
 import { ADMIN_TOKEN_401, answeredErrors, API_KEY_401 } from '../statuses.js';
 import { mediaExamples } from './examples.js';
 import { parametersOf, ref, schemaOf, type Json } from './json-schema.js';
@@ -40,7 +40,7 @@ const RETRY_AFTER: Record<string, readonly number[]> = {
 const NO_STORE_SUCCESS = new Set(['payment.availability', 'payment.recommendations']);
 
 export interface OperationInput {
-  row: RouteDef & { multipart?: z.ZodType };
+  row: EndpointRow & { multipart?: z.ZodType };
   tag: string;
   description: string;
   errorText: Record<number, string>;
@@ -62,7 +62,7 @@ function requestBodyOf(row: OperationInput['row']): Json | undefined {
   return { required: true, content: { 'application/json': { schema: schemaOf(row.body, 'input'), ...mediaExamples(row.id) } } };
 }
 
-function successOf(row: RouteDef): Json {
+function successOf(row: EndpointRow): Json {
   const status = successStatus(row);
   const out: Json = { description: SUCCESS_TEXT[status] };
   if (NO_STORE_SUCCESS.has(row.id)) out.headers = cacheControl;
@@ -74,7 +74,7 @@ function successOf(row: RouteDef): Json {
 }
 
 /** The bodies of the 401s `row` answers, as named examples: the spec's two messages for a key (§5). */
-function unauthorizedExamples(row: RouteDef): Json {
+function unauthorizedExamples(row: EndpointRow): Json {
   const credential = row.auth;
   const example = (summary: string, value: { code: string; message: string }) => ({ summary, value });
   const out: Json = {};

@@ -4,7 +4,7 @@
 // memory: the fixtures' `faults` are applied at start and again on every reset; the controls' are forgotten then.
 import { endpoints, type EndpointId } from '../../contract/endpoints.js';
 import { MAX_FAULTS, type Fault, type FaultEvent } from '../../contract/faults.js';
-import type { RouteDef } from '../../contract/route.js';
+import type { EndpointRow } from '../../contract/endpoint-row.js';
 import { iso } from '../../domain/state.js';
 import { ApiError, type ErrorCode } from '../http/errors.js';
 import { echo } from '../../contract/echo.js';
@@ -80,7 +80,7 @@ export class FaultInjector {
   }
 
   /** Run the handler of `row` for `call` under the faults in force (the guard calls it after authentication). */
-  around(row: RouteDef, call: Call, run: () => unknown): unknown {
+  around(row: EndpointRow, call: Call, run: () => unknown): unknown {
     // No fault in force (the usual case): the handler's own result, without another layer of promises.
     if (this.rules.length === 0) return run();
     const endpoint = gatewayEndpoint(row.id);

@@ -2,7 +2,7 @@
 // (any other unknown route is 404). A path under the tables' prefixes (/v1, /sandbox) with an empty segment
 // (`/sandbox/operations/`, `/v1//payment`) is no path of the tables: an empty id is not an id (h3 would drop the
 // trailing slash and answer the list of operations).
-import type { RouteDef } from '../../contract/route.js';
+import type { EndpointRow } from '../../contract/endpoint-row.js';
 
 export interface PathsOfTables {
   /** The `Allow` value of a path (methods sorted, comma-separated), or undefined when no row has the path. */
@@ -13,7 +13,7 @@ export interface PathsOfTables {
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-export function pathsOfTables(rows: Iterable<RouteDef>): PathsOfTables {
+export function pathsOfTables(rows: Iterable<EndpointRow>): PathsOfTables {
   const byPath = new Map<string, Set<string>>();
   for (const r of rows) {
     const methods = byPath.get(r.path) ?? new Set<string>();

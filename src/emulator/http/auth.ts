@@ -3,7 +3,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { H3Event } from 'h3';
 import type { EndpointScope } from '../../contract/endpoints.js';
-import type { Credential } from '../../contract/route.js';
+import type { Credential } from '../../contract/endpoint-row.js';
 import type { AppContext } from '../context.js';
 import { ApiError } from './errors.js';
 import { header } from './headers.js';

@@ -2,13 +2,13 @@
 // validated with the schemas of the route's row in the contract.
 import type { H3Event } from 'h3';
 import type { z } from 'zod';
-import type { RouteDef } from '../../contract/route.js';
+import type { EndpointRow } from '../../contract/endpoint-row.js';
 import type { RouteContext } from '../context.js';
 import { parseWith, readJson } from './body.js';
 
 type OutputOf<S> = S extends z.ZodType ? z.output<S> : never;
 
-export class Call<R extends RouteDef = RouteDef> {
+export class Call<R extends EndpointRow = EndpointRow> {
   constructor(
     readonly event: H3Event,
     readonly ctx: RouteContext,
@@ -34,4 +34,4 @@ export class Call<R extends RouteDef = RouteDef> {
 }
 
 /** The handler of one row of an endpoint table: its result is the success body. */
-export type RouteHandler<R extends RouteDef> = (call: Call<R>) => unknown;
+export type RouteHandler<R extends EndpointRow> = (call: Call<R>) => unknown;

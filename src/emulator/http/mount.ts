@@ -3,7 +3,7 @@
 // A row without a handler, or a handler without a row, stops the app from being built.
 import type { H3, H3Event } from 'h3';
 import type { EndpointScope } from '../../contract/endpoints.js';
-import { type RouteDef } from '../../contract/route.js';
+import { type EndpointRow } from '../../contract/endpoint-row.js';
 import type { RouteContext } from '../context.js';
 import { authenticate } from './auth.js';
 import { ApiError, toApiError } from './errors.js';
@@ -13,7 +13,7 @@ import { FastResponse } from 'srvx';
 import { h3Routes } from './h3-internals.js';
 
 /** A handler for every row of the table `T`, under the row's key. */
-export type HandlersOf<T extends Record<string, RouteDef>> = { readonly [K in keyof T]: RouteHandler<T[K]> };
+export type HandlersOf<T extends Record<string, EndpointRow>> = { readonly [K in keyof T]: RouteHandler<T[K]> };
 
 /** One route the app answers: its method ('' for any), path, and the dotted id of its table row if it has one. */
 export interface MountedRoute {
@@ -25,7 +25,7 @@ export interface MountedRoute {
 /** The success status of a row that names none. */
 const DEFAULT_STATUS = 200;
 
-function guard<R extends RouteDef>(row: R, handler: RouteHandler<R>, ctx: RouteContext): (event: H3Event) => Promise<unknown> {
+function guard<R extends EndpointRow>(row: R, handler: RouteHandler<R>, ctx: RouteContext): (event: H3Event) => Promise<unknown> {
   const credential = row.auth;
   const scope = (row as { scope?: EndpointScope }).scope;
   return async (event) => {
@@ -58,11 +58,11 @@ function guard<R extends RouteDef>(row: R, handler: RouteHandler<R>, ctx: RouteC
 }
 
 /** Mount every row of `table` with its handler from `handlers`; throws when the two do not match one to one. */
-export function mountTable<T extends Record<string, RouteDef>>(app: H3, table: T, handlers: HandlersOf<T>, ctx: RouteContext): void {
+export function mountTable<T extends Record<string, EndpointRow>>(app: H3, table: T, handlers: HandlersOf<T>, ctx: RouteContext): void {
   for (const key of Object.keys(handlers)) {
     if (!Object.hasOwn(table, key)) throw new Error(`handler ${key} has no row in the endpoint table`);
   }
-  const byKey = handlers as Readonly<Record<string, RouteHandler<RouteDef> | undefined>>;
+  const byKey = handlers as Readonly<Record<string, RouteHandler<EndpointRow> | undefined>>;
   for (const [key, row] of Object.entries(table)) {
     const handler = byKey[key];
     if (typeof handler !== 'function') throw new Error(`no handler for ${row.method} ${row.path} (${row.id})`);

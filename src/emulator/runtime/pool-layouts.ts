@@ -24,9 +24,9 @@ export interface Layout {
 /** The shop's open pool payouts: slots of every pool window whose payout belongs to it. */
 export function openPoolSlots(service: GatewayService, shopId: string): number {
   let n = 0;
-  for (const provider of service.world.world.providers) {
+  for (const provider of service.world.data.providers) {
     if (provider.kind !== 'self_matching') continue;
-    for (const method of service.world.world.methods) {
+    for (const method of service.world.data.methods) {
       const w = service.state.poolWindow(provider.id, method.id);
       if (!w) continue;
       for (const s of w.slots.values()) if (service.state.operation(s.payout_id)?.shop_id === shopId) n++;

@@ -21,7 +21,7 @@ export function hashApiKey(token: string): string {
 /** The changes that seed an open store from the fixtures (none for what it already holds). */
 export function seedChanges(world: WorldIndex, state: SandboxState, at: string): StoreChange[] {
   const changes: StoreChange[] = [];
-  for (const k of world.world.api_keys) {
+  for (const k of world.data.api_keys) {
     if (state.keys.has(k.id)) continue;
     const key: ApiKeyRecord = {
       id: k.id,
@@ -36,7 +36,7 @@ export function seedChanges(world: WorldIndex, state: SandboxState, at: string):
     };
     changes.push({ kind: 'key', key });
   }
-  for (const shop of world.world.shops) {
+  for (const shop of world.data.shops) {
     for (const ch of openingPostings(shop.id, shop.opening_balances, at)) {
       if (ch.kind === 'posting' && !state.postings.has(ch.posting.id)) changes.push(ch);
     }

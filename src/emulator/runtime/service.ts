@@ -93,7 +93,7 @@ export class GatewayService {
     for (const op of this.state.operationsWithStatus(TIMER_STATUSES)) this.run(timersOf(this.world, op));
     for (const link of this.state.links.values()) this.run(linkTimersOf(link));
     if (!this.state.meta.has('pool_layouts')) {
-      for (const [i, l] of (this.world.world.pool_layouts ?? []).entries()) {
+      for (const [i, l] of (this.world.data.pool_layouts ?? []).entries()) {
         await layOutPool(this, l.shop_id, { method: l.method, amounts: l.amounts ?? generateAmounts(l.generate!), batch: `f${i}` }, false);
       }
       await this.commit([{ kind: 'meta', meta: { id: 'pool_layouts', seeded: true } }]);

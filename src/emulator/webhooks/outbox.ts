@@ -149,7 +149,7 @@ export class WebhookOutbox implements Extension, SandboxPart {
   };
 
   seed(): StoreChange[] {
-    const seeded = seedEndpoints(this.store.state, this.world.world, this.opts.url, this.optionSecret, iso(this.clock.now()));
+    const seeded = seedEndpoints(this.store.state, this.world.data, this.opts.url, this.optionSecret, iso(this.clock.now()));
     this.optionSecret = seeded.optionSecret;
     return seeded.changes;
   }

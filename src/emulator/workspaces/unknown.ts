@@ -7,12 +7,12 @@
 // files: their URLs are handed out by the workspace).
 import { sandboxControls } from '../../contract/controls.js';
 import { endpoints } from '../../contract/endpoints.js';
-import { type Credential, type RouteDef } from '../../contract/route.js';
+import { type Credential, type EndpointRow } from '../../contract/endpoint-row.js';
 import { credentialError } from '../http/auth.js';
 import { ApiError, errorResponse } from '../http/errors.js';
 import { echo } from '../../contract/echo.js';
 
-const ROWS: readonly RouteDef[] = [...Object.values(endpoints), ...Object.values(sandboxControls)] as RouteDef[];
+const ROWS: readonly EndpointRow[] = [...Object.values(endpoints), ...Object.values(sandboxControls)] as EndpointRow[];
 
 function matches(template: string, path: string): boolean {
   const t = template.split('/');

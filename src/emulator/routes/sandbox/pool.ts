@@ -62,9 +62,9 @@ export const show: ControlHandler<'pool.show'> = (call) => {
   const { service } = call.ctx;
   const q = call.query();
   const pools: PoolWindow[] = [];
-  for (const provider of service.world.world.providers) {
+  for (const provider of service.world.data.providers) {
     if (provider.kind !== 'self_matching') continue;
-    for (const method of service.world.world.methods) {
+    for (const method of service.world.data.methods) {
       if (q.method && method.id !== q.method) continue;
       const info = windowInfo(service, provider, method, q.limit);
       if (info) pools.push(info);

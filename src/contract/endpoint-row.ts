@@ -10,7 +10,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  */
 export type Credential = 'none' | 'key' | 'admin' | 'support';
 
-export interface RouteDef {
+export interface EndpointRow {
   /**
    * The endpoint's one name, dotted: `payment.create`, `clock.advance`. The tables are keyed by it; the client's
    * requests, the scenarios' calls, the fault injector, the retry policy, docs and tests all name the endpoint by it;
@@ -41,13 +41,13 @@ export interface RouteDef {
  * `payment.flexible_link` → `paymentFlexibleLink`); a sandbox control's starts with `sandbox`, not repeated
  * (`clock.advance` → `sandboxClockAdvance`, `sandbox.reset` → `sandboxReset`).
  */
-export function operationIdOf(row: Pick<RouteDef, 'id' | 'path'>): string {
+export function operationIdOf(row: Pick<EndpointRow, 'id' | 'path'>): string {
   const words = row.id.split(/[._]/);
   if (row.path.startsWith('/sandbox/') && words[0] !== 'sandbox') words.unshift('sandbox');
   return words.map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join('');
 }
 
 /** The status of a successful answer of the row. */
-export function successStatus(row: Pick<RouteDef, 'status' | 'response'>): number {
+export function successStatus(row: Pick<EndpointRow, 'status' | 'response'>): number {
   return row.status ?? (row.response ? 200 : 204);
 }
