@@ -121,7 +121,7 @@ export interface FxSourceDef {
   rates: Record<string, string>;
 }
 
-/** A webhook endpoint from the fixtures; a missing secret is derived from the id (see src/emulator/webhooks/records.ts). */
+/** A webhook endpoint from the fixtures; a missing secret is derived from the id (see src/emulator/webhook-outbox/records.ts). */
 export interface WebhookDef {
   id: string;
   shop_id: string;

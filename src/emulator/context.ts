@@ -5,7 +5,7 @@ import type { ParsedFault } from './faults/rules.js';
 import type { AmountReadGate } from './runtime/amount-reads.js';
 import type { RequestLog } from './runtime/request-log.js';
 import type { GatewayService } from './runtime/service.js';
-import type { WebhookOutbox } from './webhooks/outbox.js';
+import type { WebhookOutbox } from './webhook-outbox/outbox.js';
 import type { WorkspaceControl } from './workspaces/types.js';
 import type { StreamGate } from './http/stream-gate.js';
 import type { ServerLimits } from './server-limits.js';

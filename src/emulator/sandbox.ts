@@ -15,7 +15,7 @@ import { SandboxClock } from './runtime/clock.js';
 import { GatewayService } from './runtime/service.js';
 import { signPath } from './receipts/signed-url.js';
 import { RECEIPT_URL_TTL_MS } from './app.js';
-import { WebhookOutbox } from './webhooks/outbox.js';
+import { WebhookOutbox } from './webhook-outbox/outbox.js';
 import { retainPdfReader } from './receipts/pdf-reader.js';
 import { publicBase, publicUrlProblem } from './public-url.js';
 import type { SandboxTls } from './tls.js';

@@ -1,6 +1,6 @@
 // Issue 13 B4 and B9: values from a client or a receiver that used to break the sandbox for good.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_RETRY_AFTER_MS, retryAfterMs } from '../../src/emulator/webhooks/records.js';
+import { MAX_RETRY_AFTER_MS, retryAfterMs } from '../../src/emulator/webhook-outbox/records.js';
 import { harness, paymentBody, type Harness } from '../helpers/harness.js';
 
 describe('a clock advance out of range (B4)', () => {

@@ -1,7 +1,7 @@
 // Issue 13 B8/B15: a webhook URL with credentials (user:password@, ?token=) was listed in full, and its user and
 // password were silently dropped when sending. Listings now mask them like secrets; they are sent as Basic auth.
 import { afterEach, describe, expect, it } from 'vitest';
-import { maskUrl } from '../../src/emulator/webhooks/records.js';
+import { maskUrl } from '../../src/emulator/webhook-outbox/records.js';
 import { harness, paymentBody, type Harness } from '../helpers/harness.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 

@@ -3,7 +3,7 @@
 // back to one per connection, so it never gets a pipelined request re-sent to it (each event arrives once).
 import { Agent, type Dispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { makeDeliverer, PROBATION, type AttemptJob, type AttemptOutcome } from '../../src/emulator/webhooks/attempts.js';
+import { makeDeliverer, PROBATION, type AttemptJob, type AttemptOutcome } from '../../src/emulator/webhook-outbox/attempts.js';
 import { useCleanup } from '../helpers/cleanup.js';
 import { startReceiver, type Receiver } from './receiver.js';
 

@@ -1,4 +1,4 @@
-// The delivery worker thread is a compiled module loaded by URL (dist/emulator/webhooks/delivery-worker.js): it must
+// The delivery worker thread is a compiled module loaded by URL (dist/emulator/webhook-outbox/delivery-thread.js): it must
 // start from the packed tarball as a user installs it (no standardwebhooks, no esbuild, no src/), deliver, and sign
 // what the independent Standard Webhooks verifier accepts. Also from src/ under vitest (webhooks.test.ts, the
 // esbuild path) and from the CLI bundle (test/bench/webhook-cpu.mjs, crash.test.ts through dist/).

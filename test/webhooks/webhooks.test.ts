@@ -7,7 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { Agent } from 'undici';
 import { describe, expect, it, vi } from 'vitest';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/emulator/index.js';
-import { fixtureSecret } from '../../src/emulator/webhooks/outbox.js';
+import { fixtureSecret } from '../../src/emulator/webhook-outbox/outbox.js';
 import { verifyWebhook, WebhookVerificationError, type WebhookEvent } from '../../src/webhooks/index.js';
 import { KEY_A, KEY_B, paymentBody, type Harness } from '../helpers/harness.js';
 import { closedPort, startReceiver, type Received, type Receiver } from './receiver.js';

@@ -4,9 +4,9 @@ import { sandboxControls } from '../../../contract/controls.js';
 import type { WebhookEndpointRecord } from '../../../store/state.js';
 import { ApiError } from '../../http/errors.js';
 import { echo } from '../../../contract/echo.js';
-import { UnknownCursorError } from '../../webhooks/deliveries.js';
-import { maskSecret, WebhookLimitError, type WebhookDelivery } from '../../webhooks/outbox.js';
-import { maskUrl } from '../../webhooks/records.js';
+import { UnknownCursorError } from '../../webhook-outbox/deliveries.js';
+import { maskSecret, WebhookLimitError, type WebhookDelivery } from '../../webhook-outbox/outbox.js';
+import { maskUrl } from '../../webhook-outbox/records.js';
 import type { AnyCall, ControlHandler } from '../types.js';
 
 /** An endpoint as listed: the secret masked (all but its last 4 characters). */

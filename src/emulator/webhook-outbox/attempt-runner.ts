@@ -1,13 +1,13 @@
 // Where webhook attempts run (attempts.ts: signing and the POST), off the event loop that serves the API. The
 // outbox hands over batches of jobs and gets batches of outcomes back; it alone reads and writes the store. By
-// default the attempts run in one worker thread (delivery-worker.ts); with a caller's undici dispatcher (which
+// default the attempts run in one worker thread (delivery-thread.ts); with a caller's undici dispatcher (which
 // cannot cross threads) they run in-thread, through the same code.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Dispatcher } from 'undici';
 import { makeDeliverer, type AttemptJob, type AttemptOutcome, type Deliverer } from './attempts.js';
-import type { DeliveryWorkerData, DeliveryWorkerMessage } from './delivery-worker.js';
+import type { DeliveryWorkerData, DeliveryWorkerMessage } from './delivery-thread.js';
 
 export type { AttemptJob, AttemptOutcome } from './attempts.js';
 
@@ -33,17 +33,17 @@ export const OUTCOME_BATCH_MS = 20;
 const requireHere = createRequire(import.meta.url);
 
 /**
- * What the worker thread runs. Compiled (dist/, the CLI bundle, an installed package): delivery-worker.js beside
- * this module. From src/ (this repo's tests under vitest; Node 20 cannot run .ts): delivery-worker.ts bundled once
+ * What the worker thread runs. Compiled (dist/, the CLI bundle, an installed package): delivery-thread.js beside
+ * this module. From src/ (this repo's tests under vitest; Node 20 cannot run .ts): delivery-thread.ts bundled once
  * by esbuild, a devDependency, into CommonJS run with `eval`, undici required from where this module finds it.
  */
 let entry: URL | string | undefined;
 function workerEntry(): URL | string {
   if (entry) return entry;
-  if (import.meta.url.endsWith('.js')) return (entry = new URL('./delivery-worker.js', import.meta.url));
+  if (import.meta.url.endsWith('.js')) return (entry = new URL('./delivery-thread.js', import.meta.url));
   const esbuild = requireHere('esbuild') as typeof import('esbuild');
   const built = esbuild.buildSync({
-    entryPoints: [fileURLToPath(new URL('./delivery-worker.ts', import.meta.url))],
+    entryPoints: [fileURLToPath(new URL('./delivery-thread.ts', import.meta.url))],
     bundle: true,
     format: 'cjs',
     platform: 'node',

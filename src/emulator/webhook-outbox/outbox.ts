@@ -14,7 +14,7 @@ import type { Extension, WriteSubscriber } from '../runtime/pipeline.js';
 import type { SandboxPart } from '../runtime/service.js';
 import { iso } from '../../domain/state.js';
 import { toWireState, type EvidenceOptions, type PublicOperation } from '../wire.js';
-import { InThreadAttemptRunner, WorkerAttemptRunner, type AttemptJob, type AttemptOutcome, type AttemptRunner } from './worker.js';
+import { InThreadAttemptRunner, WorkerAttemptRunner, type AttemptJob, type AttemptOutcome, type AttemptRunner } from './attempt-runner.js';
 
 /** Delay before each attempt, from the previous one (sandbox time): at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const RETRY_SCHEDULE_MS: readonly number[] = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];

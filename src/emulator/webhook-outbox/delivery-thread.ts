@@ -1,4 +1,4 @@
-// The webhook delivery worker thread (started by WorkerAttemptRunner in worker.ts): takes every job it is sent, runs
+// The webhook delivery worker thread (started by WorkerAttemptRunner in attempt-runner.ts): takes every job it is sent, runs
 // the attempts over its own undici Agent, posts the outcomes back in batches. The attempts of one message are
 // written with the Agent's sockets corked: the requests pipelined on one connection leave in one write (one
 // syscall), each still its own HTTP request.

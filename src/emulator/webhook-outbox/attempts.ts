@@ -1,7 +1,7 @@
 // The attempts themselves: sign (node:crypto HMAC, src/webhooks `signature`) and POST (undici's low-level
 // dispatch(): no response stream, no AbortSignal, the body discarded as it arrives), at most `perOrigin` on the wire
-// per origin, the rest in line. Run by the delivery worker thread (delivery-worker.ts) over its own Agents, or
-// in-thread over a caller's dispatcher (worker.ts); the outbox reads and writes the store, never this.
+// per origin, the rest in line. Run by the delivery worker thread (delivery-thread.ts) over its own Agents, or
+// in-thread over a caller's dispatcher (attempt-runner.ts); the outbox reads and writes the store, never this.
 //
 // An origin's attempts go one per connection until it has given PROBATION clean answers in a row (any status, the
 // connection kept open), then HTTP/1.1-pipelined: several requests on the wire per connection, each its own request,
