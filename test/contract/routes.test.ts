@@ -42,6 +42,17 @@ describe('route tables', () => {
     expect(new Set(operationIds).size).toBe(operationIds.length);
   });
 
+  it('one name per endpoint: a row carries its dotted id only, and the operationId is derived from it', () => {
+    for (const row of ROWS) {
+      expect(Object.keys(row).filter((k) => k === 'name' || k === 'operationId'), row.id).toEqual([]);
+      expect(['none', 'key', 'admin', 'support'], row.id).toContain(row.auth);
+    }
+    expect(operationIdOf(endpoints['payout.create'])).toBe('payoutCreate');
+    expect(operationIdOf(endpoints['payment.flexible_link'])).toBe('paymentFlexibleLink');
+    expect(operationIdOf(sandboxControls['clock.advance'])).toBe('sandboxClockAdvance');
+    expect(operationIdOf(sandboxControls['sandbox.reset'])).toBe('sandboxReset');
+  });
+
   it('method + path identify one row', () => {
     const keys = ROWS.map((r) => `${r.method} ${r.path}`);
     expect(new Set(keys).size).toBe(keys.length);

@@ -73,6 +73,14 @@ describe('add, set, clear', () => {
     expect((await f.list()).faults.map((x) => x.id)).toEqual(['flt_4']);
     expect(await f.set([])).toEqual({ faults: [] });
   });
+
+  it('an endpoint may be named by its OpenAPI operationId (derived from the dotted id); the fault shows the dotted id', async () => {
+    const f = sandbox.admin.sandbox.faults;
+    const { faults } = await f.set([{ endpoint: 'operationCancel', status: 503 }]);
+    expect(faults).toEqual([expect.objectContaining({ endpoint: 'operation.cancel', status: 503 })]);
+    await expect(f.set([{ endpoint: 'getOperationState', status: 503 }])).rejects.toBeInstanceOf(BadRequestError);
+    expect(await f.set([])).toEqual({ faults: [] });
+  });
 });
 
 describe('the fixtures’ faults section', () => {
