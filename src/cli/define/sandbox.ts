@@ -44,7 +44,7 @@ export interface SandboxStartOptions {
   newAdminToken?: boolean;
   /** Print one more admin token, valid beside the one a store kept (which stays valid). Default false. */
   addAdminToken?: boolean;
-  /** What one client may hold of the server (README "Limits"); each number absent: its default. */
+  /** What one client may hold of the server (docs/limits.md); each number absent: its default. */
   limits: ServerLimitOptions;
   /** Print the startup information as JSON instead of human text. Default false. */
   json: boolean;
