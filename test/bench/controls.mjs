@@ -5,7 +5,8 @@
 // without a layout (the reference: what the listings alone cost), then with the layout, in the same sandbox, and the
 // two are given side by side and as a ratio; the sandbox runs under test/bench/probe.cjs, which splits each phase's
 // time into garbage collection (count, total, longest pause) and the event loop's longest turn.
-// BENCH_NO_LAYOUT=1 leaves the layout out of the second phase too.
+// BENCH_NO_LAYOUT=1 leaves the layout out of the second phase too; BENCH_NODE_FLAGS gives the sandbox's node flags
+// (e.g. --single-threaded-gc).
 // First, the support listing itself (issue 15, `paygate ops list`): GET /sandbox/operations with filters, one request
 // at a time on one connection, 200 requests cycling through status, client_id, method + min_amount and since (each
 // with varied values), p50 / p99 against the same 50 ms ceiling; then, apart, filters no index narrows (until, a rare
@@ -34,7 +35,8 @@ if (pre.status !== 0) throw new Error('prefill failed');
 // The admin token is given: a store that kept one from an earlier start prints only its last 4.
 const ADMIN_TOKEN = 'pg_admin_bench_controls';
 const probeFile = join(dir, 'probe.jsonl');
-const child = spawn(process.execPath, ['--require', join(root, 'test/bench/probe.cjs'), join(root, 'bin/paygate.js'), 'sandbox', 'start', '--port', '0', '--store', store, '--json'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, PAYGATE_ADMIN_TOKEN: ADMIN_TOKEN, PROBE_FILE: probeFile } });
+const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+const child = spawn(process.execPath, [...nodeFlags, '--require', join(root, 'test/bench/probe.cjs'), join(root, 'bin/paygate.js'), 'sandbox', 'start', '--port', '0', '--store', store, '--json'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, PAYGATE_ADMIN_TOKEN: ADMIN_TOKEN, PROBE_FILE: probeFile } });
 const info = await new Promise((resolve, reject) => {
   createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line)));
   child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
@@ -160,7 +162,7 @@ const refP99 = pct(reference.lat, 0.99) - p50;
 console.log(`  delay added to /v1: p99 ${p99.toFixed(2)} ms, worst ${worst.toFixed(2)} ms = ${(worst / CEILING_MS).toFixed(2)} × the ${CEILING_MS} ms ceiling`);
 console.log(`  the same 4 callers listing (${reference.listed} lists) without a layout: p50 ${pct(reference.lat, 0.5).toFixed(2)} ms, delay p99 ${refP99.toFixed(2)} ms, worst ${refWorst.toFixed(2)} ms`);
 console.log(`  with the layout ÷ without it: p99 delay ${(p99 / refP99).toFixed(2)}×, worst ${(worst / refWorst).toFixed(2)}×; the layout took ${(loadedRun.layoutMs / 1000).toFixed(1)} s`);
-const gcLine = (r) => `${r.gc.count} collections, ${r.gc.total_ms.toFixed(0)} ms in all, the longest ${r.gc.max_ms.toFixed(1)} ms (${Object.entries(r.gc.by_kind).map(([k, v]) => `${k} ${v.count}× ≤ ${v.max_ms.toFixed(1)} ms`).join(', ')}); the event loop's longest turn ${r.loop.longest_turn_ms.toFixed(1)} ms`;
+const gcLine = (r) => `${r.gc.count} collections, ${r.gc.total_ms.toFixed(0)} ms in all, the longest ${r.gc.max_ms.toFixed(1)} ms (${Object.entries(r.gc.by_kind).map(([k, v]) => `${k} ${v.count}× ≤ ${v.max_ms.toFixed(1)} ms`).join(', ')}); the event loop's longest turn ${r.loop.longest_turn_ms.toFixed(1)} ms (${r.loop.longest_turn_cpu_ms.toFixed(1)} ms of CPU in it; the most CPU in one turn ${r.loop.most_cpu_in_a_turn_ms.toFixed(1)} ms)`;
 console.log(`  in the sandbox, without the layout: ${gcLine(reference)}`);
 console.log(`  in the sandbox, with the layout:    ${gcLine(loadedRun)}`);
 console.log(
