@@ -5,8 +5,10 @@
 // a header line every 2 s, half a body byte every second; one that the sandbox closes is opened again, as an attacker
 // would). The stream caps are raised for the run (--max-streams, --max-streams-per-credential) so that every stalled
 // stream is admitted and it is the per-stream buffer bound that holds. Then everything is closed and the sandbox's
-// RSS must come back within 10 % of what it was before they opened. Bounded in count and time; prints the ratios
-// and ends with one JSON line. Goal: rate ≥ 80 % of clean, p99 ≤ 2× clean, RSS back within 10 %.
+// RSS must come back within 10 % of what it was before they opened, judged after a short clean load (net of what the
+// clean run's creates added); the RSS when they closed and after full collections is printed beside it. Bounded in
+// count and time; prints the ratios and ends with one JSON line. Goal: rate ≥ 80 % of clean, p99 ≤ 2× clean, RSS
+// back within 10 %.
 // Each run is STALL_CREATES creates (default 2,000, as in the issue; at most BENCH_STALL_MS, default 30 s): the
 // creates themselves add stored state, so the RSS is also given net of what the clean run's creates added.
 // BENCH_SKIP_STALL=1 skips it; STALL_STREAMS, STALL_TRICKLERS set the counts; STALL_TRACE=1 prints the RSS every
