@@ -18,6 +18,17 @@ function parsePort(value: string | number | undefined): number {
   return n;
 }
 
+/**
+ * A yes/no environment variable (PAYGATE_HTTPS): 1/true/yes/on or 0/false/no/off (any case; empty or unset: no).
+ * Anything else is a usage error rather than a guess, so `PAYGATE_HTTPS=0` never turns TLS on.
+ */
+export function envFlag(name: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = (env[name] ?? '').trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['', '0', 'false', 'no', 'off'].includes(value)) return false;
+  throw new UsageError(`${name}="${env[name]}" is not a yes/no value`, `set ${name}=1 (or true, yes, on) to turn TLS on; ${name}=0 (or false, no, off) or unset leaves it off`);
+}
+
 /** A start-up failure as the user can act on it: which port, or which file and what the system said. */
 export function explain(e: unknown, port: number, host: string): SandboxStartError {
   const err = e as NodeJS.ErrnoException & { code?: string };
@@ -67,7 +78,8 @@ async function leaseOf(store: string | undefined, port: number, host: string, ou
 /** The running sandbox, listening; every failure explained as a SandboxStartError. Undefined: stopped while standing by. */
 async function started(opts: SandboxStartOptions, output: Output): Promise<Started | undefined> {
   const port = parsePort(opts.port);
-  const host = opts.host ?? '127.0.0.1';
+  const host = opts.host ?? process.env.PAYGATE_HOST ?? '127.0.0.1';
+  const https = opts.https || envFlag('PAYGATE_HTTPS');
   const store = opts.inMemory ? undefined : (opts.store ?? process.env.PAYGATE_STORE ?? DEFAULT_STORE);
   const fixtures = opts.fixtures ?? process.env.PAYGATE_FIXTURES;
   const publicUrl = opts.publicUrl ?? process.env.PAYGATE_PUBLIC_URL;
@@ -91,7 +103,7 @@ async function started(opts: SandboxStartOptions, output: Output): Promise<Start
       fsync: opts.fsync ?? false,
       ...(opts.webhookUrl ? { webhookUrl: opts.webhookUrl } : {}),
       ...(publicUrl !== undefined ? { publicUrl } : {}),
-      https: opts.https ?? false,
+      https,
       ...(process.env.PAYGATE_ADMIN_TOKEN ? { adminToken: process.env.PAYGATE_ADMIN_TOKEN } : opts.newAdminToken ? { adminToken: `pg_admin_${randomBytes(12).toString('hex')}` } : {}),
       ...(opts.addAdminToken ? { addAdminToken: true } : {}),
     });
@@ -208,7 +220,10 @@ export async function runSandboxStart(opts: SandboxStartOptions, output: Output)
   if (!running) return;
   const { sandbox, url, store, leased } = running;
   const info = startupInfo(sandbox, url, store, opts.webhookUrl);
-  if (opts.json) output.print(JSON.stringify(info));
-  else output.print((await readyLines(sandbox, info, opts.webhookUrl)).join('\n'));
-  await closedOnSignal(sandbox, output, leased);
+  const lines = opts.json ? JSON.stringify(info) : (await readyLines(sandbox, info, opts.webhookUrl)).join('\n');
+  // The handlers are in place before the ready line: a SIGTERM sent the moment it appears (docker stop, a test
+  // harness) still compacts the store and exits 0, rather than killing the process.
+  const closed = closedOnSignal(sandbox, output, leased);
+  output.print(lines);
+  await closed;
 }

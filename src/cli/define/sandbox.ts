@@ -16,7 +16,7 @@ import { defineSandboxWebhooks } from './sandbox-webhooks.js';
 export interface SandboxStartOptions {
   /** Port to listen on; 0 picks a free one. Default 4080 (env PAYGATE_PORT). */
   port: number;
-  /** Interface to listen on. Default 127.0.0.1. */
+  /** Interface to listen on. Default 127.0.0.1 (env PAYGATE_HOST). */
   host: string;
   /** State file, or a PostgreSQL URL (postgres://user@host/db). Default `.paygate/sandbox.json` (env PAYGATE_STORE). Ignored when `inMemory`. */
   store: string;
@@ -32,7 +32,7 @@ export interface SandboxStartOptions {
   fsync: boolean;
   /** A webhook URL registered for every shop. Default none. */
   webhookUrl?: string;
-  /** Serve over TLS with the self-signed certificate kept beside the store (generated on first start). Default false. */
+  /** Serve over TLS with the self-signed certificate kept beside the store (generated on first start). Default false (env PAYGATE_HTTPS=1). */
   https: boolean;
   /** Base of every URL the sandbox returns, for a sandbox behind a proxy (env PAYGATE_PUBLIC_URL). Default: the listening URL. */
   publicUrl?: string;
@@ -90,7 +90,7 @@ ${example(`
     .command('start')
     .description('start the sandbox HTTP server (Ctrl+C stops it)')
     .addOption(new Option('--port <n>', 'port to listen on; 0 picks a free one').env('PAYGATE_PORT').default(4080).argParser(parsePort))
-    .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
+    .addOption(new Option('--host <host>', 'interface to listen on (0.0.0.0: every interface, as in the container image)').env('PAYGATE_HOST').default('127.0.0.1'))
     .addOption(new Option('--store <path>', 'state file (persists between runs), or a PostgreSQL database postgres://user@host/db (several processes: one serves, the others stand by)').env('PAYGATE_STORE').default('.paygate/sandbox.json'))
     .addOption(
       new Option('--fixtures <path>', 'world fixture file: shops, keys, providers, routes (default: the bundled fixtures/default.json)').env(
@@ -104,7 +104,7 @@ ${example(`
     .option('--webhook-url <url>', 'register this webhook URL for every shop (its whsec_ secret is printed)')
     .option(
       '--https',
-      'serve the API, pages and receipt files over TLS with a self-signed certificate, made on the first start and kept beside the store (<store>.cert.pem); prints its SHA-256 fingerprint',
+      'serve the API, pages and receipt files over TLS with a self-signed certificate, made on the first start and kept beside the store (<store>.cert.pem); prints its SHA-256 fingerprint (env: PAYGATE_HTTPS=1)',
     )
     .addOption(
       new Option('--public-url <url>', 'build every URL the sandbox returns (payment_url, receipt_url, links) from this base, e.g. behind a proxy').env(
@@ -117,6 +117,10 @@ ${example(`
     .addHelpText('after', `
 The admin token is kept (hashed) in the store: a restart keeps the one printed first valid and prints its last 4.
 Lost it? --add-admin-token prints one more without invalidating anyone's; --new-admin-token replaces them all.
+Set PAYGATE_ADMIN_TOKEN to choose the admin token. Every setting a container needs can come from the environment
+(a flag wins over its variable): PAYGATE_PORT, PAYGATE_HOST, PAYGATE_STORE (a file or postgres://…),
+PAYGATE_FIXTURES, PAYGATE_PUBLIC_URL, PAYGATE_HTTPS=1, PAYGATE_ADMIN_TOKEN; the image sets PAYGATE_HOST=0.0.0.0
+and PAYGATE_STORE=/data/sandbox.json.
 Without --https or an https --public-url, receipt_url and payment_url are http:// links (the spec's receipt_url is
 an HTTPS URL). Clients trust the self-signed certificate with --ca <file> or PAYGATE_CA=<file> (the CLI),
 new Paygate({ ca }) (the client), or NODE_EXTRA_CA_CERTS=<file> (any Node program).
@@ -126,6 +130,7 @@ ${example(`
   $ paygate sandbox start --https                  # then: paygate --ca .paygate/sandbox.json.cert.pem balances
   $ paygate sandbox start --public-url https://paygate.example.test
   $ PAYGATE_STORE=/tmp/pg.json paygate sandbox start --reset --json
+  $ docker run --rm -p 4080:4080 -e PAYGATE_ADMIN_TOKEN=pg_admin_local -v paygate-data:/data paygate
   $ paygate sandbox start --store postgres://paygate@db.internal/paygate --host 0.0.0.0   # run two: one stands by`)}`)
     .action(action(sandboxStartOptions, async () => (await import('../commands/sandbox.js')).sandboxStart));
   defineSandboxTime(sandboxCmd);
