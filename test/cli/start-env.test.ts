@@ -38,11 +38,13 @@ describe('sandbox start from the environment', () => {
     const { info, code } = await startWithEnv({ PAYGATE_HOST: '127.0.0.2', PAYGATE_HTTPS: '1' });
     expect(info.listen_url).toMatch(/^https:\/\/127\.0\.0\.2:\d+$/);
     expect(info.tls.cert_path).toBe(`${info.store}.cert.pem`);
+    expect(info.clock.frozen).toBe(false);
     expect(code).toBe(0);
   }, 30_000);
 
-  it('PAYGATE_HTTPS=0 leaves TLS off', async () => {
-    const { info, code } = await startWithEnv({ PAYGATE_HTTPS: '0' });
+  it('PAYGATE_HTTPS=0 leaves TLS off; PAYGATE_FROZEN_CLOCK=1 freezes the clock (a CI service container takes no arguments)', async () => {
+    const { info, code } = await startWithEnv({ PAYGATE_HTTPS: '0', PAYGATE_FROZEN_CLOCK: '1' });
+    expect(info.clock.frozen).toBe(true);
     expect(info.listen_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(info.tls).toBeNull();
     expect(code).toBe(0);

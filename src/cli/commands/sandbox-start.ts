@@ -19,14 +19,14 @@ function parsePort(value: string | number | undefined): number {
 }
 
 /**
- * A yes/no environment variable (PAYGATE_HTTPS): 1/true/yes/on or 0/false/no/off (any case; empty or unset: no).
+ * A yes/no environment variable (PAYGATE_HTTPS, PAYGATE_FROZEN_CLOCK): 1/true/yes/on or 0/false/no/off (any case; empty or unset: no).
  * Anything else is a usage error rather than a guess, so `PAYGATE_HTTPS=0` never turns TLS on.
  */
 export function envFlag(name: string, env: NodeJS.ProcessEnv = process.env): boolean {
   const value = (env[name] ?? '').trim().toLowerCase();
   if (['1', 'true', 'yes', 'on'].includes(value)) return true;
   if (['', '0', 'false', 'no', 'off'].includes(value)) return false;
-  throw new UsageError(`${name}="${env[name]}" is not a yes/no value`, `set ${name}=1 (or true, yes, on) to turn TLS on; ${name}=0 (or false, no, off) or unset leaves it off`);
+  throw new UsageError(`${name}="${env[name]}" is not a yes/no value`, `set ${name}=1 (or true, yes, on) to turn it on; ${name}=0 (or false, no, off) or unset leaves it off`);
 }
 
 /** A start-up failure as the user can act on it: which port, or which file and what the system said. */
@@ -80,6 +80,7 @@ async function started(opts: SandboxStartOptions, output: Output): Promise<Start
   const port = parsePort(opts.port);
   const host = opts.host ?? process.env.PAYGATE_HOST ?? '127.0.0.1';
   const https = opts.https || envFlag('PAYGATE_HTTPS');
+  const frozenClock = (opts.frozenClock ?? false) || envFlag('PAYGATE_FROZEN_CLOCK');
   const store = opts.inMemory ? undefined : (opts.store ?? process.env.PAYGATE_STORE ?? DEFAULT_STORE);
   const fixtures = opts.fixtures ?? process.env.PAYGATE_FIXTURES;
   const publicUrl = opts.publicUrl ?? process.env.PAYGATE_PUBLIC_URL;
@@ -99,7 +100,7 @@ async function started(opts: SandboxStartOptions, output: Output): Promise<Start
       ...(fixtures ? { fixtures } : {}),
       ...(leased ? { backend: leased.backend } : store ? { store } : {}),
       reset: opts.reset ?? false,
-      frozenClock: opts.frozenClock ?? false,
+      frozenClock,
       fsync: opts.fsync ?? false,
       ...(opts.webhookUrl ? { webhookUrl: opts.webhookUrl } : {}),
       ...(publicUrl !== undefined ? { publicUrl } : {}),

@@ -26,7 +26,7 @@ export interface SandboxStartOptions {
   inMemory: boolean;
   /** Delete the stored state before starting. Default false. */
   reset: boolean;
-  /** Stand the sandbox clock still until advanced. Default false. */
+  /** Stand the sandbox clock still until advanced. Default false (env PAYGATE_FROZEN_CLOCK=1). */
   frozenClock: boolean;
   /** fdatasync each group write (power-loss durability). Default false: writes survive a process crash. */
   fsync: boolean;
@@ -99,7 +99,7 @@ ${example(`
     )
     .option('--in-memory', 'keep state in memory only (nothing written, --store ignored)')
     .option('--reset', 'delete the stored state before starting')
-    .option('--frozen-clock', 'stand the sandbox clock still until advanced')
+    .option('--frozen-clock', 'stand the sandbox clock still until advanced (env: PAYGATE_FROZEN_CLOCK=1)')
     .option('--fsync', 'fdatasync every group write, so acknowledged changes survive power loss too (default: survive a crash of the process)')
     .option('--webhook-url <url>', 'register this webhook URL for every shop (its whsec_ secret is printed)')
     .option(
@@ -119,7 +119,7 @@ The admin token is kept (hashed) in the store: a restart keeps the one printed f
 Lost it? --add-admin-token prints one more without invalidating anyone's; --new-admin-token replaces them all.
 Set PAYGATE_ADMIN_TOKEN to choose the admin token. Every setting a container needs can come from the environment
 (a flag wins over its variable): PAYGATE_PORT, PAYGATE_HOST, PAYGATE_STORE (a file or postgres://…),
-PAYGATE_FIXTURES, PAYGATE_PUBLIC_URL, PAYGATE_HTTPS=1, PAYGATE_ADMIN_TOKEN; the image sets PAYGATE_HOST=0.0.0.0
+PAYGATE_FIXTURES, PAYGATE_PUBLIC_URL, PAYGATE_HTTPS=1, PAYGATE_FROZEN_CLOCK=1, PAYGATE_ADMIN_TOKEN; the image sets PAYGATE_HOST=0.0.0.0
 and PAYGATE_STORE=/data/sandbox.json.
 Without --https or an https --public-url, receipt_url and payment_url are http:// links (the spec's receipt_url is
 an HTTPS URL). Clients trust the self-signed certificate with --ca <file> or PAYGATE_CA=<file> (the CLI),
