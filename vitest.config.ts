@@ -9,16 +9,18 @@ export const SEPARATE = {
   postgres: ['test/postgres/**/*.test.ts', 'test/store/persistence-contract.test.ts', 'test/store/rollback-backends.property.test.ts'],
   'full-disk': ['test/store/full-disk.test.ts', 'test/e2e/full-disk.test.ts'],
 };
-const project = (name: string, include: string[], exclude: string[] = []) => ({
+const project = (name: string, include: string[], exclude: string[] = [], timeouts: { testTimeout?: number; hookTimeout?: number } = {}) => ({
   extends: true as const,
-  test: { name, include, exclude: [...configDefaults.exclude, ...exclude], globalSetup: ['test/build-cli.setup.ts'] },
+  test: { name, include, exclude: [...configDefaults.exclude, ...exclude], globalSetup: ['test/build-cli.setup.ts'], ...timeouts },
 });
 
 export default defineConfig({
   test: {
     projects: [
-      project('paygate', ['test/**/*.test.ts'], Object.values(SEPARATE).flat()),
+      project('paygate', ['test/**/*.test.ts'], [...Object.values(SEPARATE).flat(), 'test/container/**']),
       ...Object.entries(SEPARATE).map(([name, include]) => project(name, include)),
+      // The Docker image (issue 30): builds and runs it; alone with `npx vitest run --project container`.
+      project('container', ['test/container/**/*.test.ts'], [], { testTimeout: 120_000, hookTimeout: 20 * 60_000 }),
       'examples/*/vitest.config.ts',
     ],
   },

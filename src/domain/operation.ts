@@ -78,7 +78,7 @@ type OperationBase = {
   /** Internal routing: never exposed. */
   provider_id?: string;
   route_id?: string;
-  /** Sandbox magic tags taken from client_id (see README). */
+  /** Sandbox magic tags taken from client_id (docs/magic-values.md). */
   magic: MagicTag[];
   conversion?: Conversion;
   /** In settlement currency, scale 2. */

@@ -49,21 +49,26 @@ export function generateAmounts(g: LayoutGenerator): string[] {
   return out;
 }
 
-/** The create requests of a pool layout: one payout per amount, numbered in matching order within `batch`. */
-export function layoutParams(world: WorldIndex, methodId: string, amounts: readonly string[], batch: string): CreateParams[] {
+/**
+ * The i-th create request of a pool layout (one payout per amount, numbered in matching order within `batch`), made
+ * when it is planned: a layout of 10,000 keeps no 10,000 requests alive for its whole run (they would outlive young
+ * collections and be copied by each).
+ */
+export function layoutParamsOf(world: WorldIndex, methodId: string, batch: string): (amount: string, i: number) => CreateParams {
   const method = world.methods.get(methodId);
   const bankname = method?.payout_bankname === 'required' ? world.data.banks.find((b) => b.currency === method.currency)?.code : undefined;
-  return amounts.map((amount, i) => {
+  const currency = method?.currency ?? '';
+  return (amount, i) => {
     const n = String(i + 1).padStart(6, '0');
     return {
       merchant_operation_id: `pool-layout-${batch}-${n}`,
       client_id: `pool-recipient-${n}`,
       method: methodId,
       amount,
-      currency: method?.currency ?? '',
+      currency,
       number: `22007000${String(i + 1).padStart(8, '0')}`,
       name: `Pool recipient ${n}`,
       ...(bankname ? { bankname } : {}),
     };
-  });
+  };
 }

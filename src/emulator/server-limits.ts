@@ -1,4 +1,4 @@
-// How much one client may hold of a sandbox server (README "Limits"): the connections it accepts and how long a
+// How much one client may hold of a sandbox server (docs/limits.md): the connections it accepts and how long a
 // request may take to arrive, the receipt upload deadline, and what a server-sent event stream may buffer for a
 // client that does not read. Every number has a default suited to a sandbox on a developer's machine or a CI
 // runner; `sandbox start` flags and SandboxOptions.limits change them.

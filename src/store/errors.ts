@@ -92,7 +92,7 @@ export class StoreUnavailableError extends StoreError {
   constructor(cause: unknown) {
     const code = typeof cause === 'object' && cause !== null && 'code' in cause ? ` (${String((cause as { code: unknown }).code)})` : '';
     const why = cause instanceof Error ? cause.message : String(cause);
-    super('store_unavailable', `the sandbox could not write its store${code}: ${why}. Nothing was changed; free disk space or fix the store, then retry`, { cause });
+    super('store_unavailable', `the sandbox could not write its store${code}: ${why}. Nothing was changed; fix the store (disk space and permissions for files, the database for PostgreSQL), then retry`, { cause });
   }
 }
 

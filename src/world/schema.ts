@@ -151,7 +151,7 @@ export const WorldSchema = z
       )
       .default([]),
     pool_layouts: z.array(PoolLayout).default([]),
-    /** Faults injected from the start, and again after every reset (src/contract/faults.ts; README "Fault injection"). */
+    /** Faults injected from the start, and again after every reset (src/contract/faults.ts; docs/faults.md). */
     faults: z.array(FaultInput).max(100).default([]),
   })
   .strict()

@@ -21,3 +21,16 @@ export async function stop(child) {
   child.kill('SIGTERM');
   await done;
 }
+
+/**
+ * With the child started under test/bench/probe.cjs (PROBE_FILE=`file`): signal it and resolve with the JSON line
+ * it appends (memory, garbage collections and event-loop turns since the previous signal).
+ */
+export async function probeChild(child, file) {
+  const { existsSync, readFileSync } = await import('node:fs');
+  const count = () => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0);
+  const before = count();
+  child.kill('SIGUSR2');
+  for (let i = 0; i < 500 && count() === before; i++) await new Promise((r) => setTimeout(r, 20));
+  return JSON.parse(readFileSync(file, 'utf8').split('\n').filter(Boolean).at(-1));
+}

@@ -1,7 +1,12 @@
 // npm run bench: how much sandbox controls delay gateway requests at 100,000 stored operations (issue 13, item 7).
 // A probe sends GET /v1/balances of shop B one at a time, first alone (baseline), then while four callers list
 // shop A's operations with filters without pause and a pool layout of 10,000 payouts runs. The delay of a probe is
-// its latency minus the baseline median; the ceiling is 50 ms.
+// its latency minus the baseline median; the ceiling is 50 ms. The same probes run first while the four callers list
+// without a layout (the reference: what the listings alone cost), then with the layout, in the same sandbox, and the
+// two are given side by side and as a ratio; the sandbox runs under test/bench/probe.cjs, which splits each phase's
+// time into garbage collection (count, total, longest pause) and the event loop's longest turn.
+// BENCH_NO_LAYOUT=1 leaves the layout out of the second phase too; BENCH_NODE_FLAGS gives the sandbox's node flags
+// (e.g. --single-threaded-gc).
 // First, the support listing itself (issue 15, `paygate ops list`): GET /sandbox/operations with filters, one request
 // at a time on one connection, 200 requests cycling through status, client_id, method + min_amount and since (each
 // with varied values), p50 / p99 against the same 50 ms ceiling; then, apart, filters no index narrows (until, a rare
@@ -13,6 +18,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
+import { probeChild } from './child.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const KEY_A = 'pg_test_a_7Hq2Lm9XwR4tNc8V';
@@ -28,7 +34,9 @@ const pre = spawnSync(process.execPath, [join(root, 'test/bench/prefill.mjs'), s
 if (pre.status !== 0) throw new Error('prefill failed');
 // The admin token is given: a store that kept one from an earlier start prints only its last 4.
 const ADMIN_TOKEN = 'pg_admin_bench_controls';
-const child = spawn(process.execPath, [join(root, 'bin/paygate.js'), 'sandbox', 'start', '--port', '0', '--store', store, '--json'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, PAYGATE_ADMIN_TOKEN: ADMIN_TOKEN } });
+const probeFile = join(dir, 'probe.jsonl');
+const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+const child = spawn(process.execPath, [...nodeFlags, '--require', join(root, 'test/bench/probe.cjs'), join(root, 'bin/paygate.js'), 'sandbox', 'start', '--port', '0', '--store', store, '--json'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, PAYGATE_ADMIN_TOKEN: ADMIN_TOKEN, PROBE_FILE: probeFile } });
 const info = await new Promise((resolve, reject) => {
   createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line)));
   child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
@@ -99,20 +107,33 @@ await single.close();
 
 await probe(50); // warm-up
 const base = await probe(PROBES);
-let running = true;
-const lists = (process.env.BENCH_LISTS ?? 'status=pending,type=payment,status=pending&type=payment&offset=50000,').split(',').map(async (filter) => {
-  let n = 0;
-  while (running) {
-    await call('GET', `/sandbox/operations?limit=50&${filter}`, KEY_A);
-    n++;
-  }
-  return n;
-});
-const layout = process.env.BENCH_NO_LAYOUT ? Promise.resolve() : call('POST', '/sandbox/pool/layout', KEY_POOL, { method: 'WT_RUB_C2C', generate: { count: 10_000, min: '100.00', max: '1000.00', step: '10.00', seed: 7 } });
-const loaded = await probe(PROBES);
-await layout;
-running = false;
-const listed = (await Promise.all(lists)).reduce((a, b) => a + b, 0);
+
+/** PROBES probes while four callers list without pause (and, with `layout`, a pool layout of 10,000 runs). */
+async function underLoad(withLayout) {
+  await probeChild(child, probeFile); // start the phase's GC and event-loop counts
+  let running = true;
+  const lists = (process.env.BENCH_LISTS ?? 'status=pending,type=payment,status=pending&type=payment&offset=50000,').split(',').map(async (filter) => {
+    let n = 0;
+    while (running) {
+      await call('GET', `/sandbox/operations?limit=50&${filter}`, KEY_A);
+      n++;
+    }
+    return n;
+  });
+  const t0 = performance.now();
+  const layout = withLayout ? call('POST', '/sandbox/pool/layout', KEY_POOL, { method: 'WT_RUB_C2C', generate: { count: 10_000, min: '100.00', max: '1000.00', step: '10.00', seed: 7 } }) : Promise.resolve();
+  const lat = await probe(PROBES);
+  await layout;
+  const layoutMs = performance.now() - t0;
+  running = false;
+  const listed = (await Promise.all(lists)).reduce((a, b) => a + b, 0);
+  const { gc, loop } = await probeChild(child, probeFile);
+  return { lat, listed, gc, loop, layoutMs };
+}
+const reference = await underLoad(false);
+const loadedRun = await underLoad(!process.env.BENCH_NO_LAYOUT);
+const loaded = loadedRun.lat;
+const listed = loadedRun.listed;
 await pool.close();
 child.kill('SIGTERM');
 await new Promise((r) => child.once('exit', r));
@@ -136,4 +157,21 @@ const worst = loaded.at(-1) - p50;
 const p99 = pct(loaded, 0.99) - p50;
 console.log(`\ncontrols vs gateway at ${SIZE} stored operations: GET /v1/balances alone p50 ${p50.toFixed(2)} ms, p99 ${pct(base, 0.99).toFixed(2)} ms, max ${base.at(-1).toFixed(2)} ms`);
 console.log(`  while 4 callers list operations (${listed} lists) and a pool layout of 10,000 runs: p50 ${pct(loaded, 0.5).toFixed(2)} ms, p99 ${pct(loaded, 0.99).toFixed(2)} ms, max ${loaded.at(-1).toFixed(2)} ms`);
+const refWorst = reference.lat.at(-1) - p50;
+const refP99 = pct(reference.lat, 0.99) - p50;
 console.log(`  delay added to /v1: p99 ${p99.toFixed(2)} ms, worst ${worst.toFixed(2)} ms = ${(worst / CEILING_MS).toFixed(2)} × the ${CEILING_MS} ms ceiling`);
+console.log(`  the same 4 callers listing (${reference.listed} lists) without a layout: p50 ${pct(reference.lat, 0.5).toFixed(2)} ms, delay p99 ${refP99.toFixed(2)} ms, worst ${refWorst.toFixed(2)} ms`);
+console.log(`  with the layout ÷ without it: p99 delay ${(p99 / refP99).toFixed(2)}×, worst ${(worst / refWorst).toFixed(2)}×; the layout took ${(loadedRun.layoutMs / 1000).toFixed(1)} s`);
+const gcLine = (r) => `${r.gc.count} collections, ${r.gc.total_ms.toFixed(0)} ms in all, the longest ${r.gc.max_ms.toFixed(1)} ms (${Object.entries(r.gc.by_kind).map(([k, v]) => `${k} ${v.count}× ≤ ${v.max_ms.toFixed(1)} ms`).join(', ')}); the event loop's longest turn ${r.loop.longest_turn_ms.toFixed(1)} ms (${r.loop.longest_turn_cpu_ms.toFixed(1)} ms of CPU in it; the most CPU in one turn ${r.loop.most_cpu_in_a_turn_ms.toFixed(1)} ms)`;
+console.log(`  in the sandbox, without the layout: ${gcLine(reference)}`);
+console.log(`  in the sandbox, with the layout:    ${gcLine(loadedRun)}`);
+console.log(
+  JSON.stringify({
+    bench: 'controls',
+    stored: SIZE,
+    alone: { p50_ms: p50, p99_ms: pct(base, 0.99), max_ms: base.at(-1) },
+    listing: { delay_p99_ms: refP99, delay_worst_ms: refWorst, gc: reference.gc, loop: reference.loop },
+    listing_and_layout: { delay_p99_ms: p99, delay_worst_ms: worst, layout_ms: loadedRun.layoutMs, gc: loadedRun.gc, loop: loadedRun.loop },
+    ceiling_ms: CEILING_MS,
+  }),
+);

@@ -1,5 +1,5 @@
 // `paygate sandbox faults set | list | clear` as a subprocess against a sandbox of this process, and the exit code of
-// the binary for a fault of each status class (README "Exit codes"): 4xx and 5xx answers exit 1, an unhealthy probe 1,
+// the binary for a fault of each status class (docs/exit-codes.md): 4xx and 5xx answers exit 1, an unhealthy probe 1,
 // every attempt's answer lost 3, a fault the spec does not allow 2. Needs dist/ (npx tsc -p tsconfig.json).
 import { describe, expect, it, vi } from 'vitest';
 import { json, ok, usage, useLiveSandbox } from '../cli/live-sandbox.js';

@@ -1,5 +1,5 @@
 // Every failure case of src/contract/faults.ts through the CLI: each command's run function over an in-process sandbox
-// with the fault set, and the exit code the CLI's one error handler gives what it threw (README "Exit codes": an API
+// with the fault set, and the exit code the CLI's one error handler gives what it threw (docs/exit-codes.md: an API
 // error is 1, a connection that closed is 3). The binary itself, per status class: see cli.test.ts.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';

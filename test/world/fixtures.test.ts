@@ -1,4 +1,4 @@
-// Fixture validation: the default world is valid and holds what the README promises; mistakes name their JSON path.
+// Fixture validation: the default world is valid and holds what the README and docs/sandbox.md promise; mistakes name their JSON path.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ const defer = useCleanup();
 const open = useSandboxes(defer);
 
 describe('fixtures', () => {
-  it('the default world holds the shops the README describes', async () => {
+  it('the default world holds the shops docs/sandbox.md describes', async () => {
     const world = loadWorld();
     const sb = (await open()).sandbox;
     const [a, b, pool] = sb.demo.shops;

@@ -20,8 +20,8 @@ function standbyServer(label: string): Server {
       res.writeHead(NO_CONTENT).end();
       return;
     }
-    const body = JSON.stringify({ error: { code: 'standby', message: `this sandbox is a standby: another process holds the active lease of ${label}; it takes over when that one stops. Send requests to the active sandbox (the one whose /readyz answers 204).` } });
-    res.writeHead(SERVICE_UNAVAILABLE, { 'content-type': 'application/json', 'retry-after': '1', 'cache-control': 'no-store' }).end(body);
+    const body = JSON.stringify({ code: 'standby', message: `this sandbox is a standby: another process holds the active lease of ${label}; it takes over when that one stops. Send requests to the active sandbox (the one whose /readyz answers 204).` });
+    res.writeHead(SERVICE_UNAVAILABLE, { 'content-type': 'application/json;charset=UTF-8', 'retry-after': '1', 'cache-control': 'no-store' }).end(body);
   });
 }
 

@@ -19,6 +19,17 @@ function parsePort(value: string | number | undefined): number {
   return n;
 }
 
+/**
+ * A yes/no environment variable (PAYGATE_HTTPS, PAYGATE_FROZEN_CLOCK): 1/true/yes/on or 0/false/no/off (any case; empty or unset: no).
+ * Anything else is a usage error rather than a guess, so `PAYGATE_HTTPS=0` never turns TLS on.
+ */
+export function envFlag(name: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = (env[name] ?? '').trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['', '0', 'false', 'no', 'off'].includes(value)) return false;
+  throw new UsageError(`${name}="${env[name]}" is not a yes/no value`, `set ${name}=1 (or true, yes, on) to turn it on; ${name}=0 (or false, no, off) or unset leaves it off`);
+}
+
 /** A start-up failure as the user can act on it: which port, or which file and what the system said. */
 export function explain(e: unknown, port: number, host: string): SandboxStartError {
   const err = e as NodeJS.ErrnoException & { code?: string };
@@ -70,7 +81,9 @@ async function leaseOf(store: string | undefined, port: number, host: string, ou
 /** The running sandbox, listening; every failure explained as a SandboxStartError. Undefined: stopped while standing by. */
 async function started(opts: SandboxStartOptions, output: Output): Promise<Started | undefined> {
   const port = parsePort(opts.port);
-  const host = opts.host ?? '127.0.0.1';
+  const host = opts.host ?? process.env.PAYGATE_HOST ?? '127.0.0.1';
+  const https = opts.https || envFlag('PAYGATE_HTTPS');
+  const frozenClock = (opts.frozenClock ?? false) || envFlag('PAYGATE_FROZEN_CLOCK');
   const store = opts.inMemory ? undefined : (opts.store ?? process.env.PAYGATE_STORE ?? DEFAULT_STORE);
   const fixtures = opts.fixtures ?? process.env.PAYGATE_FIXTURES;
   const publicUrl = opts.publicUrl ?? process.env.PAYGATE_PUBLIC_URL;
@@ -90,11 +103,11 @@ async function started(opts: SandboxStartOptions, output: Output): Promise<Start
       ...(fixtures ? { fixtures } : {}),
       ...(backend ? { backend } : store ? { store } : {}),
       reset: adminToken === undefined && (opts.reset ?? false),
-      frozenClock: opts.frozenClock ?? false,
+      frozenClock,
       ...(opts.fsync !== undefined ? { fsync: opts.fsync } : {}),
       ...(opts.webhookUrl ? { webhookUrl: opts.webhookUrl } : {}),
       ...(publicUrl !== undefined ? { publicUrl } : {}),
-      https: opts.https ?? false,
+      https,
       ...(opts.limits ? { limits: opts.limits } : {}),
       ...(adminToken !== undefined
         ? adminToken === null ? {} : { adminToken }
@@ -217,18 +230,23 @@ export async function runSandboxStart(opts: SandboxStartOptions, output: Output)
   if (!running) return;
   const { url, store, reopen } = running;
   let { sandbox, leased } = running;
+  const host = opts.host ?? process.env.PAYGATE_HOST ?? '127.0.0.1';
   const info = startupInfo(sandbox, url, store, opts.webhookUrl);
-  if (opts.json) output.print(JSON.stringify(info));
-  else output.print((await readyLines(sandbox, info, opts.webhookUrl)).join('\n'));
+  const lines = opts.json ? JSON.stringify(info) : (await readyLines(sandbox, info, opts.webhookUrl)).join('\n');
   const adminToken = sandbox.adminToken ?? null;
+  // The handlers are in place before the ready line: a SIGTERM sent the moment it appears (docker stop, a test
+  // harness) still compacts the store and exits 0, rather than killing the process.
+  let closed = closedOnSignal(sandbox, output, leased);
+  output.print(lines);
   for (;;) {
-    const lost = await closedOnSignal(sandbox, output, leased);
+    const lost = await closed;
     if (!lost || !leased) return;
     // The database went away: keep answering (writes 503 store_unavailable) until it is back, then serve again.
-    const next = await recover({ sandbox, leased, url, host: opts.host ?? '127.0.0.1', fsync: opts.fsync, lost }, output, (b) => reopen(b, adminToken)).catch((e: unknown) => {
-      throw explain(e, leased!.port, opts.host ?? '127.0.0.1');
+    const next = await recover({ sandbox, leased, url, host, fsync: opts.fsync, lost }, output, (b) => reopen(b, adminToken)).catch((e: unknown) => {
+      throw explain(e, leased!.port, host);
     });
     if (!next) return;
     ({ sandbox, leased } = next);
+    closed = closedOnSignal(sandbox, output, leased);
   }
 }

@@ -67,7 +67,7 @@ A fault acts on one gateway endpoint (its dotted id: payment.create, payment.lin
 payout.create, payment.confirm, operation.state, operation.cancel, balances.list, payment.availability,
 payment.recommendations, health.livez, health.healthz, health.readyz), after the key is checked, for one shop or
 all, for the next N requests, with a seeded probability, or until cleared. The status must be one the spec lists for
-the endpoint. See README "Fault injection".
+the endpoint. See docs/faults.md.
 ${adminExample(`
   $ paygate sandbox faults set --endpoint operation.cancel --status 503 --count 3
   $ paygate sandbox faults list

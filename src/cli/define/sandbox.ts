@@ -17,7 +17,7 @@ import { defineSandboxWebhooks } from './sandbox-webhooks.js';
 export interface SandboxStartOptions {
   /** Port to listen on; 0 picks a free one. Default 4080 (env PAYGATE_PORT). */
   port: number;
-  /** Interface to listen on. Default 127.0.0.1. */
+  /** Interface to listen on. Default 127.0.0.1 (env PAYGATE_HOST). */
   host: string;
   /** State file, or a PostgreSQL URL (postgres://user@host/db). Default `.paygate/sandbox.json` (env PAYGATE_STORE). Ignored when `inMemory`. */
   store: string;
@@ -27,7 +27,7 @@ export interface SandboxStartOptions {
   inMemory: boolean;
   /** Delete the stored state before starting. Default false. */
   reset: boolean;
-  /** Stand the sandbox clock still until advanced. Default false. */
+  /** Stand the sandbox clock still until advanced. Default false (env PAYGATE_FROZEN_CLOCK=1). */
   frozenClock: boolean;
   /**
    * Acknowledge a write once durable (--fsync / --no-fsync). Undefined: the store's default, off for a store file
@@ -36,7 +36,7 @@ export interface SandboxStartOptions {
   fsync?: boolean;
   /** A webhook URL registered for every shop. Default none. */
   webhookUrl?: string;
-  /** Serve over TLS with the self-signed certificate kept beside the store (generated on first start). Default false. */
+  /** Serve over TLS with the self-signed certificate kept beside the store (generated on first start). Default false (env PAYGATE_HTTPS=1). */
   https: boolean;
   /** Base of every URL the sandbox returns, for a sandbox behind a proxy (env PAYGATE_PUBLIC_URL). Default: the listening URL. */
   publicUrl?: string;
@@ -44,7 +44,7 @@ export interface SandboxStartOptions {
   newAdminToken?: boolean;
   /** Print one more admin token, valid beside the one a store kept (which stays valid). Default false. */
   addAdminToken?: boolean;
-  /** What one client may hold of the server (README "Limits"); each number absent: its default. */
+  /** What one client may hold of the server (docs/limits.md); each number absent: its default. */
   limits: ServerLimitOptions;
   /** Print the startup information as JSON instead of human text. Default false. */
   json: boolean;
@@ -115,7 +115,7 @@ ${example(`
     .command('start')
     .description('start the sandbox HTTP server (Ctrl+C stops it)')
     .addOption(new Option('--port <n>', 'port to listen on; 0 picks a free one').env('PAYGATE_PORT').default(4080).argParser(parsePort))
-    .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
+    .addOption(new Option('--host <host>', 'interface to listen on (0.0.0.0: every interface, as in the container image)').env('PAYGATE_HOST').default('127.0.0.1'))
     .addOption(new Option('--store <path>', 'state file (persists between runs), or a PostgreSQL database postgres://user@host/db (several processes: one serves, the others stand by)').env('PAYGATE_STORE').default('.paygate/sandbox.json'))
     .addOption(
       new Option('--fixtures <path>', 'world fixture file: shops, keys, providers, routes (default: the bundled fixtures/default.json)').env(
@@ -124,13 +124,13 @@ ${example(`
     )
     .option('--in-memory', 'keep state in memory only (nothing written, --store ignored)')
     .option('--reset', 'delete the stored state before starting')
-    .option('--frozen-clock', 'stand the sandbox clock still until advanced')
+    .option('--frozen-clock', 'stand the sandbox clock still until advanced (env: PAYGATE_FROZEN_CLOCK=1)')
     .option('--fsync', 'acknowledge a write once it is on disk: a store file fdatasyncs every group write (survives power loss, not only a crash of the process); PostgreSQL waits for the WAL flush (its default)')
     .option('--no-fsync', 'PostgreSQL: acknowledge before the WAL flush (synchronous_commit off): faster, but a crash of the database server may lose the last acknowledged writes (the file store\'s default: no fdatasync)')
     .option('--webhook-url <url>', 'register this webhook URL for every shop (its whsec_ secret is printed)')
     .option(
       '--https',
-      'serve the API, pages and receipt files over TLS with a self-signed certificate, made on the first start and kept beside the store (<store>.cert.pem); prints its SHA-256 fingerprint',
+      'serve the API, pages and receipt files over TLS with a self-signed certificate, made on the first start and kept beside the store (<store>.cert.pem); prints its SHA-256 fingerprint (env: PAYGATE_HTTPS=1)',
     )
     .addOption(
       new Option('--public-url <url>', 'build every URL the sandbox returns (payment_url, receipt_url, links) from this base, e.g. behind a proxy').env(
@@ -150,6 +150,10 @@ ${example(`
     .addHelpText('after', `
 The admin token is kept (hashed) in the store: a restart keeps the one printed first valid and prints its last 4.
 Lost it? --add-admin-token prints one more without invalidating anyone's; --new-admin-token replaces them all.
+Set PAYGATE_ADMIN_TOKEN to choose the admin token. Every setting a container needs can come from the environment
+(a flag wins over its variable): PAYGATE_PORT, PAYGATE_HOST, PAYGATE_STORE (a file or postgres://…),
+PAYGATE_FIXTURES, PAYGATE_PUBLIC_URL, PAYGATE_HTTPS=1, PAYGATE_FROZEN_CLOCK=1, PAYGATE_ADMIN_TOKEN; the image sets PAYGATE_HOST=0.0.0.0
+and PAYGATE_STORE=/data/sandbox.json.
 Without --https or an https --public-url, receipt_url and payment_url are http:// links (the spec's receipt_url is
 an HTTPS URL). Clients trust the self-signed certificate with --ca <file> or PAYGATE_CA=<file> (the CLI),
 new Paygate({ ca }) (the client), or NODE_EXTRA_CA_CERTS=<file> (any Node program).
@@ -160,6 +164,7 @@ ${example(`
   $ paygate sandbox start --public-url https://paygate.example.test
   $ paygate sandbox start --max-connections 512 --headers-timeout 5 --max-streams 64
   $ PAYGATE_STORE=/tmp/pg.json paygate sandbox start --reset --json
+  $ docker run --rm -p 4080:4080 -e PAYGATE_ADMIN_TOKEN=pg_admin_local -v paygate-data:/data paygate
   $ paygate sandbox start --store postgres://paygate@db.internal/paygate --host 0.0.0.0   # run two: one stands by
   $ paygate sandbox start --store postgres://paygate@db.internal/paygate --no-fsync       # faster; a database crash may lose the last writes`)}`)
     .action(action(sandboxStartOptions, async () => (await import('../commands/sandbox.js')).sandboxStart));

@@ -1,6 +1,6 @@
 // client.sandbox.faults: fault injection (admin token). Make a gateway endpoint answer one of the failure statuses the
 // spec lists for it, hold it, or lose its answer after the write landed — for one shop or all, for the next N requests
-// or with a seeded probability (src/contract/faults.ts; README "Fault injection").
+// or with a seeded probability (src/contract/faults.ts; docs/faults.md).
 import type { FaultInput } from '../../contract/faults.js';
 import type { APIPromise } from '../api-promise.js';
 import type { PaygateCore, RequestOptions, ResponseOf } from '../core.js';

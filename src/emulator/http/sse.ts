@@ -46,13 +46,21 @@ function scheduleFlush(stream: BoundedStream): void {
   flushTimer.unref();
 }
 
-/** An event's bytes, made once for every stream it is sent to (the same entry or row object). */
-const encoded = new WeakMap<object, { event: string; id: string | undefined; bytes: Uint8Array }>();
+/**
+ * An event's bytes, made once for every stream it is sent to: the streams a change is sent to get it in one turn,
+ * so the last event encoded is kept until the end of that turn, and no longer. (Kept beside the entry or row it was
+ * made from, as it once was, the bytes of every event a stream had ever been sent lived as long as the request log's
+ * ring kept its entry, streams closed or not.)
+ */
+let last: { data: object; event: string; id: string | undefined; bytes: Uint8Array } | undefined;
+const forget = () => (last = undefined);
 function encodeEvent(event: string, data: unknown, id: string | undefined): Uint8Array {
-  const shared = typeof data === 'object' && data !== null ? encoded.get(data) : undefined;
-  if (shared && shared.event === event && shared.id === id) return shared.bytes;
+  if (last !== undefined && last.data === data && last.event === event && last.id === id) return last.bytes;
   const bytes = encoder.encode(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  if (typeof data === 'object' && data !== null) encoded.set(data, { event, id, bytes });
+  if (typeof data === 'object' && data !== null) {
+    if (last === undefined) queueMicrotask(forget);
+    last = { data, event, id, bytes };
+  }
   return bytes;
 }
 

@@ -45,8 +45,8 @@ export class StreamGate {
 /** What SandboxOptions takes of the limits (src/emulator/server-limits.ts). */
 export interface LimitOptions {
   /**
-   * What one client may hold of the server: connections, request and upload timeouts, event streams (README
-   * "Limits"). Default: the defaults of src/emulator/server-limits.ts.
+   * What one client may hold of the server: connections, request and upload timeouts, event streams
+   * (docs/limits.md). Default: the defaults of src/emulator/server-limits.ts.
    */
   limits?: ServerLimitOptions;
   /** @internal The server's stream gate, shared by its workspaces. Default: one of the sandbox's own. */

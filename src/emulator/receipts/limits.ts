@@ -1,4 +1,4 @@
-// The bounds of receipt checking, in one place (README "Receipt checks"): how many PDF workers parse at once and
+// The bounds of receipt checking, in one place (docs/controls.md, "Receipt checks"): how many PDF workers parse at once and
 // how many uploads a shop, and the sandbox as a whole, may have admitted (being received, waiting or checked).
 
 /** Wall-clock budget of one PDF parse, in ms, once a worker takes it; past it the PDF is unreadable_pdf. */

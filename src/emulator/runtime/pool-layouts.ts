@@ -6,7 +6,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { MAX_POOL_SLOTS_PER_SHOP } from '../../contract/sandbox.js';
 import { planCreate } from '../../domain/create.js';
-import { layoutParams } from '../../domain/pool-layout.js';
+import { layoutParamsOf } from '../../domain/pool-layout.js';
 import { ApiError } from '../http/errors.js';
 import type { GatewayService } from './service.js';
 
@@ -69,10 +69,11 @@ async function plan(service: GatewayService, shopId: string, layout: Layout): Pr
   const created: string[] = [];
   let rejected = 0;
   let writes: Promise<void>[] = [];
-  const all = layoutParams(service.world, layout.method, layout.amounts, layout.batch);
+  const amounts = layout.amounts;
+  const paramsOf = layoutParamsOf(service.world, layout.method, layout.batch);
   let sliceStart = performance.now();
   let inBatch = 0;
-  for (let i = 0; i < all.length; i++, inBatch++) {
+  for (let i = 0; i < amounts.length; i++, inBatch++) {
     if (inBatch >= LAYOUT_BATCH || (inBatch > 0 && performance.now() - sliceStart >= LAYOUT_SLICE_MS)) {
       // Wait for the batch to be written before planning the next: other requests run meanwhile, and a read (which
       // waits for the writes issued before it) never queues behind more than one batch.
@@ -82,7 +83,7 @@ async function plan(service: GatewayService, shopId: string, layout: Layout): Pr
       sliceStart = performance.now();
       inBatch = 0;
     }
-    const p = planCreate(service.ctx(), shopId, 'payout', all[i]!);
+    const p = planCreate(service.ctx(), shopId, 'payout', paramsOf(amounts[i]!, i));
     if (p.kind === 'refused') throw p.error;
     if (p.kind !== 'commit') continue;
     writes.push(service.persist(p));

@@ -1,0 +1,101 @@
+// Preloaded into a benchmark's sandbox (`node --require test/bench/probe.cjs …`, with PROBE_FILE set): on SIGUSR2
+// it appends one JSON line to that file with
+// - where the process's memory is: RSS (of which anonymous and of mapped files), the V8 heap (used and committed, per space), external memory and
+//   ArrayBuffers (process.memoryUsage(), v8.getHeapSpaceStatistics()), the open handles; with --expose-gc and
+//   PROBE_GC_FROM=n, from the n-th signal on (1 = the first) the same again after full collections (two, 1 s apart,
+//   sampled 1 s after the second), so a benchmark
+//   can tell memory the JavaScript heap still references from memory V8 or the allocator keeps;
+// - the garbage collections since the previous signal (PerformanceObserver 'gc': count, total and longest pause, by
+//   kind) and the event loop's turns (a 2 ms interval timer: the longest gap and the process's CPU time in it, the
+//   most CPU time in any gap, and the time in gaps over 20 ms), so
+//   a benchmark can split a delay into garbage collection and everything else.
+'use strict';
+const { appendFileSync, readFileSync } = require('node:fs');
+const { PerformanceObserver } = require('node:perf_hooks');
+const v8 = require('node:v8');
+
+const file = process.env.PROBE_FILE;
+const gcFrom = Number(process.env.PROBE_GC_FROM ?? Infinity);
+const KINDS = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weak', 16: 'minor' };
+const MB = 1024 * 1024;
+
+/** RssAnon and RssFile of /proc/self/status in MB (resident memory of the process's own vs of mapped files). */
+function rssParts() {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8');
+    const kb = (name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1]) / 1024;
+    return { rss_anon_mb: kb('RssAnon'), rss_file_mb: kb('RssFile') };
+  } catch {
+    return {};
+  }
+}
+
+function sample() {
+  const m = process.memoryUsage();
+  const spaces = {};
+  for (const s of v8.getHeapSpaceStatistics()) {
+    spaces[s.space_name] = { used_mb: s.space_used_size / MB, committed_mb: s.physical_space_size / MB };
+  }
+  return {
+    rss_mb: m.rss / MB,
+    ...rssParts(),
+    heap_used_mb: m.heapUsed / MB,
+    heap_total_mb: m.heapTotal / MB,
+    external_mb: m.external / MB,
+    array_buffers_mb: m.arrayBuffers / MB,
+    malloced_mb: v8.getHeapStatistics().malloced_memory / MB,
+    spaces,
+    handles: process.getActiveResourcesInfo().length,
+  };
+}
+
+if (file) {
+  let gcs = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gcs.push({ ms: e.duration, kind: KINDS[e.detail?.kind] ?? String(e.detail?.kind) });
+  }).observe({ entryTypes: ['gc'] });
+  let last = performance.now();
+  let lastCpu = process.cpuUsage();
+  let longestTurn = 0;
+  let longestTurnCpu = 0;
+  let mostCpuInATurn = 0;
+  let longTurnsMs = 0;
+  setInterval(() => {
+    const now = performance.now();
+    const cpu = process.cpuUsage();
+    const gap = now - last - 2;
+    // The process's CPU time over the gap (all its threads, the collector's helpers included): far below the gap,
+    // the thread waited for a core; near it (or above), it worked.
+    const cpuMs = (cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000;
+    last = now;
+    lastCpu = cpu;
+    if (gap > longestTurn) [longestTurn, longestTurnCpu] = [gap, cpuMs];
+    if (cpuMs > mostCpuInATurn) mostCpuInATurn = cpuMs;
+    if (gap > 20) longTurnsMs += gap;
+  }, 2).unref();
+  let n = 0;
+  process.on('SIGUSR2', () => {
+    n++;
+    const before = sample();
+    const byKind = {};
+    for (const g of gcs) {
+      const k = (byKind[g.kind] ??= { count: 0, total_ms: 0, max_ms: 0 });
+      k.count++;
+      k.total_ms += g.ms;
+      k.max_ms = Math.max(k.max_ms, g.ms);
+    }
+    const gc = { count: gcs.length, total_ms: gcs.reduce((a, g) => a + g.ms, 0), max_ms: gcs.reduce((a, g) => Math.max(a, g.ms), 0), by_kind: byKind };
+    const loop = { longest_turn_ms: longestTurn, longest_turn_cpu_ms: longestTurnCpu, most_cpu_in_a_turn_ms: mostCpuInATurn, in_turns_over_20ms_ms: longTurnsMs };
+    gcs = [];
+    longestTurn = longestTurnCpu = mostCpuInATurn = 0;
+    longTurnsMs = 0;
+    const write = (afterGc) => appendFileSync(file, `${JSON.stringify({ n, at: Date.now(), memory: before, gc, loop, after_gc: afterGc })}\n`);
+    if (n < gcFrom || typeof globalThis.gc !== 'function') return write(undefined);
+    // Two full collections a second apart: ArrayBuffers' memory is freed by a sweeper after the collection.
+    globalThis.gc();
+    setTimeout(() => {
+      globalThis.gc();
+      setTimeout(() => write(sample()), 1000);
+    }, 1000);
+  });
+}
