@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { commandTree, type CommandNode } from '../../src/cli/define/completion.js';
+import { commandTree, type CommandNode } from '../../src/cli/commands/completion/define.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { runCli, tempConfig } from './run-cli.js';
 

@@ -2,8 +2,8 @@
 // flow (every trigger name) produces that event, with the printed event id; the CLI end to end prints the ids
 // (--json too) and its help lists the events.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runTrigger } from '../../src/cli/commands/trigger.js';
-import type { TriggerOptions } from '../../src/cli/define/trigger.js';
+import { runTrigger } from '../../src/cli/commands/trigger/run.js';
+import type { TriggerOptions } from '../../src/cli/commands/trigger/define.js';
 import { TRIGGER_NAMES, TRIGGERS } from '../../src/cli/triggers.js';
 import { WebhookEventType } from '../../src/contract/webhook-event.js';
 import { startSandbox, type TestSandbox } from '../../src/testing/index.js';
