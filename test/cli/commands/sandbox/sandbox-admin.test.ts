@@ -2,8 +2,8 @@
 // frozen clock. Keys (issue, list, revoke), the admin token (flag, env, profile; missing → exit 2; wrong → exit 1) and
 // that it is never printed, and reset. The operation controls: sandbox-controls.test.ts.
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { json, ok, useLiveSandbox } from './live-sandbox.js';
-import { runCli, transcript } from './run-cli.js';
+import { json, ok, useLiveSandbox } from '../../live-sandbox.js';
+import { runCli, transcript } from '../../run-cli.js';
 
 // Each test runs the CLI as a subprocess; on a loaded machine that takes seconds, not milliseconds.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });

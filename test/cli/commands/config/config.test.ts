@@ -1,7 +1,7 @@
 // Profiles in the config file, the flag > env > profile > default precedence, and API key masking.
 import { readFileSync, statSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BALANCES, fakeServer, runCli, tempConfig, transcript, type FakeServer } from './run-cli.js';
+import { BALANCES, fakeServer, runCli, tempConfig, transcript, type FakeServer } from '../../run-cli.js';
 
 // Each test runs the CLI as a subprocess; on a loaded machine that takes seconds, not milliseconds.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });

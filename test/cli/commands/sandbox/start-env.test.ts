@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { envFlag } from '../../src/cli/commands/sandbox/start.js';
-import { BIN, runCli } from './run-cli.js';
+import { envFlag } from '../../../../src/cli/commands/sandbox/start.js';
+import { BIN, runCli } from '../../run-cli.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));

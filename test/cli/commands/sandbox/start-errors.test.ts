@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { explain } from '../../src/cli/commands/sandbox/start.js';
-import { runCli } from './run-cli.js';
+import { explain } from '../../../../src/cli/commands/sandbox/start.js';
+import { runCli } from '../../run-cli.js';
 
 const errno = (code: string, syscall: string, path?: string) => Object.assign(new Error(`${code}: ${syscall}`), { code, syscall, ...(path ? { path } : {}) });
 

@@ -2,13 +2,13 @@
 // flow (every trigger name) produces that event, with the printed event id; the CLI end to end prints the ids
 // (--json too) and its help lists the events.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runTrigger } from '../../src/cli/commands/trigger/run.js';
-import type { TriggerOptions } from '../../src/cli/commands/trigger/define.js';
-import { TRIGGER_NAMES, TRIGGERS } from '../../src/cli/triggers.js';
-import { WebhookEventType } from '../../src/contract/webhook-event.js';
-import { startSandbox, type TestSandbox } from '../../src/testing/index.js';
-import { json, ok, useLiveSandbox } from './live-sandbox.js';
-import { runCli } from './run-cli.js';
+import { runTrigger } from '../../../../src/cli/commands/trigger/run.js';
+import type { TriggerOptions } from '../../../../src/cli/commands/trigger/define.js';
+import { TRIGGER_NAMES, TRIGGERS } from '../../../../src/cli/triggers.js';
+import { WebhookEventType } from '../../../../src/contract/webhook-event.js';
+import { startSandbox, type TestSandbox } from '../../../../src/testing/index.js';
+import { json, ok, useLiveSandbox } from '../../live-sandbox.js';
+import { runCli } from '../../run-cli.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 

@@ -1,9 +1,9 @@
 // Issue 25 §B item 4: the server's limits are flags of `sandbox start` (docs/limits.md): listed in its help, checked
 // (exit 2 for a value that is not a positive whole number), and handed to the sandbox as SandboxOptions.limits.
 import { describe, expect, it } from 'vitest';
-import { sandboxStartOptions } from '../../src/cli/commands/sandbox/define.js';
-import { serverLimits } from '../../src/emulator/server-limits.js';
-import { runCli } from './run-cli.js';
+import { sandboxStartOptions } from '../../../../src/cli/commands/sandbox/define.js';
+import { serverLimits } from '../../../../src/emulator/server-limits.js';
+import { runCli } from '../../run-cli.js';
 
 describe('sandbox start limit flags', () => {
   it('are listed in --help', async () => {

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BIN, deadPort, ROOT, runCli, tempConfig } from './run-cli.js';
+import { BIN, deadPort, ROOT, runCli, tempConfig } from '../../run-cli.js';
 
 vi.setConfig({ testTimeout: 90_000, hookTimeout: 60_000 });
 
@@ -222,7 +222,7 @@ describe('paygate scenario list, validate, new', () => {
 });
 
 describe('lazy loading', () => {
-  const HOOK = fileURLToPath(new URL('./load-log-hook.mjs', import.meta.url));
+  const HOOK = fileURLToPath(new URL('../../load-log-hook.mjs', import.meta.url));
   it('scenario run --help loads no command module, no scenario runner, no emulator', async () => {
     const log = join(cfg.dir, 'scenario-help.log');
     const r = await runCli(['scenario', 'run', '--help'], { nodeArgs: ['--import', HOOK], env: { ...env, PAYGATE_TEST_LOAD_LOG: log } });

@@ -5,9 +5,9 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { commandTree, type CommandNode } from '../../src/cli/commands/completion/define.js';
-import { buildProgram } from '../../src/cli/program.js';
-import { runCli, tempConfig } from './run-cli.js';
+import { commandTree, type CommandNode } from '../../../../src/cli/commands/completion/define.js';
+import { buildProgram } from '../../../../src/cli/program.js';
+import { runCli, tempConfig } from '../../run-cli.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 

@@ -6,8 +6,8 @@ import { spawn } from 'node:child_process';
 import { Webhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { useLiveSandbox } from './live-sandbox.js';
-import { BIN, ROOT, fakeServer, type FakeServer } from './run-cli.js';
+import { useLiveSandbox } from '../../live-sandbox.js';
+import { BIN, ROOT, fakeServer, type FakeServer } from '../../run-cli.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
