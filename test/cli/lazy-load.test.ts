@@ -105,7 +105,7 @@ describe('lazy loading', () => {
     expect(modules.some((m) => m.includes('/dist/client/'))).toBe(true);
     for (const re of HEAVY) expect(modules.filter((m) => re.test(m))).toEqual([]);
     // The answer is checked by the generated light check, sent over node:http: no zod, no contract, no undici.
-    expect(modules.filter((m) => m.endsWith('/dist/cli-contract/checks/getBalances.js'))).toHaveLength(1);
+    expect(modules.filter((m) => m.endsWith('/dist/cli-contract/checks/balances.list.js'))).toHaveLength(1);
     for (const re of [/node_modules\/zod\//, /node_modules\/undici\//, /\/dist\/contract\//]) expect(modules.filter((m) => re.test(m))).toEqual([]);
     expect(modules.filter((m) => m.includes('node_modules/ora/'))).toEqual([]);
     expect(commandModules(modules, 'balances/')).toEqual([]);
