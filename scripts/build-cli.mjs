@@ -8,7 +8,7 @@
 //    light check refuses is checked again by zod, which gives the verdict and the message, so the light check only
 //    has to never accept what zod refuses (test/cli/light-contract.test.ts).
 // 2. dist/cli-bundle/: the CLI (dist/cli/main.js) bundled by esbuild with code splitting: every `import()` of a
-//    define/ or commands/ module becomes its own chunk, so each command still loads only what it uses, in a few
+//    command module (src/cli/commands/<command>/define.ts, run.ts) becomes its own chunk, so each command still loads only what it uses, in a few
 //    files instead of a hundred. The packages every start loads (commander, chalk) are bundled too, which spares
 //    Node their CommonJS interop; the others stay in node_modules. bin/paygate.js runs the bundle when it is at least
 //    as new as dist/cli/main.js, else the modules (after a bare `tsc`).

@@ -4,7 +4,7 @@
 import { newMerchantOperationId } from '../client/resources/create-call.js';
 import type { CreateOperationRequest } from '../contract/index.js';
 import type { CommandDeps } from './deps.js';
-import type { CreateOptions } from './define/create-flags.js';
+import type { CreateOptions } from './commands/create-flags.js';
 import type { Output } from './output.js';
 import {
   AMOUNT_FIELD,

@@ -1,16 +1,17 @@
 // The root command: the global options (--base-url, --api-key, --admin-token, --profile), version, help and error
-// output, and the commands in help order. Each command is defined in define/<noun>.ts (flags, help, typed options)
-// and run by a plain function in commands/<noun>.ts, imported only when it runs. The groups (payment, sandbox, …) are
+// output, and the commands in help order. Each command has a folder commands/<command>/: define.ts (flags, help,
+// typed options) and run.ts, a plain function imported only when it runs. The groups (payment, sandbox, …) are
 // created here with their one-line description; their subcommands are defined only when argv names the group, so
-// `paygate --help` loads commander, this file, define/shared.ts and define/top-level.ts, nothing else.
+// `paygate --help` loads commander, this file and the definitions directly in commands/ (shared, globals,
+// top-level) and commands/completion/define.ts, no run module.
 import { Command } from 'commander';
-import { defineCompletion } from './define/completion.js';
-import { collapsedGlobals, defineGlobals } from './define/globals.js';
-import { example } from './define/shared.js';
-import { defineAmounts, defineBalances, defineHealth, defineOpenapi, defineState } from './define/top-level.js';
+import { defineCompletion } from './commands/completion/define.js';
+import { collapsedGlobals, defineGlobals } from './commands/globals.js';
+import { example } from './commands/shared.js';
+import { defineAmounts, defineBalances, defineHealth, defineOpenapi, defineState } from './commands/top-level.js';
 import { redact, registerSecretsFromProcess } from './mask.js';
 
-/** The program with its global options; every command reads them through `globalOptions()` (define/shared.ts). */
+/** The program with its global options; every command reads them through `globalOptions()` (commands/shared.ts). */
 function rootCommand(version: string): Command {
   return new Command('paygate')
     .description('Offline sandbox of the payment gateway API, and a CLI to call it.')
@@ -47,7 +48,7 @@ Under --json, an error is also printed on stdout as {"error":{"code","message","
     );
 }
 
-/** Adds a group's subcommands and help text to it (define/<noun>.ts). */
+/** Adds a group's subcommands and help text to it (commands/<group>/define.ts). */
 type DefineGroup = (group: Command) => void;
 
 /** The global options that take a value: argv's command name is the first operand after them. */
@@ -80,26 +81,26 @@ export async function buildProgram(version: string, argv: readonly string[] = pr
     groups.set(name, () => (defined ??= load().then((define) => define(cmd))));
   };
 
-  group('payment', 'inbound payments: create, hosted link, confirm, cancel', async () => (await import('./define/payment.js')).definePayment);
-  group('payout', 'outbound payouts', async () => (await import('./define/payout.js')).definePayout);
+  group('payment', 'inbound payments: create, hosted link, confirm, cancel', async () => (await import('./commands/payment/define.js')).definePayment);
+  group('payout', 'outbound payouts', async () => (await import('./commands/payout/define.js')).definePayout);
   defineAmounts(program);
   defineState(program);
-  group('operation', 'one operation as the sandbox records it (sandbox control API)', async () => (await import('./define/operation.js')).defineOperation);
+  group('operation', 'one operation as the sandbox records it (sandbox control API)', async () => (await import('./commands/operation/define.js')).defineOperation);
   defineBalances(program);
   defineHealth(program);
   defineOpenapi(program, version);
-  group('config', 'profiles of base URL, API key and sandbox admin token, stored in the config file', async () => (await import('./define/config.js')).defineConfig);
+  group('config', 'profiles of base URL, API key and sandbox admin token, stored in the config file', async () => (await import('./commands/config/define.js')).defineConfig);
   group(
     'sandbox',
     'run the offline sandbox of the gateway, and drive it: time, payer / provider / reviewer actions, evidence, keys, pool, links, faults, reset',
-    async () => (await import('./define/sandbox.js')).defineSandbox,
+    async () => (await import('./commands/sandbox/define.js')).defineSandbox,
   );
-  group('workspace', "isolated sandboxes on one server, e.g. one per CI job: create, list, delete (the server's admin token)", async () => (await import('./define/workspace.js')).defineWorkspace);
-  group('ops', 'support: find operations across shops, explain one, watch them live (sandbox; admin token or API key)', async () => (await import('./define/ops.js')).defineOps);
-  group('logs', "support: tail the sandbox's request log live", async () => (await import('./define/logs.js')).defineLogs);
-  group('webhooks', 'receive the sandbox\'s webhooks locally: verify, print, forward', async () => (await import('./define/webhooks-listen.js')).defineWebhooksListen);
-  group('trigger', 'produce a webhook event for your shop by running its flow: payment.completed, payout.failed, … (sandbox)', async () => (await import('./define/trigger.js')).defineTrigger);
-  group('scenario', 'scripted scenarios: list, validate, write and run them (in process or against --base-url)', async () => (await import('./define/scenario.js')).defineScenario);
+  group('workspace', "isolated sandboxes on one server, e.g. one per CI job: create, list, delete (the server's admin token)", async () => (await import('./commands/workspace/define.js')).defineWorkspace);
+  group('ops', 'support: find operations across shops, explain one, watch them live (sandbox; admin token or API key)', async () => (await import('./commands/ops/define.js')).defineOps);
+  group('logs', "support: tail the sandbox's request log live", async () => (await import('./commands/logs/define.js')).defineLogs);
+  group('webhooks', 'receive the sandbox\'s webhooks locally: verify, print, forward', async () => (await import('./commands/webhooks/define.js')).defineWebhooksListen);
+  group('trigger', 'produce a webhook event for your shop by running its flow: payment.completed, payout.failed, … (sandbox)', async () => (await import('./commands/trigger/define.js')).defineTrigger);
+  group('scenario', 'scripted scenarios: list, validate, write and run them (in process or against --base-url)', async () => (await import('./commands/scenario/define.js')).defineScenario);
   defineCompletion(program);
   defineGlobals(program);
 

@@ -3,7 +3,7 @@
 // value is a usage error naming the flag (exit 2), with the same rule the sandbox applies.
 import type { z } from 'zod';
 import type { SandboxOperationFilters } from '../client/resources/sandbox-support.js';
-import type { OpsFilterOptions } from './define/ops.js';
+import type { OpsFilterOptions } from './commands/ops/define.js';
 import type { CommandDeps, ConnectedClient } from './deps.js';
 import { UsageError } from './errors.js';
 

@@ -28,7 +28,7 @@ export const ADMIN_TOKEN_401 = {
  * - 400, 413 and 415 when it reads a body (not JSON, or not multipart, is 415; over the limit 413; unparsable 400);
  * - 400 when it reads a query or path parameter;
  * - 503 on every route: a store that could not write answers 503 store_unavailable, and a standby process of a
- *   PostgreSQL store answers every request but /livez and /healthz 503 `standby` (cli/commands/sandbox-standby.ts);
+ *   PostgreSQL store answers every request but /livez and /healthz 503 `standby` (cli/commands/sandbox/standby.ts);
  * - 429 for a stream of server-sent events: too many streams open.
  */
 export function answeredErrors(row: AnsweringRow): number[] {

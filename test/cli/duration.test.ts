@@ -1,7 +1,7 @@
 // One duration grammar for every flag and control: `sandbox time advance` takes what `--read-latency` takes (1.5s,
 // 1h30m), both refuse what the contract refuses (2400000000h), and the sandbox moves by exactly the parsed amount.
 import { describe, expect, it } from 'vitest';
-import { advance } from '../../src/cli/commands/sandbox-time.js';
+import { advance } from '../../src/cli/commands/sandbox/time/run.js';
 import { durationArg as parseDuration, latencyArg as parseLatency } from '../../src/cli/durations.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { useSandbox } from '../helpers/sandbox.js';

@@ -53,6 +53,14 @@ async function loaded(args: string[], env: Record<string, string> = {}): Promise
   return { code: r.code, modules: urls.flatMap(sources), urls };
 }
 
+/**
+ * The command modules among `modules`: what a command's folder (dist/cli/commands/<command>/) holds but its define.js
+ * (flags and help), i.e. its run function and what only it uses; but those under `own` (e.g. 'sandbox/time/').
+ */
+function commandModules(modules: string[], own?: string): string[] {
+  return modules.filter((m) => /\/dist\/cli\/commands\/.+\/[^/]+\.js$/.test(m) && !m.endsWith('/define.js') && (own === undefined || !m.includes(`/dist/cli/commands/${own}`)));
+}
+
 const HEAVY = [/\/emulator\//, /node_modules\/h3\//, /node_modules\/lowdb\//, /node_modules\/@inquirer\//];
 const DEFERRED = [/node_modules\/undici\//, /node_modules\/zod\//, /node_modules\/ora\//, /node_modules\/chalk\//, /\/client\//, /\/contract\//];
 
@@ -71,36 +79,36 @@ describe('lazy loading', () => {
     expect(code).toBe(0);
     expect(modules.some((m) => m.includes('node_modules/commander/'))).toBe(true);
     for (const re of [...HEAVY, ...DEFERRED]) expect(modules.filter((m) => re.test(m))).toEqual([]);
-    expect(modules.filter((m) => m.includes('/dist/cli/commands/'))).toEqual([]);
+    expect(commandModules(modules)).toEqual([]);
   });
 
   it('a subcommand --help loads no command module either', async () => {
     const { modules } = await loaded(['payment', 'create', '--help']);
     for (const re of [...HEAVY, ...DEFERRED]) expect(modules.filter((m) => re.test(m))).toEqual([]);
-    expect(modules.filter((m) => m.includes('/dist/cli/commands/'))).toEqual([]);
+    expect(commandModules(modules)).toEqual([]);
   });
 
   it('completion defines every command yet loads no client, contract or command module but its own', async () => {
     const { code, modules } = await loaded(['completion', 'bash']);
     expect(code).toBe(0);
-    expect(modules.some((m) => m.includes('/dist/cli/define/sandbox-pool.js'))).toBe(true);
+    expect(modules.some((m) => m.includes('/dist/cli/commands/sandbox/pool/define.js'))).toBe(true);
     // The one contract module it may load: the zod-free list of webhook event types, `trigger <event>`'s choices.
     const loadedNow = modules.filter((m) => !m.endsWith('/dist/contract/webhook-event-types.js'));
     for (const re of [...HEAVY, ...DEFERRED.filter((d) => !d.source.includes('chalk'))]) expect(loadedNow.filter((m) => re.test(m))).toEqual([]);
-    expect(modules.filter((m) => /\/dist\/cli\/commands\/(?!completion)/.test(m))).toEqual([]);
+    expect(commandModules(modules, 'completion/')).toEqual([]);
   });
 
   it('balances loads the client but not the emulator, h3, lowdb or @inquirer/prompts (and no spinner without a TTY)', async () => {
     const { code, modules } = await loaded(['balances'], { PAYGATE_BASE_URL: server.baseUrl, PAYGATE_API_KEY: 'pg_lazy_key_0000' });
     expect(code).toBe(0);
-    expect(modules.some((m) => m.includes('/dist/cli/commands/balances.js'))).toBe(true);
+    expect(modules.some((m) => m.includes('/dist/cli/commands/balances/run.js'))).toBe(true);
     expect(modules.some((m) => m.includes('/dist/client/'))).toBe(true);
     for (const re of HEAVY) expect(modules.filter((m) => re.test(m))).toEqual([]);
     // The answer is checked by the generated light check, sent over node:http: no zod, no contract, no undici.
     expect(modules.filter((m) => m.endsWith('/dist/cli-contract/checks/balances.list.js'))).toHaveLength(1);
     for (const re of [/node_modules\/zod\//, /node_modules\/undici\//, /\/dist\/contract\//]) expect(modules.filter((m) => re.test(m))).toEqual([]);
     expect(modules.filter((m) => m.includes('node_modules/ora/'))).toEqual([]);
-    expect(modules.filter((m) => /\/dist\/cli\/commands\/(?!balances)/.test(m))).toEqual([]);
+    expect(commandModules(modules, 'balances/')).toEqual([]);
   });
 
   it('config set writes the profile file through lowdb; config get reads it without lowdb', async () => {
@@ -116,24 +124,24 @@ describe('lazy loading', () => {
   it('sandbox time --help loads no command module; sandbox time loads only its own', async () => {
     const help = await loaded(['sandbox', 'time', 'advance', '--help']);
     for (const re of [...HEAVY, ...DEFERRED]) expect(help.modules.filter((m) => re.test(m))).toEqual([]);
-    expect(help.modules.filter((m) => m.includes('/dist/cli/commands/'))).toEqual([]);
+    expect(commandModules(help.modules)).toEqual([]);
 
     const { code, modules } = await loaded(['sandbox', 'time'], { PAYGATE_BASE_URL: clock.baseUrl, PAYGATE_ADMIN_TOKEN: 'pg_admin_lazy_0000' });
     expect(code).toBe(0);
-    expect(modules.some((m) => m.includes('/dist/cli/commands/sandbox-time.js'))).toBe(true);
+    expect(modules.some((m) => m.includes('/dist/cli/commands/sandbox/time/run.js'))).toBe(true);
     for (const re of HEAVY) expect(modules.filter((m) => re.test(m))).toEqual([]);
-    expect(modules.filter((m) => /\/dist\/cli\/commands\/(?!sandbox-time)/.test(m))).toEqual([]);
+    expect(commandModules(modules, 'sandbox/time/')).toEqual([]);
   });
 
   it('sandbox pool layout --help loads no command module; sandbox pool settings loads only its own', async () => {
     const help = await loaded(['sandbox', 'pool', 'layout', '--help']);
     for (const re of [...HEAVY, ...DEFERRED]) expect(help.modules.filter((m) => re.test(m))).toEqual([]);
-    expect(help.modules.filter((m) => m.includes('/dist/cli/commands/'))).toEqual([]);
+    expect(commandModules(help.modules)).toEqual([]);
 
     const { code, modules } = await loaded(['sandbox', 'pool', 'settings'], { PAYGATE_BASE_URL: clock.baseUrl, PAYGATE_ADMIN_TOKEN: 'pg_admin_lazy_0000' });
     expect(code).toBe(0);
-    expect(modules.some((m) => m.includes('/dist/cli/commands/sandbox-pool.js'))).toBe(true);
+    expect(modules.some((m) => m.includes('/dist/cli/commands/sandbox/pool/run.js'))).toBe(true);
     for (const re of HEAVY) expect(modules.filter((m) => re.test(m))).toEqual([]);
-    expect(modules.filter((m) => /\/dist\/cli\/commands\/(?!sandbox-pool)/.test(m))).toEqual([]);
+    expect(commandModules(modules, 'sandbox/pool/')).toEqual([]);
   });
 });

@@ -1,11 +1,11 @@
 // The commands' run functions called directly, with no binary and no socket: typed options in, a client over an
 // in-process sandbox, an Output that records what is printed. Shows the define / run seam of the CLI.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { balances } from '../../src/cli/commands/balances.js';
-import { createPayment } from '../../src/cli/commands/payment.js';
-import { time } from '../../src/cli/commands/sandbox-time.js';
-import { state } from '../../src/cli/commands/state.js';
-import type { CreateOptions } from '../../src/cli/define/create-flags.js';
+import { balances } from '../../src/cli/commands/balances/run.js';
+import { createPayment } from '../../src/cli/commands/payment/run.js';
+import { time } from '../../src/cli/commands/sandbox/time/run.js';
+import { state } from '../../src/cli/commands/state/run.js';
+import type { CreateOptions } from '../../src/cli/commands/create-flags.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { inProcessDeps } from './run-deps.js';

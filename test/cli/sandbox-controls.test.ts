@@ -1,6 +1,6 @@
 // The sandbox's operation controls end to end: the CLI as a subprocess against a sandbox started in this process on a
 // frozen clock. time / time advance, pay, settle, review, operations, operation history, evidence and the receipts of
-// `paygate state`. Keys, the admin token and reset: sandbox-admin.test.ts.
+// `paygate state`. Keys, the admin token and reset: commands/sandbox/sandbox-admin.test.ts.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { timerArmed } from '../helpers/sandbox.js';
 import { json, ok, useLiveSandbox } from './live-sandbox.js';

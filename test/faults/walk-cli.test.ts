@@ -3,12 +3,12 @@
 // error is 1, a connection that closed is 3). The binary itself, per status class: see cli.test.ts.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { availability, recommend } from '../../src/cli/commands/amounts.js';
-import { balances } from '../../src/cli/commands/balances.js';
-import { health } from '../../src/cli/commands/health.js';
-import { cancelPayment, confirmPayment, createLink, createPayment } from '../../src/cli/commands/payment.js';
-import { createPayout } from '../../src/cli/commands/payout.js';
-import { state } from '../../src/cli/commands/state.js';
+import { availability, recommend } from '../../src/cli/commands/amounts/run.js';
+import { balances } from '../../src/cli/commands/balances/run.js';
+import { health } from '../../src/cli/commands/health/run.js';
+import { cancelPayment, confirmPayment, createLink, createPayment } from '../../src/cli/commands/payment/run.js';
+import { createPayout } from '../../src/cli/commands/payout/run.js';
+import { state } from '../../src/cli/commands/state/run.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { describeError } from '../../src/cli/report-error.js';
 import type { EndpointId } from '../../src/contract/endpoints.js';

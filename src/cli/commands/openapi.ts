@@ -1,9 +1,0 @@
-// `paygate openapi` (flags: define/top-level.ts): the OpenAPI 3.1 document generated from the contract, 2-space
-// indented.
-import type { OpenapiOptions } from '../define/top-level.js';
-import type { CommandDeps } from '../deps.js';
-
-export async function openapi(options: OpenapiOptions, deps: CommandDeps): Promise<void> {
-  const { buildOpenApiDocument } = await import('../../contract/openapi.js');
-  deps.output.json(buildOpenApiDocument(options.version));
-}
