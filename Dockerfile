@@ -9,6 +9,8 @@ ARG BASE=node:20-slim
 # Build: dev dependencies, compile, `npm pack` (what npm would publish), then the production dependencies of
 # that package, installed from the same lockfile and the npm cache the first install filled.
 FROM ${BASE} AS build
+# Marks the build stage, so a test run can tell its own leftover stages (kept as the next build's cache) from others.
+LABEL org.paygate.stage=build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts

@@ -35,6 +35,8 @@ if (!available) {
 
 const id = `${process.pid}-${randomBytes(3).toString('hex')}`;
 const image = `paygate-test:${id}`;
+/** The build stage of the last run, kept as the layer cache of the next (one image at most). */
+const BUILD_CACHE = 'paygate-test-build-cache:latest';
 const volume = `paygate-test-${id}`;
 const adminToken = `pg_admin_${randomBytes(12).toString('hex')}`;
 const containers: string[] = [];
@@ -82,14 +84,13 @@ describe.skipIf(!available)('the container image', () => {
   beforeAll(async () => {
     const made = await run('bash', [`${ROOT}scripts/container-base.sh`], { maxBuffer: 16 << 20, timeout: 15 * 60_000 });
     const baseImage = made.stdout.trim().split('\n').pop()!;
-    const before = new Set((await docker('images', '-q', '--no-trunc', '-f', 'dangling=true')).split('\n'));
-    try {
-      await run('docker', ['build', '-q', '-t', image, '--build-arg', `BASE=${baseImage}`, ROOT], { maxBuffer: 64 << 20, timeout: 15 * 60_000 });
-    } finally {
-      // The build stage this run left behind (dangling once the build is done); images made before stay.
-      const left = (await docker('images', '-q', '--no-trunc', '-f', 'dangling=true')).split('\n').filter((i) => i && !before.has(i));
-      if (left.length) await run('docker', ['rmi', '-f', ...left]).catch(() => undefined);
-    }
+    // The build stage is tagged as the next run's layer cache (its `npm ci` layer is reused while the lockfile is
+    // unchanged), kept like the cached base; the stage it replaces, now untagged, is removed, so one is kept at most.
+    const build = ['--build-arg', `BASE=${baseImage}`, ROOT];
+    await run('docker', ['build', '-q', '--target', 'build', '-t', BUILD_CACHE, ...build], { maxBuffer: 64 << 20, timeout: 15 * 60_000 });
+    await run('docker', ['build', '-q', '-t', image, ...build], { maxBuffer: 64 << 20, timeout: 15 * 60_000 });
+    const stale = (await docker('images', '-q', '--no-trunc', '-f', 'dangling=true', '-f', 'label=org.paygate.stage=build')).split('\n').filter(Boolean);
+    if (stale.length) await run('docker', ['rmi', '-f', ...stale]).catch(() => undefined);
     await docker('volume', 'create', volume);
     port = await freePort();
     base = `http://127.0.0.1:${port}`;
