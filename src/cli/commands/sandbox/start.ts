@@ -58,6 +58,8 @@ export function explain(e: unknown, port: number, host: string): SandboxStartErr
 interface Started {
   sandbox: Sandbox;
   url: string;
+  /** The interface it listens on (flag, else PAYGATE_HOST, else 127.0.0.1). */
+  host: string;
   /** What to show as the store (a database URL without its password). */
   store: string | undefined;
   /** On a database store: the lease this process holds. */
@@ -123,7 +125,7 @@ async function started(opts: SandboxStartOptions, output: Output): Promise<Start
   }
   try {
     await leased?.handOver();
-    return { sandbox, url: (await sandbox.listen({ port: leased?.port ?? port, host })).url, store: leased ? leased.backend.label : store, leased, reopen };
+    return { sandbox, url: (await sandbox.listen({ port: leased?.port ?? port, host })).url, host, store: leased ? leased.backend.label : store, leased, reopen };
   } catch (e) {
     await sandbox.close();
     await leased?.backend.close();
@@ -228,9 +230,8 @@ function closedOnSignal(sandbox: Sandbox, output: Output, leased: Leased | undef
 export async function runSandboxStart(opts: SandboxStartOptions, output: Output): Promise<void> {
   const running = await started(opts, output);
   if (!running) return;
-  const { url, store, reopen } = running;
+  const { url, host, store, reopen } = running;
   let { sandbox, leased } = running;
-  const host = opts.host ?? process.env.PAYGATE_HOST ?? '127.0.0.1';
   const info = startupInfo(sandbox, url, store, opts.webhookUrl);
   const lines = opts.json ? JSON.stringify(info) : (await readyLines(sandbox, info, opts.webhookUrl)).join('\n');
   const adminToken = sandbox.adminToken ?? null;
