@@ -6,12 +6,27 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /** The suites of each separate project; `paygate` is every other test file. */
 export const SEPARATE = {
   browser: ['test/pages/browser-*.test.ts'],
-  postgres: ['test/postgres/**/*.test.ts', 'test/store/persistence-contract.test.ts', 'test/store/rollback-backends.property.test.ts'],
+  postgres: [
+    'test/postgres/**/*.test.ts',
+    'test/store/persistence-contract.test.ts',
+    'test/store/rollback-backends.property.test.ts',
+  ],
   'full-disk': ['test/store/full-disk.test.ts', 'test/e2e/full-disk.test.ts'],
 };
-const project = (name: string, include: string[], exclude: string[] = [], timeouts: { testTimeout?: number; hookTimeout?: number } = {}) => ({
+const project = (
+  name: string,
+  include: string[],
+  exclude: string[] = [],
+  timeouts: { testTimeout?: number; hookTimeout?: number } = {},
+) => ({
   extends: true as const,
-  test: { name, include, exclude: [...configDefaults.exclude, ...exclude], globalSetup: ['test/build-cli.setup.ts'], ...timeouts },
+  test: {
+    name,
+    include,
+    exclude: [...configDefaults.exclude, ...exclude],
+    globalSetup: ['test/build-cli.setup.ts'],
+    ...timeouts,
+  },
 });
 
 export default defineConfig({

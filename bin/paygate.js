@@ -6,4 +6,6 @@ import { statSync } from 'node:fs';
 
 const mtime = (path) => statSync(new URL(path, import.meta.url), { throwIfNoEntry: false })?.mtimeMs ?? -1;
 const bundle = mtime('../dist/cli-bundle/main.js');
-await import(bundle >= 0 && bundle >= mtime('../dist/cli/main.js') ? '../dist/cli-bundle/main.js' : '../dist/cli/main.js');
+await import(
+  bundle >= 0 && bundle >= mtime('../dist/cli/main.js') ? '../dist/cli-bundle/main.js' : '../dist/cli/main.js'
+);

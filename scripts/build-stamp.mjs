@@ -8,13 +8,25 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
 /** The inputs of the build, relative to the package root: src/ whole, the build scripts, the compiler and package settings. */
-const INPUT_FILES = ['tsconfig.json', 'package.json', 'package-lock.json', 'scripts/build-cli.mjs', 'scripts/build-stamp.mjs', 'scripts/start-build.mjs'];
+const INPUT_FILES = [
+  'tsconfig.json',
+  'package.json',
+  'package-lock.json',
+  'scripts/build-cli.mjs',
+  'scripts/build-stamp.mjs',
+  'scripts/start-build.mjs',
+];
 const INPUT_DIRS = ['src'];
 
 export const STAMP = 'dist/.build-stamp';
 
 /** The build's outputs that `npm start` needs; a missing one means building again whatever the stamp says. */
-export const OUTPUTS = ['dist/cli/main.js', 'dist/cli-bundle/main.js', 'dist/cli-contract/routes.js', 'dist/emulator/index.js'];
+export const OUTPUTS = [
+  'dist/cli/main.js',
+  'dist/cli-bundle/main.js',
+  'dist/cli-contract/routes.js',
+  'dist/emulator/index.js',
+];
 
 /** The fingerprint of the build's inputs under `root`. */
 export function fingerprint(root) {

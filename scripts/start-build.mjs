@@ -37,7 +37,9 @@ if (builtFrom(root) === inputs) {
     absWorkingDir: root,
     logLevel: 'warning',
   });
-  console.log(`build: ${modules.length} modules compiled by esbuild (no type-check; \`npm test\` does it) in ${seconds()}`);
+  console.log(
+    `build: ${modules.length} modules compiled by esbuild (no type-check; \`npm test\` does it) in ${seconds()}`,
+  );
   // The contract tables and the CLI bundle; it stamps the build with the inputs as they were before it began.
   process.env.PAYGATE_BUILD_INPUTS = inputs;
   await import(pathToFileURL(join(root, 'scripts/build-cli.mjs')).href);

@@ -11,8 +11,15 @@ const mtime = (path: string) => statSync(at(path), { throwIfNoEntry: false })?.m
 export default function setup(): void {
   const compiled = mtime('dist/cli/main.js');
   if (compiled < 0) return;
-  if (mtime('dist/cli-bundle/main.js') >= compiled && mtime('dist/cli-contract/routes.js') >= mtime('dist/client/routes.js')) return;
+  if (
+    mtime('dist/cli-bundle/main.js') >= compiled &&
+    mtime('dist/cli-contract/routes.js') >= mtime('dist/client/routes.js')
+  )
+    return;
   const r = spawnSync(process.execPath, [fileURLToPath(at('scripts/build-cli.mjs'))], { encoding: 'utf8' });
   // Without them the CLI still runs (the modules, zod's checks); the tests that look for them say so.
-  if (r.status !== 0) process.stderr.write(`scripts/build-cli.mjs failed, the CLI runs unbundled (npm install, then npm run build):\n${r.stderr}\n`);
+  if (r.status !== 0)
+    process.stderr.write(
+      `scripts/build-cli.mjs failed, the CLI runs unbundled (npm install, then npm run build):\n${r.stderr}\n`,
+    );
 }

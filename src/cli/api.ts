@@ -38,12 +38,18 @@ async function readCa(ca: NonNullable<Connection['ca']>): Promise<string> {
   try {
     text = readFileSync(ca.path, 'utf8');
   } catch (e) {
-    throw new UsageError(`cannot read the ${ca.from} file ${ca.path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'give the certificate file `paygate sandbox start --https` prints');
+    throw new UsageError(
+      `cannot read the ${ca.from} file ${ca.path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      'give the certificate file `paygate sandbox start --https` prints',
+    );
   }
   try {
     new X509Certificate(text);
   } catch {
-    throw new UsageError(`the ${ca.from} file ${ca.path} holds no PEM certificate`, 'give the certificate file (-----BEGIN CERTIFICATE-----), not the key');
+    throw new UsageError(
+      `the ${ca.from} file ${ca.path} holds no PEM certificate`,
+      'give the certificate file (-----BEGIN CERTIFICATE-----), not the key',
+    );
   }
   return text;
 }
@@ -73,7 +79,10 @@ function checkHeaderValue(value: string | undefined, what: string): void {
 }
 
 /** Build a client for the command; the admin token is passed whenever one is configured. */
-export async function connect(globals: GlobalOptions, { needKey = true, needAdminToken = false, withAdminTokenOnly }: ConnectOptions = {}): Promise<Connected> {
+export async function connect(
+  globals: GlobalOptions,
+  { needKey = true, needAdminToken = false, withAdminTokenOnly }: ConnectOptions = {},
+): Promise<Connected> {
   const conn = resolveConnection(globals);
   registerSecret(conn.apiKey);
   registerSecret(conn.adminToken);
@@ -89,7 +98,10 @@ export async function connect(globals: GlobalOptions, { needKey = true, needAdmi
   if (needKey && !conn.apiKey) {
     const where = `pass --api-key, set PAYGATE_API_KEY, or store one with \`paygate config set api-key <key>\`${profileFlag}`;
     if (conn.adminToken && withAdminTokenOnly) {
-      throw new UsageError(`no API key (this reads one shop's data; the admin token alone cannot)`, `with the admin token, run \`${withAdminTokenOnly}\`; for one shop, ${where}`);
+      throw new UsageError(
+        `no API key (this reads one shop's data; the admin token alone cannot)`,
+        `with the admin token, run \`${withAdminTokenOnly}\`; for one shop, ${where}`,
+      );
     }
     throw new UsageError('no API key', where);
   }

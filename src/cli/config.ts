@@ -83,7 +83,13 @@ export async function writeConfig(path: string, config: ConfigFile): Promise<voi
   const tmp = join(dirname(path), `.${basename(path)}.tmp`);
   closeSync(openSync(tmp, 'w', 0o600));
   chmodSync(tmp, 0o600);
-  const db = new Low<ConfigFile>(new DataFile<ConfigFile>(path, { parse: (text) => JSON.parse(text) as ConfigFile, stringify: (c) => `${JSON.stringify(c, null, 2)}\n` }), config);
+  const db = new Low<ConfigFile>(
+    new DataFile<ConfigFile>(path, {
+      parse: (text) => JSON.parse(text) as ConfigFile,
+      stringify: (c) => `${JSON.stringify(c, null, 2)}\n`,
+    }),
+    config,
+  );
   await db.write();
   chmodSync(path, 0o600);
 }
@@ -132,7 +138,11 @@ export interface Connection {
 }
 
 /** Which profile applies: --profile, then PAYGATE_PROFILE, then the config's current profile, then "default". */
-export function activeProfile(globals: GlobalOptions, config: ConfigFile, env: Env = process.env): { name: string; explicit: boolean } {
+export function activeProfile(
+  globals: GlobalOptions,
+  config: ConfigFile,
+  env: Env = process.env,
+): { name: string; explicit: boolean } {
   if (globals.profile) return { name: globals.profile, explicit: true };
   if (env.PAYGATE_PROFILE) return { name: env.PAYGATE_PROFILE, explicit: true };
   return { name: config.current_profile ?? DEFAULT_PROFILE, explicit: false };
@@ -151,7 +161,10 @@ export function resolveConnection(globals: GlobalOptions, env: Env = process.env
   const { name, explicit } = activeProfile(globals, config, env);
   const profile = config.profiles[name];
   if (explicit && !profile && !(globals.baseUrl && (globals.apiKey || globals.adminToken))) {
-    throw new UsageError(`profile "${name}" is not defined in ${path}`, `create it with \`paygate config set api-key <key> --profile ${name}\``);
+    throw new UsageError(
+      `profile "${name}" is not defined in ${path}`,
+      `create it with \`paygate config set api-key <key> --profile ${name}\``,
+    );
   }
   let baseUrl = DEFAULT_BASE_URL;
   let baseUrlSource: Source = 'default';
@@ -168,7 +181,12 @@ export function resolveConnection(globals: GlobalOptions, env: Env = process.env
   if (globals.adminToken) [adminToken, adminTokenSource] = [globals.adminToken, 'flag'];
   else if (env.PAYGATE_ADMIN_TOKEN) [adminToken, adminTokenSource] = [env.PAYGATE_ADMIN_TOKEN, 'env'];
   else if (profile?.admin_token) [adminToken, adminTokenSource] = [profile.admin_token, 'profile'];
-  const label = { flag: '--base-url', env: 'PAYGATE_BASE_URL', profile: `base-url of profile "${name}"`, default: 'default base URL' }[baseUrlSource];
+  const label = {
+    flag: '--base-url',
+    env: 'PAYGATE_BASE_URL',
+    profile: `base-url of profile "${name}"`,
+    default: 'default base URL',
+  }[baseUrlSource];
   last = {
     baseUrl: validateBaseUrl(baseUrl, label),
     baseUrlSource,
@@ -178,7 +196,11 @@ export function resolveConnection(globals: GlobalOptions, env: Env = process.env
     adminTokenSource,
     profile: name,
     configPath: path,
-    ca: globals.ca ? { path: globals.ca, from: '--ca' } : env.PAYGATE_CA ? { path: env.PAYGATE_CA, from: 'PAYGATE_CA' } : undefined,
+    ca: globals.ca
+      ? { path: globals.ca, from: '--ca' }
+      : env.PAYGATE_CA
+        ? { path: env.PAYGATE_CA, from: 'PAYGATE_CA' }
+        : undefined,
   };
   return last;
 }
@@ -186,13 +208,20 @@ export function resolveConnection(globals: GlobalOptions, env: Env = process.env
 /** Where a key came from, for messages: `API key ****Nc8V from PAYGATE_API_KEY`. Never the key itself. */
 export function describeKey(conn: Connection): string {
   if (!conn.apiKey) return 'no API key';
-  const from = { flag: '--api-key', env: 'PAYGATE_API_KEY', profile: `profile "${conn.profile}"`, default: 'default' }[conn.apiKeySource ?? 'default'];
+  const from = { flag: '--api-key', env: 'PAYGATE_API_KEY', profile: `profile "${conn.profile}"`, default: 'default' }[
+    conn.apiKeySource ?? 'default'
+  ];
   return `API key ${maskKey(conn.apiKey)} from ${from}`;
 }
 
 /** Where the admin token came from: `admin token ****cli1 from --admin-token`. Never the token itself. */
 export function describeAdminToken(conn: Connection): string {
   if (!conn.adminToken) return 'no admin token';
-  const from = { flag: '--admin-token', env: 'PAYGATE_ADMIN_TOKEN', profile: `profile "${conn.profile}"`, default: 'default' }[conn.adminTokenSource ?? 'default'];
+  const from = {
+    flag: '--admin-token',
+    env: 'PAYGATE_ADMIN_TOKEN',
+    profile: `profile "${conn.profile}"`,
+    default: 'default',
+  }[conn.adminTokenSource ?? 'default'];
   return `admin token ${maskKey(conn.adminToken)} from ${from}`;
 }

@@ -35,13 +35,23 @@ export async function slowCreateHint(client: Paygate): Promise<string | undefine
     return `Waiting for the provider: the sandbox clock is frozen, so its answer (at most 15 s of sandbox time) comes only when time moves. In another terminal: ${ADVANCE}`;
   } catch (e) {
     // The client has no admin token (refused before sending), or the sandbox refused it.
-    const noToken = e instanceof APIError ? e.status === 401 : e instanceof PaygateError && Object.getPrototypeOf(e) === PaygateError.prototype;
-    return noToken ? `Still waiting for the provider (up to 15 s). If the sandbox clock is frozen, advance it in another terminal: ${ADVANCE} --admin-token <token>` : undefined;
+    const noToken =
+      e instanceof APIError
+        ? e.status === 401
+        : e instanceof PaygateError && Object.getPrototypeOf(e) === PaygateError.prototype;
+    return noToken
+      ? `Still waiting for the provider (up to 15 s). If the sandbox clock is frozen, advance it in another terminal: ${ADVANCE} --admin-token <token>`
+      : undefined;
   }
 }
 
 /** Await the create under the spinner; past `slowAfterMs` without an answer, ask the clock once and say what it means. */
-async function awaitCreate<T>(deps: CommandDeps, client: Paygate, text: string, call: () => Call<T>): Promise<WithResponse<T>> {
+async function awaitCreate<T>(
+  deps: CommandDeps,
+  client: Paygate,
+  text: string,
+  call: () => Call<T>,
+): Promise<WithResponse<T>> {
   return deps.output.spin(text, async (say) => {
     let answered = false;
     const timer = setTimeout(() => {
@@ -97,7 +107,8 @@ export async function showCreate<T extends CreateAnswer>(
   view: (data: T) => string,
 ): Promise<T> {
   const { data, response } = await awaitCreate(deps, client, text, call);
-  const why = data.status === 'rejected' && 'type' in data ? await rejectionCause(client, data.operation_id) : undefined;
+  const why =
+    data.status === 'rejected' && 'type' in data ? await rejectionCause(client, data.operation_id) : undefined;
   if (options.json) {
     deps.output.json(response.body);
     if (why) deps.output.note(`rejected: ${why}`);

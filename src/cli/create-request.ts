@@ -23,7 +23,12 @@ export interface MerchantOperationId {
   generated: boolean;
 }
 
-const CLIENT_ID_FIELD: RequiredField<'clientId'> = { key: 'clientId', flag: '--client-id', kind: 'text', message: 'Client id (end-user identifier)' };
+const CLIENT_ID_FIELD: RequiredField<'clientId'> = {
+  key: 'clientId',
+  flag: '--client-id',
+  kind: 'text',
+  message: 'Client id (end-user identifier)',
+};
 
 /** Pick or generate the idempotency key; when generated in --json mode, say so on stderr (stdout stays the body). */
 export function merchantOperationId(options: CreateOptions, output: Output): MerchantOperationId {
@@ -50,8 +55,17 @@ export async function createFields<O extends CreateOptions, K extends keyof O & 
   amountFlags: Partial<Record<keyof O & string, string>>,
   deps: Deps,
   kind: CreateKind = 'payment',
-): Promise<{ body: Omit<CreateOperationRequest, 'amount'>; moid: MerchantOperationId; filled: Filled<O, K | 'method' | 'currency' | 'clientId'> }> {
-  const fields: RequiredField<K | 'method' | 'currency' | 'clientId'>[] = [METHOD_FIELD, ...amountFields, CURRENCY_FIELD, CLIENT_ID_FIELD];
+): Promise<{
+  body: Omit<CreateOperationRequest, 'amount'>;
+  moid: MerchantOperationId;
+  filled: Filled<O, K | 'method' | 'currency' | 'clientId'>;
+}> {
+  const fields: RequiredField<K | 'method' | 'currency' | 'clientId'>[] = [
+    METHOD_FIELD,
+    ...amountFields,
+    CURRENCY_FIELD,
+    CLIENT_ID_FIELD,
+  ];
   if (kind === 'payout' && !deps.interactive) {
     // Name every missing flag at once, the destination ones too.
     const all: RequiredField[] = [...fields, ...destinationFields(options.method)];
@@ -59,8 +73,14 @@ export async function createFields<O extends CreateOptions, K extends keyof O & 
   }
   const filled = await fillRequired(options, fields, deps.interactive);
   // Asked for after the method, which decides whether a bank code is needed (and, with the currency, which banks).
-  const known = { number: options.number, bankname: options.bankname, method: filled.method, currency: filled.currency };
-  const destination = kind === 'payout' ? await fillRequired(known, destinationFields(filled.method), deps.interactive) : options;
+  const known = {
+    number: options.number,
+    bankname: options.bankname,
+    method: filled.method,
+    currency: filled.currency,
+  };
+  const destination =
+    kind === 'payout' ? await fillRequired(known, destinationFields(filled.method), deps.interactive) : options;
   await checkAmounts(filled, amountFlags);
   const moid = merchantOperationId(options, deps.output);
   const body: Omit<CreateOperationRequest, 'amount'> = {
@@ -77,7 +97,11 @@ export async function createFields<O extends CreateOptions, K extends keyof O & 
 }
 
 /** The full create body (payment, link, payout). */
-export async function createRequest(options: CreateOptions, deps: Deps, kind: CreateKind = 'payment'): Promise<{ body: CreateOperationRequest; moid: MerchantOperationId }> {
+export async function createRequest(
+  options: CreateOptions,
+  deps: Deps,
+  kind: CreateKind = 'payment',
+): Promise<{ body: CreateOperationRequest; moid: MerchantOperationId }> {
   const { body, moid, filled } = await createFields(options, [AMOUNT_FIELD], { amount: '--amount' }, deps, kind);
   return { body: { ...body, amount: filled.amount }, moid };
 }

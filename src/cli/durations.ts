@@ -16,6 +16,8 @@ export function latencyArg(text: string): number {
   if (r.ok) return r.ms;
   const unbounded = parseDurationText(text);
   throw new UsageError(
-    unbounded.ok ? '--read-latency must be at most 60s (60000 ms)' : `--read-latency must be milliseconds or a duration such as 1500ms, 2s or 1.5s: ${r.message}`,
+    unbounded.ok
+      ? '--read-latency must be at most 60s (60000 ms)'
+      : `--read-latency must be milliseconds or a duration such as 1500ms, 2s or 1.5s: ${r.message}`,
   );
 }

@@ -13,7 +13,11 @@ function headersOf(res: IncomingMessage): Record<string, string> {
   return out;
 }
 
-type Send = (url: URL, options: RequestOptions, onResponse: (res: IncomingMessage) => void) => ReturnType<typeof httpRequest>;
+type Send = (
+  url: URL,
+  options: RequestOptions,
+  onResponse: (res: IncomingMessage) => void,
+) => ReturnType<typeof httpRequest>;
 
 /** node:https and node:tls load only for an https URL (a third of the start-up of a plain http command otherwise). */
 async function httpsSender(ca: string | undefined): Promise<Send> {
@@ -28,13 +32,20 @@ export function nodeTransport(ca?: string): Transport {
   return async ({ url, method, headers, body, signal }) => {
     const target = new URL(url);
     const send: Send = target.protocol === 'https:' ? await (https ??= httpsSender(ca)) : httpRequest;
-    if (typeof body === 'string' || Buffer.isBuffer(body)) headers = { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+    if (typeof body === 'string' || Buffer.isBuffer(body))
+      headers = { ...headers, 'content-length': String(Buffer.byteLength(body)) };
     return new Promise((resolve, reject) => {
       const req = send(target, { method, headers, signal }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('error', reject);
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: headersOf(res), text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: headersOf(res),
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
       });
       req.on('error', reject);
       if (body === undefined || typeof body === 'string' || Buffer.isBuffer(body)) req.end(body);

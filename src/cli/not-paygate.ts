@@ -30,12 +30,17 @@ function endsInV1(baseUrl: string): boolean {
 }
 
 function isHtml(headers: Record<string, string>, body: unknown): boolean {
-  return /text\/html/i.test(headers['content-type'] ?? '') || (typeof body === 'string' && body.trimStart().startsWith('<'));
+  return (
+    /text\/html/i.test(headers['content-type'] ?? '') || (typeof body === 'string' && body.trimStart().startsWith('<'))
+  );
 }
 
 /** What the answer was, when it shows that no paygate endpoint answered; undefined for a gateway's own error. */
 function foreignAnswer(e: APIError | ContractMismatchError, v1: boolean): string | undefined {
-  const html = e instanceof APIError ? isHtml(e.headers, e.body) : typeof e.body === 'string' && e.body.trimStart().startsWith('<');
+  const html =
+    e instanceof APIError
+      ? isHtml(e.headers, e.body)
+      : typeof e.body === 'string' && e.body.trimStart().startsWith('<');
   const shape = html ? 'an HTML page' : typeof e.body === 'string' ? 'a body that is not JSON' : undefined;
   if (e instanceof ContractMismatchError) return shape && `HTTP ${e.status} with ${shape} instead of JSON`;
   if (v1) return `HTTP ${e.status} ${e.code}`;
@@ -64,5 +69,9 @@ export function notPaygate(e: unknown, conn: Connection | undefined): NotPaygate
   } else {
     hint = `check ${label}: it is the gateway's root URL with no path, e.g. http://127.0.0.1:4080 (\`paygate sandbox start\` runs one)`;
   }
-  return { message: `this does not look like a paygate API at ${at}: ${e.endpoint} answered ${what}`, hint, status: e.status };
+  return {
+    message: `this does not look like a paygate API at ${at}: ${e.endpoint} answered ${what}`,
+    hint,
+    status: e.status,
+  };
 }

@@ -13,7 +13,8 @@ export interface RefOptions {
 
 /** Exactly one of the positional operation_id and --merchant-operation-id. */
 export function operationRef(o: RefOptions): OperationRef {
-  if (o.operationId && o.merchantOperationId) throw new UsageError('pass either <operation_id> or --merchant-operation-id, not both');
+  if (o.operationId && o.merchantOperationId)
+    throw new UsageError('pass either <operation_id> or --merchant-operation-id, not both');
   if (o.operationId) return { operation_id: o.operationId };
   if (o.merchantOperationId) return { merchant_operation_id: o.merchantOperationId };
   throw new UsageError('missing <operation_id> or --merchant-operation-id');

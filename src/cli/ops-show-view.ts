@@ -32,7 +32,11 @@ function transitionMoments(d: OperationDetails): Moment[] {
     at: h.at,
     rank: h.from === null ? 1 : 4,
     what: 'transition',
-    detail: { text: `${h.from ?? '—'} → ${h.to}  (${h.cause})`, style: (t) => t.replace(/^([a-z_—]+) → ([a-z_]+)/, (_m, a: string, b: string) => `${colourStatus(a)} → ${colourStatus(b)}`) },
+    detail: {
+      text: `${h.from ?? '—'} → ${h.to}  (${h.cause})`,
+      style: (t) =>
+        t.replace(/^([a-z_—]+) → ([a-z_]+)/, (_m, a: string, b: string) => `${colourStatus(a)} → ${colourStatus(b)}`),
+    },
   }));
 }
 
@@ -64,13 +68,22 @@ function faultMoments(d: OperationDetails): Moment[] {
     at: f.at,
     rank: 2,
     what: 'fault',
-    detail: { text: `${f.endpoint}: ${f.kind === 'status' ? `${f.status} ${f.code}` : f.kind === 'latency' ? `+${f.latency_ms} ms` : 'response dropped'} (${f.fault_id})`, style: (t) => out.red(t) },
+    detail: {
+      text: `${f.endpoint}: ${f.kind === 'status' ? `${f.status} ${f.code}` : f.kind === 'latency' ? `+${f.latency_ms} ms` : 'response dropped'} (${f.fault_id})`,
+      style: (t) => out.red(t),
+    },
   }));
 }
 
 /** Everything that happened to the operation, in time order. */
 export function timeline(d: OperationDetails): string {
-  const moments = [requestMoment(d), ...faultMoments(d), ...uploadMoments(d), ...transitionMoments(d), ...webhookMoments(d)]
+  const moments = [
+    requestMoment(d),
+    ...faultMoments(d),
+    ...uploadMoments(d),
+    ...transitionMoments(d),
+    ...webhookMoments(d),
+  ]
     .map((m, i) => ({ m, i }))
     .sort((x, y) => (x.m.at < y.m.at ? -1 : x.m.at > y.m.at ? 1 : x.m.rank - y.m.rank || x.i - y.i))
     .map(({ m }): Cell[] => [shortTime(m.at), m.what, m.detail]);
@@ -82,10 +95,13 @@ function outcome(d: OperationDetails): string {
   const s = d.operation.status;
   const why = d.reason ? `: ${d.reason}` : '';
   if (s === 'completed') {
-    return d.operation.actual_amount === d.operation.expected_amount ? `completed for the expected amount${why}` : `completed for ${d.operation.actual_amount} ${d.operation.currency} (expected ${d.operation.expected_amount})${why}`;
+    return d.operation.actual_amount === d.operation.expected_amount
+      ? `completed for the expected amount${why}`
+      : `completed for ${d.operation.actual_amount} ${d.operation.currency} (expected ${d.operation.expected_amount})${why}`;
   }
   if (s === 'rejected' || s === 'cancelled') return `ended ${s}${why}`;
-  if (s === 'manual_check') return `waiting for a reviewer (${d.operation.manual_check_reason ?? 'potential_fake'})${why}`;
+  if (s === 'manual_check')
+    return `waiting for a reviewer (${d.operation.manual_check_reason ?? 'potential_fake'})${why}`;
   return `not finished: ${s}${why}`;
 }
 
@@ -128,13 +144,17 @@ function receiptsBlock(d: OperationDetails): string {
 }
 
 function webhooksBlock(d: OperationDetails): string {
-  if (d.webhooks.length === 0) return out.dim('no webhook deliveries (no endpoint registered for the shop, or no event yet)');
+  if (d.webhooks.length === 0)
+    return out.dim('no webhook deliveries (no endpoint registered for the shop, or no event yet)');
   return table(
     ['event_type', 'url', 'status', 'attempts', 'next_attempt_at'],
     d.webhooks.map((w): Cell[] => [
       w.event_type,
       w.url,
-      { text: w.status, style: (t) => (w.status === 'succeeded' ? out.green(t) : w.status === 'failed' ? out.red(t) : out.yellow(t)) },
+      {
+        text: w.status,
+        style: (t) => (w.status === 'succeeded' ? out.green(t) : w.status === 'failed' ? out.red(t) : out.yellow(t)),
+      },
       { text: String(w.attempts.length), align: 'right' },
       w.next_attempt_at ? shortTime(w.next_attempt_at) : w.error ? dim(w.error) : dim('—'),
     ]),

@@ -27,7 +27,13 @@ export interface Call<T> {
 }
 
 /** Await `call` under a spinner; print the raw body with `json`, else `view(data)`. Returns the parsed data. */
-export async function show<T>(output: Output, json: boolean, spinnerText: string, call: () => Call<T>, view: (data: T) => string): Promise<T> {
+export async function show<T>(
+  output: Output,
+  json: boolean,
+  spinnerText: string,
+  call: () => Call<T>,
+  view: (data: T) => string,
+): Promise<T> {
   const { data, response } = await output.spin(spinnerText, () => call().withResponse());
   if (json) output.json(response.body);
   else output.print(view(data));

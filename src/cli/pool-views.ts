@@ -28,7 +28,10 @@ function sum(values: readonly string[]): string {
 /** `paygate sandbox pool layout`: how many payouts became slots, and the first and last in matching order. */
 export function layoutView(res: PoolLayoutResponse, method: string): string {
   const kv = keyValue([
-    ['created', `${count(res.created)} payout${res.created === 1 ? '' : 's'} ${out.dim('(slots of the pool, in matching order)')}`],
+    [
+      'created',
+      `${count(res.created)} payout${res.created === 1 ? '' : 's'} ${out.dim('(slots of the pool, in matching order)')}`,
+    ],
     ['rejected', res.rejected === 0 ? '0' : { text: `${count(res.rejected)}`, style: (t) => out.yellow(t) }],
     ['first_operation_id', res.first_operation_id ?? dim('—')],
     ['last_operation_id', res.last_operation_id ?? dim('—')],
@@ -40,7 +43,9 @@ export function layoutView(res: PoolLayoutResponse, method: string): string {
       '  see them with `paygate sandbox operations --type payout --status rejected`.',
     );
   }
-  lines.push(`See the slots with \`paygate sandbox pool show --method ${method}\` (admin token); payments of shops routed to this pool now match them.`);
+  lines.push(
+    `See the slots with \`paygate sandbox pool show --method ${method}\` (admin token); payments of shops routed to this pool now match them.`,
+  );
   return lines.join('\n');
 }
 
@@ -54,7 +59,10 @@ function windowBlock(w: PoolState['pools'][number]): string {
     ['free_total', amount(w.free_total, w.currency)],
   ]);
   if (w.first.length === 0) {
-    const why = w.slots === 0 ? 'no open slots: lay out payouts with `paygate sandbox pool layout`' : 'no slots listed (--limit 0)';
+    const why =
+      w.slots === 0
+        ? 'no open slots: lay out payouts with `paygate sandbox pool layout`'
+        : 'no slots listed (--limit 0)';
     return `${head}\n${kv}\n\n${out.dim(why)}`;
   }
   const rows = w.first.map((s, i): Cell[] => [
@@ -67,8 +75,17 @@ function windowBlock(w: PoolState['pools'][number]): string {
     amount(s.free, w.currency),
   ]);
   const shown = w.first.length;
-  const total = (field: 'amount' | 'claimed' | 'paid' | 'free'): Cell => amount(sum(w.first.map((s) => s[field])), w.currency);
-  rows.push(['', { text: shown < w.slots ? `total of these ${count(shown)}` : 'total', style: (t) => out.bold(t) }, '', total('amount'), total('claimed'), total('paid'), total('free')]);
+  const total = (field: 'amount' | 'claimed' | 'paid' | 'free'): Cell =>
+    amount(sum(w.first.map((s) => s[field])), w.currency);
+  rows.push([
+    '',
+    { text: shown < w.slots ? `total of these ${count(shown)}` : 'total', style: (t) => out.bold(t) },
+    '',
+    total('amount'),
+    total('claimed'),
+    total('paid'),
+    total('free'),
+  ]);
   const foot =
     shown < w.slots
       ? `first ${count(shown)} of ${count(w.slots)} open slots, in matching order; --limit shows more (up to 1,000)`
@@ -99,13 +116,19 @@ export function poolStateView(state: PoolState, method?: string): string {
 export function readSettingsView(s: ReadSettings): string {
   const latency =
     s.read_latency_ms === 0
-      ? { text: '0 (reads answer at once)', style: (t: string) => t.replace('(reads answer at once)', out.dim('(reads answer at once)')) }
+      ? {
+          text: '0 (reads answer at once)',
+          style: (t: string) => t.replace('(reads answer at once)', out.dim('(reads answer at once)')),
+        }
       : {
           text: `${s.read_latency_ms} (each availability / recommendations read holds the replica's read slot for ${s.read_latency_ms / 1000} s of sandbox time; reads over 2 s answer 503 read_timeout)`,
           style: (t: string) => t.replace(/ \(.*\)$/, (m) => out.dim(m)),
         };
   const rate = s.rate_limit
-    ? { text: 'on (5 reads per second per shop; the 6th gets 429 rate_limited)', style: (t: string) => t.replace('on', out.green('on')) }
+    ? {
+        text: 'on (5 reads per second per shop; the 6th gets 429 rate_limited)',
+        style: (t: string) => t.replace('on', out.green('on')),
+      }
     : { text: 'off (lifted: no per-shop read limit)', style: (t: string) => t.replace('off', out.yellow('off')) };
   return keyValue([
     ['read_latency_ms', latency],
@@ -140,8 +163,8 @@ export function linkView(l: LinkInfo): string {
     ['status', statusCell(l.status)],
     ['method', l.method],
     ['recommended_amount', amount(l.recommended_amount, l.currency)],
-    ['min_amount', l.min_amount === null ? dim('— (none: the route\'s limits)') : amount(l.min_amount, l.currency)],
-    ['max_amount', l.max_amount === null ? dim('— (none: the route\'s limits)') : amount(l.max_amount, l.currency)],
+    ['min_amount', l.min_amount === null ? dim("— (none: the route's limits)") : amount(l.min_amount, l.currency)],
+    ['max_amount', l.max_amount === null ? dim("— (none: the route's limits)") : amount(l.max_amount, l.currency)],
     ['expires_at', l.expires_at ?? dim('—')],
     ['confirmed_amount', l.confirmed_amount === null ? dim('—') : amount(l.confirmed_amount, l.currency)],
     ['created_at', l.created_at],

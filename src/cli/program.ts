@@ -23,7 +23,10 @@ function rootCommand(version: string): Command {
       'sandbox admin token sent as X-Admin-Token by the clock, evidence, keys, pool show / settings, faults and reset controls (env: PAYGATE_ADMIN_TOKEN; else the profile key admin-token; printed by `paygate sandbox start`)',
     )
     .option('--profile <name>', 'config profile to use (env: PAYGATE_PROFILE; else the current one, else "default")')
-    .option('--ca <file>', 'PEM certificate to trust besides the usual roots, e.g. the one `paygate sandbox start --https` prints (env: PAYGATE_CA)')
+    .option(
+      '--ca <file>',
+      'PEM certificate to trust besides the usual roots, e.g. the one `paygate sandbox start --https` prints (env: PAYGATE_CA)',
+    )
     .option('--no-color', 'print no colour (env: NO_COLOR)')
     .exitOverride()
     .configureOutput({
@@ -81,26 +84,62 @@ export async function buildProgram(version: string, argv: readonly string[] = pr
     groups.set(name, () => (defined ??= load().then((define) => define(cmd))));
   };
 
-  group('payment', 'inbound payments: create, hosted link, confirm, cancel', async () => (await import('./commands/payment/define.js')).definePayment);
+  group(
+    'payment',
+    'inbound payments: create, hosted link, confirm, cancel',
+    async () => (await import('./commands/payment/define.js')).definePayment,
+  );
   group('payout', 'outbound payouts', async () => (await import('./commands/payout/define.js')).definePayout);
   defineAmounts(program);
   defineState(program);
-  group('operation', 'one operation as the sandbox records it (sandbox control API)', async () => (await import('./commands/operation/define.js')).defineOperation);
+  group(
+    'operation',
+    'one operation as the sandbox records it (sandbox control API)',
+    async () => (await import('./commands/operation/define.js')).defineOperation,
+  );
   defineBalances(program);
   defineHealth(program);
   defineOpenapi(program, version);
-  group('config', 'profiles of base URL, API key and sandbox admin token, stored in the config file', async () => (await import('./commands/config/define.js')).defineConfig);
+  group(
+    'config',
+    'profiles of base URL, API key and sandbox admin token, stored in the config file',
+    async () => (await import('./commands/config/define.js')).defineConfig,
+  );
   group(
     'sandbox',
     'run the offline sandbox of the gateway, and drive it: time, payer / provider / reviewer actions, evidence, keys, pool, links, faults, reset',
     async () => (await import('./commands/sandbox/define.js')).defineSandbox,
   );
-  group('workspace', "isolated sandboxes on one server, e.g. one per CI job: create, list, delete (the server's admin token)", async () => (await import('./commands/workspace/define.js')).defineWorkspace);
-  group('ops', 'support: find operations across shops, explain one, watch them live (sandbox; admin token or API key)', async () => (await import('./commands/ops/define.js')).defineOps);
-  group('logs', "support: tail the sandbox's request log live", async () => (await import('./commands/logs/define.js')).defineLogs);
-  group('webhooks', 'receive the sandbox\'s webhooks locally: verify, print, forward', async () => (await import('./commands/webhooks/define.js')).defineWebhooksListen);
-  group('trigger', 'produce a webhook event for your shop by running its flow: payment.completed, payout.failed, … (sandbox)', async () => (await import('./commands/trigger/define.js')).defineTrigger);
-  group('scenario', 'scripted scenarios: list, validate, write and run them (in process or against --base-url)', async () => (await import('./commands/scenario/define.js')).defineScenario);
+  group(
+    'workspace',
+    "isolated sandboxes on one server, e.g. one per CI job: create, list, delete (the server's admin token)",
+    async () => (await import('./commands/workspace/define.js')).defineWorkspace,
+  );
+  group(
+    'ops',
+    'support: find operations across shops, explain one, watch them live (sandbox; admin token or API key)',
+    async () => (await import('./commands/ops/define.js')).defineOps,
+  );
+  group(
+    'logs',
+    "support: tail the sandbox's request log live",
+    async () => (await import('./commands/logs/define.js')).defineLogs,
+  );
+  group(
+    'webhooks',
+    "receive the sandbox's webhooks locally: verify, print, forward",
+    async () => (await import('./commands/webhooks/define.js')).defineWebhooksListen,
+  );
+  group(
+    'trigger',
+    'produce a webhook event for your shop by running its flow: payment.completed, payout.failed, … (sandbox)',
+    async () => (await import('./commands/trigger/define.js')).defineTrigger,
+  );
+  group(
+    'scenario',
+    'scripted scenarios: list, validate, write and run them (in process or against --base-url)',
+    async () => (await import('./commands/scenario/define.js')).defineScenario,
+  );
   defineCompletion(program);
   defineGlobals(program);
 

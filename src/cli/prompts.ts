@@ -21,11 +21,36 @@ export interface RequiredField<K extends string = string> {
   message: string;
 }
 
-export const METHOD_FIELD: RequiredField<'method'> = { key: 'method', flag: '--method', kind: 'method', message: 'Payment method' };
-export const CURRENCY_FIELD: RequiredField<'currency'> = { key: 'currency', flag: '--currency', kind: 'currency', message: 'Currency (ISO 4217)' };
-export const AMOUNT_FIELD: RequiredField<'amount'> = { key: 'amount', flag: '--amount', kind: 'amount', message: 'Amount (e.g. 1500.00)' };
-export const NUMBER_FIELD: RequiredField<'number'> = { key: 'number', flag: '--number', kind: 'text', message: 'Destination number (card number; phone number for WT_RUB_PHONE)' };
-export const BANKNAME_FIELD: RequiredField<'bankname'> = { key: 'bankname', flag: '--bankname', kind: 'bank', message: 'Destination bank' };
+export const METHOD_FIELD: RequiredField<'method'> = {
+  key: 'method',
+  flag: '--method',
+  kind: 'method',
+  message: 'Payment method',
+};
+export const CURRENCY_FIELD: RequiredField<'currency'> = {
+  key: 'currency',
+  flag: '--currency',
+  kind: 'currency',
+  message: 'Currency (ISO 4217)',
+};
+export const AMOUNT_FIELD: RequiredField<'amount'> = {
+  key: 'amount',
+  flag: '--amount',
+  kind: 'amount',
+  message: 'Amount (e.g. 1500.00)',
+};
+export const NUMBER_FIELD: RequiredField<'number'> = {
+  key: 'number',
+  flag: '--number',
+  kind: 'text',
+  message: 'Destination number (card number; phone number for WT_RUB_PHONE)',
+};
+export const BANKNAME_FIELD: RequiredField<'bankname'> = {
+  key: 'bankname',
+  flag: '--bankname',
+  kind: 'bank',
+  message: 'Destination bank',
+};
 
 /** Which required flags this process took from the command line and which it asked for (for the error's hint). */
 const filledBy = { flag: new Set<string>(), prompt: new Set<string>() };
@@ -74,7 +99,10 @@ export async function amountProblem(value: string): Promise<string | undefined> 
 }
 
 /** Throw a usage error for every amount field present in `options` that breaks the contract's amount rule. */
-export async function checkAmounts<O extends object>(options: O, flags: Partial<Record<keyof O & string, string>>): Promise<void> {
+export async function checkAmounts<O extends object>(
+  options: O,
+  flags: Partial<Record<keyof O & string, string>>,
+): Promise<void> {
   const values = options as Record<string, unknown>;
   for (const [key, flag] of Object.entries(flags) as [string, string][]) {
     const v = values[key];
@@ -100,7 +128,10 @@ export async function fillRequired<O extends object, K extends keyof O & string>
   if (missing.length === 0) return filled as Filled<O, K>;
   if (!interactive) {
     const names = missing.map((f) => f.flag).join(', ');
-    throw new UsageError(`missing required option${missing.length > 1 ? 's' : ''} ${names}`, 'pass it on the command line (no TTY, so no prompt)');
+    throw new UsageError(
+      `missing required option${missing.length > 1 ? 's' : ''} ${names}`,
+      'pass it on the command line (no TTY, so no prompt)',
+    );
   }
   for (const f of missing) filled[f.key] = await askFor(f, filled);
   return filled as Filled<O, K>;
@@ -132,10 +163,15 @@ async function ask(f: RequiredField, method: unknown, currency: string | undefin
         ? OTHER_BANK
         : await select({
             message: f.message,
-            choices: [...banks.map((b) => ({ name: `${b.code.padEnd(8)} ${b.name}`, value: b.code })), { name: 'another bank code…', value: OTHER_BANK }],
+            choices: [
+              ...banks.map((b) => ({ name: `${b.code.padEnd(8)} ${b.name}`, value: b.code })),
+              { name: 'another bank code…', value: OTHER_BANK },
+            ],
           });
     if (picked !== OTHER_BANK) return picked;
-    return (await input({ message: `${f.message} code (e.g. sber)`, validate: (v) => v.trim() !== '' || 'required' })).trim();
+    return (
+      await input({ message: `${f.message} code (e.g. sber)`, validate: (v) => v.trim() !== '' || 'required' })
+    ).trim();
   }
   if (f.kind === 'method') {
     return select({
@@ -144,7 +180,11 @@ async function ask(f: RequiredField, method: unknown, currency: string | undefin
     });
   }
   if (f.kind === 'amount') {
-    const v = await input({ message: f.message, validate: async (v) => (await amountProblem(v.trim())) ?? true, transformer: (v) => v.trim() });
+    const v = await input({
+      message: f.message,
+      validate: async (v) => (await amountProblem(v.trim())) ?? true,
+      transformer: (v) => v.trim(),
+    });
     return v.trim();
   }
   if (f.kind === 'currency') {

@@ -8,7 +8,8 @@ export interface Amount {
 }
 
 /** A value cell: plain text, a coloured text, or an amount (aligned on its number, currency after it). */
-export type Cell = string | { text: string; style?: (s: string) => string; align?: 'left' | 'right' } | { amount: Amount };
+export type Cell =
+  string | { text: string; style?: (s: string) => string; align?: 'left' | 'right' } | { amount: Amount };
 
 export const amount = (value: string, currency: string): Cell => ({ amount: { value, currency } });
 export const styled = (text: string, style: (s: string) => string): Cell => ({ text, style });

@@ -40,7 +40,8 @@ const CODE_HINTS: Record<string, string> = {
   not_pool_only: 'flexible links need a shop whose payin route is only the self-matching pool',
   not_pool_route:
     'pass the API key of a shop whose payout route is pooled (--api-key or PAYGATE_API_KEY; shop_pool in the default fixtures, its key is printed by `paygate sandbox start`)',
-  read_capacity_exhausted: 'one amount read at a time per replica: retry shortly (on the sandbox, `paygate sandbox pool settings --read-latency 0` removes simulated latency)',
+  read_capacity_exhausted:
+    'one amount read at a time per replica: retry shortly (on the sandbox, `paygate sandbox pool settings --read-latency 0` removes simulated latency)',
   read_timeout: 'the read took longer than the 2 s budget: retry (on the sandbox, see `paygate sandbox pool settings`)',
   unknown_method: 'known methods: WT_RUB_C2C, WT_RUB_PHONE',
   bankname_required: 'WT_RUB_PHONE payouts need --bankname (e.g. sber, tcs)',
@@ -126,14 +127,23 @@ function certificateHint(code: string): string {
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
     return 'the certificate does not name the host of the base URL: use a host it names (`paygate sandbox start --https --json` lists them under tls.names), or restart the sandbox with --host or --public-url naming this host';
   }
-  if (ca) return `the certificate in ${ca.from} ${ca.path} is not the one this server serves: give the file \`paygate sandbox start --https\` printed (compare the SHA-256 fingerprints)`;
+  if (ca)
+    return `the certificate in ${ca.from} ${ca.path} is not the one this server serves: give the file \`paygate sandbox start --https\` printed (compare the SHA-256 fingerprints)`;
   return "the server's TLS certificate is self-signed or from an unknown CA: pass --ca <cert file> or set PAYGATE_CA (`paygate sandbox start --https` prints the file)";
 }
 
 export function describeError(e: unknown, { flagsGiven }: { flagsGiven?: boolean } = {}): Report {
-  if (e instanceof CliError) return { message: e.message, hint: e.hint, exitCode: e.exitCode, code: e.code, httpStatus: null };
+  if (e instanceof CliError)
+    return { message: e.message, hint: e.hint, exitCode: e.exitCode, code: e.code, httpStatus: null };
   const foreign = notPaygate(e, lastConnection());
-  if (foreign) return { message: foreign.message, hint: foreign.hint, exitCode: EXIT.CONTRACT, code: 'not_paygate', httpStatus: foreign.status };
+  if (foreign)
+    return {
+      message: foreign.message,
+      hint: foreign.hint,
+      exitCode: EXIT.CONTRACT,
+      code: 'not_paygate',
+      httpStatus: foreign.status,
+    };
   if (e instanceof APIError) {
     return {
       message: `${e.code}: ${e.detail} (HTTP ${e.status}, ${e.endpoint})`,
@@ -145,17 +155,35 @@ export function describeError(e: unknown, { flagsGiven }: { flagsGiven?: boolean
   }
   if (e instanceof CancelOutcomeUnknownError) {
     const connection = e.cause instanceof APIConnectionError;
-    return { message: e.message, exitCode: connection ? EXIT.CONNECTION : EXIT.API_ERROR, code: 'cancel_outcome_unknown', httpStatus: null };
+    return {
+      message: e.message,
+      exitCode: connection ? EXIT.CONNECTION : EXIT.API_ERROR,
+      code: 'cancel_outcome_unknown',
+      httpStatus: null,
+    };
   }
   if (e instanceof APITimeoutError) {
     const more = unknownOutcome(e);
-    return { message: e.message, hint: more || 'the gateway did not answer in time; retry', exitCode: EXIT.CONNECTION, code: 'timeout', httpStatus: null };
+    return {
+      message: e.message,
+      hint: more || 'the gateway did not answer in time; retry',
+      exitCode: EXIT.CONNECTION,
+      code: 'timeout',
+      httpStatus: null,
+    };
   }
   if (e instanceof APIConnectionError) {
     const base = lastConnection()?.baseUrl;
     const more = unknownOutcome(e);
     const untrusted = untrustedCertificate(e);
-    if (untrusted) return { message: e.message, hint: certificateHint(untrusted), exitCode: EXIT.CONNECTION, code: 'untrusted_certificate', httpStatus: null };
+    if (untrusted)
+      return {
+        message: e.message,
+        hint: certificateHint(untrusted),
+        exitCode: EXIT.CONNECTION,
+        code: 'untrusted_certificate',
+        httpStatus: null,
+      };
     return {
       message: `${e.message}${base && !e.message.includes(base) ? ` (${base})` : ''}`,
       hint: `is the sandbox running? start it with \`paygate sandbox start\`, or check --base-url / PAYGATE_BASE_URL${more ? `; ${more}` : ''}`,
@@ -173,7 +201,8 @@ export function describeError(e: unknown, { flagsGiven }: { flagsGiven?: boolean
       httpStatus: e.status,
     };
   }
-  if (e instanceof PaygateError) return { message: e.message, exitCode: EXIT.API_ERROR, code: 'client_error', httpStatus: null };
+  if (e instanceof PaygateError)
+    return { message: e.message, exitCode: EXIT.API_ERROR, code: 'client_error', httpStatus: null };
   const message = e instanceof Error ? e.message : String(e);
   return {
     message: `internal error: ${message}`,

@@ -53,7 +53,10 @@ export function checkQuery(schema: z.ZodType, query: Record<string, unknown>): v
   const key = String(issue.path[0] ?? '');
   const flag = FLAG_OF[key] ?? key;
   const value = query[key];
-  throw new UsageError(`${flag}${value !== undefined ? ` ${JSON.stringify(String(value))}` : ''}: ${issue.message}`, 'see --help for the accepted values');
+  throw new UsageError(
+    `${flag}${value !== undefined ? ` ${JSON.stringify(String(value))}` : ''}: ${issue.message}`,
+    'see --help for the accepted values',
+  );
 }
 
 /** The client for a support read: the admin token (every shop) when configured, else the API key (its shop). */

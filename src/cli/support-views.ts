@@ -16,7 +16,19 @@ export function shortTime(ts: string): string {
 /** The operation table, newest first: who, when, what, how much, where it stands and why. */
 export function opsTable(rows: readonly SandboxOperationRow[]): string {
   return table(
-    ['created', 'updated', 'shop', 'merchant_operation_id', 'client_id', 'type', 'method', 'amount', 'actual', 'status', 'reason'],
+    [
+      'created',
+      'updated',
+      'shop',
+      'merchant_operation_id',
+      'client_id',
+      'type',
+      'method',
+      'amount',
+      'actual',
+      'status',
+      'reason',
+    ],
     rows.map((r): Cell[] => [
       shortTime(r.created_at),
       shortTime(r.updated_at),
@@ -40,7 +52,10 @@ export function countLine(shown: number, total: number | undefined, more: boolea
 }
 
 /** One page: the table (or "no operations"), how many of how many, and the command for the next page. */
-export function opsPageView(page: { operations: readonly SandboxOperationRow[]; total?: number | undefined; has_more: boolean }, nextCommand: string | undefined): string {
+export function opsPageView(
+  page: { operations: readonly SandboxOperationRow[]; total?: number | undefined; has_more: boolean },
+  nextCommand: string | undefined,
+): string {
   const count = countLine(page.operations.length, page.total, page.has_more);
   if (page.operations.length === 0) return `${out.dim('no operations match')}\n${out.dim(count)}`;
   const lines = [opsTable(page.operations), '', count];
@@ -76,8 +91,14 @@ export function csvRows(rows: readonly SandboxOperationRow[], header: boolean): 
 
 /** One change of a watched operation: when, which, how much, the move (from the status last seen) and why. */
 export function changeLine(row: SandboxOperationRow, previous: string | undefined): string {
-  const move = previous !== undefined && previous !== row.status ? `${colourStatus(previous)} → ${colourStatus(row.status)}` : colourStatus(row.status);
-  const money = row.actual_amount !== '0.00' && row.actual_amount !== row.expected_amount ? `${row.expected_amount} ${row.currency} (paid ${row.actual_amount})` : `${row.expected_amount} ${row.currency}`;
+  const move =
+    previous !== undefined && previous !== row.status
+      ? `${colourStatus(previous)} → ${colourStatus(row.status)}`
+      : colourStatus(row.status);
+  const money =
+    row.actual_amount !== '0.00' && row.actual_amount !== row.expected_amount
+      ? `${row.expected_amount} ${row.currency} (paid ${row.actual_amount})`
+      : `${row.expected_amount} ${row.currency}`;
   const reason = row.reason ? `  ${out.dim(`(${row.reason})`)}` : '';
   return `${shortTime(row.updated_at)}  ${row.shop_id}  ${row.merchant_operation_id}  ${row.type} ${row.method}  ${money}  ${move}${reason}  ${out.dim(row.operation_id)}`;
 }

@@ -19,7 +19,8 @@ import { amount, dim, keyValue, signedAmount, statusCell, table, type Cell } fro
 type Row = readonly [string, Cell | undefined] | undefined;
 
 /** An operation as any endpoint returns it: a link's carries payment_url, a state read's its receipts. */
-type AnyOperation = Operation & Partial<Pick<LinkOperation, 'payment_url'> & Pick<OperationState, 'receipts' | 'receipt_evidence_status'>>;
+type AnyOperation = Operation &
+  Partial<Pick<LinkOperation, 'payment_url'> & Pick<OperationState, 'receipts' | 'receipt_evidence_status'>>;
 
 /** The rows every operation view starts with: identity, status and the two amounts. */
 function headRows(op: Operation, merchantOperationId: Cell | undefined): Row[] {
@@ -41,24 +42,39 @@ export function operationView(op: AnyOperation, merchantOperationId?: { id: stri
     ...headRows(
       op,
       merchantOperationId &&
-        (merchantOperationId.generated ? { text: `${merchantOperationId.id} (generated)`, style: (s) => s.replace('(generated)', out.dim('(generated)')) } : merchantOperationId.id),
+        (merchantOperationId.generated
+          ? {
+              text: `${merchantOperationId.id} (generated)`,
+              style: (s) => s.replace('(generated)', out.dim('(generated)')),
+            }
+          : merchantOperationId.id),
     ),
     ['commission_amount', amount(op.commission_amount, op.settlement_currency)],
     ['settlement_amount', amount(op.settlement_amount, op.settlement_currency)],
-    op.recorded_amount !== undefined ? ['recorded_amount', amount(op.recorded_amount, op.recorded_currency ?? '')] : undefined,
+    op.recorded_amount !== undefined
+      ? ['recorded_amount', amount(op.recorded_amount, op.recorded_currency ?? '')]
+      : undefined,
     op.fx_rate !== undefined ? ['fx_rate', `${op.fx_rate}${op.fx_source ? ` (${op.fx_source})` : ''}`] : undefined,
     op.number !== undefined ? ['number', op.number] : undefined,
     op.name !== undefined ? ['name', op.name] : undefined,
-    op.bankname !== undefined ? ['bankname', op.bankname_details ? `${op.bankname} (${op.bankname_details})` : op.bankname] : undefined,
+    op.bankname !== undefined
+      ? ['bankname', op.bankname_details ? `${op.bankname} (${op.bankname_details})` : op.bankname]
+      : undefined,
     op.external_confirmation
       ? [
           'external_confirmation',
-          op.external_confirmation.required ? `required: ${op.external_confirmation.methods.join(', ') || '—'}` : 'not required',
+          op.external_confirmation.required
+            ? `required: ${op.external_confirmation.methods.join(', ') || '—'}`
+            : 'not required',
         ]
       : undefined,
     op.expires_at !== undefined ? ['expires_at', op.expires_at] : undefined,
-    op.payment_url !== undefined ? ['payment_url', op.payment_url === null ? dim('null (no hosted page for this shop)') : op.payment_url] : undefined,
-    op.receipt_evidence_status !== undefined ? ['receipt_evidence_status', statusCell(op.receipt_evidence_status)] : undefined,
+    op.payment_url !== undefined
+      ? ['payment_url', op.payment_url === null ? dim('null (no hosted page for this shop)') : op.payment_url]
+      : undefined,
+    op.receipt_evidence_status !== undefined
+      ? ['receipt_evidence_status', statusCell(op.receipt_evidence_status)]
+      : undefined,
   ];
   const blocks = [keyValue(rows)];
   const receipts = receiptsBlock(op);
@@ -83,7 +99,12 @@ function receiptsBlock(op: AnyOperation): string | undefined {
     const why = NO_RECEIPTS[op.receipt_evidence_status ?? ''] ?? 'none';
     return `${out.bold('receipts')}\n${out.dim(why)}`;
   }
-  const rows = op.receipts.map((r): Cell[] => [r.id, amount(r.amount.toFixed(2), op.currency), r.completed_at, r.receipt_url ?? dim('—')]);
+  const rows = op.receipts.map((r): Cell[] => [
+    r.id,
+    amount(r.amount.toFixed(2), op.currency),
+    r.completed_at,
+    r.receipt_url ?? dim('—'),
+  ]);
   return `${out.bold('receipts')}\n${table(['id', 'amount', 'completed_at', 'receipt_url'], rows)}`;
 }
 
@@ -91,15 +112,23 @@ function receiptsBlock(op: AnyOperation): string | undefined {
  * The amount_selection / rejected answer of a flexible link, and what it means: no payment exists yet (the payer
  * picks an amount on payment_url before expires_at), or nothing was available and nothing was created.
  */
-export function amountSelectionView(sel: AmountSelection, merchantOperationId?: { id: string; generated: boolean }): string {
+export function amountSelectionView(
+  sel: AmountSelection,
+  merchantOperationId?: { id: string; generated: boolean },
+): string {
   const selecting = sel.status === 'amount_selection';
   const kv = keyValue([
     ['operation_id', sel.operation_id],
-    merchantOperationId ? ['merchant_operation_id', `${merchantOperationId.id}${merchantOperationId.generated ? ' (generated)' : ''}`] : undefined,
+    merchantOperationId
+      ? ['merchant_operation_id', `${merchantOperationId.id}${merchantOperationId.generated ? ' (generated)' : ''}`]
+      : undefined,
     ['status', statusCell(sel.status)],
     ['method', sel.method],
     ['recommended_amount', amount(sel.recommended_amount, sel.currency)],
-    ['payment_url', sel.payment_url === null ? dim(selecting ? 'null' : 'null (nothing was created)') : sel.payment_url],
+    [
+      'payment_url',
+      sel.payment_url === null ? dim(selecting ? 'null' : 'null (nothing was created)') : sel.payment_url,
+    ],
     sel.expires_at !== undefined ? ['expires_at', sel.expires_at] : undefined,
   ]);
   const next = selecting
@@ -115,7 +144,10 @@ export function amountSelectionView(sel: AmountSelection, merchantOperationId?: 
  * The flexible link's other outcome: a payment created at once, for recommended_amount — the pool could take it
  * (payment_url with its `k` credential), or the shop has no flexible-link opt-in (an ordinary payment, no URL).
  */
-export function flexibleOperationView(op: LinkOperation, merchantOperationId?: { id: string; generated: boolean }): string {
+export function flexibleOperationView(
+  op: LinkOperation,
+  merchantOperationId?: { id: string; generated: boolean },
+): string {
   const what = `${op.expected_amount} ${op.currency}`;
   const next =
     op.status === 'rejected'
@@ -134,7 +166,12 @@ export function balancesView(rows: readonly BalanceRow[]): string {
   if (rows.length === 0) return out.dim('no balances');
   return table(
     ['currency', 'balance', 'reserved', 'current_minus'],
-    rows.map((r) => [r.currency, amount(r.balance, r.currency), amount(r.reserved, r.currency), amount(r.current_minus, r.currency)]),
+    rows.map((r) => [
+      r.currency,
+      amount(r.balance, r.currency),
+      amount(r.reserved, r.currency),
+      amount(r.current_minus, r.currency),
+    ]),
   );
 }
 
@@ -173,9 +210,18 @@ function intervalsBlock(res: AvailabilityResponse): string {
 }
 
 const COVERAGE: Record<string, { note: string; paint: (s: string) => string }> = {
-  full: { note: 'every provider of the shop\'s payin route is a pool: the intervals are every amount payable now', paint: (s) => out.green(s) },
-  partial: { note: 'some providers of the route are not pools: amounts they take are not listed', paint: (s) => out.yellow(s) },
-  none: { note: 'no provider of the route is a pool: nothing is listed (a payment may still be created)', paint: (s) => out.red(s) },
+  full: {
+    note: "every provider of the shop's payin route is a pool: the intervals are every amount payable now",
+    paint: (s) => out.green(s),
+  },
+  partial: {
+    note: 'some providers of the route are not pools: amounts they take are not listed',
+    paint: (s) => out.yellow(s),
+  },
+  none: {
+    note: 'no provider of the route is a pool: nothing is listed (a payment may still be created)',
+    paint: (s) => out.red(s),
+  },
 };
 
 function availabilityHeader(res: AvailabilityResponse, req: AmountsRequest = {}): string {
@@ -183,12 +229,20 @@ function availabilityHeader(res: AvailabilityResponse, req: AmountsRequest = {})
   return keyValue([
     ['method', res.method],
     ['currency', res.currency],
-    req.min_amount !== undefined && req.max_amount !== undefined ? ['range', rangeText(req.min_amount, req.max_amount, res.currency)] : undefined,
+    req.min_amount !== undefined && req.max_amount !== undefined
+      ? ['range', rangeText(req.min_amount, req.max_amount, res.currency)]
+      : undefined,
     req.amount !== undefined ? ['amount', `${req.amount} ${res.currency}`] : undefined,
     [
       'coverage',
       coverage
-        ? { text: `${res.coverage} (${coverage.note})`, style: (t) => t.replace(res.coverage, coverage.paint(res.coverage)).replace(`(${coverage.note})`, out.dim(`(${coverage.note})`)) }
+        ? {
+            text: `${res.coverage} (${coverage.note})`,
+            style: (t) =>
+              t
+                .replace(res.coverage, coverage.paint(res.coverage))
+                .replace(`(${coverage.note})`, out.dim(`(${coverage.note})`)),
+          }
         : res.coverage,
     ],
     [
@@ -198,7 +252,10 @@ function availabilityHeader(res: AvailabilityResponse, req: AmountsRequest = {})
             text: 'true (a scan limit or the 200-interval cap cut the list: more amounts may be payable)',
             style: (t) => t.replace('true', out.yellow.bold('true')),
           }
-        : { text: 'false (the list is complete)', style: (t) => t.replace('(the list is complete)', out.dim('(the list is complete)')) },
+        : {
+            text: 'false (the list is complete)',
+            style: (t) => t.replace('(the list is complete)', out.dim('(the list is complete)')),
+          },
     ],
     ['evaluated_at', res.evaluated_at],
   ]);
@@ -217,7 +274,11 @@ export function recommendationsView(res: RecommendationsResponse, req?: AmountsR
       ? out.dim('no recommendations: nothing payable near this amount within the bounds')
       : table(
           ['#', 'amount', 'delta'],
-          res.recommendations.map((r, k): Cell[] => [String(k + 1), amount(r.amount, res.currency), amount(signedAmount(r.delta), res.currency)]),
+          res.recommendations.map((r, k): Cell[] => [
+            String(k + 1),
+            amount(r.amount, res.currency),
+            amount(signedAmount(r.delta), res.currency),
+          ]),
         );
   const title = `${out.bold('recommendations')}${n > 0 ? ` ${out.dim('(best first; delta = amount − requested amount)')}` : ''}`;
   return `${availabilityHeader(res, req)}\n\n${title}\n${recs}\n\n${intervalsBlock(res)}`;
@@ -229,7 +290,12 @@ export function recommendationsView(res: RecommendationsResponse, req?: AmountsR
 export function clockView(clock: ClockState): string {
   return keyValue([
     ['now', clock.now],
-    ['frozen', clock.frozen ? `true ${out.dim('(stands still until `paygate sandbox time advance`)')}` : `false ${out.dim('(follows real time)')}`],
+    [
+      'frozen',
+      clock.frozen
+        ? `true ${out.dim('(stands still until `paygate sandbox time advance`)')}`
+        : `false ${out.dim('(follows real time)')}`,
+    ],
     ['pending_timers', String(clock.pending_timers)],
   ]);
 }
@@ -244,7 +310,10 @@ export function operationListView(res: ListOperationsResponse, offset = 0): stri
   const shown = res.operations.length;
   // No total when counting would have meant checking more than 20,000 operations.
   const of = res.total !== undefined ? ` of ${res.total}` : res.has_more ? ' shown, more match' : ' shown';
-  const count = shown === 0 ? out.dim(`0${of}${offset > 0 ? ` (offset ${offset})` : ''}`) : `${shown}${of}${offset > 0 ? ` (from #${offset + 1})` : ''}`;
+  const count =
+    shown === 0
+      ? out.dim(`0${of}${offset > 0 ? ` (offset ${offset})` : ''}`)
+      : `${shown}${of}${offset > 0 ? ` (from #${offset + 1})` : ''}`;
   if (shown === 0) return `${out.dim('no operations')}\n${count}`;
   const rows = res.operations.map((op): Cell[] => [
     op.operation_id,
@@ -299,7 +368,10 @@ export function evidenceView(state: { available: boolean }): string {
     [
       'available',
       state.available
-        ? { text: `true ${out.dim('(receipts and signed receipt links are served)')}`, style: (t) => t.replace('true', out.green('true')) }
+        ? {
+            text: `true ${out.dim('(receipts and signed receipt links are served)')}`,
+            style: (t) => t.replace('true', out.green('true')),
+          }
         : {
             text: `false ${out.dim('(a state read by operation_id answers 503 evidence_unavailable; by merchant_operation_id, receipt_evidence_status unavailable)')}`,
             style: (t) => t.replace('false', out.red('false')),
@@ -349,7 +421,14 @@ export function issuedKeyView(k: IssuedKey): string {
     k.label !== undefined ? ['label', k.label] : undefined,
     k.scopes !== undefined ? ['scopes', k.scopes.join(', ')] : undefined,
     ['created_at', k.created_at],
-    ['api_key', { text: `${k.api_key}  (shown once)`, style: (t) => t.replace(k.api_key, out.yellow.bold(k.api_key)).replace('(shown once)', out.bold('(shown once)')) }],
+    [
+      'api_key',
+      {
+        text: `${k.api_key}  (shown once)`,
+        style: (t) =>
+          t.replace(k.api_key, out.yellow.bold(k.api_key)).replace('(shown once)', out.bold('(shown once)')),
+      },
+    ],
   ]);
   return `${kv}\n\n${out.bold('This API key is shown once:')} only its SHA-256 hash is kept, so store it now.`;
 }

@@ -20,14 +20,24 @@ export function maskWebhookSecret(secret: string): string {
 
 /** The secret in full, marked as shown once. */
 function shownOnce(secret: string): Cell {
-  return { text: `${secret}  (shown once)`, style: (t) => t.replace(secret, out.yellow.bold(secret)).replace('(shown once)', out.bold('(shown once)')) };
+  return {
+    text: `${secret}  (shown once)`,
+    style: (t) => t.replace(secret, out.yellow.bold(secret)).replace('(shown once)', out.bold('(shown once)')),
+  };
 }
 
 export function webhookListView(webhooks: readonly SandboxWebhookEndpoint[]): string {
-  if (webhooks.length === 0) return `${out.dim('no webhook endpoints')}\n\nAdd one with \`paygate sandbox webhooks add <url>\`.`;
+  if (webhooks.length === 0)
+    return `${out.dim('no webhook endpoints')}\n\nAdd one with \`paygate sandbox webhooks add <url>\`.`;
   return table(
     ['id', 'url', 'secret', 'created_at', 'previous_secret_expires_at'],
-    webhooks.map((w): Cell[] => [w.id, w.url, maskWebhookSecret(w.secret), w.created_at, w.previous_secret_expires_at ?? dim('—')]),
+    webhooks.map((w): Cell[] => [
+      w.id,
+      w.url,
+      maskWebhookSecret(w.secret),
+      w.created_at,
+      w.previous_secret_expires_at ?? dim('—'),
+    ]),
   );
 }
 
@@ -89,11 +99,16 @@ export function deliveriesView(deliveries: readonly SandboxWebhookDelivery[], ne
       d.next_attempt_at ?? dim('—'),
     ]),
   );
-  return next === undefined ? rows : `${rows}\n\n${out.dim(`${deliveries.length} shown; older ones:`)} ${next}  ${out.dim('(or --all)')}`;
+  return next === undefined
+    ? rows
+    : `${rows}\n\n${out.dim(`${deliveries.length} shown; older ones:`)} ${next}  ${out.dim('(or --all)')}`;
 }
 
 export function redeliveredView(res: SandboxWebhookRedelivered): string {
-  const head = res.scheduled === 0 ? out.dim('nothing to redeliver') : `${out.green(`scheduled ${res.scheduled}`)} ${res.scheduled === 1 ? 'delivery' : 'deliveries'} again, at once`;
+  const head =
+    res.scheduled === 0
+      ? out.dim('nothing to redeliver')
+      : `${out.green(`scheduled ${res.scheduled}`)} ${res.scheduled === 1 ? 'delivery' : 'deliveries'} again, at once`;
   return res.scheduled === 0 ? head : `${head}\n\n${deliveriesView(res.deliveries)}`;
 }
 

@@ -5,7 +5,12 @@ import { ContractMismatchError } from './errors.js';
 const MAX_LISTED = 3;
 
 /** Parse `body` with `schema`; on failure throw ContractMismatchError naming the endpoint and the failing fields. */
-export function checkResponse<S extends z.ZodType>(schema: S, body: unknown, endpoint: string, status: number): z.output<S> {
+export function checkResponse<S extends z.ZodType>(
+  schema: S,
+  body: unknown,
+  endpoint: string,
+  status: number,
+): z.output<S> {
   const result = schema.safeParse(body, { reportInput: true });
   if (result.success) return result.data;
   const issues = result.error.issues;

@@ -35,7 +35,8 @@ export function lowerCaseKeys(h: Record<string, string>): Record<string, string>
 
 export function nonNegative(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < 0) throw new PaygateError(`${name} must be a non-negative number, got ${String(value)}`);
+  if (!Number.isFinite(value) || value < 0)
+    throw new PaygateError(`${name} must be a non-negative number, got ${String(value)}`);
   return value;
 }
 
@@ -54,7 +55,8 @@ export function describeCause(err: unknown): string {
 export function fillPath(path: string, params: Record<string, string> | undefined, label: string): string {
   return path.replace(/:([A-Za-z_]+)/g, (_m, name: string) => {
     const value = params?.[name];
-    if (typeof value !== 'string' || value === '') throw new PaygateError(`${label}: path parameter "${name}" must be a non-empty string`);
+    if (typeof value !== 'string' || value === '')
+      throw new PaygateError(`${label}: path parameter "${name}" must be a non-empty string`);
     return encodeURIComponent(value);
   });
 }

@@ -7,18 +7,21 @@ import { APIPromise, type WithResponse } from './api-promise.js';
 import type { CaCertificates } from './certificates.js';
 import { untrustedCertificate } from './certificates.js';
 import { notJson } from './contract-check.js';
-import {
-  APIConnectionError,
-  APIError,
-  APITimeoutError,
-  APIUserAbortError,
-  PaygateError,
-} from './errors.js';
+import { APIConnectionError, APIError, APITimeoutError, APIUserAbortError, PaygateError } from './errors.js';
 import { isRetryable, retryClassOf, retryDelayMs, type Failure } from './retry.js';
 import type { AnyEndpointId, ResponseOf } from './routes.js';
 import { VERSION } from './version.js';
 import type { ClientRoute, ContractView, Transport, WireResponse } from './wire.js';
-import { describeCause, fillPath, flattenHeaders, lowerCaseKeys, maskKey, nonNegative, parseLoose, userAbort } from './core-helpers.js';
+import {
+  describeCause,
+  fillPath,
+  flattenHeaders,
+  lowerCaseKeys,
+  maskKey,
+  nonNegative,
+  parseLoose,
+  userAbort,
+} from './core-helpers.js';
 
 export { maskKey } from './core-helpers.js';
 
@@ -77,7 +80,8 @@ export class PaygateCore {
     this.#adminToken = options.adminToken || undefined;
     this.timeout = nonNegative(options.timeout, DEFAULT_TIMEOUT_MS, 'timeout');
     this.maxRetries = nonNegative(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries');
-    if (options.ca !== undefined && options.dispatcher) throw new PaygateError('pass either ca or dispatcher, not both: ca sets up the client\'s own undici Agent');
+    if (options.ca !== undefined && options.dispatcher)
+      throw new PaygateError("pass either ca or dispatcher, not both: ca sets up the client's own undici Agent");
     this.#dispatcher = options.dispatcher;
     this.#ca = options.ca;
     this.#transportOption = options.transport;
@@ -113,21 +117,28 @@ export class PaygateCore {
    * control by its dotted id (`operations.pay`, see src/client/sandbox-endpoints.ts). Resources are thin wrappers over this.
    * Resolves to the body parsed by the endpoint's response schema.
    */
-  request<E extends AnyEndpointId>(id: E, input: RequestInput = {}, options: RequestOptions = {}): APIPromise<ResponseOf<E>> {
+  request<E extends AnyEndpointId>(
+    id: E,
+    input: RequestInput = {},
+    options: RequestOptions = {},
+  ): APIPromise<ResponseOf<E>> {
     return new APIPromise(this.#send(id, input, options));
   }
 
   /** The dispatcher of undici's requests: the `dispatcher` option, or the `ca` option's Agent made on first use. */
   #undiciDispatcher(): Promise<Dispatcher | undefined> {
     const ca = this.#ca;
-    this.#agent ??= ca === undefined ? Promise.resolve(this.#dispatcher) : import('./tls.js').then((m) => m.trustingAgent(ca));
+    this.#agent ??=
+      ca === undefined ? Promise.resolve(this.#dispatcher) : import('./tls.js').then((m) => m.trustingAgent(ca));
     return this.#agent;
   }
 
   #sender(): Promise<Transport> {
     this.#transport ??= this.#transportOption
       ? Promise.resolve(this.#transportOption)
-      : Promise.all([import('./undici-transport.js'), this.#undiciDispatcher()]).then(([m, dispatcher]) => m.undiciTransport(dispatcher));
+      : Promise.all([import('./undici-transport.js'), this.#undiciDispatcher()]).then(([m, dispatcher]) =>
+          m.undiciTransport(dispatcher),
+        );
     return this.#transport;
   }
 
@@ -136,7 +147,11 @@ export class PaygateCore {
     return this.#contract;
   }
 
-  async #send<E extends AnyEndpointId>(id: E, input: RequestInput, options: RequestOptions): Promise<WithResponse<ResponseOf<E>>> {
+  async #send<E extends AnyEndpointId>(
+    id: E,
+    input: RequestInput,
+    options: RequestOptions,
+  ): Promise<WithResponse<ResponseOf<E>>> {
     const contract = await this.#contractView();
     const e = await contract.routeOf(id);
     const label = `${e.method} ${e.path}`;
@@ -152,7 +167,11 @@ export class PaygateCore {
 
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) throw userAbort(label, signal);
-      const body = input.multipart ? input.multipart.open() : input.body !== undefined ? JSON.stringify(input.body) : undefined;
+      const body = input.multipart
+        ? input.multipart.open()
+        : input.body !== undefined
+          ? JSON.stringify(input.body)
+          : undefined;
       const tries = `attempt ${attempt + 1} of ${maxRetries + 1}`;
       let res: WireResponse;
       try {
@@ -173,12 +192,22 @@ export class PaygateCore {
           await this.#wait(attempt, undefined, label, signal);
           continue;
         }
-        const trust = untrusted ? "; the server's TLS certificate is not trusted: pass its certificate as the ca option" : '';
-        throw new APIConnectionError(`${label} failed to connect to ${this.baseUrl}: ${describeCause(err)} (${tries})${trust}${hint}`, { cause: err });
+        const trust = untrusted
+          ? "; the server's TLS certificate is not trusted: pass its certificate as the ca option"
+          : '';
+        throw new APIConnectionError(
+          `${label} failed to connect to ${this.baseUrl}: ${describeCause(err)} (${tries})${trust}${hint}`,
+          { cause: err },
+        );
       }
 
       const ok = res.status >= 200 && res.status < 300;
-      const info = { status: res.status, headers: res.headers, requestId: res.headers['x-request-id'], attempts: attempt + 1 };
+      const info = {
+        status: res.status,
+        headers: res.headers,
+        requestId: res.headers['x-request-id'],
+        attempts: attempt + 1,
+      };
       if (ok || input.anyStatus) {
         if (!e.response || input.anyStatus) {
           return { data: undefined as unknown as ResponseOf<E>, response: { ...info, body: parseLoose(res.text) } };
@@ -193,7 +222,12 @@ export class PaygateCore {
         return { data, response: { ...info, body: json } };
       }
 
-      const error = APIError.from({ status: res.status, endpoint: label, headers: res.headers, body: parseLoose(res.text) });
+      const error = APIError.from({
+        status: res.status,
+        endpoint: label,
+        headers: res.headers,
+        body: parseLoose(res.text),
+      });
       if (attempt < maxRetries && isRetryable(klass, { kind: 'status', status: res.status }, replayable)) {
         const waited = await this.#wait(attempt, error.retryAfter, label, signal);
         if (waited) continue;
@@ -205,7 +239,9 @@ export class PaygateCore {
   /** Throws before sending when the route's credential was not configured. */
   #checkCredentials(e: ClientRoute, label: string): void {
     if (e.auth === 'key' && this.#apiKey === undefined) {
-      throw new PaygateError(`${label} needs an API key: pass { apiKey } to new Paygate() (only the health probes and the sandbox's admin controls work without one)`);
+      throw new PaygateError(
+        `${label} needs an API key: pass { apiKey } to new Paygate() (only the health probes and the sandbox's admin controls work without one)`,
+      );
     }
     if (e.auth === 'admin' && this.#adminToken === undefined) {
       throw new PaygateError(
@@ -213,7 +249,9 @@ export class PaygateCore {
       );
     }
     if (e.auth === 'support' && this.#adminToken === undefined && this.#apiKey === undefined) {
-      throw new PaygateError(`${label} needs the sandbox admin token (every shop) or an API key (its shop): pass { adminToken } or { apiKey } to new Paygate()`);
+      throw new PaygateError(
+        `${label} needs the sandbox admin token (every shop) or an API key (its shop): pass { adminToken } or { apiKey } to new Paygate()`,
+      );
     }
   }
 
@@ -222,27 +260,49 @@ export class PaygateCore {
    * its parsed data until the server ends the stream or `options.signal` aborts (then it simply ends). No timeout
    * and no retry: a stream is open-ended.
    */
-  async *stream(id: AnyEndpointId, input: RequestInput = {}, options: RequestOptions = {}): AsyncGenerator<{ event: string; data: unknown }> {
+  async *stream(
+    id: AnyEndpointId,
+    input: RequestInput = {},
+    options: RequestOptions = {},
+  ): AsyncGenerator<{ event: string; data: unknown }> {
     const e = await (await this.#contractView()).routeOf(id);
     const label = `${e.method} ${e.path}`;
     this.#checkCredentials(e, label);
     const url = this.#url(fillPath(e.path, input.params, label), input.query);
     const headers = { ...this.#headers(e, input, options), accept: 'text/event-stream' };
     const signal = options.signal;
-    const [{ request }, { createParser }, dispatcher] = await Promise.all([import('undici'), import('eventsource-parser'), this.#undiciDispatcher()]);
+    const [{ request }, { createParser }, dispatcher] = await Promise.all([
+      import('undici'),
+      import('eventsource-parser'),
+      this.#undiciDispatcher(),
+    ]);
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(url, { method: e.method, headers, ...(signal ? { signal } : {}), ...(dispatcher ? { dispatcher } : {}) });
+      res = await request(url, {
+        method: e.method,
+        headers,
+        ...(signal ? { signal } : {}),
+        ...(dispatcher ? { dispatcher } : {}),
+      });
     } catch (err) {
       if (signal?.aborted) return;
-      throw new APIConnectionError(`${label} failed to connect to ${this.baseUrl}: ${describeCause(err)}`, { cause: err });
+      throw new APIConnectionError(`${label} failed to connect to ${this.baseUrl}: ${describeCause(err)}`, {
+        cause: err,
+      });
     }
     if (res.statusCode >= 300) {
       const text = await res.body.text();
-      throw APIError.from({ status: res.statusCode, endpoint: label, headers: flattenHeaders(res.headers), body: parseLoose(text) });
+      throw APIError.from({
+        status: res.statusCode,
+        endpoint: label,
+        headers: flattenHeaders(res.headers),
+        body: parseLoose(text),
+      });
     }
     const queue: { event: string; data: unknown }[] = [];
-    const parser = createParser({ onEvent: (ev) => queue.push({ event: ev.event ?? 'message', data: JSON.parse(ev.data) }) });
+    const parser = createParser({
+      onEvent: (ev) => queue.push({ event: ev.event ?? 'message', data: JSON.parse(ev.data) }),
+    });
     const decoder = new TextDecoder();
     try {
       for await (const chunk of res.body) {
@@ -251,14 +311,21 @@ export class PaygateCore {
       }
     } catch (err) {
       if (signal?.aborted) return;
-      throw new APIConnectionError(`${label}: the stream from ${this.baseUrl} broke: ${describeCause(err)}`, { cause: err });
+      throw new APIConnectionError(`${label}: the stream from ${this.baseUrl} broke: ${describeCause(err)}`, {
+        cause: err,
+      });
     } finally {
       if (!res.body.destroyed) res.body.destroy();
     }
   }
 
   /** Sleep before the next attempt; false when Retry-After asks for longer than the client is willing to wait. */
-  async #wait(attempt: number, retryAfter: number | undefined, label: string, signal: AbortSignal | undefined): Promise<boolean> {
+  async #wait(
+    attempt: number,
+    retryAfter: number | undefined,
+    label: string,
+    signal: AbortSignal | undefined,
+  ): Promise<boolean> {
     const ms = retryDelayMs(attempt, retryAfter, this.#random);
     if (ms === undefined) return false;
     try {

@@ -112,7 +112,13 @@ export class ContractMismatchError extends PaygateError {
   /** The body as received: parsed JSON, or the raw text when it is not JSON. */
   readonly body: unknown;
 
-  constructor(init: { message: string; endpoint: string; status: number; issues: readonly z.core.$ZodIssue[]; body: unknown }) {
+  constructor(init: {
+    message: string;
+    endpoint: string;
+    status: number;
+    issues: readonly z.core.$ZodIssue[];
+    body: unknown;
+  }) {
     super(init.message);
     this.endpoint = init.endpoint;
     this.status = init.status;
@@ -131,7 +137,9 @@ export class CancelOutcomeUnknownError extends PaygateError {
 
   constructor(target: { operation_id: string } | { merchant_operation_id: string }, cause: PaygateError) {
     const ref =
-      'operation_id' in target ? `operation_id ${target.operation_id}` : `merchant_operation_id ${target.merchant_operation_id}`;
+      'operation_id' in target
+        ? `operation_id ${target.operation_id}`
+        : `merchant_operation_id ${target.merchant_operation_id}`;
     super(
       `cancel outcome unknown for ${ref} (${cause.message}): the cancellation may or may not have been recorded; ` +
         'retry the same cancel command (it is idempotent) or read the operation state',
@@ -145,7 +153,12 @@ function describeErrorBody(status: number, body: unknown): { code: string; detai
   if (body !== null && typeof body === 'object') {
     const b = body as Record<string, unknown>;
     const code = typeof b.code === 'string' && b.code ? b.code : statusCode(status);
-    const detail = typeof b.message === 'string' && b.message ? b.message : typeof b.error === 'string' ? b.error : statusText(status);
+    const detail =
+      typeof b.message === 'string' && b.message
+        ? b.message
+        : typeof b.error === 'string'
+          ? b.error
+          : statusText(status);
     return { code, detail };
   }
   if (typeof body === 'string' && body.trim()) {

@@ -69,7 +69,15 @@ class Controller implements Dispatcher.DispatchController {
   }
 }
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'expect', 'upgrade', 'host']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'expect',
+  'upgrade',
+  'host',
+]);
 
 class InProcessDispatcher extends Dispatcher {
   readonly #handler: FetchHandler;
@@ -134,7 +142,8 @@ class InProcessDispatcher extends Dispatcher {
             await reader.cancel(controller.reason).catch(() => {});
             return;
           }
-          if (value.byteLength > 0) h.onResponseData?.(controller, Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+          if (value.byteLength > 0)
+            h.onResponseData?.(controller, Buffer.from(value.buffer, value.byteOffset, value.byteLength));
         }
       }
       if (controller.aborted || settled) return;
@@ -212,7 +221,9 @@ async function encodeBody(body: unknown): Promise<{ bytes: Buffer; contentType?:
     }
     return { bytes: Buffer.concat(chunks) };
   }
-  throw new errors.InvalidArgumentError('body must be a string, a Buffer, a Readable stream, an iterable, or an async iterable');
+  throw new errors.InvalidArgumentError(
+    'body must be a string, a Buffer, a Readable stream, an iterable, or an async iterable',
+  );
 }
 
 /** Every shape undici accepts for request headers, as [name, value] pairs. */
@@ -260,14 +271,20 @@ function toControllerHandler(handler: Dispatcher.DispatchHandler): Dispatcher.Di
   return {
     onRequestStart(controller, context) {
       const onConnect = legacy.onConnect as ((abort: (reason?: Error) => void, context: unknown) => void) | undefined;
-      onConnect?.call(legacy, (reason?: Error) => controller.abort(reason ?? new errors.RequestAbortedError()), context);
+      onConnect?.call(
+        legacy,
+        (reason?: Error) => controller.abort(reason ?? new errors.RequestAbortedError()),
+        context,
+      );
     },
     onResponseStart(controller, statusCode, headers, statusMessage) {
       const raw: Buffer[] = [];
       for (const [k, v] of Object.entries(headers)) {
-        for (const item of Array.isArray(v) ? v : v === undefined ? [] : [v]) raw.push(Buffer.from(k, 'latin1'), Buffer.from(item, 'latin1'));
+        for (const item of Array.isArray(v) ? v : v === undefined ? [] : [v])
+          raw.push(Buffer.from(k, 'latin1'), Buffer.from(item, 'latin1'));
       }
-      if (legacy.onHeaders?.(statusCode, raw, () => controller.resume(), statusMessage ?? '') === false) controller.pause();
+      if (legacy.onHeaders?.(statusCode, raw, () => controller.resume(), statusMessage ?? '') === false)
+        controller.pause();
     },
     onResponseData(controller, chunk) {
       if (legacy.onData?.(chunk) === false) controller.pause();

@@ -33,7 +33,13 @@ export type { ReceiptSource } from './multipart.js';
 export { backoffMs, RETRY_CLASS, SANDBOX_RETRY_CLASS, MAX_RETRY_AFTER_SECONDS } from './retry.js';
 export type { RetryClass } from './retry.js';
 export { Payments } from './resources/payments.js';
-export type { CreateOperationInput, CreateFlexibleLinkInput, ConfirmPaymentInput, AvailabilityInput, RecommendationsInput } from './resources/payments.js';
+export type {
+  CreateOperationInput,
+  CreateFlexibleLinkInput,
+  ConfirmPaymentInput,
+  AvailabilityInput,
+  RecommendationsInput,
+} from './resources/payments.js';
 export { Payouts } from './resources/payouts.js';
 export { Operations } from './resources/operations.js';
 export type { OperationRef, CancelOperationInput } from './resources/operations.js';

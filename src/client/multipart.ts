@@ -28,7 +28,11 @@ export interface MultipartBody {
 
 const CRLF = '\r\n';
 
-export async function encodeMultipart(fields: Record<string, string>, fileField: string, file: FilePart): Promise<MultipartBody> {
+export async function encodeMultipart(
+  fields: Record<string, string>,
+  fileField: string,
+  file: FilePart,
+): Promise<MultipartBody> {
   const boundary = `paygate-${crypto.randomUUID()}`;
   const { filename, contentType } = fileMeta(file);
   let head = '';
@@ -73,7 +77,9 @@ async function readReplayable(source: ReceiptSource): Promise<Buffer | undefined
     try {
       return await (await import('node:fs/promises')).readFile(source);
     } catch (e) {
-      throw new PaygateError(`cannot read receipt file ${JSON.stringify(source)}: ${(e as Error).message}`, { cause: e });
+      throw new PaygateError(`cannot read receipt file ${JSON.stringify(source)}: ${(e as Error).message}`, {
+        cause: e,
+      });
     }
   }
   if (source instanceof Uint8Array) return Buffer.from(source.buffer, source.byteOffset, source.byteLength);
@@ -84,7 +90,8 @@ async function readReplayable(source: ReceiptSource): Promise<Buffer | undefined
 
 function fileMeta(file: FilePart): { filename: string; contentType: string } {
   const s = file.source;
-  const ownName = typeof s === 'string' ? basename(s) : s instanceof Blob && 'name' in s && typeof s.name === 'string' ? s.name : '';
+  const ownName =
+    typeof s === 'string' ? basename(s) : s instanceof Blob && 'name' in s && typeof s.name === 'string' ? s.name : '';
   const ownType = s instanceof Blob ? s.type : '';
   return {
     filename: file.filename ?? (ownName || 'receipt.pdf'),

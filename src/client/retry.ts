@@ -109,7 +109,11 @@ export function backoffMs(retryIndex: number, random: () => number = Math.random
  * Delay before the n-th retry: Retry-After when the server sent one (429/503), else the backoff.
  * Returns undefined when Retry-After asks for more than MAX_RETRY_AFTER_SECONDS: do not retry then.
  */
-export function retryDelayMs(retryIndex: number, retryAfterSeconds: number | undefined, random?: () => number): number | undefined {
+export function retryDelayMs(
+  retryIndex: number,
+  retryAfterSeconds: number | undefined,
+  random?: () => number,
+): number | undefined {
   if (retryAfterSeconds !== undefined) {
     if (retryAfterSeconds > MAX_RETRY_AFTER_SECONDS) return undefined;
     return retryAfterSeconds * 1000;

@@ -6,7 +6,12 @@ import { endpoints, type EndpointDef, type EndpointId } from '../contract/endpoi
 import { type EndpointRow } from '../contract/endpoint-row.js';
 import { checkResponse } from './contract-check.js';
 import { PaygateError } from './errors.js';
-import { sandboxEndpoints, type SandboxEndpointDef, type SandboxEndpointId, type SandboxEndpointOf } from './sandbox-endpoints.js';
+import {
+  sandboxEndpoints,
+  type SandboxEndpointDef,
+  type SandboxEndpointId,
+  type SandboxEndpointOf,
+} from './sandbox-endpoints.js';
 import type { ClientRoute, ContractView } from './wire.js';
 
 /** Any row of the gateway's endpoint table or of the sandbox's control table. */
@@ -26,7 +31,9 @@ export type { ClientRoute } from './wire.js';
 /** The contract's row of `id` in the gateway's table or the sandbox's control table. */
 export function rowOf(id: string): EndpointRow {
   if (Object.hasOwn(endpoints, id)) return endpoints[id as EndpointId] satisfies EndpointDef;
-  const s: SandboxEndpointDef | undefined = Object.hasOwn(sandboxEndpoints, id) ? sandboxEndpoints[id as SandboxEndpointId] : undefined;
+  const s: SandboxEndpointDef | undefined = Object.hasOwn(sandboxEndpoints, id)
+    ? sandboxEndpoints[id as SandboxEndpointId]
+    : undefined;
   if (!s) throw new PaygateError(`unknown endpoint ${JSON.stringify(id)}`);
   return s;
 }

@@ -6,7 +6,13 @@ import type { Transport } from './wire.js';
 
 export function undiciTransport(dispatcher: Dispatcher | undefined): Transport {
   return async ({ url, method, headers, body, signal }) => {
-    const res = await request(url, { method, headers, body: body ?? null, signal, ...(dispatcher ? { dispatcher } : {}) });
+    const res = await request(url, {
+      method,
+      headers,
+      body: body ?? null,
+      signal,
+      ...(dispatcher ? { dispatcher } : {}),
+    });
     const text = await res.body.text();
     return { status: res.statusCode, headers: flattenHeaders(res.headers), text };
   };

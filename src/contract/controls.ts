@@ -48,14 +48,27 @@ import { CreatedWorkspace, CreateWorkspaceRequest, WorkspaceDeleted, WorkspaceLi
 
 /** `:id` of /sandbox/operations/:id…: an operation_id, or `-` with `?merchant_operation_id=`. */
 const OperationIdParam = z.object({
-  id: z.string().min(1).meta({ description: 'operation_id (a UUID), or `-` with the query parameter merchant_operation_id.' }),
+  id: z
+    .string()
+    .min(1)
+    .meta({ description: 'operation_id (a UUID), or `-` with the query parameter merchant_operation_id.' }),
 });
 /** Identifies the operation when the path's id is `-`. */
-const MerchantRefQuery = z.object({ merchant_operation_id: z.string().optional().meta({ description: 'With the path id `-`.' }) });
+const MerchantRefQuery = z.object({
+  merchant_operation_id: z.string().optional().meta({ description: 'With the path id `-`.' }),
+});
 /** operations.show: with the admin token, `shop` tells which shop's merchant_operation_id is meant. */
-const SupportRefQuery = MerchantRefQuery.extend({ shop: z.string().min(1).optional().meta({ description: 'The shop of the merchant_operation_id (admin token; needed when several shops use it).' }) });
+const SupportRefQuery = MerchantRefQuery.extend({
+  shop: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ description: 'The shop of the merchant_operation_id (admin token; needed when several shops use it).' }),
+});
 const LinkIdParam = z.object({ id: Uuid.meta({ description: "The flexible link's operation_id." }) });
-const KeyIdParam = z.object({ id: z.string().min(1).meta({ description: 'The key id (`key_…`), not the key itself.' }) });
+const KeyIdParam = z.object({
+  id: z.string().min(1).meta({ description: 'The key id (`key_…`), not the key itself.' }),
+});
 const WorkspaceIdParam = z.object({ id: z.string().min(1).meta({ description: 'The workspace id.' }) });
 const WebhookIdParam = z.object({ id: z.string().min(1).meta({ description: 'The webhook endpoint id.' }) });
 
@@ -321,7 +334,8 @@ export const sandboxControls = {
     id: 'workspaces.create',
     method: 'POST',
     path: '/sandbox/workspaces',
-    summary: "Create an isolated workspace (its own shops, keys, admin token, clock, pool, webhooks); its secrets are in this answer only (the server's admin token)",
+    summary:
+      "Create an isolated workspace (its own shops, keys, admin token, clock, pool, webhooks); its secrets are in this answer only (the server's admin token)",
     auth: 'admin',
     body: CreateWorkspaceRequest,
     response: CreatedWorkspace,

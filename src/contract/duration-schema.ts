@@ -10,7 +10,10 @@ export function durationSchema(max: number = MAX_DURATION_MS) {
   return z.union([z.number(), z.string()]).transform((v, ctx) => {
     if (typeof v === 'number') {
       if (Number.isInteger(v) && v >= 0 && v <= max) return v;
-      ctx.addIssue({ code: 'custom', message: `must be whole milliseconds from 0 to ${max} (${formatDuration(max)}), or ${DURATION_HINT}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be whole milliseconds from 0 to ${max} (${formatDuration(max)}), or ${DURATION_HINT}`,
+      });
       return z.NEVER;
     }
     const r = parseDurationText(v, max);

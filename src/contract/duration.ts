@@ -34,7 +34,8 @@ export function parseDurationText(text: string, max: number = MAX_DURATION_MS): 
     if (seen === 0) return { ok: false, message: `must be ${DURATION_HINT}` };
     ms = Math.round(ms * 1000) / 1000;
   }
-  if (!Number.isFinite(ms) || !Number.isInteger(ms)) return { ok: false, message: 'must be a whole number of milliseconds (1.5s is fine, 1.0005s is not)' };
+  if (!Number.isFinite(ms) || !Number.isInteger(ms))
+    return { ok: false, message: 'must be a whole number of milliseconds (1.5s is fine, 1.0005s is not)' };
   if (ms > max) return { ok: false, message: `must be at most ${formatDuration(max)}` };
   return { ok: true, ms };
 }
@@ -50,7 +51,13 @@ export function formatDuration(ms: number): string {
   if (ms === 0) return '0ms';
   let rest = ms;
   let out = '';
-  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000], ['ms', 1]] as const) {
+  for (const [unit, size] of [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+    ['ms', 1],
+  ] as const) {
     const n = Math.floor(rest / size);
     if (n > 0) {
       out += `${n}${unit}`;

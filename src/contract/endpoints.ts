@@ -2,7 +2,12 @@
 // the client and the OpenAPI generator, so the three cannot drift apart. The sandbox's controls have their own
 // table of the same shape in controls.ts.
 import type { z } from 'zod';
-import { AvailabilityQuery, AvailabilityResponse, RecommendationsRequest, RecommendationsResponse } from './availability.js';
+import {
+  AvailabilityQuery,
+  AvailabilityResponse,
+  RecommendationsRequest,
+  RecommendationsResponse,
+} from './availability.js';
 import { BalancesResponse } from './balances.js';
 import { FlexibleLinkRequest, FlexibleLinkResponse } from './links.js';
 import {
@@ -136,9 +141,33 @@ export const endpoints = {
     response: RecommendationsResponse,
     errors: [400, 401, 403, 412, 429, 503],
   }),
-  'health.livez': def({ id: 'health.livez', method: 'GET', path: '/livez', status: 204, summary: 'Liveness probe', auth: 'none', errors: [503] }),
-  'health.healthz': def({ id: 'health.healthz', method: 'GET', path: '/healthz', status: 204, summary: 'Health probe', auth: 'none', errors: [503] }),
-  'health.readyz': def({ id: 'health.readyz', method: 'GET', path: '/readyz', status: 204, summary: 'Readiness probe', auth: 'none', errors: [503] }),
+  'health.livez': def({
+    id: 'health.livez',
+    method: 'GET',
+    path: '/livez',
+    status: 204,
+    summary: 'Liveness probe',
+    auth: 'none',
+    errors: [503],
+  }),
+  'health.healthz': def({
+    id: 'health.healthz',
+    method: 'GET',
+    path: '/healthz',
+    status: 204,
+    summary: 'Health probe',
+    auth: 'none',
+    errors: [503],
+  }),
+  'health.readyz': def({
+    id: 'health.readyz',
+    method: 'GET',
+    path: '/readyz',
+    status: 204,
+    summary: 'Readiness probe',
+    auth: 'none',
+    errors: [503],
+  }),
 } as const;
 
 export type EndpointId = keyof typeof endpoints;

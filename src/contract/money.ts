@@ -21,27 +21,43 @@ export const RequestAmount = z
   .string({ error: typeError('a decimal string like "100.00"') })
   .regex(AMOUNT_PATTERN, { message: 'must be a decimal string with at most 2 decimal places, such as "100.00"' })
   .refine((s) => /[1-9]/.test(s), { message: 'must be greater than 0' })
-  .meta({ description: 'Decimal string, at most 2 decimal places, greater than 0.', examples: ['1500.00'], pattern: DOC_PATTERNS.requestAmount });
+  .meta({
+    description: 'Decimal string, at most 2 decimal places, greater than 0.',
+    examples: ['1500.00'],
+    pattern: DOC_PATTERNS.requestAmount,
+  });
 
 /** A response amount at scale 2, never negative (documented so; the check accepts a sign, see SignedWireAmount). */
 export const WireAmount = z
   .string()
   .regex(/^-?[0-9]+\.[0-9]{2}$/, { message: 'must be a decimal string at scale 2' })
-  .meta({ description: 'Decimal string at scale 2, not negative.', examples: ['1500.00'], pattern: DOC_PATTERNS.amount });
+  .meta({
+    description: 'Decimal string at scale 2, not negative.',
+    examples: ['1500.00'],
+    pattern: DOC_PATTERNS.amount,
+  });
 
 /** A response amount at scale 2 that may be negative (a balance, a payment's settlement after a fixed fee). */
 export const SignedWireAmount = z
   .string()
   .regex(/^-?[0-9]+\.[0-9]{2}$/, { message: 'must be a decimal string at scale 2' })
-  .meta({ description: 'Decimal string at scale 2, may be negative.', examples: ['1462.50'], pattern: DOC_PATTERNS.signedAmount });
+  .meta({
+    description: 'Decimal string at scale 2, may be negative.',
+    examples: ['1462.50'],
+    pattern: DOC_PATTERNS.signedAmount,
+  });
 
 /**
  * A decimal string the emulator sends at scale 2 and the client takes as any string (the spec gives no scale for
  * these): the pattern is documentation (OpenAPI) only.
  */
-const decimalText = (pattern: string, description: string) => z.string().meta({ description, examples: ['1500.00'], pattern });
+const decimalText = (pattern: string, description: string) =>
+  z.string().meta({ description, examples: ['1500.00'], pattern });
 export const DecimalText = decimalText(DOC_PATTERNS.amount, 'Decimal string (scale 2), not negative.');
-export const PositiveDecimalText = decimalText(DOC_PATTERNS.positiveAmount, 'Decimal string (scale 2), greater than 0.');
+export const PositiveDecimalText = decimalText(
+  DOC_PATTERNS.positiveAmount,
+  'Decimal string (scale 2), greater than 0.',
+);
 export const SignedDecimalText = decimalText(DOC_PATTERNS.signedAmount, 'Decimal string (scale 2), may be negative.');
 
 /** An exchange rate: a positive decimal string of any scale. */
@@ -63,8 +79,6 @@ export const Currency = z
   .meta({ description: 'ISO 4217 code.', examples: ['RUB'] });
 
 /** A required non-empty string field. */
-export const NonEmpty = z
-  .string({ error: typeError('a string') })
-  .min(1, { message: 'must not be empty' });
+export const NonEmpty = z.string({ error: typeError('a string') }).min(1, { message: 'must not be empty' });
 
 export const OptionalString = z.string({ error: typeError('a string') }).optional();

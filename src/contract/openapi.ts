@@ -30,7 +30,12 @@ function gatewayPaths(paths: Record<string, Json>): void {
 function controlPaths(paths: Record<string, Json>): void {
   for (const c of Object.values(sandboxControls) as SandboxControlDef[]) {
     const description = controlDescription(c.summary, c.auth === 'admin' ? 'admin' : 'key');
-    const op = operationOf({ row: c, tag: 'sandbox', description, errorText: { ...ERROR_TEXT, ...CONTROL_ERROR_TEXT } });
+    const op = operationOf({
+      row: c,
+      tag: 'sandbox',
+      description,
+      errorText: { ...ERROR_TEXT, ...CONTROL_ERROR_TEXT },
+    });
     (paths[openApiPath(c.path)] ??= {})[c.method.toLowerCase()] = op;
   }
 }
@@ -59,8 +64,18 @@ export function buildOpenApiDocument(version = '0.0.0'): Record<string, unknown>
     webhooks,
     components: {
       securitySchemes: {
-        ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: "A shop's key: it fixes the merchant and the shop." },
-        AdminToken: { type: 'apiKey', in: 'header', name: 'X-Admin-Token', description: 'Printed by `paygate sandbox start`.' },
+        ApiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description: "A shop's key: it fixes the merchant and the shop.",
+        },
+        AdminToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Admin-Token',
+          description: 'Printed by `paygate sandbox start`.',
+        },
       },
       headers: HEADERS,
       schemas: reachable(componentSchemas(), { paths, webhooks }),

@@ -4,7 +4,16 @@ import { z } from 'zod';
 import { ManualCheckReason, OperationStatus, OperationType, ReceiptEvidenceStatus } from './common.js';
 import { EXAMPLE_OPERATION_ID } from './openapi/examples.js';
 import { typeError } from './echo.js';
-import { Currency, NonEmpty, OptionalString, RequestAmount, SignedWireAmount, Timestamp, Uuid, WireAmount } from './money.js';
+import {
+  Currency,
+  NonEmpty,
+  OptionalString,
+  RequestAmount,
+  SignedWireAmount,
+  Timestamp,
+  Uuid,
+  WireAmount,
+} from './money.js';
 
 const scopeField = (name: string) =>
   z
@@ -24,9 +33,18 @@ const createFields = {
   client_ip: OptionalString.meta({ description: 'Client IP address, used for antifraud.', examples: ['203.0.113.7'] }),
   method: NonEmpty.meta({ description: 'Logical payment method, e.g. WT_RUB_C2C.', examples: ['WT_RUB_C2C'] }),
   currency: Currency.meta({ description: 'ISO 4217 code.', examples: ['RUB'] }),
-  number: OptionalString.meta({ description: 'Destination identifier (payouts only).', examples: ['2200701234567890'] }),
-  name: OptionalString.meta({ description: 'Holder or recipient name (payouts only; defaults to аноним).', examples: ['Ivan Petrov'] }),
-  bankname: OptionalString.meta({ description: 'Destination bank code (required for WT_RUB_PHONE payouts).', examples: ['sber'] }),
+  number: OptionalString.meta({
+    description: 'Destination identifier (payouts only).',
+    examples: ['2200701234567890'],
+  }),
+  name: OptionalString.meta({
+    description: 'Holder or recipient name (payouts only; defaults to аноним).',
+    examples: ['Ivan Petrov'],
+  }),
+  bankname: OptionalString.meta({
+    description: 'Destination bank code (required for WT_RUB_PHONE payouts).',
+    examples: ['sber'],
+  }),
   ...scopeFields,
 };
 
@@ -47,10 +65,10 @@ export const Receipt = z
     id: Uuid,
     amount: z.number().meta({ description: 'Amount of this completed contribution.', exclusiveMinimum: 0 }),
     completed_at: Timestamp,
-    receipt_url: z
-      .string()
-      .nullable()
-      .meta({ format: 'uri', description: 'Short-lived download link (HTTPS at the gateway; the sandbox links to its own base URL), or null.' }),
+    receipt_url: z.string().nullable().meta({
+      format: 'uri',
+      description: 'Short-lived download link (HTTPS at the gateway; the sandbox links to its own base URL), or null.',
+    }),
   })
   .meta({ id: 'Receipt' });
 export type Receipt = z.infer<typeof Receipt>;
@@ -77,7 +95,8 @@ export const Operation = z
     }),
     recorded_currency: z.string().optional(),
     recorded_amount: WireAmount.optional().meta({
-      description: 'Ledger fact, actual_amount times the rate, at scale 2. Only on a completed operation with a non-zero actual_amount; never while pending.',
+      description:
+        'Ledger fact, actual_amount times the rate, at scale 2. Only on a completed operation with a non-zero actual_amount; never while pending.',
       examples: ['1500.00'],
     }),
     settlement_amount: SignedWireAmount.meta({
@@ -87,7 +106,8 @@ export const Operation = z
     }),
     settlement_currency: z.string(),
     commission_amount: WireAmount.meta({
-      description: 'Commission of the service, in settlement_currency. Re-priced on the captured amount at completion; 0.00 for cancelled and rejected operations.',
+      description:
+        'Commission of the service, in settlement_currency. Re-priced on the captured amount at completion; 0.00 for cancelled and rejected operations.',
       examples: ['37.50'],
     }),
     external_confirmation: ExternalConfirmation.optional(),
@@ -98,7 +118,11 @@ export const Operation = z
     expires_at: Timestamp.optional(),
     manual_check_reason: ManualCheckReason.optional(),
   })
-  .meta({ id: 'Operation', description: 'The operation object (spec §2.3): no payment_url (link endpoints only), no receipts (state reads only).' });
+  .meta({
+    id: 'Operation',
+    description:
+      'The operation object (spec §2.3): no payment_url (link endpoints only), no receipts (state reads only).',
+  });
 export type Operation = z.infer<typeof Operation>;
 
 /** Response of the link endpoints: the operation plus payment_url (string or null). */
@@ -122,12 +146,18 @@ const identifierFields = {
   ...scopeFields,
 };
 
-function exactlyOneIdentifier(v: { operation_id?: string | undefined; merchant_operation_id?: string | undefined }, ctx: z.RefinementCtx) {
+function exactlyOneIdentifier(
+  v: { operation_id?: string | undefined; merchant_operation_id?: string | undefined },
+  ctx: z.RefinementCtx,
+) {
   const n = (v.operation_id !== undefined ? 1 : 0) + (v.merchant_operation_id !== undefined ? 1 : 0);
   if (n !== 1) {
     ctx.addIssue({
       code: 'custom',
-      message: n === 0 ? 'send operation_id or merchant_operation_id' : 'send only one of operation_id and merchant_operation_id',
+      message:
+        n === 0
+          ? 'send operation_id or merchant_operation_id'
+          : 'send only one of operation_id and merchant_operation_id',
       path: [],
     });
   }

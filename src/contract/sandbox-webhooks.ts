@@ -18,7 +18,9 @@ export const RegisterWebhookRequest = z.object({
 /** POST /sandbox/webhooks/deliveries/redeliver: exactly one of `event_id` or `failed: true`. */
 export const RedeliverRequest = z
   .object({ event_id: z.string().min(1).optional(), failed: z.literal(true).optional() })
-  .refine((b) => (b.event_id !== undefined) !== (b.failed !== undefined), { message: 'send exactly one of event_id or failed: true' });
+  .refine((b) => (b.event_id !== undefined) !== (b.failed !== undefined), {
+    message: 'send exactly one of event_id or failed: true',
+  });
 
 /** Deliveries per page of GET /sandbox/webhooks/deliveries when `limit` is not given, and the most `limit` may ask for. */
 export const DELIVERIES_PAGE_DEFAULT = 50;
@@ -35,7 +37,12 @@ export const DeliveriesQuery = z.object({
     .max(DELIVERIES_PAGE_MAX)
     .default(DELIVERIES_PAGE_DEFAULT)
     .meta({ description: `Deliveries per page, 1 to ${DELIVERIES_PAGE_MAX} (default ${DELIVERIES_PAGE_DEFAULT}).` }),
-  cursor: z.string().min(1).max(512).optional().meta({ description: "The previous page's `next_cursor`: the page after it." }),
+  cursor: z
+    .string()
+    .min(1)
+    .max(512)
+    .optional()
+    .meta({ description: "The previous page's `next_cursor`: the page after it." }),
 });
 
 /** A webhook endpoint as listed: `secret` masked to its last 4 characters (`whsec_…abcd`). */
@@ -54,7 +61,12 @@ export const SandboxWebhookList = z.object({ webhooks: z.array(SandboxWebhookEnd
 export type SandboxWebhookList = z.infer<typeof SandboxWebhookList>;
 
 /** POST /sandbox/webhooks (201): the full `whsec_` secret, in this answer only. */
-export const SandboxWebhookCreated = z.object({ id: z.string(), url: z.string(), secret: z.string(), created_at: Timestamp });
+export const SandboxWebhookCreated = z.object({
+  id: z.string(),
+  url: z.string(),
+  secret: z.string(),
+  created_at: Timestamp,
+});
 export type SandboxWebhookCreated = z.infer<typeof SandboxWebhookCreated>;
 
 /** POST /sandbox/webhooks/:id/rotate-secret: the new full secret (shown once) and when the old one stops being signed. */
@@ -68,12 +80,10 @@ export type SandboxWebhookDeleted = z.infer<typeof SandboxWebhookDeleted>;
 /** One attempt of a delivery: `status_code` when an answer arrived, `error` when none did. */
 export const SandboxWebhookAttempt = z.object({
   at: Timestamp.meta({ description: 'When the attempt started (sandbox time, RFC 3339).' }),
-  webhook_timestamp: z
-    .number()
-    .int()
-    .nonnegative()
-    .optional()
-    .meta({ description: 'The `webhook-timestamp` header it was signed and sent with: Unix seconds of wall time (absent for attempts recorded by older versions).' }),
+  webhook_timestamp: z.number().int().nonnegative().optional().meta({
+    description:
+      'The `webhook-timestamp` header it was signed and sent with: Unix seconds of wall time (absent for attempts recorded by older versions).',
+  }),
   status_code: z.number().int().optional(),
   error: z.string().optional(),
   duration_ms: z.number(),
@@ -106,5 +116,8 @@ export const SandboxWebhookDeliveries = z.object({
 export type SandboxWebhookDeliveries = z.infer<typeof SandboxWebhookDeliveries>;
 
 /** POST /sandbox/webhooks/deliveries/redeliver: how many deliveries were scheduled again, and which. */
-export const SandboxWebhookRedelivered = z.object({ scheduled: z.number().int(), deliveries: z.array(SandboxWebhookDelivery) });
+export const SandboxWebhookRedelivered = z.object({
+  scheduled: z.number().int(),
+  deliveries: z.array(SandboxWebhookDelivery),
+});
 export type SandboxWebhookRedelivered = z.infer<typeof SandboxWebhookRedelivered>;

@@ -10,17 +10,27 @@ import { SandboxWebhookDelivery } from './sandbox-webhooks.js';
 import { Operation, OperationState } from './operations.js';
 
 export const PayRequest = z.object({ amount: RequestAmount.optional() }).meta({ id: 'SandboxPayRequest' });
-export const SettleRequest = z.object({ outcome: z.enum(['completed', 'failed'], { error: 'must be "completed" or "failed"' }) }).meta({ id: 'SandboxSettleRequest' });
+export const SettleRequest = z
+  .object({ outcome: z.enum(['completed', 'failed'], { error: 'must be "completed" or "failed"' }) })
+  .meta({ id: 'SandboxSettleRequest' });
 export const ReviewRequest = z
-  .object({ decision: z.enum(['approve', 'decline'], { error: 'must be "approve" or "decline"' }), amount: RequestAmount.optional() })
+  .object({
+    decision: z.enum(['approve', 'decline'], { error: 'must be "approve" or "decline"' }),
+    amount: RequestAmount.optional(),
+  })
   .meta({ id: 'SandboxReviewRequest' });
 
 /** A point in time for a listing filter: an RFC 3339 timestamp or a date (`2026-11-23`, midnight UTC). */
 const InstantFilter = z
   .string()
-  .refine((s) => /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s) && !Number.isNaN(Date.parse(s)), {
-    message: 'must be an RFC 3339 timestamp or a date, such as "2026-11-23T09:00:00Z" or "2026-11-23"',
-  })
+  .refine(
+    (s) =>
+      /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s) &&
+      !Number.isNaN(Date.parse(s)),
+    {
+      message: 'must be an RFC 3339 timestamp or a date, such as "2026-11-23T09:00:00Z" or "2026-11-23"',
+    },
+  )
   .transform((s) => new Date(s.length === 10 ? `${s}T00:00:00Z` : s).toISOString());
 
 export const ListOperationsQuery = z.object({
@@ -29,7 +39,11 @@ export const ListOperationsQuery = z.object({
   method: z.string().min(1).optional(),
   client_id: z.string().optional(),
   merchant_operation_id: z.string().optional(),
-  shop: z.string().min(1).optional().meta({ description: "Only this shop's operations (with the admin token; a shop key sees its own shop only)." }),
+  shop: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ description: "Only this shop's operations (with the admin token; a shop key sees its own shop only)." }),
   since: InstantFilter.optional().meta({ description: 'Created at or after this moment.' }),
   until: InstantFilter.optional().meta({ description: 'Created before this moment.' }),
   min_amount: RequestAmount.optional().meta({ description: 'Expected amount at least this.' }),
@@ -46,16 +60,25 @@ export const OperationRow = Operation.extend({
   client_id: z.string(),
   created_at: Timestamp,
   updated_at: Timestamp,
-  reason: z.string().nullable().meta({ description: 'The cause of the last transition (why it ended, for a terminal operation), e.g. "receipt: amount_matches".' }),
+  reason: z.string().nullable().meta({
+    description:
+      'The cause of the last transition (why it ended, for a terminal operation), e.g. "receipt: amount_matches".',
+  }),
 }).meta({ id: 'SandboxOperationRow' });
 export type OperationRow = z.infer<typeof OperationRow>;
 
 export const ListOperationsResponse = z
   .object({
-    total: z.number().optional().meta({ description: 'How many match; omitted when counting would mean checking more than 20,000 operations (two or more filters, or a range, over a large store).' }),
+    total: z.number().optional().meta({
+      description:
+        'How many match; omitted when counting would mean checking more than 20,000 operations (two or more filters, or a range, over a large store).',
+    }),
     operations: z.array(OperationRow),
     has_more: z.boolean(),
-    next_cursor: z.string().nullable().meta({ description: 'Pass as starting_after for the next page; null on the last.' }),
+    next_cursor: z
+      .string()
+      .nullable()
+      .meta({ description: 'Pass as starting_after for the next page; null on the last.' }),
   })
   .meta({ id: 'SandboxOperationList' });
 export type ListOperationsResponse = z.infer<typeof ListOperationsResponse>;
@@ -90,7 +113,9 @@ export const OperationDetails = z
     reason: z.string().nullable(),
     history: z.array(HistoryEntry),
     uploads: z.array(UploadInfo),
-    webhooks: z.array(SandboxWebhookDelivery).meta({ description: "The webhook deliveries of this operation's events, with every attempt." }),
+    webhooks: z
+      .array(SandboxWebhookDelivery)
+      .meta({ description: "The webhook deliveries of this operation's events, with every attempt." }),
     postings: z.array(LedgerPosting).meta({ description: 'Its ledger postings, in the order they were made.' }),
     /** Faults injected into requests on this operation (src/contract/faults.ts), oldest first; kept in memory only. */
     faults: z.array(FaultEvent).optional(),
@@ -108,9 +133,7 @@ export const ClockState = z
   })
   .meta({ id: 'SandboxClock' });
 export type ClockState = z.infer<typeof ClockState>;
-export const AdvanceRequest = z
-  .object({ by: durationSchema() })
-  .meta({ id: 'SandboxAdvanceRequest' });
+export const AdvanceRequest = z.object({ by: durationSchema() }).meta({ id: 'SandboxAdvanceRequest' });
 
 export const EvidenceRequest = z.object({ available: z.boolean({ error: typeError('true or false') }) });
 export const EvidenceState = z.object({ available: z.boolean() });
@@ -133,7 +156,9 @@ export const KeyInfo = z.object({
   revoked_at: Timestamp.optional(),
 });
 export type KeyInfo = z.infer<typeof KeyInfo>;
-export const IssuedKey = KeyInfo.extend({ api_key: z.string().meta({ description: 'Shown once; only its hash is kept.' }) });
+export const IssuedKey = KeyInfo.extend({
+  api_key: z.string().meta({ description: 'Shown once; only its hash is kept.' }),
+});
 export type IssuedKey = z.infer<typeof IssuedKey>;
 export const KeyList = z.object({ keys: z.array(KeyInfo) });
 
@@ -153,16 +178,26 @@ export const PoolLayoutRequest = z
     amounts: z.array(PositiveAmount).min(1).max(MAX_LAYOUT_PAYOUTS).optional(),
     generate: z
       .object({
-        count: z.number({ error: typeError('an integer') }).int().min(1).max(MAX_LAYOUT_PAYOUTS),
+        count: z
+          .number({ error: typeError('an integer') })
+          .int()
+          .min(1)
+          .max(MAX_LAYOUT_PAYOUTS),
         min: PositiveAmount,
         max: PositiveAmount,
         step: PositiveAmount.default('1.00'),
-        seed: z.number({ error: typeError('an integer') }).int().default(1),
+        seed: z
+          .number({ error: typeError('an integer') })
+          .int()
+          .default(1),
       })
       .strict()
       .optional(),
   })
-  .refine((b) => (b.amounts === undefined) !== (b.generate === undefined), { message: 'give either amounts or generate', path: ['amounts'] })
+  .refine((b) => (b.amounts === undefined) !== (b.generate === undefined), {
+    message: 'give either amounts or generate',
+    path: ['amounts'],
+  })
   .meta({ id: 'SandboxPoolLayoutRequest' });
 export type PoolLayoutRequest = z.input<typeof PoolLayoutRequest>;
 
@@ -208,7 +243,11 @@ export const PoolStateQuery = z.object({
 /** GET/POST /sandbox/pool/settings (admin): the amount-read simulation of this replica. */
 export const ReadSettings = z
   .object({
-    read_latency_ms: z.number({ error: typeError('milliseconds (an integer)') }).int().min(0).max(60_000),
+    read_latency_ms: z
+      .number({ error: typeError('milliseconds (an integer)') })
+      .int()
+      .min(0)
+      .max(60_000),
     rate_limit: z.boolean({ error: typeError('true or false') }),
   })
   .meta({ id: 'SandboxReadSettings' });
@@ -241,4 +280,6 @@ export const SandboxResetResponse = z.object({ reset: z.literal(true), now: Time
 export type SandboxResetResponse = z.infer<typeof SandboxResetResponse>;
 
 /** GET /sandbox/keys (admin). */
-export const ListKeysQuery = z.object({ shop_id: z.string().optional().meta({ description: "Only this shop's keys. Default: every shop's." }) });
+export const ListKeysQuery = z.object({
+  shop_id: z.string().optional().meta({ description: "Only this shop's keys. Default: every shop's." }),
+});

@@ -16,7 +16,10 @@ export const API_KEY_401 = {
 
 /** The sandbox's own 401s of the admin token. */
 export const ADMIN_TOKEN_401 = {
-  missing: { code: 'missing_admin_token', message: 'x-admin-token header is required for this sandbox control (printed by paygate sandbox start)' },
+  missing: {
+    code: 'missing_admin_token',
+    message: 'x-admin-token header is required for this sandbox control (printed by paygate sandbox start)',
+  },
   invalid: { code: 'invalid_admin_token', message: 'invalid admin token' },
 } as const;
 

@@ -7,15 +7,24 @@ import { control } from './control-def.js';
 import { OperationRow } from './sandbox.js';
 import { ListOperationsQuery } from './sandbox.js';
 
-export const StreamOperationsQuery = ListOperationsQuery.omit({ limit: true, offset: true, starting_after: true }).extend({
-  id: z.string().optional().meta({ description: 'Watch one operation (operation_id or merchant_operation_id): its current state first, then each change; the stream ends when it is terminal. With the admin token, a merchant_operation_id used by several shops needs shop= (409 ambiguous_reference).' }),
+export const StreamOperationsQuery = ListOperationsQuery.omit({
+  limit: true,
+  offset: true,
+  starting_after: true,
+}).extend({
+  id: z.string().optional().meta({
+    description:
+      'Watch one operation (operation_id or merchant_operation_id): its current state first, then each change; the stream ends when it is terminal. With the admin token, a merchant_operation_id used by several shops needs shop= (409 ambiguous_reference).',
+  }),
 });
 
 export const RequestLogEntry = z
   .object({
     id: z.string().meta({ description: 'The request id, also the x-request-id response header.' }),
     at: z.string().meta({ format: 'date-time' }),
-    shop_id: z.string().meta({ description: "The key's shop; empty for admin and open routes and failed authentication." }),
+    shop_id: z
+      .string()
+      .meta({ description: "The key's shop; empty for admin and open routes and failed authentication." }),
     method: z.string(),
     path: z.string().meta({ description: 'Path and query; secrets in the query (k, sig) masked.' }),
     status: z.number().int(),
@@ -36,13 +45,10 @@ export const LogsQuery = z.object({
   limit: z.coerce.number({ error: 'must be an integer' }).int().min(1).max(2000).default(100),
 });
 export const LogsStreamQuery = LogsQuery.omit({ limit: true }).extend({
-  backlog: z.coerce
-    .number({ error: 'must be an integer' })
-    .int()
-    .min(0)
-    .max(2000)
-    .default(0)
-    .meta({ description: 'First send the newest this many matching entries already in the ring, oldest first; then the live ones, none missed or repeated in between.' }),
+  backlog: z.coerce.number({ error: 'must be an integer' }).int().min(0).max(2000).default(0).meta({
+    description:
+      'First send the newest this many matching entries already in the ring, oldest first; then the live ones, none missed or repeated in between.',
+  }),
 });
 
 export const RequestLogList = z.object({ requests: z.array(RequestLogEntry) }).meta({ id: 'SandboxRequestLog' });

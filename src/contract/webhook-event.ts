@@ -20,7 +20,9 @@ export const WebhookEvent = z
     }),
     type: WebhookEventType,
     created_at: Timestamp.meta({ description: 'When the status changed (sandbox time, RFC 3339).' }),
-    data: z.object({ operation: OperationState }).meta({ description: 'The operation as get_operation_state showed it at that moment.' }),
+    data: z
+      .object({ operation: OperationState })
+      .meta({ description: 'The operation as get_operation_state showed it at that moment.' }),
   })
   .meta({ id: 'WebhookEvent', description: 'The JSON body of every webhook.' });
 export type WebhookEvent = z.infer<typeof WebhookEvent>;

@@ -41,11 +41,25 @@ export interface AmountsResult {
 }
 
 /** The payin route of a shop and method, with its pool providers; 412 when there is none. */
-export function payinRoute(ctx: DomainContext, shopId: string, method: string): { route: RouteDef; pools: ProviderDef[]; others: ProviderDef[] } {
+export function payinRoute(
+  ctx: DomainContext,
+  shopId: string,
+  method: string,
+): { route: RouteDef; pools: ProviderDef[]; others: ProviderDef[] } {
   const route = ctx.world.route(shopId, method, 'payin');
-  if (!route) throw new DomainError('no_route', `shop has no payin route for ${echo(method)}; pick a method the shop is configured for`);
-  const providers = route.providers.map((id) => ctx.world.providers.get(id)).filter((p): p is ProviderDef => p !== undefined);
-  return { route, pools: providers.filter((p) => p.kind === 'self_matching'), others: providers.filter((p) => p.kind !== 'self_matching') };
+  if (!route)
+    throw new DomainError(
+      'no_route',
+      `shop has no payin route for ${echo(method)}; pick a method the shop is configured for`,
+    );
+  const providers = route.providers
+    .map((id) => ctx.world.providers.get(id))
+    .filter((p): p is ProviderDef => p !== undefined);
+  return {
+    route,
+    pools: providers.filter((p) => p.kind === 'self_matching'),
+    others: providers.filter((p) => p.kind !== 'self_matching'),
+  };
 }
 
 /** Validate the query (400s, then the 412s of spec §7) and evaluate it against the pools. */
@@ -53,10 +67,14 @@ export function evaluateAmounts(ctx: DomainContext, shopId: string, q: AmountsQu
   methodFor(ctx.world, q.method, q.currency);
   const min = money(q.min_amount);
   const max = money(q.max_amount);
-  if (min.greaterThan(max)) throw new DomainError('validation_error', 'min_amount must not exceed max_amount', 'min_amount');
+  if (min.greaterThan(max))
+    throw new DomainError('validation_error', 'min_amount must not exceed max_amount', 'min_amount');
   const { route, pools, others } = payinRoute(ctx, shopId, q.method);
   if (!pricingCovers(ctx.world.pricingFor(shopId, q.method, 'payin'), min, max)) {
-    throw new DomainError('pricing_not_covered', `the shop has no pricing for ${echo(q.method)} payins over all of ${q.min_amount}–${q.max_amount}; narrow the range`);
+    throw new DomainError(
+      'pricing_not_covered',
+      `the shop has no pricing for ${echo(q.method)} payins over all of ${q.min_amount}–${q.max_amount}; narrow the range`,
+    );
   }
   const coverage: Coverage = pools.length === 0 ? 'none' : others.length === 0 ? 'full' : 'partial';
   if (pools.length === 0) return { coverage, truncated: false, intervals: [], recommendations: [] };
@@ -114,7 +132,8 @@ export function poolIntervals(
 
 /** The MAX_INTERVALS intervals closest to `pivot`, still sorted. */
 function nearest(intervals: Range[], pivot: Decimal): Range[] {
-  const dist = (r: Range) => (pivot.lessThan(r.lo) ? r.lo.minus(pivot) : pivot.greaterThan(r.hi) ? pivot.minus(r.hi) : money(0));
+  const dist = (r: Range) =>
+    pivot.lessThan(r.lo) ? r.lo.minus(pivot) : pivot.greaterThan(r.hi) ? pivot.minus(r.hi) : money(0);
   const keep = new Set(
     intervals
       .map((r, i) => ({ i, d: dist(r) }))

@@ -76,14 +76,28 @@ export interface ReviewVerdict {
 /** A receipt was uploaded for a payment awaiting confirmation; the automatic check's verdict decides the move. */
 /** Whether `op` takes a receipt now (before its file is checked and stored); throws the refusal otherwise. */
 export function acceptsReceipt(op: OperationRecord): void {
-  nextStatus(op, 'receipt_ok', () => `only payments awaiting confirmation accept a receipt (this one is ${op.type === 'payment' ? op.status : 'a payout'})`);
+  nextStatus(
+    op,
+    'receipt_ok',
+    () =>
+      `only payments awaiting confirmation accept a receipt (this one is ${op.type === 'payment' ? op.status : 'a payout'})`,
+  );
 }
 
-export function receiptUploaded(ctx: DomainContext, op: OperationRecord, upload: Omit<ReceiptUpload, 'review'>, verdict: ReviewVerdict): Moved {
+export function receiptUploaded(
+  ctx: DomainContext,
+  op: OperationRecord,
+  upload: Omit<ReceiptUpload, 'review'>,
+  verdict: ReviewVerdict,
+): Moved {
   acceptsReceipt(op);
   const record: ReceiptUpload = {
     ...upload,
-    review: { rule: verdict.rule, to: verdict.to, ...(verdict.to === 'manual_check' ? { reason: verdict.reason ?? null } : {}) },
+    review: {
+      rule: verdict.rule,
+      to: verdict.to,
+      ...(verdict.to === 'manual_check' ? { reason: verdict.reason ?? null } : {}),
+    },
     ...(verdict.amount ? { amount: verdict.amount } : {}),
   };
   const withUpload = { ...op, uploads: [...uploadsOf(op), record] } as OperationRecord;
@@ -91,19 +105,34 @@ export function receiptUploaded(ctx: DomainContext, op: OperationRecord, upload:
     return completePayment(ctx, withUpload, verdict.amount ?? op.expected_amount, `receipt accepted (${verdict.rule})`);
   }
   const now = iso(ctx.now);
-  const moved = move(withUpload, 'manual_check', now, `receipt needs review (${verdict.rule})`, { manual_check_reason: verdict.reason ?? null });
+  const moved = move(withUpload, 'manual_check', now, `receipt needs review (${verdict.rule})`, {
+    manual_check_reason: verdict.reason ?? null,
+  });
   return movedTo(ctx, moved.op, changes(moved));
 }
 
 /** A reviewer decides a payment under manual check: approve completes it (for `amount` if given), decline rejects it. */
-export function reviewerDecides(ctx: DomainContext, op: OperationRecord, decision: 'approve' | 'decline', amount?: string): Moved {
+export function reviewerDecides(
+  ctx: DomainContext,
+  op: OperationRecord,
+  decision: 'approve' | 'decline',
+  amount?: string,
+): Moved {
   nextStatus(op, decision, () => `only payments in manual_check can be reviewed (this one is ${op.status})`);
   if (decision === 'approve') {
     const last = uploadsOf(op).at(-1);
-    return completePayment(ctx, op, toScale2(amount ?? last?.amount ?? op.expected_amount), 'reviewer approved the receipt');
+    return completePayment(
+      ctx,
+      op,
+      toScale2(amount ?? last?.amount ?? op.expected_amount),
+      'reviewer approved the receipt',
+    );
   }
   const now = iso(ctx.now);
-  const moved = move(op, 'rejected', now, 'reviewer declined the receipt', { rejected_at: now, reject_reason: 'receipt_declined' });
+  const moved = move(op, 'rejected', now, 'reviewer declined the receipt', {
+    rejected_at: now,
+    reject_reason: 'receipt_declined',
+  });
   return movedTo(ctx, moved.op, endedWithoutMoney(ctx, moved));
 }
 
@@ -112,14 +141,19 @@ export function expire(ctx: DomainContext, op: OperationRecord): Moved | undefin
   if (op.type !== 'payment' || !op.expires_at || cellOf(op, 'expire') === '=') return undefined;
   if (Date.parse(op.expires_at) > ctx.now) return undefined;
   const now = iso(ctx.now);
-  const moved = move(op, 'rejected', now, 'expired: the provider window closed with no transfer', { rejected_at: now, reject_reason: 'expired' });
+  const moved = move(op, 'rejected', now, 'expired: the provider window closed with no transfer', {
+    rejected_at: now,
+    reject_reason: 'expired',
+  });
   return movedTo(ctx, moved.op, endedWithoutMoney(ctx, moved));
 }
 
 /** The provider completes or fails a pending payout (sandbox control, or its own settlement delay). */
 export function providerSettles(ctx: DomainContext, op: OperationRecord, outcome: 'completed' | 'failed'): Moved {
   nextStatus(op, outcome === 'completed' ? 'settle_completed' : 'settle_failed', () =>
-    op.type !== 'payout' ? 'only payouts are settled by the provider' : `a payout in status ${op.status} cannot be settled`,
+    op.type !== 'payout'
+      ? 'only payouts are settled by the provider'
+      : `a payout in status ${op.status} cannot be settled`,
   );
   if (poolOf(op)) {
     // A pool payout completes when matched payments fill it. The provider can fail one nobody has paid into, and
@@ -127,12 +161,30 @@ export function providerSettles(ctx: DomainContext, op: OperationRecord, outcome
     // was paid and the rest of the reserve returns. Neither while a matched payment is still open.
     const usage = ctx.state.poolUsage(op.id);
     if (usage.claimed.greaterThan(0)) {
-      throw new DomainError('invalid_state', 'matched payments are still open on this pool payout; pay, cancel or let them expire first');
+      throw new DomainError(
+        'invalid_state',
+        'matched payments are still open on this pool payout; pay, cancel or let them expire first',
+      );
     }
-    if (usage.paid.greaterThan(0)) return settlePayout(ctx, op, 'completed', 'provider closed the payout short: completed for what matched payments paid', usage.paid);
+    if (usage.paid.greaterThan(0))
+      return settlePayout(
+        ctx,
+        op,
+        'completed',
+        'provider closed the payout short: completed for what matched payments paid',
+        usage.paid,
+      );
     if (outcome === 'completed') {
-      throw new DomainError('invalid_state', 'a pool payout completes when matched payments fill it: pay its payments (paygate sandbox pay) instead');
+      throw new DomainError(
+        'invalid_state',
+        'a pool payout completes when matched payments fill it: pay its payments (paygate sandbox pay) instead',
+      );
     }
   }
-  return settlePayout(ctx, op, outcome, outcome === 'failed' ? 'provider failed the payout' : 'provider settled the payout');
+  return settlePayout(
+    ctx,
+    op,
+    outcome,
+    outcome === 'failed' ? 'provider failed the payout' : 'provider settled the payout',
+  );
 }

@@ -68,7 +68,13 @@ interface ProviderChoice {
  * Providers in route order; the first that accepts wins. A self-matching provider takes every payout (as a new
  * slot) and a payment only when a slot in matching order can give its amount.
  */
-function chooseProvider(ctx: DomainContext, kind: OperationKind, route: RouteDef, p: CreateParams, magic: MagicTag[]): ProviderChoice | undefined {
+function chooseProvider(
+  ctx: DomainContext,
+  kind: OperationKind,
+  route: RouteDef,
+  p: CreateParams,
+  magic: MagicTag[],
+): ProviderChoice | undefined {
   if (magic.includes('reject')) return undefined;
   for (const id of route.providers) {
     const provider = ctx.world.providers.get(id);
@@ -108,7 +114,13 @@ interface Quote {
   settlement: string;
 }
 
-function quote(ctx: DomainContext, kind: OperationKind, shop: ShopDef, p: CreateParams, provider: ProviderDef | undefined): Quote | undefined {
+function quote(
+  ctx: DomainContext,
+  kind: OperationKind,
+  shop: ShopDef,
+  p: CreateParams,
+  provider: ProviderDef | undefined,
+): Quote | undefined {
   const direction = kind === 'payment' ? 'payin' : 'payout';
   const pricing = ctx.world.pricingFor(shop.id, p.method, direction);
   let conversion: Conversion | undefined;
@@ -135,11 +147,22 @@ function quote(ctx: DomainContext, kind: OperationKind, shop: ShopDef, p: Create
   if (!tier) return undefined;
   const commission = commissionOn(gross, tier);
   const settlement = kind === 'payment' ? gross.minus(commission) : gross.plus(commission);
-  return { ...(conversion ? { conversion } : {}), settlement_currency, commission: toScale2(commission), settlement: toScale2(settlement) };
+  return {
+    ...(conversion ? { conversion } : {}),
+    settlement_currency,
+    commission: toScale2(commission),
+    settlement: toScale2(settlement),
+  };
 }
 
 /** Plan a create: replay, refused (a domain error as a value), or a new operation (admitting, accepted or rejected). */
-export function planCreate(ctx: DomainContext, shopId: string, kind: OperationKind, p: CreateParams, opts: CreateOptions = {}): CreatePlan {
+export function planCreate(
+  ctx: DomainContext,
+  shopId: string,
+  kind: OperationKind,
+  p: CreateParams,
+  opts: CreateOptions = {},
+): CreatePlan {
   try {
     return plan(ctx, shopId, kind, p, opts);
   } catch (e) {
@@ -149,7 +172,13 @@ export function planCreate(ctx: DomainContext, shopId: string, kind: OperationKi
   }
 }
 
-function plan(ctx: DomainContext, shopId: string, kind: OperationKind, p: CreateParams, opts: CreateOptions): CreatePlan {
+function plan(
+  ctx: DomainContext,
+  shopId: string,
+  kind: OperationKind,
+  p: CreateParams,
+  opts: CreateOptions,
+): CreatePlan {
   const shop = ctx.world.shops.get(shopId);
   if (!shop) throw new DomainError('operation_not_found', `shop ${shopId} does not exist`);
   const method = validate(ctx, kind, p);
@@ -211,7 +240,6 @@ function plan(ctx: DomainContext, shopId: string, kind: OperationKind, p: Create
   return firstMove(ctx, base, choice, q, rejectReason);
 }
 
-
 export function conflict(merchantOperationId: string): DomainError {
   return new DomainError(
     'idempotency_conflict',
@@ -228,7 +256,12 @@ function fundsSuffice(ctx: DomainContext, shop: ShopDef, q: Quote): boolean {
 
 function withEvent(op: OperationRecord): StateChange[] {
   const event = eventFor(op);
-  return event ? [{ kind: 'operation', op }, { kind: 'event', event }] : [{ kind: 'operation', op }];
+  return event
+    ? [
+        { kind: 'operation', op },
+        { kind: 'event', event },
+      ]
+    : [{ kind: 'operation', op }];
 }
 
 /** What acceptance adds: the receipt requirement, inbound requisites for a payment, the provider's expiry. */
@@ -258,7 +291,17 @@ function acceptedChanges(op: OperationRecord, event: OperationEvent | undefined,
   if (op.type === 'payout') {
     changes.push({
       kind: 'posting',
-      posting: posting({ id: `${op.id}:reserve`, shopId: op.shop_id, operationId: op.id, kind: 'payout_reserved', source: accounts.balance(op.shop_id), destination: accounts.reserved(op.shop_id), currency: op.settlement_currency, amount: money(op.settlement_amount), at }),
+      posting: posting({
+        id: `${op.id}:reserve`,
+        shopId: op.shop_id,
+        operationId: op.id,
+        kind: 'payout_reserved',
+        source: accounts.balance(op.shop_id),
+        destination: accounts.reserved(op.shop_id),
+        currency: op.settlement_currency,
+        amount: money(op.settlement_amount),
+        at,
+      }),
     });
   }
   return changes;
@@ -284,20 +327,29 @@ export function finishAdmission(ctx: DomainContext, opId: string): Moved | undef
   const latency = provider ? effectiveLatency(provider, op.magic) : Infinity;
   const now = iso(ctx.now);
   if (!provider || latency > ACCEPTANCE_WAIT_MS) {
-    const moved = move(op, 'rejected', now, 'provider did not accept within 15 s', { rejected_at: now, reject_reason: 'provider_timeout' });
+    const moved = move(op, 'rejected', now, 'provider did not accept within 15 s', {
+      rejected_at: now,
+      reject_reason: 'provider_timeout',
+    });
     return movedTo(ctx, moved.op, [...withEvent(moved.op), ...claimEnded(ctx, moved.op, ZERO)]);
   }
   const claim = claimOf(op);
   if (claim && ctx.state.operation(claim.payout_id)?.status !== 'pending') {
     // The payout slot closed while the payment waited: the pool has nothing to pay into.
-    const moved = move(op, 'rejected', now, 'the matched payout closed before acceptance', { rejected_at: now, reject_reason: 'no_provider_accepted' });
+    const moved = move(op, 'rejected', now, 'the matched payout closed before acceptance', {
+      rejected_at: now,
+      reject_reason: 'no_provider_accepted',
+    });
     return movedTo(ctx, moved.op, withEvent(moved.op));
   }
   const shop = ctx.world.shops.get(op.shop_id)!;
   if (op.type === 'payout') {
     const q = { settlement: op.settlement_amount, settlement_currency: op.settlement_currency } as Quote;
     if (!fundsSuffice(ctx, shop, q)) {
-      const moved = move(op, 'rejected', now, 'insufficient funds at acceptance', { rejected_at: now, reject_reason: 'insufficient_funds' });
+      const moved = move(op, 'rejected', now, 'insufficient funds at acceptance', {
+        rejected_at: now,
+        reject_reason: 'insufficient_funds',
+      });
       return movedTo(ctx, moved.op, withEvent(moved.op));
     }
   }
@@ -316,7 +368,15 @@ type Base = Omit<Extract<OperationRecord, { status: 'pending' }>, 'status' | 'hi
 } & Partial<Omit<PaymentFields, 'type'> & Omit<PayoutFields, 'type'>>;
 
 /** Why a create is rejected at once, if it is: the first rule it breaks, in the order the gateway checks them. */
-function rejectionOf(ctx: DomainContext, kind: OperationKind, shop: ShopDef, p: CreateParams, route: RouteDef | undefined, choice: ProviderChoice | undefined, q: Quote | undefined): string | undefined {
+function rejectionOf(
+  ctx: DomainContext,
+  kind: OperationKind,
+  shop: ShopDef,
+  p: CreateParams,
+  route: RouteDef | undefined,
+  choice: ProviderChoice | undefined,
+  q: Quote | undefined,
+): string | undefined {
   if (!route) return 'no_route';
   if (!choice) return 'no_provider_accepted';
   if (!q) return 'pricing_not_covered';
@@ -336,7 +396,13 @@ function outsideLimits(amount: string, route: RouteDef): boolean {
 }
 
 /** The new operation's first status: rejected, admitting (the provider takes its time), or accepted at once. */
-function firstMove(ctx: DomainContext, base: Base, choice: ProviderChoice | undefined, q: Quote | undefined, rejectReason: string | undefined): CreatePlan {
+function firstMove(
+  ctx: DomainContext,
+  base: Base,
+  choice: ProviderChoice | undefined,
+  q: Quote | undefined,
+  rejectReason: string | undefined,
+): CreatePlan {
   const now = base.created_at;
   if (rejectReason || !choice || !q) {
     delete base.claim;
@@ -368,6 +434,9 @@ function firstMove(ctx: DomainContext, base: Base, choice: ProviderChoice | unde
   const status = fields.requires_receipt ? 'awaiting_confirmation' : 'pending';
   // The new record is `base` itself, completed in place (base is this create's own object): the same keys in the same
   // order as a spread would give, without copying them all into another object.
-  const op = Object.assign(base, fields, { status, history: [{ at: now, from: null, to: status, cause: 'create' }] }) as OperationRecord;
+  const op = Object.assign(base, fields, {
+    status,
+    history: [{ at: now, from: null, to: status, cause: 'create' }],
+  }) as OperationRecord;
   return { kind: 'commit', ...movedTo(ctx, op, acceptedChanges(op, eventFor(op), now)) };
 }

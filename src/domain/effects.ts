@@ -32,7 +32,9 @@ export const TIMER_STATUSES: ReadonlySet<string> = new Set(['admitting', 'pendin
 /** The timers an operation needs in its current status (none for a terminal one; see TIMER_STATUSES). */
 export function timersOf(world: WorldIndex, op: OperationRecord): Effect[] {
   if (op.status === 'admitting') {
-    return [{ kind: 'timer', at: Date.parse(op.accept_at), command: { kind: 'finish_admission', operation_id: op.id } }];
+    return [
+      { kind: 'timer', at: Date.parse(op.accept_at), command: { kind: 'finish_admission', operation_id: op.id } },
+    ];
   }
   if (op.type === 'payment' && op.expires_at && (op.status === 'pending' || op.status === 'awaiting_confirmation')) {
     return [{ kind: 'timer', at: Date.parse(op.expires_at), command: { kind: 'expire_payment', operation_id: op.id } }];
@@ -44,7 +46,13 @@ export function timersOf(world: WorldIndex, op: OperationRecord): Effect[] {
     if (!provider) return [];
     const since = Date.parse(op.history.at(-1)?.at ?? op.updated_at);
     const outcome = op.magic.includes('fail') ? 'failed' : 'completed';
-    return [{ kind: 'timer', at: since + provider.payout_settlement_ms, command: { kind: 'settle_payout', operation_id: op.id, outcome } }];
+    return [
+      {
+        kind: 'timer',
+        at: since + provider.payout_settlement_ms,
+        command: { kind: 'settle_payout', operation_id: op.id, outcome },
+      },
+    ];
   }
   return [];
 }

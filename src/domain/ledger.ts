@@ -27,11 +27,24 @@ export type Posting = {
 };
 
 /** The suffixes of an operation's posting ids (`<operation_id>:<suffix>`), in the order they can be made. */
-export const POSTING_SUFFIXES = ['reserve', 'settle', 'fee', 'payout', 'payout-excess', 'release', 'fee-excess'] as const;
+export const POSTING_SUFFIXES = [
+  'reserve',
+  'settle',
+  'fee',
+  'payout',
+  'payout-excess',
+  'release',
+  'fee-excess',
+] as const;
 
 /** An operation's postings, looked up by their deterministic ids. */
-export function postingsOf(state: { postings: { get(id: string): Posting | undefined } }, operationId: string): Posting[] {
-  return POSTING_SUFFIXES.map((s) => state.postings.get(`${operationId}:${s}`)).filter((p): p is Posting => p !== undefined);
+export function postingsOf(
+  state: { postings: { get(id: string): Posting | undefined } },
+  operationId: string,
+): Posting[] {
+  return POSTING_SUFFIXES.map((s) => state.postings.get(`${operationId}:${s}`)).filter(
+    (p): p is Posting => p !== undefined,
+  );
 }
 
 export const accounts = {
@@ -140,7 +153,8 @@ const SCALE2 = /^\d+\.\d{2}$/;
  */
 export function validatePosting(p: Posting): void {
   if (!p.id) throw new LedgerInvariantError('posting without an id');
-  if (!p.source || !p.destination || p.source === p.destination) throw new LedgerInvariantError(`posting ${p.id}: source and destination must be two different accounts`);
+  if (!p.source || !p.destination || p.source === p.destination)
+    throw new LedgerInvariantError(`posting ${p.id}: source and destination must be two different accounts`);
   if (!p.currency) throw new LedgerInvariantError(`posting ${p.id}: no currency`);
   if (typeof p.amount !== 'string' || !SCALE2.test(p.amount) || money(p.amount).isZero()) {
     throw new LedgerInvariantError(`posting ${p.id}: amount ${String(p.amount)} must be positive with scale 2`);
@@ -156,5 +170,6 @@ export function validatePostings(set: readonly Posting[]): void {
     totals.apply(p);
     currencies.add(p.currency);
   }
-  for (const c of currencies) if (!totals.net(c).isZero()) throw new LedgerInvariantError(`postings do not net to zero in ${c}`);
+  for (const c of currencies)
+    if (!totals.net(c).isZero()) throw new LedgerInvariantError(`postings do not net to zero in ${c}`);
 }

@@ -18,7 +18,12 @@ export interface Moved extends Outcome {
 }
 
 /** The result of moving `op`, with the timers every operation among `changes` now needs. */
-export function movedTo(ctx: Pick<DomainContext, 'world'>, op: OperationRecord, changes: StateChange[], extra?: Effect[]): Moved {
+export function movedTo(
+  ctx: Pick<DomainContext, 'world'>,
+  op: OperationRecord,
+  changes: StateChange[],
+  extra?: Effect[],
+): Moved {
   return { op, ...outcomeOf(ctx, changes, extra) };
 }
 
@@ -37,7 +42,8 @@ export function completePayment(ctx: DomainContext, op: OperationRecord, actualA
   const now = iso(ctx.now);
   const actual = money(actualAmount);
   const gross = converted(actual, op.conversion);
-  const tier = tierFor(ctx.world.pricingFor(op.shop_id, op.method, 'payin'), actual) ??
+  const tier =
+    tierFor(ctx.world.pricingFor(op.shop_id, op.method, 'payin'), actual) ??
     tierFor(ctx.world.pricingFor(op.shop_id, op.method, 'payin'), money(op.expected_amount));
   // The commission never exceeds what was captured: a tiny transfer settles to zero, never below.
   const priced = tier ? commissionOn(gross, tier) : money(op.commission_amount);
@@ -52,10 +58,36 @@ export function completePayment(ctx: DomainContext, op: OperationRecord, actualA
   const cur = op.settlement_currency;
   const postings: StateChange[] = claimEnded(ctx, moved.op, actual);
   if (settlement.greaterThan(0)) {
-    postings.push({ kind: 'posting', posting: posting({ id: `${op.id}:settle`, shopId: op.shop_id, operationId: op.id, kind: 'payment_settled', source: accounts.payins, destination: accounts.balance(op.shop_id), currency: cur, amount: settlement, at: now }) });
+    postings.push({
+      kind: 'posting',
+      posting: posting({
+        id: `${op.id}:settle`,
+        shopId: op.shop_id,
+        operationId: op.id,
+        kind: 'payment_settled',
+        source: accounts.payins,
+        destination: accounts.balance(op.shop_id),
+        currency: cur,
+        amount: settlement,
+        at: now,
+      }),
+    });
   }
   if (commission.greaterThan(0)) {
-    postings.push({ kind: 'posting', posting: posting({ id: `${op.id}:fee`, shopId: op.shop_id, operationId: op.id, kind: 'payment_commission', source: accounts.payins, destination: accounts.fees, currency: cur, amount: commission, at: now }) });
+    postings.push({
+      kind: 'posting',
+      posting: posting({
+        id: `${op.id}:fee`,
+        shopId: op.shop_id,
+        operationId: op.id,
+        kind: 'payment_commission',
+        source: accounts.payins,
+        destination: accounts.fees,
+        currency: cur,
+        amount: commission,
+        at: now,
+      }),
+    });
   }
   return movedTo(ctx, moved.op, changesOf(moved, postings));
 }
@@ -86,9 +118,15 @@ export function claimEnded(ctx: DomainContext, payment: OperationRecord, paid: D
       ...(upload ? { file_id: upload.file_id } : {}),
     };
     // actual_amount is the physical fact (spec §2.3): what payers have paid into it so far, while still pending.
-    next = { ...payout, actual_amount: toScale2(total), contributions: [...contributionsOf(payout), contribution], updated_at: now } as OperationRecord;
+    next = {
+      ...payout,
+      actual_amount: toScale2(total),
+      contributions: [...contributionsOf(payout), contribution],
+      updated_at: now,
+    } as OperationRecord;
   }
-  if (open.greaterThan(0) || total.lessThan(money(payout.expected_amount))) return next === payout ? [] : [{ kind: 'operation', op: next }];
+  if (open.greaterThan(0) || total.lessThan(money(payout.expected_amount)))
+    return next === payout ? [] : [{ kind: 'operation', op: next }];
   return settlePayout(ctx, next, 'completed', 'filled by matched payments', total).changes;
 }
 
@@ -109,7 +147,13 @@ function payoutCommission(ctx: DomainContext, op: OperationRecord, actual: Decim
  * the commission first, then the amount out; more than the reserve holds comes from the balance, an unused rest of
  * the reserve returns to it.
  */
-export function settlePayout(ctx: DomainContext, op: OperationRecord, outcome: 'completed' | 'failed', cause: string, paid?: Decimal): Moved {
+export function settlePayout(
+  ctx: DomainContext,
+  op: OperationRecord,
+  outcome: 'completed' | 'failed',
+  cause: string,
+  paid?: Decimal,
+): Moved {
   if (op.type !== 'payout') throw new DomainError('invalid_state', 'only payouts settle');
   const now = iso(ctx.now);
   const cur = op.settlement_currency;
@@ -120,7 +164,20 @@ export function settlePayout(ctx: DomainContext, op: OperationRecord, outcome: '
       ctx,
       moved.op,
       changesOf(moved, [
-        { kind: 'posting', posting: posting({ id: `${op.id}:release`, shopId: op.shop_id, operationId: op.id, kind: 'payout_released', source: accounts.reserved(op.shop_id), destination: accounts.balance(op.shop_id), currency: cur, amount: reserved, at: now }) },
+        {
+          kind: 'posting',
+          posting: posting({
+            id: `${op.id}:release`,
+            shopId: op.shop_id,
+            operationId: op.id,
+            kind: 'payout_released',
+            source: accounts.reserved(op.shop_id),
+            destination: accounts.balance(op.shop_id),
+            currency: cur,
+            amount: reserved,
+            at: now,
+          }),
+        },
       ]),
     );
   }
@@ -140,7 +197,20 @@ export function settlePayout(ctx: DomainContext, op: OperationRecord, outcome: '
   const postings: StateChange[] = [];
   const add = (suffix: string, kind: PostingKind, source: string, destination: string, amount: Decimal) => {
     if (amount.greaterThan(0)) {
-      postings.push({ kind: 'posting', posting: posting({ id: `${op.id}:${suffix}`, shopId: shop, operationId: op.id, kind, source, destination, currency: cur, amount, at: now }) });
+      postings.push({
+        kind: 'posting',
+        posting: posting({
+          id: `${op.id}:${suffix}`,
+          shopId: shop,
+          operationId: op.id,
+          kind,
+          source,
+          destination,
+          currency: cur,
+          amount,
+          at: now,
+        }),
+      });
     }
   };
   add('payout', 'payout_settled', accounts.reserved(shop), accounts.payouts, outFromReserve);
@@ -159,7 +229,22 @@ export function openingPostings(shopId: string, balances: Record<string, string>
     .filter(([, amount]) => !money(amount).isZero())
     .map(([currency, amount]) => {
       const a = money(amount);
-      const [src, dst] = a.isNegative() ? [accounts.balance(shopId), accounts.opening] : [accounts.opening, accounts.balance(shopId)];
-      return { kind: 'posting' as const, posting: posting({ id: `opening:${shopId}:${currency}`, shopId, operationId: null, kind: 'opening_balance', source: src, destination: dst, currency, amount: a.abs(), at }) };
+      const [src, dst] = a.isNegative()
+        ? [accounts.balance(shopId), accounts.opening]
+        : [accounts.opening, accounts.balance(shopId)];
+      return {
+        kind: 'posting' as const,
+        posting: posting({
+          id: `opening:${shopId}:${currency}`,
+          shopId,
+          operationId: null,
+          kind: 'opening_balance',
+          source: src,
+          destination: dst,
+          currency,
+          amount: a.abs(),
+          at,
+        }),
+      };
     });
 }

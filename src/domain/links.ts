@@ -40,7 +40,10 @@ export type LinkRecord = LinkBase &
     | { status: 'amount_selection'; /** Link lifetime. */ expires_at: string }
     | { status: 'rejected' }
     | { status: 'expired'; expires_at: string }
-    | { status: 'confirmed'; /** The amount the payer chose: the payment created (same id) has it. */ confirmed_amount: string }
+    | {
+        status: 'confirmed';
+        /** The amount the payer chose: the payment created (same id) has it. */ confirmed_amount: string;
+      }
   );
 
 /** When a link's lifetime ends (or ended): only a link that offered a choice has one. */
@@ -72,7 +75,14 @@ function createParams(p: FlexibleParams, amount: string): CreateParams {
 }
 
 /** Whether a pool on the route can take `amount` now, within the route's limits and the shop's pricing. */
-function takeableNow(ctx: DomainContext, shopId: string, route: RouteDef, pools: ProviderDef[], method: string, amount: string): boolean {
+function takeableNow(
+  ctx: DomainContext,
+  shopId: string,
+  route: RouteDef,
+  pools: ProviderDef[],
+  method: string,
+  amount: string,
+): boolean {
   const a = money(amount);
   if (a.lessThan(money(route.min_amount)) || a.greaterThan(money(route.max_amount))) return false;
   if (!pricingCovers(ctx.world.pricingFor(shopId, method, 'payin'), a, a)) return false;
@@ -105,18 +115,28 @@ export function planFlexible(ctx: DomainContext, shopId: string, p: FlexiblePara
   if (!shop) throw new DomainError('operation_not_found', `shop ${shopId} does not exist`);
   methodFor(ctx.world, p.method, p.currency);
   const rec = money(p.recommended_amount);
-  if (p.min_amount !== undefined && p.max_amount !== undefined && money(p.min_amount).greaterThan(money(p.max_amount))) {
+  if (
+    p.min_amount !== undefined &&
+    p.max_amount !== undefined &&
+    money(p.min_amount).greaterThan(money(p.max_amount))
+  ) {
     throw new DomainError('validation_error', 'must not exceed max_amount', 'min_amount');
   }
-  if (p.min_amount !== undefined && rec.lessThan(money(p.min_amount))) throw new DomainError('validation_error', 'must not be below min_amount', 'recommended_amount');
-  if (p.max_amount !== undefined && rec.greaterThan(money(p.max_amount))) throw new DomainError('validation_error', 'must not exceed max_amount', 'recommended_amount');
+  if (p.min_amount !== undefined && rec.lessThan(money(p.min_amount)))
+    throw new DomainError('validation_error', 'must not be below min_amount', 'recommended_amount');
+  if (p.max_amount !== undefined && rec.greaterThan(money(p.max_amount)))
+    throw new DomainError('validation_error', 'must not exceed max_amount', 'recommended_amount');
 
   const fingerprint = flexibleFingerprint(p);
   const id = operationIdFor(shopId, p.merchant_operation_id);
   const existing = ctx.state.operationByMoid(shopId, p.merchant_operation_id);
   if (existing) {
     if (existing.fingerprint !== fingerprint) throw conflict(p.merchant_operation_id);
-    return { kind: 'operation', plan: { kind: 'replay', op: existing }, url: existing.type === 'payment' && existing.flexible_link === true };
+    return {
+      kind: 'operation',
+      plan: { kind: 'replay', op: existing },
+      url: existing.type === 'payment' && existing.flexible_link === true,
+    };
   }
   const link = ctx.state.link(id);
   if (link) {
@@ -126,24 +146,47 @@ export function planFlexible(ctx: DomainContext, shopId: string, p: FlexiblePara
 
   const { route, pools, others } = payinRoute(ctx, shopId, p.method);
   if (others.length > 0 || pools.length === 0) {
-    throw new DomainError('not_pool_only', `the shop's ${echo(p.method)} payin route goes through providers other than the self-matching pool; use POST /v1/payment/link`);
+    throw new DomainError(
+      'not_pool_only',
+      `the shop's ${echo(p.method)} payin route goes through providers other than the self-matching pool; use POST /v1/payment/link`,
+    );
   }
   if (!shop.flexible_links || !shop.hosted_page) {
     // No opt-in (the picker lives on the hosted page, so a shop without one has none): never a picker; an ordinary
     // payment for the recommended amount, and payment_url null.
-    return { kind: 'operation', plan: planCreate(ctx, shopId, 'payment', createParams(p, toScale2(p.recommended_amount)), { fingerprint }), url: false };
+    return {
+      kind: 'operation',
+      plan: planCreate(ctx, shopId, 'payment', createParams(p, toScale2(p.recommended_amount)), { fingerprint }),
+      url: false,
+    };
   }
   if (takeableNow(ctx, shopId, route, pools, p.method, p.recommended_amount)) {
-    const plan = planCreate(ctx, shopId, 'payment', createParams(p, toScale2(p.recommended_amount)), { fingerprint, flexibleLink: true });
+    const plan = planCreate(ctx, shopId, 'payment', createParams(p, toScale2(p.recommended_amount)), {
+      fingerprint,
+      flexibleLink: true,
+    });
     return { kind: 'operation', plan, url: true };
   }
   const now = iso(ctx.now);
   // A picker only when the payer could actually pay some amount: within the link's bounds and the route's limits,
   // free in the pool, and priced for this shop.
   const { lo, hi } = linkBounds(route, p);
-  const any = anyPriced(ctx.world.pricingFor(shopId, p.method, 'payin'), poolIntervals(ctx, pools, p.method, p.currency, lo, hi).intervals);
-  const base = { id, shop_id: shopId, merchant_operation_id: p.merchant_operation_id, fingerprint, params: p, created_at: now, updated_at: now };
-  const record: LinkRecord = any ? { ...base, status: 'amount_selection', expires_at: iso(ctx.now + shop.flexible_link_lifetime_ms) } : { ...base, status: 'rejected' };
+  const any = anyPriced(
+    ctx.world.pricingFor(shopId, p.method, 'payin'),
+    poolIntervals(ctx, pools, p.method, p.currency, lo, hi).intervals,
+  );
+  const base = {
+    id,
+    shop_id: shopId,
+    merchant_operation_id: p.merchant_operation_id,
+    fingerprint,
+    params: p,
+    created_at: now,
+    updated_at: now,
+  };
+  const record: LinkRecord = any
+    ? { ...base, status: 'amount_selection', expires_at: iso(ctx.now + shop.flexible_link_lifetime_ms) }
+    : { ...base, status: 'rejected' };
   return { kind: 'link', link: record, changes: [{ kind: 'link', link: record }], effects: linkTimersOf(record) };
 }
 
@@ -153,23 +196,39 @@ export function planFlexible(ctx: DomainContext, shopId: string, p: FlexiblePara
  */
 export function planConfirm(ctx: DomainContext, shopId: string, id: string, amount: string): CreatePlan {
   const link = ctx.state.link(id);
-  if (!link || link.shop_id !== shopId) throw new DomainError('operation_not_found', 'no flexible link with this operation_id');
+  if (!link || link.shop_id !== shopId)
+    throw new DomainError('operation_not_found', 'no flexible link with this operation_id');
   if (link.status === 'confirmed') {
     const op = ctx.state.operation(id);
     if (op) return { kind: 'replay', op };
   }
-  if (link.status === 'rejected') throw new DomainError('invalid_state', 'this flexible link found nothing available; there is no amount to confirm');
+  if (link.status === 'rejected')
+    throw new DomainError('invalid_state', 'this flexible link found nothing available; there is no amount to confirm');
   const expiry = linkExpiry(link);
   if (link.status === 'expired' || (expiry && Date.parse(expiry) <= ctx.now)) {
-    throw new DomainError('invalid_state', `this flexible link expired at ${expiry}; the merchant must create a new one`);
+    throw new DomainError(
+      'invalid_state',
+      `this flexible link expired at ${expiry}; the merchant must create a new one`,
+    );
   }
   const p = link.params;
   const a = money(amount);
   const { route, pools } = payinRoute(ctx, shopId, p.method);
   const { lo, hi } = linkBounds(route, p);
-  const which = (given: string | undefined, bound: Decimal) => (given !== undefined && money(given).equals(bound) ? 'the link\'s' : 'the route\'s');
-  if (a.lessThan(lo)) throw new DomainError('validation_error', `must not be below ${which(p.min_amount, lo)} min_amount ${toScale2(lo)}`, 'amount');
-  if (a.greaterThan(hi)) throw new DomainError('validation_error', `must not exceed ${which(p.max_amount, hi)} max_amount ${toScale2(hi)}`, 'amount');
+  const which = (given: string | undefined, bound: Decimal) =>
+    given !== undefined && money(given).equals(bound) ? "the link's" : "the route's";
+  if (a.lessThan(lo))
+    throw new DomainError(
+      'validation_error',
+      `must not be below ${which(p.min_amount, lo)} min_amount ${toScale2(lo)}`,
+      'amount',
+    );
+  if (a.greaterThan(hi))
+    throw new DomainError(
+      'validation_error',
+      `must not exceed ${which(p.max_amount, hi)} max_amount ${toScale2(hi)}`,
+      'amount',
+    );
   const chosen = toScale2(amount);
   const available = takeableNow(ctx, shopId, route, pools, p.method, chosen);
   const plan = planCreate(ctx, shopId, 'payment', createParams(p, chosen), {
@@ -181,13 +240,24 @@ export function planConfirm(ctx: DomainContext, shopId: string, id: string, amou
   if (plan.kind !== 'commit') return plan;
   const now = iso(ctx.now);
   const { id: lid, shop_id, merchant_operation_id, fingerprint, params, created_at } = link;
-  const confirmed: LinkRecord = { id: lid, shop_id, merchant_operation_id, fingerprint, params, created_at, status: 'confirmed', confirmed_amount: chosen, updated_at: now };
+  const confirmed: LinkRecord = {
+    id: lid,
+    shop_id,
+    merchant_operation_id,
+    fingerprint,
+    params,
+    created_at,
+    status: 'confirmed',
+    confirmed_amount: chosen,
+    updated_at: now,
+  };
   return { ...plan, changes: [...plan.changes, { kind: 'link', link: confirmed }] };
 }
 
 /** The link lifetime elapsed with no choice: nothing is created and no event fires. No-op otherwise. */
 export function expireLink(ctx: DomainContext, id: string): StateChange[] | undefined {
   const link = ctx.state.link(id);
-  if (!link || link.status !== 'amount_selection' || !link.expires_at || Date.parse(link.expires_at) > ctx.now) return undefined;
+  if (!link || link.status !== 'amount_selection' || !link.expires_at || Date.parse(link.expires_at) > ctx.now)
+    return undefined;
   return [{ kind: 'link', link: { ...link, status: 'expired', updated_at: iso(ctx.now) } }];
 }

@@ -6,13 +6,7 @@ export type OperationKind = 'payment' | 'payout';
 
 /** Internal status: the public ones plus `admitting`, a create still waiting for provider acceptance (never shown). */
 export type Status =
-  | 'admitting'
-  | 'pending'
-  | 'awaiting_confirmation'
-  | 'manual_check'
-  | 'completed'
-  | 'cancelled'
-  | 'rejected';
+  'admitting' | 'pending' | 'awaiting_confirmation' | 'manual_check' | 'completed' | 'cancelled' | 'rejected';
 
 export const TERMINAL: ReadonlySet<Status> = new Set(['completed', 'cancelled', 'rejected']);
 

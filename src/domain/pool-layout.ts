@@ -28,7 +28,8 @@ function prng(seed: number): () => number {
 /** The amounts of a generated layout; `validation_error` (400) when min exceeds max. */
 export function generateAmounts(g: LayoutGenerator): string[] {
   const min = money(g.min);
-  if (min.greaterThan(money(g.max))) throw new DomainError('validation_error', 'must not exceed generate.max', 'generate.min');
+  if (min.greaterThan(money(g.max)))
+    throw new DomainError('validation_error', 'must not exceed generate.max', 'generate.min');
   const step = money(g.step);
   const steps = money(g.max).minus(min).dividedToIntegerBy(step).toNumber();
   const next = prng(g.seed);
@@ -37,7 +38,13 @@ export function generateAmounts(g: LayoutGenerator): string[] {
   // decimals, so a layout of 10,000 does not hold the event loop while its amounts are drawn.
   const minCents = min.times(100);
   const stepCents = step.times(100);
-  if (minCents.isInteger() && stepCents.isInteger() && minCents.gte(0) && stepCents.gt(0) && minCents.plus(stepCents.times(steps)).lte(Number.MAX_SAFE_INTEGER)) {
+  if (
+    minCents.isInteger() &&
+    stepCents.isInteger() &&
+    minCents.gte(0) &&
+    stepCents.gt(0) &&
+    minCents.plus(stepCents.times(steps)).lte(Number.MAX_SAFE_INTEGER)
+  ) {
     const [lo, by] = [minCents.toNumber(), stepCents.toNumber()];
     for (let i = 0; i < g.count; i++) {
       const c = lo + by * Math.floor(next() * (steps + 1));
@@ -54,9 +61,16 @@ export function generateAmounts(g: LayoutGenerator): string[] {
  * when it is planned: a layout of 10,000 keeps no 10,000 requests alive for its whole run (they would outlive young
  * collections and be copied by each).
  */
-export function layoutParamsOf(world: WorldIndex, methodId: string, batch: string): (amount: string, i: number) => CreateParams {
+export function layoutParamsOf(
+  world: WorldIndex,
+  methodId: string,
+  batch: string,
+): (amount: string, i: number) => CreateParams {
   const method = world.methods.get(methodId);
-  const bankname = method?.payout_bankname === 'required' ? world.data.banks.find((b) => b.currency === method.currency)?.code : undefined;
+  const bankname =
+    method?.payout_bankname === 'required'
+      ? world.data.banks.find((b) => b.currency === method.currency)?.code
+      : undefined;
   const currency = method?.currency ?? '';
   return (amount, i) => {
     const n = String(i + 1).padStart(6, '0');

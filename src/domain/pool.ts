@@ -328,7 +328,12 @@ export interface Recommendation {
  * that lie in an interval and, per interval, the amount nearest to `amount`. Exact remainders first, then distance
  * from `amount`, then the lower amount; distinct amounts; at most `limit`.
  */
-export function rank(rows: readonly Slot[], intervals: readonly Range[], amount: Decimal, limit: number): Recommendation[] {
+export function rank(
+  rows: readonly Slot[],
+  intervals: readonly Range[],
+  amount: Decimal,
+  limit: number,
+): Recommendation[] {
   const inside = (x: Decimal) => {
     let lo = 0;
     let hi = intervals.length;
@@ -361,7 +366,11 @@ export function rank(rows: readonly Slot[], intervals: readonly Range[], amount:
   const byDistance = (list: Recommendation[]) => {
     const keyed = list.map((x) => ({ x, d: centsKey(x.delta.abs()), a: centsKey(x.amount) }));
     const exactKeys = keyed.every((k) => Number.isSafeInteger(k.d) && Number.isSafeInteger(k.a));
-    keyed.sort(exactKeys ? (p, q) => p.d - q.d || p.a - q.a : (p, q) => p.x.delta.abs().comparedTo(q.x.delta.abs()) || p.x.amount.comparedTo(q.x.amount));
+    keyed.sort(
+      exactKeys
+        ? (p, q) => p.d - q.d || p.a - q.a
+        : (p, q) => p.x.delta.abs().comparedTo(q.x.delta.abs()) || p.x.amount.comparedTo(q.x.amount),
+    );
     return keyed.map((k) => k.x);
   };
   return [...byDistance(exact), ...byDistance(near)].slice(0, limit);

@@ -16,7 +16,9 @@ export function converted(amount: Decimal, conversion: Pick<Conversion, 'rate'> 
 
 /** The tier covering `amount` (in the request currency), or undefined. */
 export function tierFor(pricing: PricingDef | undefined, amount: Decimal) {
-  return pricing?.tiers.find((t) => amount.greaterThanOrEqualTo(money(t.min_amount)) && amount.lessThanOrEqualTo(money(t.max_amount)));
+  return pricing?.tiers.find(
+    (t) => amount.greaterThanOrEqualTo(money(t.min_amount)) && amount.lessThanOrEqualTo(money(t.max_amount)),
+  );
 }
 
 /** Commission on a gross settlement amount. */
@@ -25,7 +27,10 @@ export function commissionOn(gross: Decimal, tier: { percent: string; fixed: str
 }
 
 /** The tier covering `cents` (the request currency's amount in cents); undefined for none, null when a tier's bounds are not plain amounts (then use `tierFor`). */
-export function tierForCents<T extends { min_amount: string; max_amount: string }>(pricing: { tiers: readonly T[] } | undefined, cents: number): T | undefined | null {
+export function tierForCents<T extends { min_amount: string; max_amount: string }>(
+  pricing: { tiers: readonly T[] } | undefined,
+  cents: number,
+): T | undefined | null {
   if (!pricing) return undefined;
   for (const t of pricing.tiers) {
     const min = centsOf(t.min_amount);
@@ -78,7 +83,9 @@ export function commissionCents(grossCents: number, tier: { percent: string; fix
 /** Whether the tiers cover every amount (at cent granularity) from `lo` to `hi` inclusive. */
 export function pricingCovers(pricing: PricingDef | undefined, lo: Decimal, hi: Decimal): boolean {
   if (!pricing) return false;
-  const tiers = pricing.tiers.map((t) => ({ min: money(t.min_amount), max: money(t.max_amount) })).sort((a, b) => a.min.comparedTo(b.min));
+  const tiers = pricing.tiers
+    .map((t) => ({ min: money(t.min_amount), max: money(t.max_amount) }))
+    .sort((a, b) => a.min.comparedTo(b.min));
   let cursor = lo;
   for (const t of tiers) {
     if (t.min.greaterThan(cursor)) break;

@@ -84,10 +84,7 @@ const AMOUNT_IN_CONTEXT = new RegExp(
   'giu',
 );
 
-const AMOUNT_TOKEN = new RegExp(
-  `^(\\d{1,3}(?:(${GROUP_SEP})\\d{3})(?:\\2\\d{3})*|\\d+)(?:([.,])(\\d{1,2}))?$`,
-  'u',
-);
+const AMOUNT_TOKEN = new RegExp(`^(\\d{1,3}(?:(${GROUP_SEP})\\d{3})(?:\\2\\d{3})*|\\d+)(?:([.,])(\\d{1,2}))?$`, 'u');
 
 /**
  * Normalise one printed number to a scale-2 decimal string: "1 500,00", "1500.00", "1,500.00", "1.500,00",
@@ -189,8 +186,9 @@ export interface ForgeryEvidence {
 /** Parse a PDF date string ("D:20250114093015+03'00'", parts after the year optional) to epoch ms, or null. */
 export function parsePdfDate(value: string | undefined): number | null {
   if (value === undefined) return null;
-  const m =
-    /^(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?(?:([Zz])|([+-])(\d{2})'?(?:(\d{2})'?)?)?/.exec(value.trim());
+  const m = /^(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?(?:([Zz])|([+-])(\d{2})'?(?:(\d{2})'?)?)?/.exec(
+    value.trim(),
+  );
   if (!m) return null;
   const n = (s: string | undefined, dflt: number) => (s === undefined ? dflt : Number(s));
   const utc = Date.UTC(n(m[1], 0), n(m[2], 1) - 1, n(m[3], 1), n(m[4], 0), n(m[5], 0), n(m[6], 0));

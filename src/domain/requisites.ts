@@ -34,7 +34,12 @@ function word(hex: string, i: number): number {
   return ((byteAt(hex, i) * 256 + byteAt(hex, i + 1)) * 256 + byteAt(hex, i + 2)) * 256 + byteAt(hex, i + 3);
 }
 
-export function allocateRequisites(opId: string, method: MethodDef, provider: ProviderDef, banks: ReadonlyMap<string, BankDef>): Destination {
+export function allocateRequisites(
+  opId: string,
+  method: MethodDef,
+  provider: ProviderDef,
+  banks: ReadonlyMap<string, BankDef>,
+): Destination {
   // One digest feeds every choice: the first 12 bytes give nine digits, then the holder, then the bank.
   // Read from the hex digest (no Buffer): byte i is its digits 2i and 2i + 1.
   const h = hash('sha256', `${opId}/requisites`, 'hex');

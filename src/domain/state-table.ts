@@ -55,18 +55,40 @@ const terminalPayment = (cancel: Cell) => row({ cancel, cancel_by_id: cancel });
 export const STATE_TABLE: Record<OperationKind, Partial<Record<Status, Record<Command, Cell>>>> = {
   payment: {
     // A create still waiting for acceptance does not exist yet for anything but a cancel by merchant_operation_id.
-    admitting: row({ accept: 'pending', accept_receipt: 'awaiting_confirmation', accept_timeout: 'rejected', cancel: 'cancelled' }, '!operation_not_found'),
+    admitting: row(
+      { accept: 'pending', accept_receipt: 'awaiting_confirmation', accept_timeout: 'rejected', cancel: 'cancelled' },
+      '!operation_not_found',
+    ),
     pending: row({ cancel: 'cancelled', cancel_by_id: 'cancelled', pay: 'completed', expire: 'rejected' }),
-    awaiting_confirmation: row({ cancel: 'cancelled', cancel_by_id: 'cancelled', receipt_ok: 'completed', receipt_suspicious: 'manual_check', expire: 'rejected' }),
-    manual_check: row({ cancel: '!not_cancellable', cancel_by_id: '!not_cancellable', approve: 'completed', decline: 'rejected' }),
+    awaiting_confirmation: row({
+      cancel: 'cancelled',
+      cancel_by_id: 'cancelled',
+      receipt_ok: 'completed',
+      receipt_suspicious: 'manual_check',
+      expire: 'rejected',
+    }),
+    manual_check: row({
+      cancel: '!not_cancellable',
+      cancel_by_id: '!not_cancellable',
+      approve: 'completed',
+      decline: 'rejected',
+    }),
     completed: terminalPayment('='),
     cancelled: terminalPayment('='),
     rejected: terminalPayment('='),
   },
   payout: {
     // Payout routes never require a receipt: accepted is pending either way.
-    admitting: row({ accept: 'pending', accept_receipt: 'pending', accept_timeout: 'rejected', cancel: '!payout_not_cancellable' }, '!operation_not_found'),
-    pending: row({ cancel: '!payout_not_cancellable', cancel_by_id: '!payout_not_cancellable', settle_completed: 'completed', settle_failed: 'rejected' }),
+    admitting: row(
+      { accept: 'pending', accept_receipt: 'pending', accept_timeout: 'rejected', cancel: '!payout_not_cancellable' },
+      '!operation_not_found',
+    ),
+    pending: row({
+      cancel: '!payout_not_cancellable',
+      cancel_by_id: '!payout_not_cancellable',
+      settle_completed: 'completed',
+      settle_failed: 'rejected',
+    }),
     completed: row({ cancel: '!payout_not_cancellable', cancel_by_id: '!payout_not_cancellable' }),
     rejected: row({ cancel: '!payout_not_cancellable', cancel_by_id: '!payout_not_cancellable' }),
   },
@@ -81,11 +103,21 @@ export function cellOf(op: Pick<OperationRecord, 'type' | 'status'>, command: Co
  * Whether `command` applies to `op`: its target status, or '=' for "no change". A refusal throws the table's code,
  * with `why` as the message (what is wrong and what to do instead).
  */
-export function nextStatus(op: Pick<OperationRecord, 'type' | 'status'>, command: Command, why?: () => string): Status | '=' {
+export function nextStatus(
+  op: Pick<OperationRecord, 'type' | 'status'>,
+  command: Command,
+  why?: () => string,
+): Status | '=' {
   const cell = cellOf(op, command);
   if (!cell.startsWith('!')) return cell as Status | '=';
   const code = cell.slice(1) as DomainErrorCode;
-  throw new DomainError(code, why?.() ?? (code === 'operation_not_found' ? 'operation not found' : `a ${op.type} in status ${op.status} does not take ${command}`));
+  throw new DomainError(
+    code,
+    why?.() ??
+      (code === 'operation_not_found'
+        ? 'operation not found'
+        : `a ${op.type} in status ${op.status} does not take ${command}`),
+  );
 }
 
 /** Every move some command makes, by type: from → the statuses it can reach. Nothing else may happen. */
@@ -107,7 +139,12 @@ export function renderStateTable(): string {
   for (const kind of ['payment', 'payout'] as const) {
     const rows = STATE_TABLE[kind];
     const used = COMMANDS.filter((c) => Object.values(rows).some((r) => r![c] !== '!invalid_state' && r![c] !== '='));
-    out.push(`### ${kind}`, '', `| status | ${used.map((c) => `\`${c}\``).join(' | ')} |`, `|---|${used.map(() => '---').join('|')}|`);
+    out.push(
+      `### ${kind}`,
+      '',
+      `| status | ${used.map((c) => `\`${c}\``).join(' | ')} |`,
+      `|---|${used.map(() => '---').join('|')}|`,
+    );
     for (const [status, row] of Object.entries(rows)) {
       const cell = (c: Cell) => (c === '=' ? '·' : c.startsWith('!') ? `✗ ${c.slice(1)}` : `**${c}**`);
       out.push(`| ${status} | ${used.map((c) => cell(row![c])).join(' | ')} |`);

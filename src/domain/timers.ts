@@ -11,7 +11,12 @@ export function runTimer(ctx: DomainContext, command: TimerCommand): Outcome | u
   switch (command.kind) {
     case 'finish_admission': {
       const r = finishAdmission(ctx, command.operation_id);
-      return r && { changes: r.changes, effects: [...r.effects, { kind: 'resolve_admission', operation_id: command.operation_id }] };
+      return (
+        r && {
+          changes: r.changes,
+          effects: [...r.effects, { kind: 'resolve_admission', operation_id: command.operation_id }],
+        }
+      );
     }
     case 'expire_payment': {
       const op = ctx.state.operation(command.operation_id);

@@ -29,7 +29,9 @@ export function storedEvent(e: OperationEvent): StoredEvent {
 }
 
 type StatusFields<S extends Status> = Omit<Extract<OperationRecord, { status: S }>, keyof OperationRecord | 'status'> &
-  Partial<Pick<OperationRecord, 'actual_amount' | 'settlement_amount' | 'commission_amount' | 'destination' | 'expires_at'>>;
+  Partial<
+    Pick<OperationRecord, 'actual_amount' | 'settlement_amount' | 'commission_amount' | 'destination' | 'expires_at'>
+  >;
 
 export function eventFor(op: OperationRecord): OperationEvent | undefined {
   if (op.status === 'admitting') return undefined;
@@ -67,7 +69,14 @@ export function move<S extends Status>(
   const entry: HistoryEntry = { at, from: op.status, to, cause };
   const base = stripStatusFields(op);
   const settled = to === 'cancelled' || to === 'rejected' ? SETTLED_TO_NOTHING : undefined;
-  const next = { ...base, ...settled, ...fields, status: to, updated_at: at, history: [...op.history, entry] } as unknown as OperationRecord;
+  const next = {
+    ...base,
+    ...settled,
+    ...fields,
+    status: to,
+    updated_at: at,
+    history: [...op.history, entry],
+  } as unknown as OperationRecord;
   return { op: next, event: eventFor(next) };
 }
 

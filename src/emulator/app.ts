@@ -55,7 +55,8 @@ function routeContext(ctx: AppContext): RouteContext {
     streams: ctx.streams ?? new StreamGate(ctx.limits?.streams),
     evidence: () => ({
       available: service.evidenceAvailable,
-      signFile: (fileId: string) => `${ctx.urls.storage}${signPath(`/receipts/${fileId}`, service.clock.now() + RECEIPT_URL_TTL_MS, ctx.urlSecret)}`,
+      signFile: (fileId: string) =>
+        `${ctx.urls.storage}${signPath(`/receipts/${fileId}`, service.clock.now() + RECEIPT_URL_TTL_MS, ctx.urlSecret)}`,
     }),
   };
 }
@@ -83,10 +84,14 @@ function noSuchRoute(event: H3Event, ctx: AppContext): Response {
   const allowed = TABLE_PATHS.allowed(event.url.pathname);
   if (allowed) {
     event.context.errorCode = 'method_not_allowed';
-    return errorResponse(new ApiError('method_not_allowed', `use ${allowed} ${event.url.pathname}`, { allow: allowed }));
+    return errorResponse(
+      new ApiError('method_not_allowed', `use ${allowed} ${event.url.pathname}`, { allow: allowed }),
+    );
   }
   event.context.errorCode = 'not_found';
-  return errorResponse(new ApiError('not_found', `no such endpoint: ${echo(event.req.method)} ${echo(event.url.pathname)}`));
+  return errorResponse(
+    new ApiError('not_found', `no such endpoint: ${echo(event.req.method)} ${echo(event.url.pathname)}`),
+  );
 }
 
 /** Log a request once answered (the request log ring), and give it an id (`x-request-id`). */
@@ -133,7 +138,8 @@ export function createApp(ctx: AppContext): H3 {
   app.use((event, next) => {
     if (event.req.method === 'HEAD') return answerHead(event, app);
     // An empty path segment (an empty id: `/sandbox/operations/`) matches no route, though h3 ignores a trailing slash.
-    if (TABLE_PATHS.hasEmptySegment(event.url.pathname)) return logRequest(event, () => noSuchRoute(event, ctx), routes.requestLog);
+    if (TABLE_PATHS.hasEmptySegment(event.url.pathname))
+      return logRequest(event, () => noSuchRoute(event, ctx), routes.requestLog);
     return logRequest(event, next, routes.requestLog);
   });
   mountTable(app, endpoints, gatewayHandlers, routes);

@@ -23,7 +23,10 @@ export function serverOptions(limits: ConnectionLimits) {
 }
 
 function refusal(limit: number): string {
-  const body = JSON.stringify({ code: 'connections_full', message: `the sandbox already has ${limit} connections open; retry in ${LIMIT_RETRY_AFTER_S} s` });
+  const body = JSON.stringify({
+    code: 'connections_full',
+    message: `the sandbox already has ${limit} connections open; retry in ${LIMIT_RETRY_AFTER_S} s`,
+  });
   return [
     'HTTP/1.1 503 Service Unavailable',
     'content-type: application/json; charset=utf-8',
@@ -37,7 +40,12 @@ function refusal(limit: number): string {
 }
 
 /** Apply `limits` to `server` (created with serverOptions over HTTP; a TLS server gets the timeouts set here). */
-export function limitConnections(server: Server, limits: ConnectionLimits, secure: boolean, log: (line: string) => void): { open(): number } {
+export function limitConnections(
+  server: Server,
+  limits: ConnectionLimits,
+  secure: boolean,
+  log: (line: string) => void,
+): { open(): number } {
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = limits.requestTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
@@ -55,7 +63,9 @@ export function limitConnections(server: Server, limits: ConnectionLimits, secur
       const now = Date.now();
       if (now - loggedAt >= LOG_EVERY_MS) {
         loggedAt = now;
-        log(`refused a connection: ${open} are open, the limit (--max-connections) is ${limits.maxConnections}; ${refused} refused so far`);
+        log(
+          `refused a connection: ${open} are open, the limit (--max-connections) is ${limits.maxConnections}; ${refused} refused so far`,
+        );
       }
       socket.on('error', () => undefined);
       socket.setTimeout(REFUSED_LINGER_MS, () => socket.destroy());

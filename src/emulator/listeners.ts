@@ -7,7 +7,12 @@ import { limitConnections, serverOptions } from './connection-limits.js';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './server-limits.js';
 
 /** Listen over plain HTTP on `port` (0: any free one) of `host`. */
-async function listenHttp(handler: RequestListener, port: number, host: string, limits: ConnectionLimits): Promise<Server> {
+async function listenHttp(
+  handler: RequestListener,
+  port: number,
+  host: string,
+  limits: ConnectionLimits,
+): Promise<Server> {
   const { createServer } = await import('node:http');
   const server = createServer(serverOptions(limits), handler);
   await new Promise<void>((resolve, reject) => {
@@ -45,7 +50,13 @@ export class Listeners {
   }
 
   /** Listen on `port` (0: any free one) of `host`. */
-  async listen({ port = 0, host = '127.0.0.1' }: { port?: number; host?: string }): Promise<{ url: string; server: Server; tls?: SandboxTls }> {
+  async listen({
+    port = 0,
+    host = '127.0.0.1',
+  }: {
+    port?: number;
+    host?: string;
+  }): Promise<{ url: string; server: Server; tls?: SandboxTls }> {
     const { toNodeHandler } = await import('h3/node');
     // h3's adapter only reads the app's fetch.
     const handler = toNodeHandler({ fetch: this.fetch } as unknown as H3) as RequestListener;
@@ -74,4 +85,3 @@ function stopServer(s: Server): Promise<void> {
     s.closeAllConnections?.();
   });
 }
-

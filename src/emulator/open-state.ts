@@ -39,22 +39,37 @@ export async function openState(opts: SandboxOptions): Promise<OpenedState> {
   }
 }
 
-async function openWorkspace(opts: SandboxOptions, backend: StoreBackend, closeBackend: () => Promise<void>): Promise<OpenedState> {
+async function openWorkspace(
+  opts: SandboxOptions,
+  backend: StoreBackend,
+  closeBackend: () => Promise<void>,
+): Promise<OpenedState> {
   if (opts.reset) await backend.reset();
   const storage = backend.workspace(opts.workspace ?? DEFAULT_WORKSPACE);
   const store = new Store(opts.persistence ?? storage.persistence);
   await store.open();
   const saved = store.state.meta.get('clock') as { now?: number; offset?: number } | undefined;
-  const resumed = saved?.now === undefined ? undefined : opts.frozenClock ? saved.now : (opts.realNow ?? Date.now)() + (saved.offset ?? 0);
+  const resumed =
+    saved?.now === undefined
+      ? undefined
+      : opts.frozenClock
+        ? saved.now
+        : (opts.realNow ?? Date.now)() + (saved.offset ?? 0);
   const start = typeof opts.startTime === 'string' ? Date.parse(opts.startTime) : (opts.startTime ?? resumed);
   try {
     const legacy = store.state.meta.get('link_secret')?.key as string | undefined;
     // A test's own persistence keeps nothing across restarts: its secrets are fresh too.
     const secrets = opts.persistence ? loadSecrets(undefined, legacy) : await storage.secrets(legacy);
-    return { store, files: storage.files, secrets, start, certBase: opts.persistence ? undefined : storage.certBase, closeBackend };
+    return {
+      store,
+      files: storage.files,
+      secrets,
+      start,
+      certBase: opts.persistence ? undefined : storage.certBase,
+      closeBackend,
+    };
   } catch (e) {
     await store.close();
     throw e;
   }
 }
-

@@ -184,7 +184,8 @@ function demoInfo(world: World, index: WorldIndex): DemoInfo {
     const key = world.api_keys.find((k) => k.shop_id === s.id && !k.revoked);
     const payin = world.routes.filter((r) => r.shop_id === s.id && r.direction === 'payin');
     const poolOnly =
-      payin.length > 0 && payin.every((r) => r.providers.every((p) => index.providers.get(p)?.kind === 'self_matching'));
+      payin.length > 0 &&
+      payin.every((r) => r.providers.every((p) => index.providers.get(p)?.kind === 'self_matching'));
     return {
       id: s.id,
       name: s.name,
@@ -209,30 +210,49 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   return hostSandbox(opts, createInstance);
 }
 
-
 /** A workspace's guard: its operation limit at the pipeline's admit stage, its keys and clock seeded. */
-function workspaceGuard(store: Store, clock: SandboxClock, guard: NonNullable<SandboxOptions['guard']>): WorkspaceGuard {
+function workspaceGuard(
+  store: Store,
+  clock: SandboxClock,
+  guard: NonNullable<SandboxOptions['guard']>,
+): WorkspaceGuard {
   const clockMeta = () => ({ id: 'clock', now: clock.now(), offset: clock.now() - Date.now() });
   return new WorkspaceGuard(() => store.state, clockMeta, guard);
 }
 
 /** The service of an opened store, with its clock and webhook outbox, initialised (seeded, timers re-armed). */
-async function startService(opts: SandboxOptions, index: WorldIndex, opened: OpenedState, urls: SandboxUrls, log: (line: string) => void) {
+async function startService(
+  opts: SandboxOptions,
+  index: WorldIndex,
+  opened: OpenedState,
+  urls: SandboxUrls,
+  log: (line: string) => void,
+) {
   const { store, files, secrets, start, closeBackend } = opened;
-  const clock = new SandboxClock({ frozen: opts.frozenClock ?? false, ...(start !== undefined ? { start } : {}), ...(opts.realNow ? { realNow: opts.realNow } : {}), onError: (e) => log(`timer failed: ${String((e as Error)?.stack ?? e)}`) });
+  const clock = new SandboxClock({
+    frozen: opts.frozenClock ?? false,
+    ...(start !== undefined ? { start } : {}),
+    ...(opts.realNow ? { realNow: opts.realNow } : {}),
+    onError: (e) => log(`timer failed: ${String((e as Error)?.stack ?? e)}`),
+  });
   const releasePdfReader = retainPdfReader();
   // The outbox writes through the service's pipeline, which it is a stage of: it reaches it through this binding.
   let service: GatewayService | undefined;
   const evidence = () => ({
     available: service!.evidenceAvailable,
-    signFile: (fileId: string) => `${urls.storage}${signPath(`/receipts/${fileId}`, clock.now() + RECEIPT_URL_TTL_MS, secrets.url)}`,
+    signFile: (fileId: string) =>
+      `${urls.storage}${signPath(`/receipts/${fileId}`, clock.now() + RECEIPT_URL_TTL_MS, secrets.url)}`,
   });
-  const outbox = new WebhookOutbox({ store, clock, world: index, commit: (changes) => service!.commit(changes) }, evidence, {
-    ...(opts.webhookUrl ? { url: opts.webhookUrl } : {}),
-    ...(opts.webhookTimeoutMs !== undefined ? { attemptTimeoutMs: opts.webhookTimeoutMs } : {}),
-    ...(opts.webhookDispatcher ? { dispatcher: opts.webhookDispatcher } : {}),
-    log,
-  });
+  const outbox = new WebhookOutbox(
+    { store, clock, world: index, commit: (changes) => service!.commit(changes) },
+    evidence,
+    {
+      ...(opts.webhookUrl ? { url: opts.webhookUrl } : {}),
+      ...(opts.webhookTimeoutMs !== undefined ? { attemptTimeoutMs: opts.webhookTimeoutMs } : {}),
+      ...(opts.webhookDispatcher ? { dispatcher: opts.webhookDispatcher } : {}),
+      log,
+    },
+  );
   const guard = opts.guard ? workspaceGuard(store, clock, opts.guard) : undefined;
   service = new GatewayService({
     world: index,
@@ -244,7 +264,14 @@ async function startService(opts: SandboxOptions, index: WorldIndex, opened: Ope
     extension: outbox,
     subscribers: [outbox.scheduler],
     parts: guard ? [guard, outbox] : [outbox],
-    ...(guard && opts.guard ? { layoutLimits: { poolPayouts: opts.guard.limits.pool_payouts, check: (count: number) => guard.checkLayout(count) } } : {}),
+    ...(guard && opts.guard
+      ? {
+          layoutLimits: {
+            poolPayouts: opts.guard.limits.pool_payouts,
+            check: (count: number) => guard.checkLayout(count),
+          },
+        }
+      : {}),
   });
   try {
     await service.init();
@@ -277,7 +304,19 @@ export async function createInstance(opts: SandboxOptions): Promise<Sandbox> {
   const { front } = opts;
   const adminToken = opts.adminToken ?? `pg_admin_${randomBytes(12).toString('hex')}`;
   const { limits, streams } = limitsOf(opts);
-  const app = createApp({ service, urls, adminToken, urlSecret, ready: () => ready && !closed && !service.stopped, log, outbox, fixtureFaults: world.faults, limits, streams, ...(front ? { workspaces: front.workspaces } : {}) });
+  const app = createApp({
+    service,
+    urls,
+    adminToken,
+    urlSecret,
+    ready: () => ready && !closed && !service.stopped,
+    log,
+    outbox,
+    fixtureFaults: world.faults,
+    limits,
+    streams,
+    ...(front ? { workspaces: front.workspaces } : {}),
+  });
   ready = true;
   const https = opts.https ? { store: certBase, publicUrl: opts.publicUrl } : undefined;
   // No async layer on the request path: the answer is passed on as it comes (a Response, or the promise of one); a
@@ -290,10 +329,16 @@ export async function createInstance(opts: SandboxOptions): Promise<Sandbox> {
     }
   };
   const serve = async (request: Request): Promise<Response> => answer(request);
-  const listeners = new Listeners(answer, https, (url) => {
-    if (!opts.publicUrl) setBase(urls, url);
-    front?.onUrl(url);
-  }, limits.connections, log);
+  const listeners = new Listeners(
+    answer,
+    https,
+    (url) => {
+      if (!opts.publicUrl) setBase(urls, url);
+      front?.onUrl(url);
+    },
+    limits.connections,
+    log,
+  );
 
   const sandbox: Sandbox = {
     world,
@@ -344,7 +389,9 @@ export interface RunningSandbox {
 }
 
 /** Create a sandbox and listen (default 127.0.0.1, port 0). */
-export async function startSandbox(opts: SandboxOptions & { port?: number; host?: string } = {}): Promise<RunningSandbox> {
+export async function startSandbox(
+  opts: SandboxOptions & { port?: number; host?: string } = {},
+): Promise<RunningSandbox> {
   const sandbox = await createSandbox(opts);
   try {
     const { url } = await sandbox.listen({ port: opts.port ?? 0, host: opts.host ?? '127.0.0.1' });

@@ -68,12 +68,15 @@ export function serverLimits(opts: ServerLimitOptions | undefined): ServerLimits
   const connections = { ...DEFAULT_CONNECTION_LIMITS, ...defined(opts?.connections) };
   for (const [group, values] of Object.entries({ streams, connections })) {
     for (const [name, v] of Object.entries(values)) {
-      if (!Number.isSafeInteger(v) || v <= 0) throw new TypeError(`limits.${group}.${name} must be a positive integer, got ${String(v)}`);
+      if (!Number.isSafeInteger(v) || v <= 0)
+        throw new TypeError(`limits.${group}.${name} must be a positive integer, got ${String(v)}`);
     }
   }
   if (connections.headersTimeoutMs > connections.requestTimeoutMs) {
     // Node refuses it too (the headers are part of the request).
-    throw new TypeError(`the headers timeout (${connections.headersTimeoutMs} ms, --headers-timeout) must not exceed the request timeout (${connections.requestTimeoutMs} ms, --request-timeout)`);
+    throw new TypeError(
+      `the headers timeout (${connections.headersTimeoutMs} ms, --headers-timeout) must not exceed the request timeout (${connections.requestTimeoutMs} ms, --request-timeout)`,
+    );
   }
   return { streams, connections };
 }

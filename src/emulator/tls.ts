@@ -76,10 +76,13 @@ function kept(files: { cert: string; key: string }, names: string[], now: number
   if (cert === undefined && key === undefined) return {};
   const damaged = (what: string) =>
     Object.assign(
-      new Error(`the sandbox's TLS certificate ${files.cert} and key ${files.key}: ${what}. Delete both files to have a new pair generated (clients must then trust the new certificate).`),
+      new Error(
+        `the sandbox's TLS certificate ${files.cert} and key ${files.key}: ${what}. Delete both files to have a new pair generated (clients must then trust the new certificate).`,
+      ),
       { code: 'tls_invalid' },
     );
-  if (cert === undefined || key === undefined) throw damaged(`${cert === undefined ? 'the certificate' : 'the key'} is missing`);
+  if (cert === undefined || key === undefined)
+    throw damaged(`${cert === undefined ? 'the certificate' : 'the key'} is missing`);
   let x509: X509Certificate;
   let matches: boolean;
   try {
@@ -90,7 +93,8 @@ function kept(files: { cert: string; key: string }, names: string[], now: number
   }
   if (!matches) throw damaged('the key does not belong to the certificate');
   chmodSync(files.key, 0o600);
-  if (Date.parse(x509.validTo) - now < RENEW_BEFORE_MS) return { stale: `the kept one expired ${new Date(x509.validTo).toISOString()}` };
+  if (Date.parse(x509.validTo) - now < RENEW_BEFORE_MS)
+    return { stale: `the kept one expired ${new Date(x509.validTo).toISOString()}` };
   const missing = names.filter((n) => !covers(x509, n));
   if (missing.length > 0) return { stale: `the kept one does not name ${missing.join(', ')}` };
   return { pair: { cert, key } };
@@ -135,7 +139,12 @@ function portUnavailable(port: number, host: string, instead: number | undefined
     instead === undefined
       ? 'it is in use, or not allowed'
       : `listhen picked port ${instead} instead (it skips the ports browsers block, such as 6000, 5060 or 10080)`;
-  return Object.assign(new Error(`port ${port} on ${host} is not available for --https: ${why}`), { code: 'port_unavailable', syscall: 'listen', port, cause });
+  return Object.assign(new Error(`port ${port} on ${host} is not available for --https: ${why}`), {
+    code: 'port_unavailable',
+    syscall: 'listen',
+    port,
+    cause,
+  });
 }
 
 /**
@@ -143,7 +152,10 @@ function portUnavailable(port: number, host: string, instead: number | undefined
  * conveniences are turned off: no URL banner, no signal handlers (the sandbox closes itself), no other port when
  * `port` is taken.
  */
-export async function listenTls(handler: RequestListener, opts: TlsListenOptions): Promise<{ server: Server; tls: SandboxTls; dispose(): void }> {
+export async function listenTls(
+  handler: RequestListener,
+  opts: TlsListenOptions,
+): Promise<{ server: Server; tls: SandboxTls; dispose(): void }> {
   const names = certNames(opts.host, opts.publicUrl);
   const files = opts.store ? certFilesFor(opts.store) : undefined;
   const found = files ? kept(files, names, Date.now()) : {};
@@ -200,8 +212,19 @@ export async function listenTls(handler: RequestListener, opts: TlsListenOptions
     throw e;
   }
   const x509 = new X509Certificate(pair.cert);
-  const named = (x509.subjectAltName ?? '').split(', ').map((n) => n.replace(/^(DNS|IP Address):/, '')).filter(Boolean);
+  const named = (x509.subjectAltName ?? '')
+    .split(', ')
+    .map((n) => n.replace(/^(DNS|IP Address):/, ''))
+    .filter(Boolean);
   const created = found.pair ? undefined : !files ? 'in memory' : (found.stale ?? 'first start');
-  const tls: SandboxTls = { fingerprint: x509.fingerprint256, cert: pair.cert, certPath, keyPath, names: named, validTo: new Date(x509.validTo).toISOString(), created };
+  const tls: SandboxTls = {
+    fingerprint: x509.fingerprint256,
+    cert: pair.cert,
+    certPath,
+    keyPath,
+    names: named,
+    validTo: new Date(x509.validTo).toISOString(),
+    created,
+  };
   return { server, tls, dispose };
 }

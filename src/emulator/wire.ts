@@ -103,10 +103,26 @@ export function toWireState(op: PublicOperation, world: WorldIndex, evidence: Ev
         completed_at: c.completed_at,
         receipt_url: c.file_id ? evidence.signFile(c.file_id) : null,
       }))
-      .sort((a, b) => (a.completed_at < b.completed_at ? -1 : a.completed_at > b.completed_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return { ...base, receipts: items, receipt_evidence_status: items.every((i) => i.receipt_url !== null) ? 'complete' : 'partial' };
+      .sort((a, b) =>
+        a.completed_at < b.completed_at
+          ? -1
+          : a.completed_at > b.completed_at
+            ? 1
+            : a.id < b.id
+              ? -1
+              : a.id > b.id
+                ? 1
+                : 0,
+      );
+    return {
+      ...base,
+      receipts: items,
+      receipt_evidence_status: items.every((i) => i.receipt_url !== null) ? 'complete' : 'partial',
+    };
   }
-  const upload = [...uploadsOf(op)].reverse().find((u) => u.review.to === 'completed' || u.review.to === 'manual_check');
+  const upload = [...uploadsOf(op)]
+    .reverse()
+    .find((u) => u.review.to === 'completed' || u.review.to === 'manual_check');
   if (upload) {
     // The payer's uploaded receipt is the provider evidence of the one leg.
     const item: Receipt = {

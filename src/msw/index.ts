@@ -30,7 +30,8 @@ export function createPaygateHandlers(opts: PaygateHandlersOptions): PaygateHand
   const prefix = base.pathname.replace(/\/+$/, '');
   const given = opts.sandbox && 'sandbox' in opts.sandbox ? opts.sandbox.sandbox : opts.sandbox;
   let created: Promise<Sandbox> | undefined;
-  const target = async (): Promise<FetchHandler> => given ?? (created ??= createSandbox(opts.sandboxOptions ?? { frozenClock: true }));
+  const target = async (): Promise<FetchHandler> =>
+    given ?? (created ??= createSandbox(opts.sandboxOptions ?? { frozenClock: true }));
   const handler = http.all(`${base.origin}${prefix}/*`, async ({ request }) => {
     const url = new URL(request.url);
     url.pathname = url.pathname.slice(prefix.length) || '/';

@@ -65,7 +65,12 @@ export class MemoryBackend implements StoreBackend {
   readonly label = 'memory';
   workspace(id: string): WorkspaceStorage {
     checkWorkspaceId(id);
-    return { persistence: new MemoryPersistence(), files: new MemoryFileStore(), secrets: async (legacy) => loadSecrets(undefined, legacy), certBase: undefined };
+    return {
+      persistence: new MemoryPersistence(),
+      files: new MemoryFileStore(),
+      secrets: async (legacy) => loadSecrets(undefined, legacy),
+      certBase: undefined,
+    };
   }
   async drop(): Promise<void> {}
   async reset(): Promise<void> {}
@@ -104,7 +109,8 @@ export class FileBackend implements StoreBackend {
   }
 
   async drop(id: string): Promise<void> {
-    if (id === DEFAULT_WORKSPACE) throw new TypeError('the default workspace cannot be dropped; reset the store instead');
+    if (id === DEFAULT_WORKSPACE)
+      throw new TypeError('the default workspace cannot be dropped; reset the store instead');
     removeStoreFiles(this.pathOf(id));
   }
 
@@ -127,7 +133,8 @@ function removeStoreFiles(path: string): void {
       if (e instanceof StoreLockedError) throw e;
     }
   }
-  for (const f of [path, `${path}.journal`, secretsPathFor(path), filesDirFor(path), lock]) rmSync(f, { recursive: true, force: true });
+  for (const f of [path, `${path}.journal`, secretsPathFor(path), filesDirFor(path), lock])
+    rmSync(f, { recursive: true, force: true });
 }
 
 function isAlive(pid: number): boolean {

@@ -108,7 +108,8 @@ export class ColdTexts {
   }
 
   #read(file: number, off: number, len: number): string {
-    if (file !== this.#winFile || off < this.#winStart || off + len > this.#winStart + this.#winLen) this.#fill(file, off, len);
+    if (file !== this.#winFile || off < this.#winStart || off + len > this.#winStart + this.#winLen)
+      this.#fill(file, off, len);
     const at = off - this.#winStart;
     return this.#win.toString('utf8', at, at + len);
   }
@@ -125,7 +126,10 @@ export class ColdTexts {
     let got = 0;
     while (got < need) {
       const n = readSync(f.fd, this.#win, got, want - got, start + got);
-      if (n === 0) throw new Error(`cold text: ${f.path} ends at ${start + got}, before byte ${off + len} (was the snapshot changed underneath the sandbox?)`);
+      if (n === 0)
+        throw new Error(
+          `cold text: ${f.path} ends at ${start + got}, before byte ${off + len} (was the snapshot changed underneath the sandbox?)`,
+        );
       got += n;
     }
     this.#winFile = file;
@@ -150,7 +154,6 @@ export class ColdTexts {
     this.#files[file] = undefined;
     if (this.#winFile === file) this.#winFile = -1;
   }
-
 }
 
 /**

@@ -50,7 +50,12 @@ const COPIED = ['url', 'shop_id', 'event_type'] as const;
  */
 export function deliveryFromStored(v: Entity): { record: WebhookDeliveryRecord; shop_id?: string } {
   if (!COPIED.some((k) => k in v)) return { record: v as WebhookDeliveryRecord };
-  const { url: _u, shop_id, event_type: _t, ...record } = v as WebhookDeliveryRecord & Partial<Record<(typeof COPIED)[number], string>>;
+  const {
+    url: _u,
+    shop_id,
+    event_type: _t,
+    ...record
+  } = v as WebhookDeliveryRecord & Partial<Record<(typeof COPIED)[number], string>>;
   return { record, ...(typeof shop_id === 'string' ? { shop_id } : {}) };
 }
 

@@ -25,16 +25,23 @@ export class StoreCorruptError extends StoreError {
   readonly reason: string;
 
   /** `advice`: what to do, when the store is not a file (a database names its own remedies). */
-  constructor(file: string, reason: string, opts: { line?: number; kind: 'snapshot' | 'journal'; cause?: unknown; advice?: string }) {
+  constructor(
+    file: string,
+    reason: string,
+    opts: { line?: number; kind: 'snapshot' | 'journal'; cause?: unknown; advice?: string },
+  ) {
     const where = opts.line === undefined ? file : `${file} at line ${opts.line}`;
-    const advice = opts.advice ?? (
-      opts.kind === 'journal'
+    const advice =
+      opts.advice ??
+      (opts.kind === 'journal'
         ? `The file was left untouched. Repair the journal from that line on (by hand or from a backup), or delete that line ` +
           `and every line after it (dropping those transactions: each was made on top of the ones before), ` +
           `or move the store aside to start empty, or pass --store <other path> or --in-memory.`
         : `The file was left untouched. Restore it from a backup, or move it (and its .journal) aside to start empty, ` +
           `or pass --store <other path> or --in-memory.`);
-    super('store_corrupt', `paygate store ${opts.kind} ${where} is corrupt: ${reason}. ${advice}`, { cause: opts.cause });
+    super('store_corrupt', `paygate store ${opts.kind} ${where} is corrupt: ${reason}. ${advice}`, {
+      cause: opts.cause,
+    });
     this.file = file;
     this.line = opts.line;
     this.reason = reason;
@@ -90,16 +97,29 @@ export class StoreFailedError extends StoreError {
 export class StoreUnavailableError extends StoreError {
   declare readonly code: 'store_unavailable';
   constructor(cause: unknown) {
-    const code = typeof cause === 'object' && cause !== null && 'code' in cause ? ` (${String((cause as { code: unknown }).code)})` : '';
+    const code =
+      typeof cause === 'object' && cause !== null && 'code' in cause
+        ? ` (${String((cause as { code: unknown }).code)})`
+        : '';
     const why = cause instanceof Error ? cause.message : String(cause);
-    super('store_unavailable', `the sandbox could not write its store${code}: ${why}. Nothing was changed; fix the store (disk space and permissions for files, the database for PostgreSQL), then retry`, { cause });
+    super(
+      'store_unavailable',
+      `the sandbox could not write its store${code}: ${why}. Nothing was changed; fix the store (disk space and permissions for files, the database for PostgreSQL), then retry`,
+      { cause },
+    );
   }
 }
 
 /** The store is not open (never opened, or closed). */
 export class StoreClosedError extends StoreError {
   declare readonly code: 'store_closed';
-  constructor(readonly file: string, what: string) {
-    super('store_closed', `paygate store ${file} is not open: cannot ${what}. Call open() first (or do not use it after close()).`);
+  constructor(
+    readonly file: string,
+    what: string,
+  ) {
+    super(
+      'store_closed',
+      `paygate store ${file} is not open: cannot ${what}. Call open() first (or do not use it after close()).`,
+    );
   }
 }

@@ -19,7 +19,15 @@ import { JournalFile, journalLine, serializeChanges } from './journal.js';
 import { acquireLock, releaseLock, type LockToken } from './lock.js';
 import { assertCollections } from './persistence.js';
 import { PersistenceBase } from './persistence-base.js';
-import { SnapshotFile, collectionsSource, fsyncDir, isSource, type EntityMaps, type LoadTarget, type SnapshotSource } from './snapshot.js';
+import {
+  SnapshotFile,
+  collectionsSource,
+  fsyncDir,
+  isSource,
+  type EntityMaps,
+  type LoadTarget,
+  type SnapshotSource,
+} from './snapshot.js';
 
 export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, parseSnapshot, serializeSnapshot } from './snapshot.js';
 export { replayJournal, type JournalReplay } from './journal.js';
@@ -85,9 +93,13 @@ export class FilePersistence extends PersistenceBase {
   }
 
   /** A background compaction is running. */
-  get compacting(): boolean { return this.#background !== undefined; } // prettier-ignore
+  get compacting(): boolean {
+    return this.#background !== undefined;
+  }
 
-  get isOpen(): boolean { return this.#state === 'open'; } // prettier-ignore
+  get isOpen(): boolean {
+    return this.#state === 'open';
+  }
 
   /** Sequence number of the last transaction written (continues across restarts; a failed write takes none). */
   get seq(): number {
@@ -145,7 +157,11 @@ export class FilePersistence extends PersistenceBase {
     await this.#journal.openForAppend(replay);
 
     // 'background' still folds in a set-aside journal now: a background compaction cannot start while one is left.
-    if (this.compactOnOpen === true ? replay.goodEnd > 0 || replay.old !== undefined : this.compactOnOpen && replay.old !== undefined) {
+    if (
+      this.compactOnOpen === true
+        ? replay.goodEnd > 0 || replay.old !== undefined
+        : this.compactOnOpen && replay.old !== undefined
+    ) {
       // Records newer than the snapshot: fold them in. Only older ones (a compaction that crashed before its
       // truncation): the snapshot already has them, just empty the journal.
       if (replay.applied > 0) await this.#snapshot.write(target.capture(), this.#seq);
@@ -220,7 +236,9 @@ export class FilePersistence extends PersistenceBase {
       await this.#dropOld(); // on failure the old journal stays: open replays it, the next full compaction deletes it
     });
     // Set now (the caller's group writer waits for the rotation before its next group), so shouldCompact stays false.
-    const background = (this.#background = written.catch(() => {}).then(() => void (this.#background === background && (this.#background = undefined))));
+    const background = (this.#background = written
+      .catch(() => {})
+      .then(() => void (this.#background === background && (this.#background = undefined))));
     try {
       await rotated;
     } catch (e) {
@@ -249,7 +267,9 @@ export class FilePersistence extends PersistenceBase {
       await this.settled();
       if (all !== undefined && !this.#journal.failed) {
         const source = isSource(all);
-        const written = source ? this.writeSnapshot(source) : Promise.resolve().then(() => this.writeSnapshot(this.#sourceOf(all as Collections)));
+        const written = source
+          ? this.writeSnapshot(source)
+          : Promise.resolve().then(() => this.writeSnapshot(this.#sourceOf(all as Collections)));
         await written.catch((e: unknown) => {
           if (!(e instanceof StoreFailedError)) error = e;
         });

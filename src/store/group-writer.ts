@@ -44,7 +44,8 @@ export class GroupWriter<T> {
   #waiters: { upto: number; resolve(): void }[] = [];
 
   constructor(private readonly opts: GroupWriterOptions<T>) {
-    if (!(opts.maxGroup >= 1) || !(opts.maxQueued >= opts.maxGroup)) throw new RangeError('GroupWriter: need 1 ≤ maxGroup ≤ maxQueued');
+    if (!(opts.maxGroup >= 1) || !(opts.maxQueued >= opts.maxGroup))
+      throw new RangeError('GroupWriter: need 1 ≤ maxGroup ≤ maxQueued');
   }
 
   /** Items waiting or being written. */
@@ -125,7 +126,8 @@ export class GroupWriter<T> {
         while (n < this.#queue.length && n < this.opts.maxGroup && !('step' in this.#queue[n]!)) n++;
         const slots = this.#queue.splice(0, n) as { item: T }[];
         const group = slots.map((s) => s.item);
-        if (group.length === 0 || group.length > this.opts.maxGroup) throw new Error(`GroupWriter: a group of ${group.length} items`);
+        if (group.length === 0 || group.length > this.opts.maxGroup)
+          throw new Error(`GroupWriter: a group of ${group.length} items`);
         let error: unknown;
         try {
           await this.opts.write(group);

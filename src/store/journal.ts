@@ -66,7 +66,13 @@ export interface JournalReplay {
  * must be lastSeq + 1 (lines at or below it are already in the snapshot: a compaction that crashed before its
  * truncation).
  */
-export function replayJournal(buf: Buffer, file: string, lastSeq: number, into: EntityMaps | LoadTarget, after = 0): JournalReplay {
+export function replayJournal(
+  buf: Buffer,
+  file: string,
+  lastSeq: number,
+  into: EntityMaps | LoadTarget,
+  after = 0,
+): JournalReplay {
   const target = targetOf(into);
   let pos = 0;
   let line = 0;
@@ -77,7 +83,8 @@ export function replayJournal(buf: Buffer, file: string, lastSeq: number, into: 
     const nl = buf.indexOf(0x0a, pos);
     line++;
     if (nl === -1) break; // incomplete final line: torn
-    const bad = (reason: string, cause?: unknown) => new StoreCorruptError(file, reason, { kind: 'journal', line, cause });
+    const bad = (reason: string, cause?: unknown) =>
+      new StoreCorruptError(file, reason, { kind: 'journal', line, cause });
     let rec: unknown;
     try {
       rec = JSON.parse(buf.toString('utf8', pos, nl));
@@ -86,7 +93,8 @@ export function replayJournal(buf: Buffer, file: string, lastSeq: number, into: 
     }
     if (!isRecord(rec)) throw bad(`the line holds ${describe(rec)}, expected {"seq":n,"ch":[...]}`);
     const seq = rec.seq;
-    if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1) throw bad(`"seq" is ${describe(seq)}, expected a positive integer`);
+    if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1)
+      throw bad(`"seq" is ${describe(seq)}, expected a positive integer`);
     if (seq <= prevSeq) throw bad(`"seq" ${seq} does not follow the previous line's ${prevSeq} (two writers?)`);
     if (prevSeq > 0 && seq > prevSeq + 1) throw bad(`"seq" jumps from ${prevSeq} to ${seq}: ${missing(prevSeq, seq)}`);
     if (prevSeq <= lastSeq && seq > lastSeq + 1) {
@@ -115,7 +123,9 @@ export function replayJournal(buf: Buffer, file: string, lastSeq: number, into: 
 
 /** What a gap between seq `from` and seq `to` lacks. */
 function missing(from: number, to: number): string {
-  return to === from + 2 ? `the line with seq ${from + 1} is missing` : `the lines with seq ${from + 1} to ${to - 1} are missing`;
+  return to === from + 2
+    ? `the line with seq ${from + 1} is missing`
+    : `the lines with seq ${from + 1} to ${to - 1} are missing`;
 }
 
 /** The journal file: read and replayed on open, then held open for appending until close. */
@@ -152,13 +162,21 @@ export class JournalFile {
   }
 
   /** Reads the set-aside journal (if any) and the journal (none yet: empty) and replays them onto `colls`. Writes nothing. */
-  async read(lastSeq: number, colls: EntityMaps | LoadTarget): Promise<JournalReplay & { old: JournalReplay | undefined }> {
+  async read(
+    lastSeq: number,
+    colls: EntityMaps | LoadTarget,
+  ): Promise<JournalReplay & { old: JournalReplay | undefined }> {
     const oldBuf = await readIfAny(this.oldPath);
     const old = oldBuf === undefined ? undefined : replayJournal(oldBuf, this.oldPath, lastSeq, colls);
     const buf = (await readIfAny(this.path)) ?? Buffer.alloc(0);
     this.#readSize = buf.length;
     const replay = replayJournal(buf, this.path, lastSeq, colls, old?.maxSeq ?? 0);
-    return { ...replay, maxSeq: Math.max(replay.maxSeq, old?.maxSeq ?? 0), applied: replay.applied + (old?.applied ?? 0), old };
+    return {
+      ...replay,
+      maxSeq: Math.max(replay.maxSeq, old?.maxSeq ?? 0),
+      applied: replay.applied + (old?.applied ?? 0),
+      old,
+    };
   }
 
   /**

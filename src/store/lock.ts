@@ -39,7 +39,7 @@ function installExitHook(): void {
   });
 }
 
-function parseLock(text: string): Partial<LockToken> & { pid: number } | undefined {
+function parseLock(text: string): (Partial<LockToken> & { pid: number }) | undefined {
   try {
     const t: unknown = JSON.parse(text);
     if (!isRecord(t) || typeof t.pid !== 'number' || !Number.isSafeInteger(t.pid) || t.pid <= 0) return undefined;
@@ -65,7 +65,12 @@ function isAlive(pid: number): boolean {
 
 /** Creates `lockPath` with O_EXCL, taking over a stale lock; throws StoreLockedError if a live owner holds it. */
 export async function acquireLock(lockPath: string, storePath: string): Promise<LockToken> {
-  const token: LockToken = { pid: process.pid, startedAt: new Date().toISOString(), hostname: os.hostname(), nonce: randomUUID() };
+  const token: LockToken = {
+    pid: process.pid,
+    startedAt: new Date().toISOString(),
+    hostname: os.hostname(),
+    nonce: randomUUID(),
+  };
   for (let attempt = 0; ; attempt++) {
     let fh: FileHandle;
     try {

@@ -80,7 +80,8 @@ function exactKeys(q: OperationQuery): string[] {
 const cents = (d: Decimal): number => d.times(100).toNumber();
 
 /** A stored amount (`1500.00`: 2 decimals) in cents without a Decimal: the same number as `cents` gives. */
-const centsOf = (a: string): number => (/^-?\d{1,13}\.\d\d$/.test(a) ? Number(a.slice(0, -3) + a.slice(-2)) : cents(new Decimal(a)));
+const centsOf = (a: string): number =>
+  /^-?\d{1,13}\.\d\d$/.test(a) ? Number(a.slice(0, -3) + a.slice(-2)) : cents(new Decimal(a));
 
 interface AmountRange {
   min: number | undefined;
@@ -108,7 +109,17 @@ interface Columns {
   shop: string[];
 }
 
-const emptyColumns = (): Columns => ({ ids: [], created: [], cents: [], status: [], type: [], method: [], client: [], moid: [], shop: [] });
+const emptyColumns = (): Columns => ({
+  ids: [],
+  created: [],
+  cents: [],
+  status: [],
+  type: [],
+  method: [],
+  client: [],
+  moid: [],
+  shop: [],
+});
 
 /** A query's filters as the columns compare them (times in epoch ms, amounts in cents). */
 interface Test {
@@ -157,7 +168,10 @@ export class OperationIndex {
       c.shop.push(op.shop_id);
       c.moid.push(op.merchant_operation_id);
       const same = this.moids.get(op.merchant_operation_id);
-      this.moids.set(op.merchant_operation_id, same === undefined ? o : typeof same === 'number' ? [same, o] : [...same, o]);
+      this.moids.set(
+        op.merchant_operation_id,
+        same === undefined ? o : typeof same === 'number' ? [same, o] : [...same, o],
+      );
       this.maxBin = Math.max(this.maxBin, binOf(amount));
     }
     // Set below for a new operation too (index `o` is the columns' length: it appends).
@@ -189,7 +203,8 @@ export class OperationIndex {
   idsWithStatus(statuses: ReadonlySet<string>): string[] {
     const c = this.col;
     const ids: string[] = [];
-    for (let o = 0; o < c.ids.length; o++) if (c.ids[o] !== undefined && statuses.has(c.status[o]!)) ids.push(c.ids[o]!);
+    for (let o = 0; o < c.ids.length; o++)
+      if (c.ids[o] !== undefined && statuses.has(c.status[o]!)) ids.push(c.ids[o]!);
     return ids;
   }
 
@@ -217,12 +232,14 @@ export class OperationIndex {
       if (q.shop === undefined) candidates.push(this.moidRows(q.merchant_operation_id));
       named.push('o');
     }
-    const shortest = candidates.length === 0 ? (buckets?.get('') ?? []) : candidates.reduce((a, b) => (b.length < a.length ? b : a));
+    const shortest =
+      candidates.length === 0 ? (buckets?.get('') ?? []) : candidates.reduce((a, b) => (b.length < a.length ? b : a));
     const t: Test = { q, since: timeOf(q.since), until: timeOf(q.until), range: amountRange(q) };
     const bins = this.binsOf(buckets, t.range);
     // The bins, when they skip at least three rows in four of the shortest bucket (a merge costs more per row).
     const lists = bins && size(bins) * 4 < shortest.length ? bins : [shortest];
-    const ranged = q.since !== undefined || q.until !== undefined || q.min_amount !== undefined || q.max_amount !== undefined;
+    const ranged =
+      q.since !== undefined || q.until !== undefined || q.min_amount !== undefined || q.max_amount !== undefined;
     const oneIndex = !ranged && named.length <= 1 && !(q.shop !== undefined && q.merchant_operation_id !== undefined);
     const rows = size(lists);
     const total = oneIndex ? rows : rows <= COUNT_SCAN_LIMIT ? this.count(lists, t) : undefined;
@@ -355,7 +372,14 @@ export class OperationIndex {
 /** An ISO time as epoch ms (undefined stays undefined). */
 const timeOf = (iso: string | undefined): number | undefined => (iso === undefined ? undefined : Date.parse(iso));
 
-function sameFields(q: OperationQuery, status: string, type: string, method: string, client: string, moid: string): boolean {
+function sameFields(
+  q: OperationQuery,
+  status: string,
+  type: string,
+  method: string,
+  client: string,
+  moid: string,
+): boolean {
   if (q.status && status !== q.status) return false;
   if (q.type && type !== q.type) return false;
   if (q.method && method !== q.method) return false;

@@ -200,7 +200,8 @@ export class PackedMap<T extends Entity> {
   #compact(): void {
     const q = this.#queue;
     const live: Array<string | number> = [];
-    for (let i = this.#head; i < q.length; i += 2) if (this.#hot.get(q[i] as string) === q[i + 1]) live.push(q[i]!, q[i + 1]!);
+    for (let i = this.#head; i < q.length; i += 2)
+      if (this.#hot.get(q[i] as string) === q[i + 1]) live.push(q[i]!, q[i + 1]!);
     this.#queue = live;
     this.#head = 0;
   }

@@ -5,7 +5,15 @@
 import { GroupWriter } from './group-writer.js';
 import type { Change, Collections, Loaded, Persistence, PersistenceStats } from './persistence.js';
 import { assertChanges, assertCollections } from './persistence.js';
-import { collectionsSource, mapsSource, mapsTarget, toCollections, type EntityMaps, type LoadTarget, type SnapshotSource } from './snapshot.js';
+import {
+  collectionsSource,
+  mapsSource,
+  mapsTarget,
+  toCollections,
+  type EntityMaps,
+  type LoadTarget,
+  type SnapshotSource,
+} from './snapshot.js';
 
 /** Most transactions one write of a backend's own commit() carries. */
 const MAX_GROUP = 512;

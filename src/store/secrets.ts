@@ -18,7 +18,8 @@ export const secretsPathFor = (storePath: string) => `${storePath}.secrets`;
  * in the store itself: it is carried over so links issued before stay valid.
  */
 export function loadSecrets(storePath: string | undefined, legacyLinkKey?: string): SandboxSecrets {
-  if (storePath === undefined) return { url: randomBytes(32), link: legacyLinkKey ? Buffer.from(legacyLinkKey, 'base64') : randomBytes(32) };
+  if (storePath === undefined)
+    return { url: randomBytes(32), link: legacyLinkKey ? Buffer.from(legacyLinkKey, 'base64') : randomBytes(32) };
   const file = secretsPathFor(storePath);
   let text: string | undefined;
   try {
@@ -31,15 +32,26 @@ export function loadSecrets(storePath: string | undefined, legacyLinkKey?: strin
     try {
       parsed = JSON.parse(text) as typeof parsed;
     } catch {
-      throw new Error(`paygate secrets file ${file} is not valid JSON. It was left untouched: restore it, or delete it (receipt links and flexible-link URLs issued so far stop working).`);
+      throw new Error(
+        `paygate secrets file ${file} is not valid JSON. It was left untouched: restore it, or delete it (receipt links and flexible-link URLs issued so far stop working).`,
+      );
     }
     if (typeof parsed.url_secret !== 'string' || typeof parsed.link_secret !== 'string') {
-      throw new Error(`paygate secrets file ${file} lacks url_secret or link_secret. It was left untouched: restore it, or delete it (issued links stop working).`);
+      throw new Error(
+        `paygate secrets file ${file} lacks url_secret or link_secret. It was left untouched: restore it, or delete it (issued links stop working).`,
+      );
     }
     chmodSync(file, 0o600);
     return { url: Buffer.from(parsed.url_secret, 'base64'), link: Buffer.from(parsed.link_secret, 'base64') };
   }
-  const secrets = { url: randomBytes(32), link: legacyLinkKey ? Buffer.from(legacyLinkKey, 'base64') : randomBytes(32) };
-  writeFileSync(file, `${JSON.stringify({ url_secret: secrets.url.toString('base64'), link_secret: secrets.link.toString('base64') })}\n`, { mode: 0o600, flag: 'wx' });
+  const secrets = {
+    url: randomBytes(32),
+    link: legacyLinkKey ? Buffer.from(legacyLinkKey, 'base64') : randomBytes(32),
+  };
+  writeFileSync(
+    file,
+    `${JSON.stringify({ url_secret: secrets.url.toString('base64'), link_secret: secrets.link.toString('base64') })}\n`,
+    { mode: 0o600, flag: 'wx' },
+  );
   return secrets;
 }

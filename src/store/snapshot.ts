@@ -53,7 +53,9 @@ export interface LoadTarget {
 }
 
 /** Loading into plain maps (tools, tests, the PostgreSQL store). */
-export const mapsTarget = (colls: EntityMaps): LoadTarget => ({ put: (c, id, v) => upsert(colls, c, v as Entity | string, id) });
+export const mapsTarget = (colls: EntityMaps): LoadTarget => ({
+  put: (c, id, v) => upsert(colls, c, v as Entity | string, id),
+});
 
 export const targetOf = (x: EntityMaps | LoadTarget): LoadTarget => (x instanceof Map ? mapsTarget(x) : x);
 
@@ -65,7 +67,11 @@ export function collectionsSource(all: Collections): SnapshotSource {
 }
 
 export function isSource(x: Collections | SnapshotSource | undefined): SnapshotSource | undefined {
-  return x !== undefined && typeof (x as SnapshotSource).entries === 'function' && typeof (x as SnapshotSource).release === 'function' ? (x as SnapshotSource) : undefined;
+  return x !== undefined &&
+    typeof (x as SnapshotSource).entries === 'function' &&
+    typeof (x as SnapshotSource).release === 'function'
+    ? (x as SnapshotSource)
+    : undefined;
 }
 
 /** The state just loaded, as a snapshot source. */
@@ -84,7 +90,8 @@ export function upsert(colls: EntityMaps, c: string, v: Entity | string, id = (v
 
 export function toCollections(colls: EntityMaps): Collections {
   const out: Collections = {};
-  for (const [name, m] of colls) out[name] = [...m.values()].map((v) => (typeof v === 'string' ? (JSON.parse(v) as Entity) : v));
+  for (const [name, m] of colls)
+    out[name] = [...m.values()].map((v) => (typeof v === 'string' ? (JSON.parse(v) as Entity) : v));
   return out;
 }
 
@@ -99,8 +106,10 @@ export function serializeSnapshot(all: Collections, lastSeq: number): string {
   return out + endLine(n);
 }
 
-const headerLine = (lastSeq: number) => `{"format":${JSON.stringify(SNAPSHOT_FORMAT)},"version":${SNAPSHOT_VERSION},"lastSeq":${lastSeq}}\n`;
-const entityLine = (c: string, id: string, json: string, view?: string) => `${JSON.stringify(c)}\t${JSON.stringify(id)}\t${view === undefined ? '' : `${view}\t`}${json}\n`;
+const headerLine = (lastSeq: number) =>
+  `{"format":${JSON.stringify(SNAPSHOT_FORMAT)},"version":${SNAPSHOT_VERSION},"lastSeq":${lastSeq}}\n`;
+const entityLine = (c: string, id: string, json: string, view?: string) =>
+  `${JSON.stringify(c)}\t${JSON.stringify(id)}\t${view === undefined ? '' : `${view}\t`}${json}\n`;
 const endLine = (n: number) => `{"end":${n}}\n`;
 
 /** Validates a version 1 snapshot (one document), loads it into `colls`, returns its lastSeq. Throws StoreCorruptError. */
@@ -150,7 +159,9 @@ class SnapshotLines {
     const t1 = buf.indexOf(0x09, start);
     const t2 = t1 === -1 || t1 >= end ? -1 : buf.indexOf(0x09, t1 + 1);
     if (t2 === -1 || t2 >= end || buf[start] !== 0x22 || buf[t2 + 1] !== 0x7b || buf[end - 1] !== 0x7d) {
-      throw this.#bad(`expected "<collection>"<tab>"<id>"<tab>{…} or {"end":n}, found ${describe(buf.toString('utf8', start, Math.min(end, start + 60)))}`);
+      throw this.#bad(
+        `expected "<collection>"<tab>"<id>"<tab>{…} or {"end":n}, found ${describe(buf.toString('utf8', start, Math.min(end, start + 60)))}`,
+      );
     }
     // Lines come grouped by collection: the name is decoded when it changes (compared as bytes, nothing allocated).
     if (!sameBytes(buf, start, t1, this.#rawC)) {
@@ -168,7 +179,15 @@ class SnapshotLines {
     const view = at === t2 + 1 ? undefined : buf.toString('utf8', t2 + 1, t3);
     const text = this.#read && view === undefined ? buf.toString('utf8', at, end) : undefined;
     try {
-      if (this.#cold) this.target.put(this.#c, id, this.target.cold!.texts.add(this.coldFile, base + at, end - at, view === undefined ? 0 : t3 - t2 - 1), text, view, true);
+      if (this.#cold)
+        this.target.put(
+          this.#c,
+          id,
+          this.target.cold!.texts.add(this.coldFile, base + at, end - at, view === undefined ? 0 : t3 - t2 - 1),
+          text,
+          view,
+          true,
+        );
       else this.target.put(this.#c, id, text ?? buf.toString('utf8', at, end), undefined, view, true);
     } catch (e) {
       throw this.#bad(`${this.#c} ${id} cannot be loaded (${e instanceof Error ? e.message : String(e)})`, e);
@@ -191,7 +210,8 @@ class SnapshotLines {
     } catch (e) {
       throw this.#bad(`the ${what} is not a JSON string`, e);
     }
-    if (typeof v !== 'string' || v === '') throw this.#bad(`the ${what} is ${describe(v)}, expected a non-empty string`);
+    if (typeof v !== 'string' || v === '')
+      throw this.#bad(`the ${what} is ${describe(v)}, expected a non-empty string`);
     return v;
   }
 
@@ -202,11 +222,16 @@ class SnapshotLines {
     } catch (e) {
       throw this.#bad(`the first line is not valid JSON (${e instanceof Error ? e.message : String(e)})`, e);
     }
-    if (!isRecord(doc) || doc.format !== SNAPSHOT_FORMAT) throw this.#bad(`the first line is not a {"format":"${SNAPSHOT_FORMAT}",...} header (is this a paygate store?)`);
-    if (doc.version !== SNAPSHOT_VERSION && doc.version !== SNAPSHOT_VERSION_LINES) throw this.#bad(`"version" is ${describe(doc.version)}; this paygate reads versions ${SNAPSHOT_VERSION_DOCUMENT} to ${SNAPSHOT_VERSION} (was it written by a newer paygate?)`);
+    if (!isRecord(doc) || doc.format !== SNAPSHOT_FORMAT)
+      throw this.#bad(`the first line is not a {"format":"${SNAPSHOT_FORMAT}",...} header (is this a paygate store?)`);
+    if (doc.version !== SNAPSHOT_VERSION && doc.version !== SNAPSHOT_VERSION_LINES)
+      throw this.#bad(
+        `"version" is ${describe(doc.version)}; this paygate reads versions ${SNAPSHOT_VERSION_DOCUMENT} to ${SNAPSHOT_VERSION} (was it written by a newer paygate?)`,
+      );
     this.#version = doc.version;
     const lastSeq = doc.lastSeq;
-    if (typeof lastSeq !== 'number' || !Number.isSafeInteger(lastSeq) || lastSeq < 0) throw this.#bad(`"lastSeq" is ${describe(lastSeq)}, expected a non-negative integer`);
+    if (typeof lastSeq !== 'number' || !Number.isSafeInteger(lastSeq) || lastSeq < 0)
+      throw this.#bad(`"lastSeq" is ${describe(lastSeq)}, expected a non-negative integer`);
     this.#lastSeq = lastSeq;
   }
 
@@ -217,14 +242,21 @@ class SnapshotLines {
     } catch (e) {
       throw this.#bad('the line is not valid JSON', e);
     }
-    if (!isRecord(doc) || doc.end !== this.#entities) throw this.#bad(`the end line says ${describe(isRecord(doc) ? doc.end : doc)} entities, ${this.#entities} were read`);
+    if (!isRecord(doc) || doc.end !== this.#entities)
+      throw this.#bad(
+        `the end line says ${describe(isRecord(doc) ? doc.end : doc)} entities, ${this.#entities} were read`,
+      );
     this.#end = this.#entities;
   }
 
   /** The snapshot's lastSeq, once every line was read; `torn`: text after the last newline. */
   finish(torn: boolean): number {
     if (torn || this.#end < 0) {
-      throw new StoreCorruptError(this.file, `it is cut short after ${this.#n} lines (no end line: an interrupted copy?)`, { kind: 'snapshot' });
+      throw new StoreCorruptError(
+        this.file,
+        `it is cut short after ${this.#n} lines (no end line: an interrupted copy?)`,
+        { kind: 'snapshot' },
+      );
     }
     return this.#lastSeq;
   }

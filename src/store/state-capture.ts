@@ -17,7 +17,10 @@ type Line = [string, string, string, string?];
  * `durable` gives, for the ids whose latest change is not written yet, the value written before it (undefined:
  * none): the capture holds only written data. Call `release()` when done.
  */
-export function captureState(state: SandboxState, durable: ReadonlyMap<string, ReadonlyMap<string, Entity | undefined>>): SnapshotSource {
+export function captureState(
+  state: SandboxState,
+  durable: ReadonlyMap<string, ReadonlyMap<string, Entity | undefined>>,
+): SnapshotSource {
   const packed: [string, PackedMap<Entity>][] = [
     ['operations', state.operations as unknown as PackedMap<Entity>],
     ['postings', state.postings as unknown as PackedMap<Entity>],
@@ -32,7 +35,9 @@ export function captureState(state: SandboxState, durable: ReadonlyMap<string, R
   const release = () => packed.forEach(([, m], i) => m.release(overlays[i]!));
   const placements = new Placements(state, packed, overlays);
   /** An operation's load view: as written before (a handle's prefix), else made from the operation. */
-  const viewOf = (v: Packed<Entity>, text: string): string => (typeof v === 'number' ? state.cold.prefixText(v) : undefined) ?? JSON.stringify(loadView((typeof v === 'object' ? v : JSON.parse(text)) as OperationRecord));
+  const viewOf = (v: Packed<Entity>, text: string): string =>
+    (typeof v === 'number' ? state.cold.prefixText(v) : undefined) ??
+    JSON.stringify(loadView((typeof v === 'object' ? v : JSON.parse(text)) as OperationRecord));
   function* entries(): Generator<Line> {
     for (let i = 0; i < packed.length; i++) {
       const [c, m] = packed[i]!;
@@ -57,7 +62,10 @@ export function captureState(state: SandboxState, durable: ReadonlyMap<string, R
 }
 
 /** The small collections, copied now (the values written before each unwritten change). */
-function copiesOf(state: SandboxState, durable: ReadonlyMap<string, ReadonlyMap<string, Entity | undefined>>): [string, Entity[]][] {
+function copiesOf(
+  state: SandboxState,
+  durable: ReadonlyMap<string, ReadonlyMap<string, Entity | undefined>>,
+): [string, Entity[]][] {
   const plain = (c: string, list: Iterable<Entity>): [string, Entity[]] => {
     const shadowed = durable.get(c);
     if (!shadowed || shadowed.size === 0) return [c, [...list]];
@@ -74,7 +82,10 @@ function copiesOf(state: SandboxState, durable: ReadonlyMap<string, ReadonlyMap<
     plain('links', state.links.values()),
     plain('webhook_endpoints', state.webhookEndpoints.values()),
     plain('webhook_deliveries', state.webhookDeliveries.values()),
-    plain('webhook_payloads', [...state.webhookPayloads].map(([id, body]) => ({ id, body }))),
+    plain(
+      'webhook_payloads',
+      [...state.webhookPayloads].map(([id, body]) => ({ id, body })),
+    ),
   ];
 }
 
@@ -126,7 +137,8 @@ class Placements {
       const i = this.#map.get(n);
       const id = this.#ids[n >>> 16]![n & 0xffff]!;
       // Not in the overlay: unchanged since the capture (and written), so the map's value is what the file holds.
-      if (!this.overlays[i]!.has(id)) this.packed[i]![1].settle(id, file, this.#offsets.get(n), this.#lengths.get(n), this.#views.get(n));
+      if (!this.overlays[i]!.has(id))
+        this.packed[i]![1].settle(id, file, this.#offsets.get(n), this.#lengths.get(n), this.#views.get(n));
       if ((n & 255) === 255 && performance.now() - since >= SLICE_MS) {
         await new Promise<void>((r) => setImmediate(r));
         since = performance.now();

@@ -19,8 +19,17 @@ const OLD_EVENT = 400;
  * One stored operation, posting or event, loaded: `v` is its object, its JSON text or a handle to its text in
  * the snapshot file (`text`, when given, is that text). Operations are indexed from their decoded form.
  */
-export function loadPacked(state: SandboxState, c: (typeof PACKED)[number], id: string, v: Packed<Entity>, text?: string, view?: string, fresh = false): void {
-  const decode = <T>(): T => (typeof v === 'object' ? v : JSON.parse(text ?? (typeof v === 'string' ? v : state.cold.text(v)))) as T;
+export function loadPacked(
+  state: SandboxState,
+  c: (typeof PACKED)[number],
+  id: string,
+  v: Packed<Entity>,
+  text?: string,
+  view?: string,
+  fresh = false,
+): void {
+  const decode = <T>(): T =>
+    (typeof v === 'object' ? v : JSON.parse(text ?? (typeof v === 'string' ? v : state.cold.text(v)))) as T;
   const stored = typeof v === 'object' ? JSON.stringify(v) : v;
   if (c === 'operations') {
     const seen = view === undefined ? undefined : (JSON.parse(view) as OperationRecord & { full?: 1 });

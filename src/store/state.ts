@@ -12,7 +12,13 @@ import type { LinkRecord } from '../domain/links.js';
 import { PoolIndex, type PoolWindow } from '../domain/pool.js';
 import { OperationIndex } from './operation-index.js';
 import type { Change, Collections, Entity } from './persistence.js';
-import { DeliveryIndex, deliveryFromStored, withStoredAttempt, type StoredAttemptRow, type WebhookDeliveryRecord } from './delivery-index.js';
+import {
+  DeliveryIndex,
+  deliveryFromStored,
+  withStoredAttempt,
+  type StoredAttemptRow,
+  type WebhookDeliveryRecord,
+} from './delivery-index.js';
 import { PackedMap } from './packed-map.js';
 import { captureState } from './state-capture.js';
 import { ColdTexts } from './cold-texts.js';
@@ -116,7 +122,18 @@ export class SandboxState implements StateView {
   /** Forget everything (sandbox reset). */
   clear(): void {
     this.cold.clear();
-    for (const m of [this.operations, this.postings, this.events, this.keys, this.meta, this.webhookEndpoints, this.webhookDeliveries, this.webhookPayloads, this.keyByHash, this.fileOwner]) {
+    for (const m of [
+      this.operations,
+      this.postings,
+      this.events,
+      this.keys,
+      this.meta,
+      this.webhookEndpoints,
+      this.webhookDeliveries,
+      this.webhookPayloads,
+      this.keyByHash,
+      this.fileOwner,
+    ]) {
       (m as Map<string, unknown>).clear();
     }
     this.totals.clear();
@@ -128,7 +145,9 @@ export class SandboxState implements StateView {
   }
 
   load(collections: Collections): void {
-    this.loadMaps(new Map(Object.entries(collections).map(([name, list]) => [name, new Map(list.map((v) => [v.id, v] as const))])));
+    this.loadMaps(
+      new Map(Object.entries(collections).map(([name, list]) => [name, new Map(list.map((v) => [v.id, v] as const))])),
+    );
   }
 
   /** Load what a store holds: each entity as its object or its JSON text (kept as text where the state packs it). */
@@ -248,7 +267,14 @@ export class SandboxState implements StateView {
   }
 
   /** A plain upsert by id into `map`, with its undo. */
-  private upsert<T extends Entity>(map: { get(id: string): T | undefined; set(id: string, v: T): unknown; delete(id: string): boolean }, id: string, value: T, c: string, out: Change[], undos: (() => void)[]): T | undefined {
+  private upsert<T extends Entity>(
+    map: { get(id: string): T | undefined; set(id: string, v: T): unknown; delete(id: string): boolean },
+    id: string,
+    value: T,
+    c: string,
+    out: Change[],
+    undos: (() => void)[],
+  ): T | undefined {
     const prev = map.get(id);
     map.set(id, value);
     undos.push(() => (prev === undefined ? map.delete(id) : map.set(id, prev)));
@@ -283,7 +309,8 @@ export class SandboxState implements StateView {
    * after the first full pass; the others are decoded one at a time.
    */
   *operationsWithStatus(statuses: ReadonlySet<string>): IterableIterator<OperationRecord> {
-    for (const id of this.operationIndex.idsWithStatus(statuses)) yield this.loadViews.get(id) ?? this.operations.peek(id)!;
+    for (const id of this.operationIndex.idsWithStatus(statuses))
+      yield this.loadViews.get(id) ?? this.operations.peek(id)!;
     this.loadViews.clear();
   }
 
@@ -319,7 +346,8 @@ export class SandboxState implements StateView {
 
   /** Undo of an operation upsert: the version before it comes back, with its indexes. */
   private restoreOperation(prev: OperationRecord, cur: OperationRecord): void {
-    for (const u of uploadsOf(cur)) if (!uploadsOf(prev).some((x) => x.file_id === u.file_id)) this.fileOwner.delete(u.file_id);
+    for (const u of uploadsOf(cur))
+      if (!uploadsOf(prev).some((x) => x.file_id === u.file_id)) this.fileOwner.delete(u.file_id);
     this.operationIndex.put(prev, cur);
     this.operations.set(prev.id, prev);
     if (poolOf(prev) !== undefined || claimOf(prev) !== undefined) this.pools.put(prev);

@@ -45,7 +45,8 @@ export class Store {
     maxGroup: MAX_GROUP,
     maxQueued: MAX_QUEUED,
     cascade: true,
-    write: (group) => this.persistence.writeGroup(group.length === 1 ? group[0]!.upserts : group.flatMap((t) => t.upserts)),
+    write: (group) =>
+      this.persistence.writeGroup(group.length === 1 ? group[0]!.upserts : group.flatMap((t) => t.upserts)),
     settle: (group, error) => this.settle(group, error),
   });
   /** Sequence number of the last transaction committed and of the last one settled (in memory only: an invariant
@@ -183,7 +184,12 @@ export class Store {
     while (!this.writer.idle) await this.sync();
   }
 
-  private shadow(upserts: readonly Change[], before: readonly (Entity | undefined)[], delta: 1 | -1, written?: boolean): void {
+  private shadow(
+    upserts: readonly Change[],
+    before: readonly (Entity | undefined)[],
+    delta: 1 | -1,
+    written?: boolean,
+  ): void {
     for (let i = 0; i < upserts.length; i++) {
       const u = upserts[i]!;
       let shadows = this.shadows.get(u.c);
@@ -205,7 +211,8 @@ export class Store {
   /** A group settled: written (shadows dropped, onWritten run, commits resolved) or refused (it and everything queued
    * behind it taken back, newest first, their commits rejected). Runs before any sync() waiter resumes. */
   private settle(done: readonly Tx[], error: unknown): void {
-    if (done[0]!.seq !== this.settledSeq + 1) throw new Error(`Store: transaction ${done[0]!.seq} settled after ${this.settledSeq}`);
+    if (done[0]!.seq !== this.settledSeq + 1)
+      throw new Error(`Store: transaction ${done[0]!.seq} settled after ${this.settledSeq}`);
     if (error === undefined) {
       for (const t of done) this.shadow(t.upserts, [], -1, true);
       for (const t of done) {

@@ -3,7 +3,13 @@
 import type { FetchHandler } from '../client/in-process.js';
 
 /** The headers a forwarded delivery keeps: what a Standard Webhooks receiver reads. */
-const FORWARDED_HEADERS = ['content-type', 'user-agent', 'webhook-id', 'webhook-timestamp', 'webhook-signature'] as const;
+const FORWARDED_HEADERS = [
+  'content-type',
+  'user-agent',
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+] as const;
 
 function describe(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
@@ -17,7 +23,9 @@ function checkedUrl(v: string | URL): URL {
   try {
     u = new URL(String(v));
   } catch {
-    throw new TypeError(`startSandbox: forwardWebhooksTo is not a URL: ${describe(v)} (give an absolute http(s) URL, e.g. http://127.0.0.1:3000/webhooks, or a fetch handler)`);
+    throw new TypeError(
+      `startSandbox: forwardWebhooksTo is not a URL: ${describe(v)} (give an absolute http(s) URL, e.g. http://127.0.0.1:3000/webhooks, or a fetch handler)`,
+    );
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
     throw new TypeError(`startSandbox: forwardWebhooksTo must be an http(s) URL, not ${u.protocol} (${u.href})`);
@@ -44,5 +52,7 @@ export function forwarder(target: unknown): FetchHandler['fetch'] | undefined {
   if (target === undefined) return undefined;
   if (typeof target === 'function') return target as FetchHandler['fetch'];
   if (typeof target === 'string' || target instanceof URL) return toUrl(checkedUrl(target));
-  throw new TypeError(`startSandbox: forwardWebhooksTo must be an http(s) URL (string or URL) or a fetch handler (request) => Response, not ${describe(target)}`);
+  throw new TypeError(
+    `startSandbox: forwardWebhooksTo must be an http(s) URL (string or URL) or a fetch handler (request) => Response, not ${describe(target)}`,
+  );
 }

@@ -44,7 +44,10 @@ export interface StartSandboxOptions {
 }
 
 /** A workspace of its own on a shared paygate server (`paygate sandbox start` elsewhere, e.g. a CI service). */
-export interface SharedServerOptions extends Pick<StartSandboxOptions, 'clock' | 'startTime' | 'shop' | 'forwardWebhooksTo'> {
+export interface SharedServerOptions extends Pick<
+  StartSandboxOptions,
+  'clock' | 'startTime' | 'shop' | 'forwardWebhooksTo'
+> {
   /** The shared server's base URL, e.g. http://paygate:4080. */
   baseUrl: string;
   /** The server's admin token (what its `sandbox start` printed, or PAYGATE_ADMIN_TOKEN there). */
@@ -115,7 +118,9 @@ const RECEIVER_URL = 'http://webhooks.paygate.test/receive';
  */
 export async function startSandbox(opts: SharedServerOptions): Promise<WorkspaceTestSandbox>;
 export async function startSandbox(opts?: StartSandboxOptions): Promise<TestSandbox>;
-export async function startSandbox(opts: StartSandboxOptions | SharedServerOptions = {}): Promise<TestSandbox | WorkspaceTestSandbox> {
+export async function startSandbox(
+  opts: StartSandboxOptions | SharedServerOptions = {},
+): Promise<TestSandbox | WorkspaceTestSandbox> {
   if ('baseUrl' in opts) return startWorkspace(opts);
   return startLocal(opts);
 }
@@ -144,7 +149,11 @@ async function startLocal(opts: StartSandboxOptions): Promise<TestSandbox> {
 /** pay, settle and review through the client, each answering once the webhooks it caused were delivered. */
 function controls(client: Paygate, settle: () => Promise<void>): Pick<TestSandboxBase, 'pay' | 'settle' | 'review'> {
   // The low-level call by the control's id: the contract's table, whatever shape the resource classes take.
-  const control = async <E extends 'operations.pay' | 'operations.settle' | 'operations.review'>(id: E, operationId: string, body: object) => {
+  const control = async <E extends 'operations.pay' | 'operations.settle' | 'operations.review'>(
+    id: E,
+    operationId: string,
+    body: object,
+  ) => {
     const answer = await client.request(id, { params: { id: operationId }, body }, { maxRetries: 0 });
     await settle();
     return answer;
@@ -152,7 +161,8 @@ function controls(client: Paygate, settle: () => Promise<void>): Pick<TestSandbo
   return {
     pay: (id, amount) => control('operations.pay', id, amount === undefined ? {} : { amount }),
     settle: (id, outcome = 'completed') => control('operations.settle', id, { outcome }),
-    review: (id, decision, amount) => control('operations.review', id, amount === undefined ? { decision } : { decision, amount }),
+    review: (id, decision, amount) =>
+      control('operations.review', id, amount === undefined ? { decision } : { decision, amount }),
   };
 }
 
@@ -160,7 +170,13 @@ function wrap(sandbox: Sandbox, baseUrl: string, webhooks: WebhookEvents, shop: 
   const byShop = Object.fromEntries(sandbox.demo.shops.map((s) => [s.id, s.api_key]));
   const defaultKey = byShop[shop ?? sandbox.demo.shops[0]?.id ?? ''];
   if (!defaultKey) throw new Error(`no shop ${shop} in the fixtures`);
-  const client = new Paygate({ baseUrl, apiKey: defaultKey, adminToken: sandbox.adminToken, dispatcher: createInProcessDispatcher(sandbox), maxRetries: 0 });
+  const client = new Paygate({
+    baseUrl,
+    apiKey: defaultKey,
+    adminToken: sandbox.adminToken,
+    dispatcher: createInProcessDispatcher(sandbox),
+    maxRetries: 0,
+  });
   return {
     baseUrl,
     ca: sandbox.tls?.cert,
@@ -185,8 +201,13 @@ function wrap(sandbox: Sandbox, baseUrl: string, webhooks: WebhookEvents, shop: 
 }
 
 async function startWorkspace(opts: SharedServerOptions): Promise<WorkspaceTestSandbox> {
-  if (!opts.adminToken) throw new Error("startSandbox({ baseUrl }) needs the server's adminToken to create a workspace");
-  const remote = await openRemote({ ...opts, forwardWebhooksTo: forwarder(opts.forwardWebhooksTo), clock: opts.clock ?? 'frozen' });
+  if (!opts.adminToken)
+    throw new Error("startSandbox({ baseUrl }) needs the server's adminToken to create a workspace");
+  const remote = await openRemote({
+    ...opts,
+    forwardWebhooksTo: forwarder(opts.forwardWebhooksTo),
+    clock: opts.clock ?? 'frozen',
+  });
   const { workspace: ws, webhooks } = remote;
   const defaultKey = ws.keys[opts.shop ?? ws.shops[0]?.id ?? ''];
   if (!defaultKey) {
@@ -221,7 +242,10 @@ export type ScenarioOutcome = ScenarioResult & { ok: boolean; failure?: string }
  * Run one scenario in its own in-process sandbox (or against `remote`): a file path (.yaml, .yml, .json), YAML text,
  * or the scenario as an object. Invalid input throws ScenarioFileError (with line and column).
  */
-export async function runScenario(fileOrObject: string | object, opts: RunScenarioOptions = {}): Promise<ScenarioOutcome> {
+export async function runScenario(
+  fileOrObject: string | object,
+  opts: RunScenarioOptions = {},
+): Promise<ScenarioOutcome> {
   const scenario =
     typeof fileOrObject !== 'string'
       ? scenarioFromObject(fileOrObject)

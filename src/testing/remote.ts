@@ -18,13 +18,18 @@ async function readAll(req: IncomingMessage): Promise<Buffer> {
 }
 
 /** Listen for the workspace's webhooks: each request is handed to `events` as a WHATWG Request. */
-async function listenForWebhooks(events: WebhookEvents, host: string | undefined): Promise<{ url: string; server: Server }> {
+async function listenForWebhooks(
+  events: WebhookEvents,
+  host: string | undefined,
+): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
     void (async () => {
       const body = await readAll(req);
       const headers = new Headers();
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
-      const answer = await events.fetch(new Request('http://receiver.local/hooks', { method: 'POST', headers, body })).catch(() => new Response(null, { status: 400 }));
+      const answer = await events
+        .fetch(new Request('http://receiver.local/hooks', { method: 'POST', headers, body }))
+        .catch(() => new Response(null, { status: 400 }));
       res.writeHead(answer.status).end(Buffer.from(await answer.arrayBuffer()));
     })();
   });
@@ -63,14 +68,22 @@ export async function openRemote(opts: RemoteOptions): Promise<RemoteParts> {
   const server = new Paygate({ baseUrl: opts.baseUrl, adminToken: opts.adminToken, maxRetries: 0 });
   const start = opts.startTime === undefined ? undefined : new Date(opts.startTime).toISOString();
   const workspace = await server.request('workspaces.create', {
-    body: { clock: opts.clock, ...(opts.fixtures ? { fixtures: opts.fixtures } : {}), ...(start ? { start_time: start } : {}), ...(opts.limits ? { limits: opts.limits } : {}) },
+    body: {
+      clock: opts.clock,
+      ...(opts.fixtures ? { fixtures: opts.fixtures } : {}),
+      ...(start ? { start_time: start } : {}),
+      ...(opts.limits ? { limits: opts.limits } : {}),
+    },
   });
   const remove = () => server.request('workspaces.delete', { params: { id: workspace.id } }).then(() => undefined);
   const admin = new Paygate({ baseUrl: workspace.base_url, adminToken: workspace.admin_token, maxRetries: 0 });
   let clock = { at: Date.parse(workspace.clock.now), real: Date.now(), frozen: workspace.clock.frozen };
   const now = () => clock.at + (clock.frozen ? 0 : Date.now() - clock.real);
   const secrets: string[] = [];
-  const shops = Object.entries(workspace.keys).map(([shop, key]) => ({ shop, client: new Paygate({ baseUrl: workspace.base_url, apiKey: key, maxRetries: 0 }) }));
+  const shops = Object.entries(workspace.keys).map(([shop, key]) => ({
+    shop,
+    client: new Paygate({ baseUrl: workspace.base_url, apiKey: key, maxRetries: 0 }),
+  }));
   /** No delivery of the workspace is due and unanswered (or the limit passed). */
   const settle = async () => {
     const deadline = Date.now() + SETTLE_LIMIT_MS;
@@ -78,7 +91,9 @@ export async function openRemote(opts: RemoteOptions): Promise<RemoteParts> {
       let due = false;
       for (const { client } of shops) {
         const page = await client.request('webhooks.deliveries', { query: { limit: 200 } });
-        due ||= page.deliveries.some((d) => d.status === 'pending' && d.next_attempt_at !== null && Date.parse(d.next_attempt_at) <= now());
+        due ||= page.deliveries.some(
+          (d) => d.status === 'pending' && d.next_attempt_at !== null && Date.parse(d.next_attempt_at) <= now(),
+        );
       }
       if (!due || Date.now() > deadline) return;
       await new Promise<void>((r) => setTimeout(r, 20));
@@ -90,7 +105,8 @@ export async function openRemote(opts: RemoteOptions): Promise<RemoteParts> {
   try {
     const listening = await listenForWebhooks(webhooks, opts.webhookHost);
     receiver = listening.server;
-    for (const { client } of shops) secrets.push((await client.request('webhooks.add', { body: { url: listening.url } })).secret);
+    for (const { client } of shops)
+      secrets.push((await client.request('webhooks.add', { body: { url: listening.url } })).secret);
   } catch (e) {
     receiver?.close();
     await remove().catch(() => undefined);

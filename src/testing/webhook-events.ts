@@ -35,7 +35,11 @@ export class WebhookEvents implements FetchHandler {
     this.#source =
       'secrets' in sandbox
         ? sandbox
-        : { secrets: () => (sandbox.webhookSecret ? [sandbox.webhookSecret] : []), now: () => sandbox.clock.realNow(), idle: () => sandbox.webhooks.idle() };
+        : {
+            secrets: () => (sandbox.webhookSecret ? [sandbox.webhookSecret] : []),
+            now: () => sandbox.clock.realNow(),
+            idle: () => sandbox.webhooks.idle(),
+          };
   }
 
   /** The receiving end of the sandbox's webhook dispatcher (the sandbox calls it; not for tests to call). */
@@ -64,7 +68,8 @@ export class WebhookEvents implements FetchHandler {
 
   /** The first event of `type` (about `operationId`, if given), waiting for it if it has not arrived yet. */
   async waitFor(type: WebhookEventType, opts: WaitForOptions = {}): Promise<WebhookEvent> {
-    const match = (e: WebhookEvent) => e.type === type && (!opts.operationId || e.data.operation.operation_id === opts.operationId);
+    const match = (e: WebhookEvent) =>
+      e.type === type && (!opts.operationId || e.data.operation.operation_id === opts.operationId);
     const deadline = Date.now() + (opts.timeoutMs ?? 5000);
     await this.settle();
     for (;;) {
@@ -73,7 +78,9 @@ export class WebhookEvents implements FetchHandler {
       const left = deadline - Date.now();
       if (left <= 0) {
         const seen = this.#events.map((e) => e.type).join(', ') || 'none';
-        throw new Error(`no ${type} webhook${opts.operationId ? ` for ${opts.operationId}` : ''} arrived (received: ${seen}); on a frozen clock, advance it first`);
+        throw new Error(
+          `no ${type} webhook${opts.operationId ? ` for ${opts.operationId}` : ''} arrived (received: ${seen}); on a frozen clock, advance it first`,
+        );
       }
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, left);

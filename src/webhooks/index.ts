@@ -52,19 +52,30 @@ export function signature(secret: string, id: string, timestampSeconds: number, 
  * parsed JSON). `secret` may be a list (e.g. during your own rotation): any match is accepted.
  * Throws WebhookVerificationError on a missing or bad signature or a timestamp outside the tolerance.
  */
-export function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderBag, secret: string | string[], opts: VerifyOptions = {}): WebhookEvent {
+export function verifyWebhook(
+  rawBody: string | Uint8Array,
+  headers: HeaderBag,
+  secret: string | string[],
+  opts: VerifyOptions = {},
+): WebhookEvent {
   const { toleranceSeconds = 300, now = Date.now() } = opts;
   const id = header(headers, 'webhook-id');
   const ts = header(headers, 'webhook-timestamp');
   const sigs = header(headers, 'webhook-signature');
-  if (!id || !ts || !sigs) throw new WebhookVerificationError('missing webhook-id, webhook-timestamp or webhook-signature header');
+  if (!id || !ts || !sigs)
+    throw new WebhookVerificationError('missing webhook-id, webhook-timestamp or webhook-signature header');
   if (!/^\d{1,12}$/.test(ts)) throw new WebhookVerificationError('invalid webhook-timestamp header');
   const seconds = Number(ts);
   if (Math.abs(now / 1000 - seconds) > toleranceSeconds) {
     throw new WebhookVerificationError(`webhook-timestamp is outside the tolerance of ${toleranceSeconds} s`);
   }
-  const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
-  const expected = (Array.isArray(secret) ? secret : [secret]).map((s) => Buffer.from(signature(s, id, seconds, body).slice(3), 'base64'));
+  const body =
+    typeof rawBody === 'string'
+      ? Buffer.from(rawBody, 'utf8')
+      : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
+  const expected = (Array.isArray(secret) ? secret : [secret]).map((s) =>
+    Buffer.from(signature(s, id, seconds, body).slice(3), 'base64'),
+  );
   const offered = sigs
     .split(' ')
     .filter((s) => s.startsWith('v1,'))

@@ -26,7 +26,9 @@ export function parseWorld(data: unknown, source = 'fixtures'): ParsedWorld {
   if (!r.success) {
     const lines = r.error.issues.slice(0, 10).map((i) => `  ${jsonPath(i.path)}: ${i.message}`);
     const more = r.error.issues.length > 10 ? `\n  … and ${r.error.issues.length - 10} more` : '';
-    throw new FixtureError(`invalid fixture file ${source}:\n${lines.join('\n')}${more}\nFix the file (see docs/sandbox.md, "The default world") and start again.`);
+    throw new FixtureError(
+      `invalid fixture file ${source}:\n${lines.join('\n')}${more}\nFix the file (see docs/sandbox.md, "The default world") and start again.`,
+    );
   }
   return r.data;
 }

@@ -16,7 +16,10 @@ const Duration = z.string().transform((s, ctx) => {
   return z.NEVER;
 });
 
-const Id = z.string().min(1).regex(/^[A-Za-z0-9_.:-]+$/, { message: 'must be an identifier (letters, digits, _ . : -)' });
+const Id = z
+  .string()
+  .min(1)
+  .regex(/^[A-Za-z0-9_.:-]+$/, { message: 'must be an identifier (letters, digits, _ . : -)' });
 const Amount = z.string().regex(AMOUNT_PATTERN, { message: 'must be a decimal string such as "100.00"' });
 const SignedAmount = z.string().regex(/^-?(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, { message: 'must be a decimal string' });
 const Decimal = z.string().regex(/^[0-9]+(\.[0-9]+)?$/, { message: 'must be a decimal string' });
@@ -34,7 +37,10 @@ const Provider = z
     conversion: z.object({ to: z.string(), source: Id }).nullable().default(null),
     payout_settlement: Duration.default(5000),
     inbound_banks: z.array(z.string()).default([]),
-    pool: z.object({ min_piece: Amount.default('500.00'), min_remainder: Amount.default('500.00') }).strict().optional(),
+    pool: z
+      .object({ min_piece: Amount.default('500.00'), min_remainder: Amount.default('500.00') })
+      .strict()
+      .optional(),
   })
   .strict()
   .transform(({ acceptance_latency, expiry, payout_settlement, pool, ...rest }) => ({
@@ -50,7 +56,10 @@ const PoolLayout = z
   .object({
     shop_id: Id,
     method: Id,
-    amounts: z.array(Amount.refine((s) => /[1-9]/.test(s), { message: 'must be greater than 0' })).max(100_000).optional(),
+    amounts: z
+      .array(Amount.refine((s) => /[1-9]/.test(s), { message: 'must be greater than 0' }))
+      .max(100_000)
+      .optional(),
     generate: z
       .object({
         count: z.number().int().min(1).max(100_000),
@@ -63,7 +72,9 @@ const PoolLayout = z
       .optional(),
   })
   .strict()
-  .refine((l) => (l.amounts === undefined) !== (l.generate === undefined), { message: 'give either amounts or generate' });
+  .refine((l) => (l.amounts === undefined) !== (l.generate === undefined), {
+    message: 'give either amounts or generate',
+  });
 
 export const WorldSchema = z
   .object({
@@ -133,11 +144,15 @@ export const WorldSchema = z
           shop_id: Id,
           method: Id,
           direction: Direction,
-          tiers: z.array(z.object({ min_amount: Amount, max_amount: Amount, percent: Decimal, fixed: Amount }).strict()).min(1),
+          tiers: z
+            .array(z.object({ min_amount: Amount, max_amount: Amount, percent: Decimal, fixed: Amount }).strict())
+            .min(1),
         })
         .strict(),
     ),
-    fx_sources: z.array(z.object({ id: Id, name: z.string(), rates: z.record(z.string(), Decimal) }).strict()).default([]),
+    fx_sources: z
+      .array(z.object({ id: Id, name: z.string(), rates: z.record(z.string(), Decimal) }).strict())
+      .default([]),
     webhooks: z
       .array(
         z
@@ -145,7 +160,10 @@ export const WorldSchema = z
             id: Id,
             shop_id: Id,
             url: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }),
-            secret: z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, { message: 'must be whsec_ followed by base64' }).optional(),
+            secret: z
+              .string()
+              .regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, { message: 'must be whsec_ followed by base64' })
+              .optional(),
           })
           .strict(),
       )
@@ -157,7 +175,10 @@ export const WorldSchema = z
   .strict()
   .transform(({ shops, ...rest }) => ({
     ...rest,
-    shops: shops.map(({ flexible_link_lifetime, ...s }) => ({ ...s, flexible_link_lifetime_ms: flexible_link_lifetime })),
+    shops: shops.map(({ flexible_link_lifetime, ...s }) => ({
+      ...s,
+      flexible_link_lifetime_ms: flexible_link_lifetime,
+    })),
   }))
   .superRefine((w, ctx) => {
     const has = (list: { id: string }[], id: string) => list.some((x) => x.id === id);
@@ -169,13 +190,34 @@ export const WorldSchema = z
         seen.add(id);
       });
     };
-    unique('merchants', w.merchants.map((m) => m.id));
-    unique('shops', w.shops.map((s) => s.id));
-    unique('api_keys', w.api_keys.map((k) => k.id));
-    unique('methods', w.methods.map((m) => m.id));
-    unique('providers', w.providers.map((p) => p.id));
-    unique('routes', w.routes.map((r) => r.id));
-    unique('webhooks', w.webhooks.map((h) => h.id));
+    unique(
+      'merchants',
+      w.merchants.map((m) => m.id),
+    );
+    unique(
+      'shops',
+      w.shops.map((s) => s.id),
+    );
+    unique(
+      'api_keys',
+      w.api_keys.map((k) => k.id),
+    );
+    unique(
+      'methods',
+      w.methods.map((m) => m.id),
+    );
+    unique(
+      'providers',
+      w.providers.map((p) => p.id),
+    );
+    unique(
+      'routes',
+      w.routes.map((r) => r.id),
+    );
+    unique(
+      'webhooks',
+      w.webhooks.map((h) => h.id),
+    );
     w.webhooks.forEach((h, i) => {
       if (!has(w.shops, h.shop_id)) issue(['webhooks', i, 'shop_id'], `unknown shop ${h.shop_id}`);
     });
@@ -187,20 +229,28 @@ export const WorldSchema = z
     });
     w.shops.forEach((s, i) => {
       if (!has(w.merchants, s.merchant_id)) issue(['shops', i, 'merchant_id'], `unknown merchant ${s.merchant_id}`);
-      for (const c of [...(s.currencies ?? []), ...Object.keys(s.opening_balances), ...Object.keys(s.overdraft_limits)]) {
+      for (const c of [
+        ...(s.currencies ?? []),
+        ...Object.keys(s.opening_balances),
+        ...Object.keys(s.overdraft_limits),
+      ]) {
         if (!w.currencies.includes(c)) issue(['shops', i], `currency ${c} is not in currencies`);
       }
     });
     w.methods.forEach((m, i) => {
-      if (!w.currencies.includes(m.currency)) issue(['methods', i, 'currency'], `currency ${m.currency} is not in currencies`);
+      if (!w.currencies.includes(m.currency))
+        issue(['methods', i, 'currency'], `currency ${m.currency} is not in currencies`);
     });
     w.banks.forEach((b, i) => {
-      if (!w.currencies.includes(b.currency)) issue(['banks', i, 'currency'], `currency ${b.currency} is not in currencies`);
+      if (!w.currencies.includes(b.currency))
+        issue(['banks', i, 'currency'], `currency ${b.currency} is not in currencies`);
     });
     w.providers.forEach((p, i) => {
       if (p.conversion) {
-        if (!w.currencies.includes(p.conversion.to)) issue(['providers', i, 'conversion', 'to'], `currency ${p.conversion.to} is not in currencies`);
-        if (!w.fx_sources.some((f) => f.id === p.conversion!.source)) issue(['providers', i, 'conversion', 'source'], `unknown fx source ${p.conversion.source}`);
+        if (!w.currencies.includes(p.conversion.to))
+          issue(['providers', i, 'conversion', 'to'], `currency ${p.conversion.to} is not in currencies`);
+        if (!w.fx_sources.some((f) => f.id === p.conversion!.source))
+          issue(['providers', i, 'conversion', 'source'], `unknown fx source ${p.conversion.source}`);
       }
       p.inbound_banks.forEach((b, j) => {
         if (!w.banks.some((x) => x.code === b)) issue(['providers', i, 'inbound_banks', j], `unknown bank ${b}`);
@@ -221,11 +271,17 @@ export const WorldSchema = z
       if (!has(w.shops, l.shop_id)) issue(['pool_layouts', i, 'shop_id'], `unknown shop ${l.shop_id}`);
       const route = w.routes.find((r) => r.shop_id === l.shop_id && r.method === l.method && r.direction === 'payout');
       const pooled = route?.providers.some((id) => w.providers.find((p) => p.id === id)?.kind === 'self_matching');
-      if (!pooled) issue(['pool_layouts', i, 'method'], `shop ${l.shop_id} has no ${l.method} payout route through a self_matching provider`);
-      if (l.generate && money(l.generate.min).greaterThan(money(l.generate.max))) issue(['pool_layouts', i, 'generate', 'min'], 'must not exceed max');
+      if (!pooled)
+        issue(
+          ['pool_layouts', i, 'method'],
+          `shop ${l.shop_id} has no ${l.method} payout route through a self_matching provider`,
+        );
+      if (l.generate && money(l.generate.min).greaterThan(money(l.generate.max)))
+        issue(['pool_layouts', i, 'generate', 'min'], 'must not exceed max');
     });
     w.faults.forEach((f, i) => {
-      if (f.shop_id !== undefined && !has(w.shops, f.shop_id)) issue(['faults', i, 'shop_id'], `unknown shop ${f.shop_id}`);
+      if (f.shop_id !== undefined && !has(w.shops, f.shop_id))
+        issue(['faults', i, 'shop_id'], `unknown shop ${f.shop_id}`);
     });
     w.pricing.forEach((p, i) => {
       if (!has(w.shops, p.shop_id)) issue(['pricing', i, 'shop_id'], `unknown shop ${p.shop_id}`);

@@ -13,7 +13,8 @@ function walk(dir: string, ends: string[]): string[] {
   );
 }
 
-const PATH = /(?<![\w./@~-])((?:src|test|docs|scripts|fixtures|scenarios|examples|bin)\/[\w.\-/]*(?:\.[a-z]{1,5}\b|\/))(?![\w*<{-])/g;
+const PATH =
+  /(?<![\w./@~-])((?:src|test|docs|scripts|fixtures|scenarios|examples|bin)\/[\w.\-/]*(?:\.[a-z]{1,5}\b|\/))(?![\w*<{-])/g;
 
 /** Path-like tokens in a text. */
 export function pathsIn(text: string): string[] {
@@ -24,11 +25,14 @@ export function pathsIn(text: string): string[] {
 function commentsOf(text: string): string {
   return text
     .split('\n')
-    .map((l) => /^\s*(\/\/|\/\*|\*)/.test(l) ? l : (/\s\/\/\s(.*)$/.exec(l)?.[1] ?? ''))
+    .map((l) => (/^\s*(\/\/|\/\*|\*)/.test(l) ? l : (/\s\/\/\s(.*)$/.exec(l)?.[1] ?? '')))
     .join('\n');
 }
 
-const docs = [join(ROOT, 'README.md'), ...walk(join(ROOT, 'docs'), ['.md'])].map((f) => ({ file: f, text: readFileSync(f, 'utf8') }));
+const docs = [join(ROOT, 'README.md'), ...walk(join(ROOT, 'docs'), ['.md'])].map((f) => ({
+  file: f,
+  text: readFileSync(f, 'utf8'),
+}));
 const sources = walk(join(ROOT, 'src'), ['.ts', '.md']).map((f) => {
   const text = readFileSync(f, 'utf8');
   return { file: f, text: f.endsWith('.ts') ? commentsOf(text) : text };
@@ -36,8 +40,16 @@ const sources = walk(join(ROOT, 'src'), ['.ts', '.md']).map((f) => {
 
 describe('paths named in prose', () => {
   it('the extraction finds paths and leaves globs and placeholders alone', () => {
-    expect(pathsIn('see `src/emulator/http/errors.ts` and test/postgres/ (src/a.ts:12)')).toEqual(['src/emulator/http/errors.ts', 'test/postgres/', 'src/a.ts']);
-    expect(pathsIn('test/**/*.test.ts, examples/*/vitest.config.ts, src/cli/define/<noun>.ts, node_modules/x/src/y.ts, https://h/src/z.js')).toEqual([]);
+    expect(pathsIn('see `src/emulator/http/errors.ts` and test/postgres/ (src/a.ts:12)')).toEqual([
+      'src/emulator/http/errors.ts',
+      'test/postgres/',
+      'src/a.ts',
+    ]);
+    expect(
+      pathsIn(
+        'test/**/*.test.ts, examples/*/vitest.config.ts, src/cli/define/<noun>.ts, node_modules/x/src/y.ts, https://h/src/z.js',
+      ),
+    ).toEqual([]);
   });
 
   it('every path in docs/, the README and source comments exists', () => {
@@ -51,7 +63,9 @@ describe('paths named in prose', () => {
 
   it('docs/architecture.md names every top-level folder of src/', () => {
     const page = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
-    const folders = readdirSync(join(ROOT, 'src'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const folders = readdirSync(join(ROOT, 'src'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
     expect(folders.filter((d) => !new RegExp(`\\bsrc/${d}\\b`).test(page))).toEqual([]);
   });
 });

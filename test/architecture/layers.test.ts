@@ -9,7 +9,9 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 const SRC = join(ROOT, 'src');
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** `| 2 | \`src/store\` | … |` rows of the "## Layers" table: folder → layer number. */
@@ -37,10 +39,12 @@ export function upwardImports(file: string, text: string, layers: Map<string, nu
     .filter((spec) => spec.startsWith('.'))
     .flatMap((spec) => {
       const target = resolve(dirname(file), spec);
-      const to = relative(SRC, target).startsWith('..') ? undefined : folderOf(target) ?? '(src/index.ts)';
+      const to = relative(SRC, target).startsWith('..') ? undefined : (folderOf(target) ?? '(src/index.ts)');
       if (to === undefined || to === from) return [];
       const theirs = layers.get(to);
-      return own !== undefined && theirs !== undefined && theirs < own ? [] : [`${relative(ROOT, file)} → ${spec} (${from} ${own ?? '?'} imports ${to} ${theirs ?? '?'})`];
+      return own !== undefined && theirs !== undefined && theirs < own
+        ? []
+        : [`${relative(ROOT, file)} → ${spec} (${from} ${own ?? '?'} imports ${to} ${theirs ?? '?'})`];
     });
 }
 
@@ -48,7 +52,10 @@ const layers = layersOf(readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8')
 
 describe('layers', () => {
   it('docs/architecture.md gives every folder of src/ a layer, and names no folder that is gone', () => {
-    const folders = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    const folders = readdirSync(SRC, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     expect([...layers.keys()].sort()).toEqual(folders);
   });
 
@@ -68,6 +75,8 @@ describe('layers', () => {
       "import { f } from '../contract/index.js';",
     ].join('\n');
     expect(upwardImports(file, text, layers)).toHaveLength(4);
-    expect(upwardImports(join(SRC, 'client/y.ts'), "import { s } from '../emulator/sandbox.js';", layers)).toHaveLength(1);
+    expect(upwardImports(join(SRC, 'client/y.ts'), "import { s } from '../emulator/sandbox.js';", layers)).toHaveLength(
+      1,
+    );
   });
 });

@@ -8,9 +8,7 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 
 /** The text outside fenced code blocks and inline code spans, where a link is a link. */
 function prose(text: string): string {
-  return text
-    .replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '')
-    .replace(/`[^`\n]*`/g, '');
+  return text.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`[^`\n]*`/g, '');
 }
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to `-`; repeats get `-1`, `-2`, …. */
@@ -46,7 +44,12 @@ export function linksIn(text: string): string[] {
   return [...md, ...img].filter((t) => !/^[a-z][a-z0-9+.-]*:/i.test(t));
 }
 
-const files = [join(ROOT, 'README.md'), ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join(ROOT, 'docs', f))];
+const files = [
+  join(ROOT, 'README.md'),
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => join(ROOT, 'docs', f)),
+];
 
 describe('the README', () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -58,7 +61,18 @@ describe('the README', () => {
   it('names the two commands, and links the reference pages of docs/', () => {
     expect(readme).toContain('npm start');
     expect(readme).toContain('npm test');
-    for (const page of ['controls', 'magic-values', 'decisions', 'cli', 'webhooks', 'scenarios', 'store', 'limits', 'exit-codes', 'performance'])
+    for (const page of [
+      'controls',
+      'magic-values',
+      'decisions',
+      'cli',
+      'webhooks',
+      'scenarios',
+      'store',
+      'limits',
+      'exit-codes',
+      'performance',
+    ])
       expect(readme, page).toContain(`(docs/${page}.md`);
   });
 });
@@ -68,7 +82,10 @@ describe('links in the README and docs/*.md', () => {
     expect(slug('The default world (`fixtures/default.json`)')).toBe('the-default-world-fixturesdefaultjson');
     expect(slug('Decisions where the spec says "not shown"')).toBe('decisions-where-the-spec-says-not-shown');
     expect([...anchorsOf('# A\n```\n# not\n```\n## A\n')]).toEqual(['a', 'a-1']);
-    expect(linksIn('[a](b.md#c) `[x](y.md)` [w](https://e.test) <img src="p.png" alt="">')).toEqual(['b.md#c', 'p.png']);
+    expect(linksIn('[a](b.md#c) `[x](y.md)` [w](https://e.test) <img src="p.png" alt="">')).toEqual([
+      'b.md#c',
+      'p.png',
+    ]);
   });
 
   it('every relative link resolves: the file exists, and its #anchor is a heading there', () => {
@@ -83,7 +100,12 @@ describe('links in the README and docs/*.md', () => {
           broken.push(`${where} (no such file)`);
           continue;
         }
-        if (anchor && target.endsWith('.md') && statSync(target).isFile() && !anchorsOf(readFileSync(target, 'utf8')).has(anchor))
+        if (
+          anchor &&
+          target.endsWith('.md') &&
+          statSync(target).isFile() &&
+          !anchorsOf(readFileSync(target, 'utf8')).has(anchor)
+        )
           broken.push(`${where} (no such heading)`);
       }
     }

@@ -7,7 +7,11 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Start `node <args>` in the repository (with `env` added); resolves with the child and its first line, parsed. */
 export function startChild(args, env = {}) {
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   return new Promise((resolve, reject) => {
     const rl = createInterface({ input: child.stdout });
     rl.once('line', (line) => resolve({ child, info: JSON.parse(line) }));

@@ -34,10 +34,19 @@ const firstLine = (stream) => new Promise((resolve) => createInterface({ input: 
 
 async function outside(round) {
   const dir = mkdtempSync(join(tmpdir(), 'paygate-bench-ct-'));
-  const child = spawn(process.execPath, [bin, 'sandbox', 'start', '--port', String(PORT), '--json', '--store', join(dir, 'sandbox.json')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [bin, 'sandbox', 'start', '--port', String(PORT), '--json', '--store', join(dir, 'sandbox.json')],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   try {
     const { base_url } = JSON.parse(await firstLine(child.stdout));
-    return await load({ url: base_url, durationMs: DURATION, request: createPayment(`out-${id}-${round}`), pid: child.pid });
+    return await load({
+      url: base_url,
+      durationMs: DURATION,
+      request: createPayment(`out-${id}-${round}`),
+      pid: child.pid,
+    });
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
@@ -47,24 +56,53 @@ async function outside(round) {
 
 async function inside(round) {
   const name = `paygate-bench-${id}-${round}`;
-  docker('run', '-d', '--name', name, '--network', 'host', '-e', `PAYGATE_PORT=${PORT}`, '-v', `${volume}:/data`, image, 'sandbox', 'start', '--json', '--reset');
+  docker(
+    'run',
+    '-d',
+    '--name',
+    name,
+    '--network',
+    'host',
+    '-e',
+    `PAYGATE_PORT=${PORT}`,
+    '-v',
+    `${volume}:/data`,
+    image,
+    'sandbox',
+    'start',
+    '--json',
+    '--reset',
+  );
   try {
     const logs = spawn('docker', ['logs', '-f', name], { stdio: ['ignore', 'pipe', 'inherit'] });
     const { base_url } = JSON.parse(await firstLine(logs.stdout));
     logs.kill();
     const pid = Number(docker('inspect', '-f', '{{.State.Pid}}', name));
-    return await load({ url: base_url.replace('0.0.0.0', '127.0.0.1'), durationMs: DURATION, request: createPayment(`in-${id}-${round}`), pid });
+    return await load({
+      url: base_url.replace('0.0.0.0', '127.0.0.1'),
+      durationMs: DURATION,
+      request: createPayment(`in-${id}-${round}`),
+      pid,
+    });
   } finally {
     spawnSync('docker', ['rm', '-f', name], { stdio: 'ignore' });
   }
 }
 
-const base = execFileSync('bash', [join(root, 'scripts/container-base.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').pop();
+const base = execFileSync('bash', [join(root, 'scripts/container-base.sh')], {
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'inherit'],
+})
+  .trim()
+  .split('\n')
+  .pop();
 const dangling = () => new Set(docker('images', '-q', '--no-trunc', '-f', 'dangling=true').split('\n').filter(Boolean));
 const before = dangling();
 const t0 = Date.now();
 try {
-  execFileSync('docker', ['build', '-q', '-t', image, '--build-arg', `BASE=${base}`, root], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('docker', ['build', '-q', '-t', image, '--build-arg', `BASE=${base}`, root], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const built = ((Date.now() - t0) / 1000).toFixed(0);
   const left = [...dangling()].filter((i) => !before.has(i));
   if (left.length) spawnSync('docker', ['rmi', '-f', ...left], { stdio: 'ignore' });
@@ -80,8 +118,11 @@ try {
   const best = (rs) => rs.reduce((a, b) => (b.rps > a.rps ? b : a));
   const o = best(out);
   const i = best(inn);
-  const line = (what, r) => `  ${what.padEnd(10)} ${r.rps.toFixed(0).padStart(6)} creates/s  p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  errors ${r.errors + r.non2xx}`;
-  console.log(`\ncontainer (image built in ${built} s on ${base}; ${over.toFixed(0)} MB over the base; ${ROUNDS} interleaved rounds of ${DURATION / 1000} s, best):`);
+  const line = (what, r) =>
+    `  ${what.padEnd(10)} ${r.rps.toFixed(0).padStart(6)} creates/s  p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  errors ${r.errors + r.non2xx}`;
+  console.log(
+    `\ncontainer (image built in ${built} s on ${base}; ${over.toFixed(0)} MB over the base; ${ROUNDS} interleaved rounds of ${DURATION / 1000} s, best):`,
+  );
   console.log(line('outside', o));
   console.log(line('container', i));
   console.log(`  container / outside: ${((i.rps / o.rps) * 100).toFixed(0)} % (goal ≥ 90 %)`);

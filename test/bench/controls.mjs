@@ -30,13 +30,35 @@ const CEILING_MS = 50;
 
 const dir = mkdtempSync(join(tmpdir(), 'paygate-bench-'));
 const store = join(dir, 'sandbox.json');
-const pre = spawnSync(process.execPath, [join(root, 'test/bench/prefill.mjs'), store, String(SIZE)], { stdio: ['ignore', 'pipe', 'inherit'] });
+const pre = spawnSync(process.execPath, [join(root, 'test/bench/prefill.mjs'), store, String(SIZE)], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 if (pre.status !== 0) throw new Error('prefill failed');
 // The admin token is given: a store that kept one from an earlier start prints only its last 4.
 const ADMIN_TOKEN = 'pg_admin_bench_controls';
 const probeFile = join(dir, 'probe.jsonl');
 const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-const child = spawn(process.execPath, [...nodeFlags, '--require', join(root, 'test/bench/probe.cjs'), join(root, 'bin/paygate.js'), 'sandbox', 'start', '--port', '0', '--store', store, '--json'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, PAYGATE_ADMIN_TOKEN: ADMIN_TOKEN, PROBE_FILE: probeFile } });
+const child = spawn(
+  process.execPath,
+  [
+    ...nodeFlags,
+    '--require',
+    join(root, 'test/bench/probe.cjs'),
+    join(root, 'bin/paygate.js'),
+    'sandbox',
+    'start',
+    '--port',
+    '0',
+    '--store',
+    store,
+    '--json',
+  ],
+  {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, PAYGATE_ADMIN_TOKEN: ADMIN_TOKEN, PROBE_FILE: probeFile },
+  },
+);
 const info = await new Promise((resolve, reject) => {
   createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line)));
   child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
@@ -44,7 +66,12 @@ const info = await new Promise((resolve, reject) => {
 const pool = new Pool(info.base_url, { connections: 8 });
 
 async function call(method, path, key, body) {
-  const res = await pool.request({ method, path, headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const res = await pool.request({
+    method,
+    path,
+    headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   await res.body.dump();
   if (res.statusCode !== 200) throw new Error(`${method} ${path} answered ${res.statusCode}`);
 }
@@ -101,7 +128,9 @@ for (const f of FILTERS) byKind.push(await listings(50, f));
 const unindexed = {
   'until (half the store newer)': await listings(20, () => `until=${encodeURIComponent(midAt)}&limit=50`),
   'max_amount=100.00 (1 row in 5,000)': await listings(20, () => 'max_amount=100.00&limit=50'),
-  'admin token, all shops, client_id': await listings(20, (i) => `client_id=client-${i}&limit=50`, { 'x-admin-token': ADMIN_TOKEN }),
+  'admin token, all shops, client_id': await listings(20, (i) => `client_id=client-${i}&limit=50`, {
+    'x-admin-token': ADMIN_TOKEN,
+  }),
 };
 await single.close();
 
@@ -112,16 +141,23 @@ const base = await probe(PROBES);
 async function underLoad(withLayout) {
   await probeChild(child, probeFile); // start the phase's GC and event-loop counts
   let running = true;
-  const lists = (process.env.BENCH_LISTS ?? 'status=pending,type=payment,status=pending&type=payment&offset=50000,').split(',').map(async (filter) => {
-    let n = 0;
-    while (running) {
-      await call('GET', `/sandbox/operations?limit=50&${filter}`, KEY_A);
-      n++;
-    }
-    return n;
-  });
+  const lists = (process.env.BENCH_LISTS ?? 'status=pending,type=payment,status=pending&type=payment&offset=50000,')
+    .split(',')
+    .map(async (filter) => {
+      let n = 0;
+      while (running) {
+        await call('GET', `/sandbox/operations?limit=50&${filter}`, KEY_A);
+        n++;
+      }
+      return n;
+    });
   const t0 = performance.now();
-  const layout = withLayout ? call('POST', '/sandbox/pool/layout', KEY_POOL, { method: 'WT_RUB_C2C', generate: { count: 10_000, min: '100.00', max: '1000.00', step: '10.00', seed: 7 } }) : Promise.resolve();
+  const layout = withLayout
+    ? call('POST', '/sandbox/pool/layout', KEY_POOL, {
+        method: 'WT_RUB_C2C',
+        generate: { count: 10_000, min: '100.00', max: '1000.00', step: '10.00', seed: 7 },
+      })
+    : Promise.resolve();
   const lat = await probe(PROBES);
   await layout;
   const layoutMs = performance.now() - t0;
@@ -142,11 +178,17 @@ rmSync(dir, { recursive: true, force: true });
 const LIST_CEILING_MS = 50;
 const f50 = pct(filtered.lat, 0.5);
 const f99 = pct(filtered.lat, 0.99);
-console.log(`\nsupport listing at ${SIZE} stored operations: GET /sandbox/operations with filters, ${LIST_REQUESTS} requests one at a time (status, client_id, method+min_amount, since; varied values; ${filtered.rows} rows answered)`);
-console.log(`  p50 ${f50.toFixed(2)} ms, p99 ${f99.toFixed(2)} ms, max ${filtered.lat.at(-1).toFixed(2)} ms = p99 ${(f99 / LIST_CEILING_MS).toFixed(3)} × the ${LIST_CEILING_MS} ms ceiling`);
+console.log(
+  `\nsupport listing at ${SIZE} stored operations: GET /sandbox/operations with filters, ${LIST_REQUESTS} requests one at a time (status, client_id, method+min_amount, since; varied values; ${filtered.rows} rows answered)`,
+);
+console.log(
+  `  p50 ${f50.toFixed(2)} ms, p99 ${f99.toFixed(2)} ms, max ${filtered.lat.at(-1).toFixed(2)} ms = p99 ${(f99 / LIST_CEILING_MS).toFixed(3)} × the ${LIST_CEILING_MS} ms ceiling`,
+);
 ['status', 'client_id', 'method+min_amount', 'since'].forEach((name, k) => {
   const l = byKind[k].lat;
-  console.log(`    ${name.padEnd(18)} p50 ${pct(l, 0.5).toFixed(2)} ms, p99 ${pct(l, 0.99).toFixed(2)} ms (50 requests)`);
+  console.log(
+    `    ${name.padEnd(18)} p50 ${pct(l, 0.5).toFixed(2)} ms, p99 ${pct(l, 0.99).toFixed(2)} ms (50 requests)`,
+  );
 });
 for (const [name, r] of Object.entries(unindexed)) {
   console.log(`  ${name}: p50 ${pct(r.lat, 0.5).toFixed(2)} ms, max ${r.lat.at(-1).toFixed(2)} ms (20 requests)`);
@@ -155,14 +197,31 @@ for (const [name, r] of Object.entries(unindexed)) {
 const p50 = pct(base, 0.5);
 const worst = loaded.at(-1) - p50;
 const p99 = pct(loaded, 0.99) - p50;
-console.log(`\ncontrols vs gateway at ${SIZE} stored operations: GET /v1/balances alone p50 ${p50.toFixed(2)} ms, p99 ${pct(base, 0.99).toFixed(2)} ms, max ${base.at(-1).toFixed(2)} ms`);
-console.log(`  while 4 callers list operations (${listed} lists) and a pool layout of 10,000 runs: p50 ${pct(loaded, 0.5).toFixed(2)} ms, p99 ${pct(loaded, 0.99).toFixed(2)} ms, max ${loaded.at(-1).toFixed(2)} ms`);
+console.log(
+  `\ncontrols vs gateway at ${SIZE} stored operations: GET /v1/balances alone p50 ${p50.toFixed(2)} ms, p99 ${pct(base, 0.99).toFixed(2)} ms, max ${base.at(-1).toFixed(2)} ms`,
+);
+console.log(
+  `  while 4 callers list operations (${listed} lists) and a pool layout of 10,000 runs: p50 ${pct(loaded, 0.5).toFixed(2)} ms, p99 ${pct(loaded, 0.99).toFixed(2)} ms, max ${loaded.at(-1).toFixed(2)} ms`,
+);
 const refWorst = reference.lat.at(-1) - p50;
 const refP99 = pct(reference.lat, 0.99) - p50;
-console.log(`  delay added to /v1: p99 ${p99.toFixed(2)} ms, worst ${worst.toFixed(2)} ms = ${(worst / CEILING_MS).toFixed(2)} × the ${CEILING_MS} ms ceiling`);
-console.log(`  the same 4 callers listing (${reference.listed} lists) without a layout: p50 ${pct(reference.lat, 0.5).toFixed(2)} ms, delay p99 ${refP99.toFixed(2)} ms, worst ${refWorst.toFixed(2)} ms`);
-console.log(`  with the layout ÷ without it: p99 delay ${(p99 / refP99).toFixed(2)}×, worst ${(worst / refWorst).toFixed(2)}×; the layout took ${(loadedRun.layoutMs / 1000).toFixed(1)} s`);
-const gcLine = (r) => `${r.gc.count} collections, ${r.gc.total_ms.toFixed(0)} ms in all, the longest ${r.gc.max_ms.toFixed(1)} ms (${Object.entries(r.gc.by_kind).map(([k, v]) => `${k} ${v.count}× ≤ ${v.max_ms.toFixed(1)} ms`).join(', ')}); the event loop's longest turn ${r.loop.longest_turn_ms.toFixed(1)} ms (${r.loop.longest_turn_cpu_ms.toFixed(1)} ms of CPU in it; the most CPU in one turn ${r.loop.most_cpu_in_a_turn_ms.toFixed(1)} ms)`;
+console.log(
+  `  delay added to /v1: p99 ${p99.toFixed(2)} ms, worst ${worst.toFixed(2)} ms = ${(worst / CEILING_MS).toFixed(2)} × the ${CEILING_MS} ms ceiling`,
+);
+console.log(
+  `  the same 4 callers listing (${reference.listed} lists) without a layout: p50 ${pct(reference.lat, 0.5).toFixed(2)} ms, delay p99 ${refP99.toFixed(2)} ms, worst ${refWorst.toFixed(2)} ms`,
+);
+console.log(
+  `  with the layout ÷ without it: p99 delay ${(p99 / refP99).toFixed(2)}×, worst ${(worst / refWorst).toFixed(2)}×; the layout took ${(loadedRun.layoutMs / 1000).toFixed(1)} s`,
+);
+const gcLine = (r) =>
+  `${r.gc.count} collections, ${r.gc.total_ms.toFixed(0)} ms in all, the longest ${r.gc.max_ms.toFixed(1)} ms (${Object.entries(
+    r.gc.by_kind,
+  )
+    .map(([k, v]) => `${k} ${v.count}× ≤ ${v.max_ms.toFixed(1)} ms`)
+    .join(
+      ', ',
+    )}); the event loop's longest turn ${r.loop.longest_turn_ms.toFixed(1)} ms (${r.loop.longest_turn_cpu_ms.toFixed(1)} ms of CPU in it; the most CPU in one turn ${r.loop.most_cpu_in_a_turn_ms.toFixed(1)} ms)`;
 console.log(`  in the sandbox, without the layout: ${gcLine(reference)}`);
 console.log(`  in the sandbox, with the layout:    ${gcLine(loadedRun)}`);
 console.log(
@@ -171,7 +230,13 @@ console.log(
     stored: SIZE,
     alone: { p50_ms: p50, p99_ms: pct(base, 0.99), max_ms: base.at(-1) },
     listing: { delay_p99_ms: refP99, delay_worst_ms: refWorst, gc: reference.gc, loop: reference.loop },
-    listing_and_layout: { delay_p99_ms: p99, delay_worst_ms: worst, layout_ms: loadedRun.layoutMs, gc: loadedRun.gc, loop: loadedRun.loop },
+    listing_and_layout: {
+      delay_p99_ms: p99,
+      delay_worst_ms: worst,
+      layout_ms: loadedRun.layoutMs,
+      gc: loadedRun.gc,
+      loop: loadedRun.loop,
+    },
     ceiling_ms: CEILING_MS,
   }),
 );

@@ -7,12 +7,20 @@ import { Pool } from 'undici';
 export const KEY_A = 'pg_test_a_7Hq2Lm9XwR4tNc8V';
 
 /** `request` for load(): the i-th POST /v1/payment, merchant id `<prefix>-<i>`, 1,000 clients, amounts 100.00–9,099.00. */
-export const createPayment = (prefix, key = KEY_A) => (i) => ({
-  method: 'POST',
-  path: '/v1/payment',
-  headers: { 'content-type': 'application/json', 'x-api-key': key },
-  body: JSON.stringify({ merchant_operation_id: `${prefix}-${i}`, client_id: `client-${i % 1000}`, method: 'WT_RUB_C2C', amount: `${100 + (i % 9000)}.00`, currency: 'RUB' }),
-});
+export const createPayment =
+  (prefix, key = KEY_A) =>
+  (i) => ({
+    method: 'POST',
+    path: '/v1/payment',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: JSON.stringify({
+      merchant_operation_id: `${prefix}-${i}`,
+      client_id: `client-${i % 1000}`,
+      method: 'WT_RUB_C2C',
+      amount: `${100 + (i % 9000)}.00`,
+      currency: 'RUB',
+    }),
+  });
 
 /**
  * @param {object} o
@@ -26,7 +34,16 @@ export const createPayment = (prefix, key = KEY_A) => (i) => ({
  * @param {(measuring: boolean) => void} [o.onMeasure] called as the measured window opens (true) and closes (false)
  * @param {() => boolean} [o.until] stop measuring early once true
  */
-export async function load({ url, connections = 20, durationMs = 5000, warmupMs = 1000, request, pid, onMeasure, until = () => false }) {
+export async function load({
+  url,
+  connections = 20,
+  durationMs = 5000,
+  warmupMs = 1000,
+  request,
+  pid,
+  onMeasure,
+  until = () => false,
+}) {
   const pool = new Pool(url, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
   let seq = 0;
   let measuring = false;
@@ -55,7 +72,8 @@ export async function load({ url, connections = 20, durationMs = 5000, warmupMs 
   measuring = true;
   const t0 = performance.now();
   // `until`: stop early once it returns true (polled every 20 ms).
-  while (performance.now() - t0 < durationMs && !until()) await new Promise((r) => setTimeout(r, Math.min(20, durationMs)));
+  while (performance.now() - t0 < durationMs && !until())
+    await new Promise((r) => setTimeout(r, Math.min(20, durationMs)));
   measuring = false;
   const elapsed = performance.now() - t0;
   const count = lat.length;
@@ -66,8 +84,17 @@ export async function load({ url, connections = 20, durationMs = 5000, warmupMs 
   await pool.close();
   lat.sort((a, b) => a - b);
   const pct = (p) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))] ?? NaN;
-  const cpuUsPerRequest = cpu0 !== undefined && cpu1 !== undefined && count > 0 ? ((cpu1 - cpu0) * TICK_US) / count : undefined;
-  return { requests: count, rps: count / (elapsed / 1000), p50: pct(50), p99: pct(99), errors, non2xx, cpuUsPerRequest };
+  const cpuUsPerRequest =
+    cpu0 !== undefined && cpu1 !== undefined && count > 0 ? ((cpu1 - cpu0) * TICK_US) / count : undefined;
+  return {
+    requests: count,
+    rps: count / (elapsed / 1000),
+    p50: pct(50),
+    p99: pct(99),
+    errors,
+    non2xx,
+    cpuUsPerRequest,
+  };
 }
 
 /** Linux clock ticks are 1/100 s (USER_HZ). */

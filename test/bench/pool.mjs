@@ -29,14 +29,20 @@ const LAYOUT = { method: METHOD, generate: { count: 10_000, min: '100.00', max: 
 // 10,000 payouts of up to 100,000.00 reserve about 505 million RUB with fees: the default fixtures' pool shop opens
 // with 1,000,000,000.00 RUB for layouts of this size.
 
-
 // The requests, deterministic per index. Recommendation amounts spread over 100.00–100,000.00 (a stride coprime
 // to the span, with varying cents).
 const qs = (o) => new URLSearchParams(o).toString();
 const wide = { method: METHOD, currency: 'RUB', min_amount: '100.00', max_amount: '100000.00' };
 const narrow = { method: METHOD, currency: 'RUB', min_amount: '25000.00', max_amount: '26000.00' };
 const recAmount = (i) => `${100 + ((i * 7919) % 99_900)}.${String((i * 37) % 100).padStart(2, '0')}`;
-const recBody = (i) => ({ method: METHOD, currency: 'RUB', amount: recAmount(i), min_amount: '100.00', max_amount: '100000.00', limit: 10 });
+const recBody = (i) => ({
+  method: METHOD,
+  currency: 'RUB',
+  amount: recAmount(i),
+  min_amount: '100.00',
+  max_amount: '100000.00',
+  limit: 10,
+});
 const headers = { 'x-api-key': KEY };
 const kinds = {
   livez: () => ({ method: 'GET', path: '/livez' }),
@@ -83,20 +89,41 @@ const results = { requests: REQUESTS, warmup: WARMUP, target_p99_ms: TARGET_P99_
 // 1. Over HTTP, against `paygate sandbox start` in its own process.
 const dir = mkdtempSync(join(tmpdir(), 'paygate-bench-pool-'));
 const store = join(dir, 'sandbox.json');
-const sb = await startChild([bin, 'sandbox', 'start', '--port', '0', '--store', store, '--json'], { PAYGATE_ADMIN_TOKEN: ADMIN });
+const sb = await startChild([bin, 'sandbox', 'start', '--port', '0', '--store', store, '--json'], {
+  PAYGATE_ADMIN_TOKEN: ADMIN,
+});
 const client = new Client(sb.info.base_url, { pipelining: 1, keepAliveTimeout: 60_000 });
 try {
   const t0 = performance.now();
-  const layout = await call(client, { method: 'POST', path: '/sandbox/pool/layout', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(LAYOUT) });
+  const layout = await call(client, {
+    method: 'POST',
+    path: '/sandbox/pool/layout',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(LAYOUT),
+  });
   results.layout = { ms: performance.now() - t0, created: layout.created, rejected: layout.rejected };
-  if (layout.created !== LAYOUT.generate.count) throw new Error(`layout created ${layout.created} payouts, ${layout.rejected} rejected; expected ${LAYOUT.generate.count}`);
-  const pool = await call(client, { method: 'GET', path: `/sandbox/pool?method=${METHOD}&limit=0`, headers: { 'x-admin-token': ADMIN } });
+  if (layout.created !== LAYOUT.generate.count)
+    throw new Error(
+      `layout created ${layout.created} payouts, ${layout.rejected} rejected; expected ${LAYOUT.generate.count}`,
+    );
+  const pool = await call(client, {
+    method: 'GET',
+    path: `/sandbox/pool?method=${METHOD}&limit=0`,
+    headers: { 'x-admin-token': ADMIN },
+  });
   results.layout.slots = pool.pools.reduce((n, p) => n + p.slots, 0);
-  await call(client, { method: 'POST', path: '/sandbox/pool/settings', headers: { 'x-admin-token': ADMIN, 'content-type': 'application/json' }, body: JSON.stringify({ rate_limit: false }) });
+  await call(client, {
+    method: 'POST',
+    path: '/sandbox/pool/settings',
+    headers: { 'x-admin-token': ADMIN, 'content-type': 'application/json' },
+    body: JSON.stringify({ rate_limit: false }),
+  });
   console.log(
     `pool layout: ${results.layout.created} payouts created (${results.layout.rejected} rejected, ${results.layout.slots} slots) in ${results.layout.ms.toFixed(0)} ms over HTTP`,
   );
-  console.log(`per-shop read rate limit (5 rps) switched off for the measurement; ${REQUESTS} sequential requests per row after ${WARMUP} warm-up\n`);
+  console.log(
+    `per-shop read rate limit (5 rps) switched off for the measurement; ${REQUESTS} sequential requests per row after ${WARMUP} warm-up\n`,
+  );
 
   results.http = {};
   for (const [name, make] of Object.entries(kinds)) {
@@ -122,7 +149,11 @@ try {
   const local = await createSandbox({ store: join(dir2, 'sandbox.json'), adminToken: ADMIN, log: () => {} });
   try {
     const res = await local.fetch(
-      new Request('http://paygate.local/sandbox/pool/layout', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(LAYOUT) }),
+      new Request('http://paygate.local/sandbox/pool/layout', {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(LAYOUT),
+      }),
     );
     if (res.status !== 200) throw new Error(`in-process layout → ${res.status} ${await res.text()}`);
     const shopId = local.demo.shops.find((s) => s.api_key === KEY).id;
@@ -149,8 +180,15 @@ try {
 
 // Report.
 const f = (x) => x.toFixed(2).padStart(7);
-const label = { livez: 'GET /livez (ceiling)', availability_wide: 'availability, wide', availability_narrow: 'availability, narrow', recommendations: 'recommendations' };
-console.log(`${'HTTP, sequential'.padEnd(24)}  ${'req/s'.padStart(7)}  ${'p50 ms'.padStart(7)}  ${'p99 ms'.padStart(7)}  ${'max ms'.padStart(7)}  ${'compute p50/p99 ms'.padStart(18)}  notes`);
+const label = {
+  livez: 'GET /livez (ceiling)',
+  availability_wide: 'availability, wide',
+  availability_narrow: 'availability, narrow',
+  recommendations: 'recommendations',
+};
+console.log(
+  `${'HTTP, sequential'.padEnd(24)}  ${'req/s'.padStart(7)}  ${'p50 ms'.padStart(7)}  ${'p99 ms'.padStart(7)}  ${'max ms'.padStart(7)}  ${'compute p50/p99 ms'.padStart(18)}  notes`,
+);
 let met = true;
 for (const [name, r] of Object.entries(results.http)) {
   const c = results.compute?.[name];
@@ -163,8 +201,12 @@ for (const [name, r] of Object.entries(results.http)) {
     notes.push(`p99 < ${TARGET_P99_MS} ms: ${ok ? 'yes' : 'NO'}`);
   }
   const comp = c ? `${c.p50.toFixed(2)} / ${c.p99.toFixed(2)}` : '—';
-  console.log(`${label[name].padEnd(24)}  ${r.rps.toFixed(0).padStart(7)}  ${f(r.p50)}  ${f(r.p99)}  ${f(r.max)}  ${comp.padStart(18)}  ${notes.join('; ')}`);
+  console.log(
+    `${label[name].padEnd(24)}  ${r.rps.toFixed(0).padStart(7)}  ${f(r.p50)}  ${f(r.p99)}  ${f(r.max)}  ${comp.padStart(18)}  ${notes.join('; ')}`,
+  );
 }
 results.target_met = met;
-console.log(`\ntarget (issue #5): availability and recommendations p99 < ${TARGET_P99_MS} ms with 10,000 payouts in the pool — ${met ? 'met' : 'NOT met'}`);
+console.log(
+  `\ntarget (issue #5): availability and recommendations p99 < ${TARGET_P99_MS} ms with 10,000 payouts in the pool — ${met ? 'met' : 'NOT met'}`,
+);
 console.log(JSON.stringify({ bench: 'pool', ...results }));

@@ -35,7 +35,10 @@ async function bareInsert(url, ms) {
   await setup.connect();
   await setup.query('CREATE TABLE bench_rows (id text PRIMARY KEY, body text NOT NULL)');
   await setup.end();
-  const body = JSON.stringify({ c: 'operations', v: { id: 'x'.repeat(36), status: 'pending', amount: '100.00', currency: 'RUB', pad: 'y'.repeat(300) } });
+  const body = JSON.stringify({
+    c: 'operations',
+    v: { id: 'x'.repeat(36), status: 'pending', amount: '100.00', currency: 'RUB', pad: 'y'.repeat(300) },
+  });
   const clients = await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
       const c = new pg.Client({ connectionString: url });
@@ -50,7 +53,11 @@ async function bareInsert(url, ms) {
   const worker = async (c, w) => {
     while (!stop) {
       const t0 = process.hrtime.bigint();
-      await c.query({ name: 'ins', text: 'INSERT INTO bench_rows (id, body) VALUES ($1, $2)', values: [`${w}-${n++}`, body] });
+      await c.query({
+        name: 'ins',
+        text: 'INSERT INTO bench_rows (id, body) VALUES ($1, $2)',
+        values: [`${w}-${n++}`, body],
+      });
       if (measuring) lat.push(Number(process.hrtime.bigint() - t0) / 1e6);
     }
   };
@@ -66,12 +73,23 @@ async function bareInsert(url, ms) {
   await Promise.all(running);
   await Promise.all(clients.map((c) => c.end()));
   lat.sort((a, b) => a - b);
-  return { rps: count / (elapsed / 1000), requests: count, p50: lat[Math.floor(count * 0.5)], p99: lat[Math.floor(count * 0.99)], errors: 0, non2xx: 0 };
+  return {
+    rps: count / (elapsed / 1000),
+    requests: count,
+    p50: lat[Math.floor(count * 0.5)],
+    p99: lat[Math.floor(count * 0.99)],
+    errors: 0,
+    non2xx: 0,
+  };
 }
 
 /** `paygate sandbox start` on the database; resolves { child, ready: Promise<info>, standby: Promise<url> }. */
 function startSandbox(url, extra = []) {
-  const child = spawn(process.execPath, [bin, 'sandbox', 'start', '--store', url, '--port', '0', '--json', ...extra], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(process.execPath, [bin, 'sandbox', 'start', '--store', url, '--port', '0', '--json', ...extra], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   let err = '';
   const standby = new Promise((resolve) =>
     child.stderr.on('data', (d) => {
@@ -97,12 +115,15 @@ function kill(child, signal) {
 
 const createRequest = createPayment(`bench-pg-${process.pid}`);
 
-const fmt = (r) => `${r.rps.toFixed(0).padStart(7)} /s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   (${r.requests} in ${DURATION / 1000} s, ${r.non2xx} non-2xx, ${r.errors} errors)`;
+const fmt = (r) =>
+  `${r.rps.toFixed(0).padStart(7)} /s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   (${r.requests} in ${DURATION / 1000} s, ${r.non2xx} non-2xx, ${r.errors} errors)`;
 
 const cluster = await startCluster({ fsync: true });
 const live = [];
 try {
-  console.log(`\nPostgreSQL store (throwaway cluster, PostgreSQL defaults: fsync on, synchronous_commit on), ${CONNECTIONS} connections`);
+  console.log(
+    `\nPostgreSQL store (throwaway cluster, PostgreSQL defaults: fsync on, synchronous_commit on), ${CONNECTIONS} connections`,
+  );
   const bare = await bareInsert(await cluster.createDatabase('bare'), DURATION);
   console.log(`  bare single-row INSERT        ${fmt(bare)}`);
 
@@ -110,15 +131,26 @@ try {
   // the database server).
   const fast = startSandbox(await cluster.createDatabase('fast'), ['--no-fsync']);
   live.push(fast);
-  const rf = await load({ url: (await fast.ready).base_url, connections: CONNECTIONS, durationMs: DURATION, request: createRequest });
-  console.log(`  create payment, --no-fsync    ${fmt(rf)}   (${((100 * rf.rps) / bare.rps).toFixed(0)} % of the bare INSERT; without durable commit)`);
+  const rf = await load({
+    url: (await fast.ready).base_url,
+    connections: CONNECTIONS,
+    durationMs: DURATION,
+    request: createRequest,
+  });
+  console.log(
+    `  create payment, --no-fsync    ${fmt(rf)}   (${((100 * rf.rps) / bare.rps).toFixed(0)} % of the bare INSERT; without durable commit)`,
+  );
   await kill(fast.child, 'SIGTERM');
 
   // The default: durable commit (synchronous_commit on: each group's acknowledgement waits for the WAL flush, as
   // the bare INSERT's each row does; survives a crash of the database server too).
   const db = await cluster.createDatabase('sandbox');
   if (PREFILL > 0) {
-    const pre = spawnSync(process.execPath, [fileURLToPath(new URL('./prefill.mjs', import.meta.url)), db, String(PREFILL)], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const pre = spawnSync(
+      process.execPath,
+      [fileURLToPath(new URL('./prefill.mjs', import.meta.url)), db, String(PREFILL)],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
     if (pre.status !== 0) throw new Error('prefill failed');
   }
   const active = startSandbox(db);
@@ -127,14 +159,23 @@ try {
   const r = await load({ url: info.base_url, connections: CONNECTIONS, durationMs: DURATION, request: createRequest });
   const pct = (100 * r.rps) / bare.rps;
   console.log(`  create payment (default)      ${fmt(r)}   (durable commit)`);
-  console.log(`  create / bare insert          ${pct.toFixed(0)} % with durable commit, ${((100 * rf.rps) / bare.rps).toFixed(0)} % without   (goal >= 50 %, p99 <= 25 ms: ${pct >= 50 && r.p99 <= 25 ? 'met' : 'NOT met'})`);
+  console.log(
+    `  create / bare insert          ${pct.toFixed(0)} % with durable commit, ${((100 * rf.rps) / bare.rps).toFixed(0)} % without   (goal >= 50 %, p99 <= 25 ms: ${pct >= 50 && r.p99 <= 25 ? 'met' : 'NOT met'})`,
+  );
   // The same load on the file store, same run: what the sandbox itself costs on this machine.
   const dir = mkdtempSync(join(tmpdir(), 'paygate-bench-file-'));
   try {
     const file = startSandbox(join(dir, 'sandbox.json'));
     live.push(file);
-    const f = await load({ url: (await file.ready).base_url, connections: CONNECTIONS, durationMs: DURATION, request: createRequest });
-    console.log(`  create payment, file store    ${fmt(f)}   (PostgreSQL: ${((100 * r.rps) / f.rps).toFixed(0)} % of it)`);
+    const f = await load({
+      url: (await file.ready).base_url,
+      connections: CONNECTIONS,
+      durationMs: DURATION,
+      request: createRequest,
+    });
+    console.log(
+      `  create payment, file store    ${fmt(f)}   (PostgreSQL: ${((100 * r.rps) / f.rps).toFixed(0)} % of it)`,
+    );
     await kill(file.child, 'SIGTERM');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -163,7 +204,9 @@ try {
     current = next;
   }
   times.sort((a, b) => a - b);
-  console.log(`  failover (SIGKILL -> standby /readyz 204, ${ROUNDS} rounds, ${PREFILL + r.requests} operations stored)   median ${times[Math.floor(times.length / 2)].toFixed(0)} ms   max ${times.at(-1).toFixed(0)} ms   (goal < 5000 ms)`);
+  console.log(
+    `  failover (SIGKILL -> standby /readyz 204, ${ROUNDS} rounds, ${PREFILL + r.requests} operations stored)   median ${times[Math.floor(times.length / 2)].toFixed(0)} ms   max ${times.at(-1).toFixed(0)} ms   (goal < 5000 ms)`,
+  );
 } finally {
   for (const p of live) await kill(p.child, 'SIGTERM');
   await cluster.stop();

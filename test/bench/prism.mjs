@@ -20,8 +20,23 @@ export function ensurePrism() {
   mkdirSync(prefix, { recursive: true });
   console.log(`installing @stoplight/prism-cli@${PRISM_VERSION} into ${prefix} (once) …`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const r = spawnSync(npm, ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--loglevel', 'error', `@stoplight/prism-cli@${PRISM_VERSION}`], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-  if (r.status !== 0 || !existsSync(cli)) return { why: `npm install failed (${r.status}): ${(r.stderr ?? '').trim().split('\n').slice(-2).join(' ')}` };
+  const r = spawnSync(
+    npm,
+    [
+      'install',
+      '--prefix',
+      prefix,
+      '--no-save',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel',
+      'error',
+      `@stoplight/prism-cli@${PRISM_VERSION}`,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' },
+  );
+  if (r.status !== 0 || !existsSync(cli))
+    return { why: `npm install failed (${r.status}): ${(r.stderr ?? '').trim().split('\n').slice(-2).join(' ')}` };
   return { cli };
 }
 
@@ -43,7 +58,9 @@ function freePort() {
 export async function startPrism(cliPath, spec) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [cliPath, 'mock', '--host', '127.0.0.1', '--port', String(port), spec], { stdio: ['ignore', 'ignore', 'ignore'] });
+  const child = spawn(process.execPath, [cliPath, 'mock', '--host', '127.0.0.1', '--port', String(port), spec], {
+    stdio: ['ignore', 'ignore', 'ignore'],
+  });
   let exited;
   child.once('exit', (code) => (exited = code ?? 'a signal'));
   for (let i = 0; i < 600; i++) {

@@ -52,7 +52,8 @@ function sample() {
 if (file) {
   let gcs = [];
   new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) gcs.push({ ms: e.duration, kind: KINDS[e.detail?.kind] ?? String(e.detail?.kind) });
+    for (const e of list.getEntries())
+      gcs.push({ ms: e.duration, kind: KINDS[e.detail?.kind] ?? String(e.detail?.kind) });
   }).observe({ entryTypes: ['gc'] });
   let last = performance.now();
   let lastCpu = process.cpuUsage();
@@ -84,12 +85,23 @@ if (file) {
       k.total_ms += g.ms;
       k.max_ms = Math.max(k.max_ms, g.ms);
     }
-    const gc = { count: gcs.length, total_ms: gcs.reduce((a, g) => a + g.ms, 0), max_ms: gcs.reduce((a, g) => Math.max(a, g.ms), 0), by_kind: byKind };
-    const loop = { longest_turn_ms: longestTurn, longest_turn_cpu_ms: longestTurnCpu, most_cpu_in_a_turn_ms: mostCpuInATurn, in_turns_over_20ms_ms: longTurnsMs };
+    const gc = {
+      count: gcs.length,
+      total_ms: gcs.reduce((a, g) => a + g.ms, 0),
+      max_ms: gcs.reduce((a, g) => Math.max(a, g.ms), 0),
+      by_kind: byKind,
+    };
+    const loop = {
+      longest_turn_ms: longestTurn,
+      longest_turn_cpu_ms: longestTurnCpu,
+      most_cpu_in_a_turn_ms: mostCpuInATurn,
+      in_turns_over_20ms_ms: longTurnsMs,
+    };
     gcs = [];
     longestTurn = longestTurnCpu = mostCpuInATurn = 0;
     longTurnsMs = 0;
-    const write = (afterGc) => appendFileSync(file, `${JSON.stringify({ n, at: Date.now(), memory: before, gc, loop, after_gc: afterGc })}\n`);
+    const write = (afterGc) =>
+      appendFileSync(file, `${JSON.stringify({ n, at: Date.now(), memory: before, gc, loop, after_gc: afterGc })}\n`);
     if (n < gcFrom || typeof globalThis.gc !== 'function') return write(undefined);
     // Two full collections a second apart: ArrayBuffers' memory is freed by a sweeper after the collection.
     globalThis.gc();

@@ -13,7 +13,12 @@ import { createPayment, load } from './load.mjs';
 import { startChild, stop } from './child.mjs';
 
 const { values: opt } = parseArgs({
-  options: { size: { type: 'string', default: '1000' }, ms: { type: 'string', default: '5000' }, root: { type: 'string' }, keep: { type: 'string' } },
+  options: {
+    size: { type: 'string', default: '1000' },
+    ms: { type: 'string', default: '5000' },
+    root: { type: 'string' },
+    keep: { type: 'string' },
+  },
 });
 const root = resolve(opt.root ?? fileURLToPath(new URL('../..', import.meta.url)));
 
@@ -42,8 +47,27 @@ const OTHER = 'the rest: event loop, timers, promise jobs, V8';
 const work = mkdtempSync(join(tmpdir(), 'paygate-profile-'));
 const profDir = opt.keep ? resolve(opt.keep) : join(work, 'prof');
 const store = join(work, 'sandbox.json');
-if (spawnSync(process.execPath, [join(root, 'test/bench/prefill.mjs'), store, opt.size], { stdio: ['ignore', 'pipe', 'inherit'] }).status !== 0) throw new Error('prefill failed');
-const sb = await startChild(['--cpu-prof', '--cpu-prof-interval', '250', '--cpu-prof-dir', profDir, join(root, 'bin/paygate.js'), 'sandbox', 'start', '--port', '0', '--store', store, '--json']);
+if (
+  spawnSync(process.execPath, [join(root, 'test/bench/prefill.mjs'), store, opt.size], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).status !== 0
+)
+  throw new Error('prefill failed');
+const sb = await startChild([
+  '--cpu-prof',
+  '--cpu-prof-interval',
+  '250',
+  '--cpu-prof-dir',
+  profDir,
+  join(root, 'bin/paygate.js'),
+  'sandbox',
+  'start',
+  '--port',
+  '0',
+  '--store',
+  store,
+  '--json',
+]);
 const r = await load({
   url: sb.info.base_url,
   durationMs: Number(opt.ms),
@@ -81,7 +105,11 @@ p.samples.forEach((s, i) => {
   }
   counts.set(stage, (counts.get(stage) ?? 0) + 1);
 });
-console.log(`${r.requests} creates at ${r.rps.toFixed(0)}/s, p99 ${r.p99.toFixed(2)} ms, server CPU ${r.cpuUsPerRequest?.toFixed(0)} µs per create; ${busy} busy samples of 250 µs`);
+console.log(
+  `${r.requests} creates at ${r.rps.toFixed(0)}/s, p99 ${r.p99.toFixed(2)} ms, server CPU ${r.cpuUsPerRequest?.toFixed(0)} µs per create; ${busy} busy samples of 250 µs`,
+);
 for (const [stage, n] of [...counts].sort((a, b) => b[1] - a[1])) {
-  console.log(`${((100 * n) / busy).toFixed(1).padStart(5)} %  ${(((r.cpuUsPerRequest ?? NaN) * n) / busy).toFixed(1).padStart(6)} µs  ${stage}`);
+  console.log(
+    `${((100 * n) / busy).toFixed(1).padStart(5)} %  ${(((r.cpuUsPerRequest ?? NaN) * n) / busy).toFixed(1).padStart(6)} µs  ${stage}`,
+  );
 }

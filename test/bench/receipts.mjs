@@ -30,7 +30,12 @@ const TARGET = 10 * MiB - 16 * 1024;
 function slowReceipt(target = TARGET) {
   const make = (perPage) =>
     buildPdf({
-      pages: Array.from({ length: 20 }, (_, p) => Array.from({ length: perPage }, (_, i) => `Payment 1500.00 RUB, line ${p}-${i} ................................`)),
+      pages: Array.from({ length: 20 }, (_, p) =>
+        Array.from(
+          { length: perPage },
+          (_, i) => `Payment 1500.00 RUB, line ${p}-${i} ................................`,
+        ),
+      ),
       info: { Producer: 'Sandbox Bank statements' },
     });
   let perPage = 4000;
@@ -44,7 +49,8 @@ function slowReceipt(target = TARGET) {
 
 /** A PDF just under 10 MiB that is read: 20 pages of text (about 90,000 characters, every line with amounts) and padding. */
 function readReceipt(target = TARGET) {
-  const line = (p, i) => `Transfer ${p}-${i}: 1500.00 RUB to card 2200 **** 0004, fee 0.00 RUB, ref ${'0123456789'.repeat(6)}`;
+  const line = (p, i) =>
+    `Transfer ${p}-${i}: 1500.00 RUB to card 2200 **** 0004, fee 0.00 RUB, ref ${'0123456789'.repeat(6)}`;
   const pages = Array.from({ length: 20 }, (_, p) => Array.from({ length: 48 }, (_, i) => line(p, i)));
   const info = { Producer: 'Sandbox Bank statements' };
   const bare = buildPdf({ pages, info }).byteLength;
@@ -54,14 +60,17 @@ function readReceipt(target = TARGET) {
 function multipart(fields, file) {
   const boundary = `bench-${Math.random().toString(16).slice(2)}`;
   let head = '';
-  for (const [k, v] of Object.entries(fields)) head += `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
+  for (const [k, v] of Object.entries(fields))
+    head += `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
   head += `--${boundary}\r\nContent-Disposition: form-data; name="receipt"; filename="receipt.pdf"\r\nContent-Type: application/pdf\r\n\r\n`;
   const body = Buffer.concat([Buffer.from(head), file, Buffer.from(`\r\n--${boundary}--\r\n`)]);
   return { body, type: `multipart/form-data; boundary=${boundary}` };
 }
 
 function startSandbox(store) {
-  const args = process.env.BENCH_SERVE ? [process.env.BENCH_SERVE, store] : [bin, 'sandbox', 'start', '--port', '0', '--store', store, '--json'];
+  const args = process.env.BENCH_SERVE
+    ? [process.env.BENCH_SERVE, store]
+    : [bin, 'sandbox', 'start', '--port', '0', '--store', store, '--json'];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', (line) => resolve({ child, info: JSON.parse(line) }));
@@ -69,25 +78,38 @@ function startSandbox(store) {
   });
 }
 
-
 let seq = 0;
 async function createPayment(base, key, link) {
   const res = await fetch(`${base}/v1/payment${link ? '/link' : ''}`, {
     method: 'POST',
     headers: { 'x-api-key': key, 'content-type': 'application/json' },
-    body: JSON.stringify({ merchant_operation_id: `bench-rcpt-${process.pid}-${++seq}`, client_id: 'payer+receipt', method: 'WT_RUB_C2C', amount: '1500.00', currency: 'RUB' }),
+    body: JSON.stringify({
+      merchant_operation_id: `bench-rcpt-${process.pid}-${++seq}`,
+      client_id: 'payer+receipt',
+      method: 'WT_RUB_C2C',
+      amount: '1500.00',
+      currency: 'RUB',
+    }),
   });
   const op = await res.json();
-  if (op.status !== 'awaiting_confirmation') throw new Error(`expected a payment awaiting confirmation, got ${JSON.stringify(op)}`);
+  if (op.status !== 'awaiting_confirmation')
+    throw new Error(`expected a payment awaiting confirmation, got ${JSON.stringify(op)}`);
   return op;
 }
 
 /** Upload through shop A's hosted page (payment_url) or shop B's confirm_payment; resolves with status and time. */
 async function upload(base, op, file, key) {
   const t0 = performance.now();
-  const { body, type } = key ? multipart({ operation_id: op.operation_id, confirmation_type: 'receipt' }, file) : multipart({}, file);
+  const { body, type } = key
+    ? multipart({ operation_id: op.operation_id, confirmation_type: 'receipt' }, file)
+    : multipart({}, file);
   const url = key ? `${base}/v1/confirm_payment` : `${op.payment_url}/receipt`;
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': type, ...(key ? { 'x-api-key': key } : {}) }, body, redirect: 'manual' });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': type, ...(key ? { 'x-api-key': key } : {}) },
+    body,
+    redirect: 'manual',
+  });
   await res.arrayBuffer();
   return { status: res.status, ms: performance.now() - t0 };
 }
@@ -121,7 +143,11 @@ const base = sb.info.base_url;
 /** Six uploads of `file` at once — three to shop A's hosted pages, three to shop B's confirm_payment — while the pool shop reads. */
 async function sixAtOnce(file) {
   const ops = [];
-  for (let i = 0; i < 3; i++) ops.push({ op: await createPayment(base, KEY.a, true) }, { op: await createPayment(base, KEY.b, false), key: KEY.b });
+  for (let i = 0; i < 3; i++)
+    ops.push(
+      { op: await createPayment(base, KEY.a, true) },
+      { op: await createPayment(base, KEY.b, false), key: KEY.b },
+    );
   let left = ops.length;
   const t0 = performance.now();
   const uploads = Promise.all(ops.map(({ op, key }) => upload(base, op, file, key).finally(() => left--)));
@@ -134,11 +160,19 @@ try {
   // Warm-up: the parser's first load, connections.
   const warm = await createPayment(base, KEY.b, false);
   await upload(base, warm, readFileSync(join(root, 'fixtures/receipts/ok-1500.pdf')), KEY.b);
-  await readLoop(base, ((n) => () => n-- <= 0)(200));
+  await readLoop(
+    base,
+    (
+      (n) => () =>
+        n-- <= 0
+    )(200),
+  );
 
   const t0 = performance.now();
   const idle = figures(await readLoop(base, () => performance.now() - t0 > BASELINE_MS));
-  console.log(`GET /v1/balances of a third shop, sequential, nothing uploaded: worst ${ms(idle.worst)}, p99 ${ms(idle.p99)}, p50 ${ms(idle.p50)} (${idle.n} reads)`);
+  console.log(
+    `GET /v1/balances of a third shop, sequential, nothing uploaded: worst ${ms(idle.worst)}, p99 ${ms(idle.p99)}, p50 ${ms(idle.p50)} (${idle.n} reads)`,
+  );
   out.idle = idle;
   for (const [name, file, what] of [
     ['slow', slow, 'text PDFs whose check runs to its 5 s budget'],
@@ -146,8 +180,12 @@ try {
   ]) {
     const r = await sixAtOnce(file);
     out[name] = { ...r.lat, uploads_ms: Math.round(r.ms) };
-    console.log(`six ${(file.byteLength / MiB).toFixed(2)} MiB ${what}: 3 via shop A's hosted page + 3 via shop B's confirm_payment, answered in ${(r.ms / 1000).toFixed(1)} s (statuses ${r.statuses.join(' ')})`);
-    console.log(`  the worst /v1 delay while six maximal receipts are being checked: ${ms(r.lat.worst)} (p99 ${ms(r.lat.p99)}, p50 ${ms(r.lat.p50)}, ${r.lat.n} reads) — ${(r.lat.worst / idle.worst).toFixed(1)} × the worst and ${(r.lat.p99 / idle.p99).toFixed(1)} × the p99 with nothing uploaded`);
+    console.log(
+      `six ${(file.byteLength / MiB).toFixed(2)} MiB ${what}: 3 via shop A's hosted page + 3 via shop B's confirm_payment, answered in ${(r.ms / 1000).toFixed(1)} s (statuses ${r.statuses.join(' ')})`,
+    );
+    console.log(
+      `  the worst /v1 delay while six maximal receipts are being checked: ${ms(r.lat.worst)} (p99 ${ms(r.lat.p99)}, p50 ${ms(r.lat.p50)}, ${r.lat.n} reads) — ${(r.lat.worst / idle.worst).toFixed(1)} × the worst and ${(r.lat.p99 / idle.p99).toFixed(1)} × the p99 with nothing uploaded`,
+    );
   }
 
   // The issue's case: one payer sends six maximal receipts to one shop's hosted pages; another shop confirms a small receipt.
@@ -161,9 +199,18 @@ try {
   const during = await upload(base, await createPayment(base, KEY.b, false), small, KEY.b);
   const floodResults = await Promise.all(floodUploads);
   const refused = floodResults.filter((r) => r.status === 429).length;
-  console.log(`shop B's confirm_payment of a small receipt while shop A's pages take six maximal uploads: ${ms(during.ms)} (alone: ${ms(alone.ms)}); shop A: ${floodResults.length - refused} checked, ${refused} refused at once with 429`);
+  console.log(
+    `shop B's confirm_payment of a small receipt while shop A's pages take six maximal uploads: ${ms(during.ms)} (alone: ${ms(alone.ms)}); shop A: ${floodResults.length - refused} checked, ${refused} refused at once with 429`,
+  );
 
-  console.log(JSON.stringify({ bench: 'receipts', ...out, small_confirm_ms: { alone: Math.round(alone.ms), during_flood: Math.round(during.ms) }, flood: { checked: floodResults.length - refused, refused } }));
+  console.log(
+    JSON.stringify({
+      bench: 'receipts',
+      ...out,
+      small_confirm_ms: { alone: Math.round(alone.ms), during_flood: Math.round(during.ms) },
+      flood: { checked: floodResults.length - refused, refused },
+    }),
+  );
 } finally {
   await stop(sb.child);
   rmSync(dir, { recursive: true, force: true });

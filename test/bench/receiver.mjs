@@ -29,7 +29,12 @@ const server = createServer((socket) => {
       buf = buf.subarray(total);
       if (head.startsWith('GET ')) {
         const body = JSON.stringify({ count, distinct: ids.size, last });
-        out = Buffer.concat([out ?? Buffer.alloc(0), Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)]);
+        out = Buffer.concat([
+          out ?? Buffer.alloc(0),
+          Buffer.from(
+            `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+          ),
+        ]);
         continue;
       }
       count++;
@@ -38,7 +43,12 @@ const server = createServer((socket) => {
       if (id) ids.add(id[1]);
       replies++;
     }
-    if (replies > 0) out = out ? Buffer.concat([out, ...Array(replies).fill(NO_CONTENT)]) : replies === 1 ? NO_CONTENT : Buffer.concat(Array(replies).fill(NO_CONTENT));
+    if (replies > 0)
+      out = out
+        ? Buffer.concat([out, ...Array(replies).fill(NO_CONTENT)])
+        : replies === 1
+          ? NO_CONTENT
+          : Buffer.concat(Array(replies).fill(NO_CONTENT));
     if (out) socket.write(out);
   });
   socket.on('error', () => {});

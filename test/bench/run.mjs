@@ -17,10 +17,10 @@ const DURATION = Number(process.env.BENCH_DURATION_MS ?? 5000);
 const CONNECTIONS = 20;
 const sizes = (process.env.BENCH_SIZES ?? '1000,100000').split(',').map(Number);
 
-
 const createRequest = (tag) => createPayment(`bench-${tag}-${process.pid}`);
 
-const cpuText = (r) => (r.cpuUsPerRequest === undefined ? '' : `   CPU ${r.cpuUsPerRequest.toFixed(0).padStart(4)} µs/req`);
+const cpuText = (r) =>
+  r.cpuUsPerRequest === undefined ? '' : `   CPU ${r.cpuUsPerRequest.toFixed(0).padStart(4)} µs/req`;
 const fmt = (r) =>
   `${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms${cpuText(r)}   (${r.requests} requests, ${r.non2xx} non-2xx, ${r.errors} errors)`;
 
@@ -46,12 +46,29 @@ if (!process.env.BENCH_SKIP_STARTUP) {
   const created = await fetch(`${sb.info.base_url}/v1/payment`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': KEY },
-    body: JSON.stringify({ merchant_operation_id: `bench-start-${process.pid}`, client_id: 'c1', method: 'WT_RUB_C2C', amount: '100.00', currency: 'RUB' }),
+    body: JSON.stringify({
+      merchant_operation_id: `bench-start-${process.pid}`,
+      client_id: 'c1',
+      method: 'WT_RUB_C2C',
+      amount: '100.00',
+      currency: 'RUB',
+    }),
   }).then((r) => r.json());
   const configDir = mkdtempSync(join(tmpdir(), 'paygate-bench-config-'));
-  const env = { ...process.env, PAYGATE_CONFIG: join(configDir, 'config.json'), PAYGATE_BASE_URL: sb.info.base_url, PAYGATE_API_KEY: KEY, NO_COLOR: '1' };
+  const env = {
+    ...process.env,
+    PAYGATE_CONFIG: join(configDir, 'config.json'),
+    PAYGATE_BASE_URL: sb.info.base_url,
+    PAYGATE_API_KEY: KEY,
+    NO_COLOR: '1',
+  };
   const t = timeCommands(
-    { node: ['-e', '0'], help: [bin, '--help'], balances: [bin, 'balances', '--json'], state: [bin, 'state', created.operation_id] },
+    {
+      node: ['-e', '0'],
+      help: [bin, '--help'],
+      balances: [bin, 'balances', '--json'],
+      state: [bin, 'state', created.operation_id],
+    },
     env,
   );
   await stop(sb.child);
@@ -66,7 +83,13 @@ if (process.env.BENCH_STARTUP_ONLY) process.exit(0);
 
 const results = {};
 const ceiling = await startChild([join(root, 'test/bench/ceiling-server.mjs')]);
-results.ceiling = await load({ url: ceiling.info.base_url, connections: CONNECTIONS, durationMs: DURATION, request: createRequest('ceiling'), pid: ceiling.child.pid });
+results.ceiling = await load({
+  url: ceiling.info.base_url,
+  connections: CONNECTIONS,
+  durationMs: DURATION,
+  request: createRequest('ceiling'),
+  pid: ceiling.child.pid,
+});
 await stop(ceiling.child);
 console.log(`bare h3 route (ceiling)        ${fmt(results.ceiling)}`);
 
@@ -75,7 +98,13 @@ if (!process.env.BENCH_SKIP_PRISM) {
   const prism = ensurePrism();
   if (prism.cli) {
     const p = await startPrism(prism.cli, join(root, 'docs/openapi.json'));
-    results.prism = await load({ url: p.baseUrl, connections: CONNECTIONS, durationMs: DURATION, request: createRequest('prism'), pid: p.child.pid });
+    results.prism = await load({
+      url: p.baseUrl,
+      connections: CONNECTIONS,
+      durationMs: DURATION,
+      request: createRequest('prism'),
+      pid: p.child.pid,
+    });
     await stop(p.child);
     console.log(`Prism mock (stateless)         ${fmt(results.prism)}`);
   } else {
@@ -87,18 +116,32 @@ for (const size of sizes) {
   const dir = mkdtempSync(join(tmpdir(), 'paygate-bench-'));
   const store = join(dir, 'sandbox.json');
   const t0 = performance.now();
-  const pre = spawnSync(process.execPath, [join(root, 'test/bench/prefill.mjs'), store, String(size)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const pre = spawnSync(process.execPath, [join(root, 'test/bench/prefill.mjs'), store, String(size)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   if (pre.status !== 0) throw new Error('prefill failed');
   const prefillMs = performance.now() - t0;
   const t1 = performance.now();
-  const sb = await startChild(process.env.BENCH_SERVE ? [process.env.BENCH_SERVE, store] : [bin, 'sandbox', 'start', '--port', '0', '--store', store, '--json']);
+  const sb = await startChild(
+    process.env.BENCH_SERVE
+      ? [process.env.BENCH_SERVE, store]
+      : [bin, 'sandbox', 'start', '--port', '0', '--store', store, '--json'],
+  );
   const startMs = performance.now() - t1;
-  const r = await load({ url: sb.info.base_url, connections: CONNECTIONS, durationMs: DURATION, request: createRequest(`s${size}`), pid: sb.child.pid });
+  const r = await load({
+    url: sb.info.base_url,
+    connections: CONNECTIONS,
+    durationMs: DURATION,
+    request: createRequest(`s${size}`),
+    pid: sb.child.pid,
+  });
   await stop(sb.child);
   rmSync(dir, { recursive: true, force: true });
   results[size] = { ...r, prefillMs, startMs };
   const vsPrism = results.prism ? `   ${(r.rps / results.prism.rps).toFixed(2)} × Prism` : '';
-  console.log(`create payment, ${String(size).padStart(6)} stored ${fmt(r)}${vsPrism}   [start ${startMs.toFixed(0)} ms]`);
+  console.log(
+    `create payment, ${String(size).padStart(6)} stored ${fmt(r)}${vsPrism}   [start ${startMs.toFixed(0)} ms]`,
+  );
 }
 
 // Webhooks: test/bench/webhook-cpu.mjs (next in `npm run bench`) measures what delivery costs the sandbox, in CPU per
@@ -108,7 +151,11 @@ const small = results[sizes[0]];
 const large = results[sizes[sizes.length - 1]];
 if (small) {
   console.log(`\ncreate vs ceiling at ${sizes[0]}: ${((small.rps / results.ceiling.rps) * 100).toFixed(1)} %`);
-  if (results.prism) console.log(`create vs Prism at ${sizes[0]}: ${(small.rps / results.prism.rps).toFixed(2)} ×   (target ≥ 4.5 ×)`);
-  if (large && sizes.length > 1) console.log(`throughput at ${sizes.at(-1)} vs ${sizes[0]}: ${((large.rps / small.rps) * 100).toFixed(1)} %   (target ≥ 90 %)`);
+  if (results.prism)
+    console.log(`create vs Prism at ${sizes[0]}: ${(small.rps / results.prism.rps).toFixed(2)} ×   (target ≥ 4.5 ×)`);
+  if (large && sizes.length > 1)
+    console.log(
+      `throughput at ${sizes.at(-1)} vs ${sizes[0]}: ${((large.rps / small.rps) * 100).toFixed(1)} %   (target ≥ 90 %)`,
+    );
   console.log(`targets: ≥ 8000 req/s and p99 ≤ 5 ms at ${sizes[0]}; p99 ≤ 8 ms at ${sizes.at(-1)}`);
 }

@@ -15,7 +15,14 @@ async function template() {
   const file = join(dir, 'tpl.json');
   const sb = await createSandbox({ store: file, reset: true, fsync: false, frozenClock: true, log: () => {} });
   const s = sb.service;
-  const pay = (i) => s.create('shop_a', 'payment', { merchant_operation_id: `tpl-${i}`, client_id: `client-${i}`, method: 'WT_RUB_C2C', amount: `${100 + i * 7}.00`, currency: 'RUB' });
+  const pay = (i) =>
+    s.create('shop_a', 'payment', {
+      merchant_operation_id: `tpl-${i}`,
+      client_id: `client-${i}`,
+      method: 'WT_RUB_C2C',
+      amount: `${100 + i * 7}.00`,
+      currency: 'RUB',
+    });
   // 2 of 20 expire: created, then the clock passes their expiry.
   for (let i = 0; i < 2; i++) await pay(i);
   await sb.clock.advance(31 * 60_000);
@@ -41,13 +48,19 @@ async function template() {
   const ops2 = colls.operations.filter(([, j]) => entity(j).shop_id === 'shop_a');
   const groups = ops2.map(([id, json]) => {
     const related = (c) => (colls[c] ?? []).filter(([eid]) => eid.includes(id)).map(([eid, j]) => [c, eid, j]);
-    return { id, moid: entity(json).merchant_operation_id, lines: [['operations', id, json], ...related('postings'), ...related('events')] };
+    return {
+      id,
+      moid: entity(json).merchant_operation_id,
+      lines: [['operations', id, json], ...related('postings'), ...related('events')],
+    };
   });
   const used = new Set(groups.flatMap((g) => g.lines.map(([c, id]) => `${c}\t${id}`)));
   // The template's clock position is left out: it stands 32 minutes ahead (the advances above), and a sandbox started
   // on the filled store would resume there, with every pending copy already past its expiry (40 % of the store
   // expiring during the measured create load). The filled store's sandbox starts at real time.
-  const rest = Object.entries(colls).flatMap(([c, list]) => list.filter(([id]) => !used.has(`${c}\t${id}`) && !(c === 'meta' && id === 'clock')).map(([id, j]) => [c, id, j]));
+  const rest = Object.entries(colls).flatMap(([c, list]) =>
+    list.filter(([id]) => !used.has(`${c}\t${id}`) && !(c === 'meta' && id === 'clock')).map(([id, j]) => [c, id, j]),
+  );
   return { groups, rest };
 }
 
@@ -59,7 +72,8 @@ for (const g of groups) {
 }
 const TS = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g;
 const hex = (n, w) => n.toString(16).padStart(w, '0');
-const newId = (i) => `${hex(Math.floor(i / 65536) & 0xffffffff, 8)}-${hex(i & 0xffff, 4)}-5000-8000-${hex(i * 2654435761 % 2 ** 48, 12)}`;
+const newId = (i) =>
+  `${hex(Math.floor(i / 65536) & 0xffffffff, 8)}-${hex(i & 0xffff, 4)}-5000-8000-${hex((i * 2654435761) % 2 ** 48, 12)}`;
 const base = Date.now() - count; // 1 ms apart, the newest now: pending ones expire 30 min after their creation, not during the bench
 
 const out = createWriteStream(store);

@@ -27,7 +27,9 @@ const rssOf = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/s
 const mb = (b) => `${(b / 2 ** 20).toFixed(0)} MiB`;
 
 function fill(store, n) {
-  const r = spawnSync(process.execPath, [join(root, 'test/bench/scale-fill.mjs'), store, String(n), FORMAT], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const r = spawnSync(process.execPath, [join(root, 'test/bench/scale-fill.mjs'), store, String(n), FORMAT], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   if (r.status !== 0) throw new Error('scale-fill failed');
   return JSON.parse(r.stdout.toString());
 }
@@ -38,14 +40,17 @@ async function start(store, compactAfter) {
   const bin = join(process.env.BENCH_SCALE_ROOT ?? root, 'bin/paygate.js');
   const env = { ...process.env };
   if (compactAfter) env.PAYGATE_STORE_COMPACT_AFTER = compactAfter;
-  const child = spawn(process.execPath, [bin, 'sandbox', 'start', '--port', '0', '--store', store, '--json'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [bin, 'sandbox', 'start', '--port', '0', '--store', store, '--json'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const info = await new Promise((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line)));
     child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
   });
   return { child, info, startMs: performance.now() - t0 };
 }
-
 
 const createRequest = (tag) => createPayment(`scale-${tag}-${process.pid}`);
 
@@ -70,11 +75,27 @@ const pct = (xs, p) => xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, 
 async function compaction(url, store) {
   const old = `${store}.journal.old`;
   let done = false;
-  const base = await probe(url, ((n) => () => n-- <= 0)(200));
-  const p50 = pct(base.map((x) => x.ms), 0.5);
+  const base = await probe(
+    url,
+    (
+      (n) => () =>
+        n-- <= 0
+    )(200),
+  );
+  const p50 = pct(
+    base.map((x) => x.ms),
+    0.5,
+  );
   let compactMs = NaN;
   let t0 = 0;
-  const creating = load({ url, connections: 20, durationMs: 600_000, warmupMs: 0, request: createRequest('compact'), until: () => done });
+  const creating = load({
+    url,
+    connections: 20,
+    durationMs: 600_000,
+    warmupMs: 0,
+    request: createRequest('compact'),
+    until: () => done,
+  });
   const watch = (async () => {
     while (!existsSync(old)) await new Promise((r) => setTimeout(r, 20));
     t0 = performance.now();
@@ -87,7 +108,15 @@ async function compaction(url, store) {
   const created = await creating;
   // The probes that overlapped the compaction (while the old journal existed).
   const during = lat.filter((x) => x.at + x.ms >= t0 && x.at <= t0 + compactMs).map((x) => x.ms);
-  return { p50, worst: Math.max(...lat.map((x) => x.ms)) - p50, worstDuring: Math.max(...during) - p50, probes: during.length, compactMs, created, snapshotBytes: statSync(store).size };
+  return {
+    p50,
+    worst: Math.max(...lat.map((x) => x.ms)) - p50,
+    worstDuring: Math.max(...during) - p50,
+    probes: during.length,
+    compactMs,
+    created,
+    snapshotBytes: statSync(store).size,
+  };
 }
 
 const rows = [];
@@ -106,10 +135,24 @@ for (const n of sizes) {
     let info, startMs;
     ({ child, info, startMs } = await start(store, process.env.PAYGATE_STORE_COMPACT_AFTER));
     Object.assign(row, { startMs: Math.round(startMs) });
-    const exited = new Promise((r) => child.once('exit', (code, signal) => r(`the sandbox exited (${signal ?? `code ${code}`}; out of memory when stderr says so)`)));
+    const exited = new Promise((r) =>
+      child.once('exit', (code, signal) =>
+        r(`the sandbox exited (${signal ?? `code ${code}`}; out of memory when stderr says so)`),
+      ),
+    );
     await new Promise((r) => setTimeout(r, 1000));
     row.rss = rssOf(child.pid);
-    const r = await Promise.race([load({ url: info.base_url, connections: 20, durationMs: DURATION, warmupMs: 1000, request: createRequest(n), pid: child.pid }), exited.then((m) => Promise.reject(new Error(m)))]);
+    const r = await Promise.race([
+      load({
+        url: info.base_url,
+        connections: 20,
+        durationMs: DURATION,
+        warmupMs: 1000,
+        request: createRequest(n),
+        pid: child.pid,
+      }),
+      exited.then((m) => Promise.reject(new Error(m))),
+    ]);
     if (n === 1000) base1k = { rps: r.rps, cpuUs: r.cpuUsPerRequest };
     Object.assign(row, { rps: Math.round(r.rps), cpuUs: Math.round(r.cpuUsPerRequest ?? NaN), p99: +r.p99.toFixed(2) });
     if (n === Math.max(...sizes) && n >= 100_000 && !process.env.BENCH_SKIP_COMPACTION) {
@@ -129,7 +172,11 @@ for (const n of sizes) {
 rmSync(dir, { recursive: true, force: true });
 
 const small = rows.find((r) => r.n === Math.min(...sizes));
-console.log(`\nstore at scale (issue 17): ${sizes.join(', ')} stored operations, mix per 20: ${Object.entries(small.mix).map(([k, v]) => `${v} ${k}`).join(', ')}`);
+console.log(
+  `\nstore at scale (issue 17): ${sizes.join(', ')} stored operations, mix per 20: ${Object.entries(small.mix)
+    .map(([k, v]) => `${v} ${k}`)
+    .join(', ')}`,
+);
 for (const r of rows) {
   const perOp = r.n > small.n ? (r.rss - small.rss) / (r.n - small.n) : NaN;
   console.log(

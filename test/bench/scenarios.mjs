@@ -14,7 +14,11 @@ const runs = Number(process.env.BENCH_SCENARIO_RUNS ?? 3);
 const figures = [];
 for (let i = 0; i < runs; i++) {
   const started = performance.now();
-  const r = spawnSync(process.execPath, [bin, 'scenario', 'run', 'scenarios/', '--reporter', 'json'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [bin, 'scenario', 'run', 'scenarios/', '--reporter', 'json'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const wall = performance.now() - started;
   const summary = JSON.parse(r.stdout.trim().split('\n').at(-1));
   if (r.status !== 0) {
@@ -22,6 +26,8 @@ for (let i = 0; i < runs; i++) {
     process.exit(1);
   }
   figures.push({ scenarios: summary.passed, run_ms: Math.round(summary.durationMs), process_ms: Math.round(wall) });
-  console.log(`scenario library: ${summary.passed} scenarios in ${(summary.durationMs / 1000).toFixed(2)} s (whole process ${(wall / 1000).toFixed(2)} s; target < 10 s)`);
+  console.log(
+    `scenario library: ${summary.passed} scenarios in ${(summary.durationMs / 1000).toFixed(2)} s (whole process ${(wall / 1000).toFixed(2)} s; target < 10 s)`,
+  );
 }
 console.log(JSON.stringify({ bench: 'scenarios', runs: figures }));

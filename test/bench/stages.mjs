@@ -14,15 +14,32 @@ import { planCreate } from '../../dist/domain/create.js';
 import { serializeChanges } from '../../dist/store/journal.js';
 import { toWireOperation } from '../../dist/emulator/wire.js';
 
-const { values: opt } = parseArgs({ options: { size: { type: 'string', default: '1000' }, rounds: { type: 'string', default: '5' }, n: { type: 'string', default: '20000' }, http: { type: 'string' } } });
+const { values: opt } = parseArgs({
+  options: {
+    size: { type: 'string', default: '1000' },
+    rounds: { type: 'string', default: '5' },
+    n: { type: 'string', default: '20000' },
+    http: { type: 'string' },
+  },
+});
 const N = Number(opt.n);
 const KEY = 'pg_test_a_7Hq2Lm9XwR4tNc8V';
 const dir = mkdtempSync(join(tmpdir(), 'paygate-stages-'));
 const sb = await createSandbox({ store: join(dir, 'sandbox.json'), reset: true, fsync: false, log: () => {} });
 const { service } = sb;
-const params = (tag, i) => ({ merchant_operation_id: `stage-${tag}-${i}`, client_id: `client-${i % 1000}`, method: 'WT_RUB_C2C', amount: `${100 + (i % 9000)}.00`, currency: 'RUB' });
+const params = (tag, i) => ({
+  merchant_operation_id: `stage-${tag}-${i}`,
+  client_id: `client-${i % 1000}`,
+  method: 'WT_RUB_C2C',
+  amount: `${100 + (i % 9000)}.00`,
+  currency: 'RUB',
+});
 for (let i = 0; i < Number(opt.size); i += 2000) {
-  await Promise.all(Array.from({ length: Math.min(2000, Number(opt.size) - i) }, (_, j) => service.create('shop_a', 'payment', params('fill', i + j))));
+  await Promise.all(
+    Array.from({ length: Math.min(2000, Number(opt.size) - i) }, (_, j) =>
+      service.create('shop_a', 'payment', params('fill', i + j)),
+    ),
+  );
 }
 
 const bodies = Array.from({ length: N }, (_, i) => Buffer.from(JSON.stringify(params('x', i))));
@@ -31,7 +48,9 @@ const schema = endpoints['payment.create'].body;
 const parsed = bodies.map((b) => JSON.parse(decoder.decode(b)));
 const valid = parsed.map((d) => parseWith(schema, d, 'body'));
 const plans = valid.map((p) => planCreate(service.ctx(), 'shop_a', 'payment', p));
-const changeLists = plans.map((p) => p.changes.map((c) => (c.kind === 'operation' ? { c: 'operations', v: c.op } : { c: `${c.kind}s`, v: c[c.kind] })));
+const changeLists = plans.map((p) =>
+  p.changes.map((c) => (c.kind === 'operation' ? { c: 'operations', v: c.op } : { c: `${c.kind}s`, v: c[c.kind] })),
+);
 
 /** CPU µs per item of `fn` over `count` items. */
 function cpu(count, fn) {
@@ -46,9 +65,11 @@ const stages = {
   'read body: UTF-8 decode + JSON.parse': () => cpu(N, (i) => JSON.parse(decoder.decode(bodies[i]))),
   'validate: well-formed check + zod schema': () => cpu(N, (i) => parseWith(schema, parsed[i], 'body')),
   'auth: X-API-Key to shop': () => cpu(N, () => service.authenticate(KEY)),
-  'domain: planCreate (idempotency, routing, pricing, requisites, event)': () => cpu(N, (i) => planCreate(service.ctx(), 'shop_a', 'payment', valid[i])),
+  'domain: planCreate (idempotency, routing, pricing, requisites, event)': () =>
+    cpu(N, (i) => planCreate(service.ctx(), 'shop_a', 'payment', valid[i])),
   'journal: serialise the changes (part of the store write)': () => cpu(N, (i) => serializeChanges(changeLists[i])),
-  'answer: wire shape + JSON.stringify': () => cpu(N, (i) => JSON.stringify(toWireOperation(plans[i].op, service.world))),
+  'answer: wire shape + JSON.stringify': () =>
+    cpu(N, (i) => JSON.stringify(toWireOperation(plans[i].op, service.world))),
   'service.create, 20 at a time (domain + store apply + journal write)': async () => {
     const tag = `r${round++}`;
     const t0 = process.cpuUsage();
@@ -75,8 +96,12 @@ const keys = Object.keys(m);
 const create = m[keys.at(-1)];
 const domain = m[keys[3]];
 const store = create - domain;
-console.log(`  ${store.toFixed(1).padStart(6)}  store: apply in memory + journal write + promises (service.create − domain)`);
+console.log(
+  `  ${store.toFixed(1).padStart(6)}  store: apply in memory + journal write + promises (service.create − domain)`,
+);
 if (opt.http) {
   const inProcess = m[keys[0]] + m[keys[1]] + m[keys[2]] + create + m[keys[5]];
-  console.log(`  ${(Number(opt.http) - inProcess).toFixed(1).padStart(6)}  HTTP: node:http, h3 routing, request log, writing the answer (${opt.http} − the stages above)`);
+  console.log(
+    `  ${(Number(opt.http) - inProcess).toFixed(1).padStart(6)}  HTTP: node:http, h3 routing, request log, writing the answer (${opt.http} − the stages above)`,
+  );
 }

@@ -68,7 +68,9 @@ function stalledStream(port, path, headers) {
     };
     s.on('data', onData);
     s.once('close', () => resolve({ socket: s, status: Number(status.split(' ')[1]) || 0 }));
-    const lines = Object.entries({ host: 'sandbox', accept: 'text/event-stream', ...headers }).map(([k, v]) => `${k}: ${v}`);
+    const lines = Object.entries({ host: 'sandbox', accept: 'text/event-stream', ...headers }).map(
+      ([k, v]) => `${k}: ${v}`,
+    );
     s.write(`GET ${path} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`);
   });
 }
@@ -87,8 +89,15 @@ function tricklers(port, count) {
       if (d.toString('latin1').startsWith('HTTP/1.1 408')) stats.answered408++;
     });
     const headerKind = i % 2 === 0;
-    s.write(headerKind ? 'GET /livez HTTP/1.1\r\nHost: sandbox\r\n' : `POST /v1/payment HTTP/1.1\r\nHost: sandbox\r\nX-Api-Key: ${KEY_A}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`);
-    const timer = setInterval(() => s.write(headerKind ? `X-Trickle-${Date.now()}: 1\r\n` : ' '), headerKind ? 2000 : 1000);
+    s.write(
+      headerKind
+        ? 'GET /livez HTTP/1.1\r\nHost: sandbox\r\n'
+        : `POST /v1/payment HTTP/1.1\r\nHost: sandbox\r\nX-Api-Key: ${KEY_A}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`,
+    );
+    const timer = setInterval(
+      () => s.write(headerKind ? `X-Trickle-${Date.now()}: 1\r\n` : ' '),
+      headerKind ? 2000 : 1000,
+    );
     s.once('close', () => {
       clearInterval(timer);
       sockets.delete(s);
@@ -110,8 +119,32 @@ function tricklers(port, count) {
 
 const dir = mkdtempSync(join(tmpdir(), 'paygate-stall-'));
 const probeFile = join(dir, 'probe.jsonl');
-const probeEnv = { PROBE_FILE: probeFile, PROBE_GC_FROM: '5', ...(process.env.STALL_GLIBC_TUNABLES ? { GLIBC_TUNABLES: process.env.STALL_GLIBC_TUNABLES } : {}) };
-const { child, info } = await startChild([...(process.env.STALL_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), '--expose-gc', '--require', join(root, 'test/bench/probe.cjs'), bin, 'sandbox', 'start', '--port', '0', '--store', join(dir, 'sandbox.json'), '--max-streams', String(STREAMS + 100), '--max-streams-per-credential', String(STREAMS + 100), '--json'], { PAYGATE_ADMIN_TOKEN: ADMIN, ...probeEnv });
+const probeEnv = {
+  PROBE_FILE: probeFile,
+  PROBE_GC_FROM: '5',
+  ...(process.env.STALL_GLIBC_TUNABLES ? { GLIBC_TUNABLES: process.env.STALL_GLIBC_TUNABLES } : {}),
+};
+const { child, info } = await startChild(
+  [
+    ...(process.env.STALL_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []),
+    '--expose-gc',
+    '--require',
+    join(root, 'test/bench/probe.cjs'),
+    bin,
+    'sandbox',
+    'start',
+    '--port',
+    '0',
+    '--store',
+    join(dir, 'sandbox.json'),
+    '--max-streams',
+    String(STREAMS + 100),
+    '--max-streams-per-credential',
+    String(STREAMS + 100),
+    '--json',
+  ],
+  { PAYGATE_ADMIN_TOKEN: ADMIN, ...probeEnv },
+);
 try {
   const url = info.listen_url;
   const port = Number(new URL(url).port);
@@ -145,7 +178,13 @@ try {
     const res = await fetch(`${url}/v1/payment/link`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': KEY_A },
-      body: JSON.stringify({ merchant_operation_id: `stall-page-${i}`, client_id: `page-${i}`, method: 'WT_RUB_C2C', amount: '1500.00', currency: 'RUB' }),
+      body: JSON.stringify({
+        merchant_operation_id: `stall-page-${i}`,
+        client_id: `page-${i}`,
+        method: 'WT_RUB_C2C',
+        amount: '1500.00',
+        currency: 'RUB',
+      }),
     });
     pages.push((await res.json()).operation_id);
   }
@@ -153,7 +192,12 @@ try {
   const opening = [];
   for (let i = 0; i < STREAMS; i++) {
     const kind = i % 3;
-    const path = kind === 0 ? '/sandbox/operations/stream' : kind === 1 ? '/sandbox/logs/stream' : `/pay/${pages[Math.floor(i / 3)]}/events`;
+    const path =
+      kind === 0
+        ? '/sandbox/operations/stream'
+        : kind === 1
+          ? '/sandbox/logs/stream'
+          : `/pay/${pages[Math.floor(i / 3)]}/events`;
     opening.push(stalledStream(port, path, kind === 2 ? {} : admin));
   }
   const streams = await Promise.all(opening);
@@ -178,7 +222,13 @@ try {
   if (process.env.STALL_TRACE) console.log('RSS after close, every 0.5 s:', trace.join(' '));
   const memClosed = (await probeChild(child, probeFile)).memory;
   // A short clean load that adds no stored state (reads), then 2 s idle: V8's collector runs as under ordinary use.
-  await load({ url, connections: CONNECTIONS, durationMs: AFTER_MS, warmupMs: 0, request: () => ({ method: 'GET', path: '/v1/balances', headers: { 'x-api-key': KEY_A } }) });
+  await load({
+    url,
+    connections: CONNECTIONS,
+    durationMs: AFTER_MS,
+    warmupMs: 0,
+    request: () => ({ method: 'GET', path: '/v1/balances', headers: { 'x-api-key': KEY_A } }),
+  });
   await sleep(2000);
   const rssAfterLoad = rssMb(child.pid);
   const afterLoad = await probeChild(child, probeFile);
@@ -196,14 +246,30 @@ try {
   const rssNetAfterGcRatio = (memAfterGc.rss_mb - stateGrowth) / rssStart;
   const ok = rateRatio >= 0.8 && p99Ratio <= 2 && rssNetAfterLoadRatio <= 1.1;
   const f = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : String(n));
-  console.log(`stall: creates clean ${f(clean.rps)}/s p99 ${f(clean.p99)} ms; with ${admitted}/${STREAMS} stalled streams admitted and ${trickleOpen} trickling connections open: ${f(stalled.rps)}/s p99 ${f(stalled.p99)} ms (errors ${stalled.errors}, non-2xx ${stalled.non2xx}); sandbox CPU per create ${f(clean.cpuUsPerRequest, 0)} µs clean, ${f(stalled.cpuUsPerRequest, 0)} µs stalled`);
+  console.log(
+    `stall: creates clean ${f(clean.rps)}/s p99 ${f(clean.p99)} ms; with ${admitted}/${STREAMS} stalled streams admitted and ${trickleOpen} trickling connections open: ${f(stalled.rps)}/s p99 ${f(stalled.p99)} ms (errors ${stalled.errors}, non-2xx ${stalled.non2xx}); sandbox CPU per create ${f(clean.cpuUsPerRequest, 0)} µs clean, ${f(stalled.cpuUsPerRequest, 0)} µs stalled`,
+  );
   console.log(`  rate ${f(rateRatio * 100)} % of clean (goal ≥ 80 %), p99 ${f(p99Ratio, 2)}× clean (goal ≤ 2×)`);
-  console.log(`  RSS ${f(rssStart)} MB before, ${f(rssLoaded)} MB loaded, ${f(rssEnd)} MB after they closed: ${f(rssRatio * 100)} % of the start; net of the ${f(stateGrowth)} MB ${CREATES} creates added in the clean run: ${f(rssNetRatio * 100)} %`);
-  console.log(`  after ${AFTER_MS / 1000} s of clean reads and 2 s idle: RSS ${f(rssAfterLoad)} MB, net ${f(rssNetAfterLoadRatio * 100)} % (goal ≤ 110 %); after a forced full collection: RSS ${f(memAfterGc.rss_mb)} MB, net ${f(rssNetAfterGcRatio * 100)} %`);
-  const split = (m) => `RSS ${f(m.rss_mb)} (anonymous ${f(m.rss_anon_mb)}, mapped files ${f(m.rss_file_mb)}), heap used ${f(m.heap_used_mb)} of ${f(m.heap_total_mb)} committed (old ${f(m.spaces.old_space.committed_mb)}, young ${f(m.spaces.new_space.committed_mb)}), ArrayBuffers ${f(m.array_buffers_mb)} (V8's external count ${f(m.external_mb)}, which lags frees), anonymous outside the heap and ArrayBuffers ${f(m.rss_anon_mb - m.heap_total_mb - m.array_buffers_mb)}; ${m.handles} handles`;
+  console.log(
+    `  RSS ${f(rssStart)} MB before, ${f(rssLoaded)} MB loaded, ${f(rssEnd)} MB after they closed: ${f(rssRatio * 100)} % of the start; net of the ${f(stateGrowth)} MB ${CREATES} creates added in the clean run: ${f(rssNetRatio * 100)} %`,
+  );
+  console.log(
+    `  after ${AFTER_MS / 1000} s of clean reads and 2 s idle: RSS ${f(rssAfterLoad)} MB, net ${f(rssNetAfterLoadRatio * 100)} % (goal ≤ 110 %); after a forced full collection: RSS ${f(memAfterGc.rss_mb)} MB, net ${f(rssNetAfterGcRatio * 100)} %`,
+  );
+  const split = (m) =>
+    `RSS ${f(m.rss_mb)} (anonymous ${f(m.rss_anon_mb)}, mapped files ${f(m.rss_file_mb)}), heap used ${f(m.heap_used_mb)} of ${f(m.heap_total_mb)} committed (old ${f(m.spaces.old_space.committed_mb)}, young ${f(m.spaces.new_space.committed_mb)}), ArrayBuffers ${f(m.array_buffers_mb)} (V8's external count ${f(m.external_mb)}, which lags frees), anonymous outside the heap and ArrayBuffers ${f(m.rss_anon_mb - m.heap_total_mb - m.array_buffers_mb)}; ${m.handles} handles`;
   console.log('  where the memory is (MB):');
-  for (const [name, m] of [['start', memStart], ['loaded', memLoaded], ['closed', memClosed], ['after reads', memAfterLoad], ['after full GC', memAfterGc]]) console.log(`    ${name.padEnd(14)} ${split(m)}`);
-  console.log(`  trickling connections closed by the sandbox (408 / timeout) and opened again: ${trickle.stats.closedBySandbox} (${trickle.stats.answered408} answered 408)`);
+  for (const [name, m] of [
+    ['start', memStart],
+    ['loaded', memLoaded],
+    ['closed', memClosed],
+    ['after reads', memAfterLoad],
+    ['after full GC', memAfterGc],
+  ])
+    console.log(`    ${name.padEnd(14)} ${split(m)}`);
+  console.log(
+    `  trickling connections closed by the sandbox (408 / timeout) and opened again: ${trickle.stats.closedBySandbox} (${trickle.stats.answered408} answered 408)`,
+  );
   console.log(`  goal ${ok ? 'met' : 'NOT met'}`);
   console.log(
     JSON.stringify({
@@ -212,7 +278,14 @@ try {
       streams_admitted: admitted,
       tricklers: TRICKLERS,
       clean: { rps: clean.rps, p99_ms: clean.p99, p50_ms: clean.p50, cpu_us_per_create: clean.cpuUsPerRequest },
-      stalled: { rps: stalled.rps, p99_ms: stalled.p99, p50_ms: stalled.p50, errors: stalled.errors, non2xx: stalled.non2xx, cpu_us_per_create: stalled.cpuUsPerRequest },
+      stalled: {
+        rps: stalled.rps,
+        p99_ms: stalled.p99,
+        p50_ms: stalled.p50,
+        errors: stalled.errors,
+        non2xx: stalled.non2xx,
+        cpu_us_per_create: stalled.cpuUsPerRequest,
+      },
       rate_ratio: rateRatio,
       p99_ratio: p99Ratio,
       rss_mb: { before_clean: rssBefore, start: rssStart, loaded: rssLoaded, end: rssEnd },
@@ -222,7 +295,13 @@ try {
       rss_after_reads_mb: rssAfterLoad,
       rss_net_after_reads_ratio: rssNetAfterLoadRatio,
       rss_net_after_gc_ratio: rssNetAfterGcRatio,
-      memory: { start: memStart, loaded: memLoaded, closed: memClosed, after_reads: memAfterLoad, after_gc: memAfterGc },
+      memory: {
+        start: memStart,
+        loaded: memLoaded,
+        closed: memClosed,
+        after_reads: memAfterLoad,
+        after_gc: memAfterGc,
+      },
       creates_per_run: CREATES,
       trickle_closed_by_sandbox: trickle.stats.closedBySandbox,
       goal_met: ok,

@@ -33,7 +33,11 @@ function copyCheckout() {
 function timeStart(dir, [command, ...args] = [npm, 'start', '--silent', '--']) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(command, [...args, '--port', '0'], { cwd: dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, [...args, '--port', '0'], {
+      cwd: dir,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     let elapsed;
@@ -94,4 +98,12 @@ console.log(line('npm start, first (no dist/)', first, '≤ 10 s'));
 console.log(line('npm start, restart (nothing changed)', restart, '≤ 2 s'));
 console.log(line('paygate sandbox start (no npm)', direct, '—'));
 const ms = (t) => t.map(Math.round);
-console.log(JSON.stringify({ bench: 'start', node_ms: Math.round(base), first_ms: ms(first), restart_ms: ms(restart), sandbox_start_ms: ms(direct) }));
+console.log(
+  JSON.stringify({
+    bench: 'start',
+    node_ms: Math.round(base),
+    first_ms: ms(first),
+    restart_ms: ms(restart),
+    sandbox_start_ms: ms(direct),
+  }),
+);

@@ -41,7 +41,6 @@ const NODE_ARGS = (process.env.BENCH_WEBHOOK_NODE_ARGS ?? '').split(' ').filter(
 const DRAIN_LIMIT_MS = 60_000;
 const TICK_HZ = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
-
 /** CPU seconds the process has used so far, all threads (utime + stime, fields 14 and 15 of /proc/<pid>/stat). */
 function cpuSeconds(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -103,11 +102,14 @@ async function drive(url, pid, tag) {
         headers: { 'content-type': 'application/json', 'x-api-key': KEY },
         body: `{"merchant_operation_id":"wh-${tag}-${process.pid}-${i}","client_id":"client-${i % 1000}","method":"WT_RUB_C2C","amount":"${100 + (i % 9000)}.00","currency":"RUB"}`,
       })
-      .then(async (res) => {
-        await res.body.dump();
-        if (res.statusCode >= 200 && res.statusCode < 300) ok++;
-        else failed++;
-      }, () => failed++)
+      .then(
+        async (res) => {
+          await res.body.dump();
+          if (res.statusCode >= 200 && res.statusCode < 300) ok++;
+          else failed++;
+        },
+        () => failed++,
+      )
       .finally(() => {
         if (i >= first) lat.push(performance.now() - at);
         if (--pending === 0 && issued === total) allDone();
@@ -139,18 +141,42 @@ async function drive(url, pid, tag) {
   await pool.close();
   lat.sort((a, b) => a - b);
   const measured = total - first;
-  const perThread = Object.fromEntries(Object.keys(cpu.threadsEnd).map((k) => [k, ((cpu.threadsEnd[k] - cpu.threadsStart[k]) * 1e6) / measured]));
-  return { ok, failed, measured, perThread, usPerCreate: ((cpu.end - cpu.start) * 1e6) / measured, p50: lat[Math.floor(lat.length * 0.5)], p99: lat[Math.floor(lat.length * 0.99)], endedAt: performance.now() };
+  const perThread = Object.fromEntries(
+    Object.keys(cpu.threadsEnd).map((k) => [k, ((cpu.threadsEnd[k] - cpu.threadsStart[k]) * 1e6) / measured]),
+  );
+  return {
+    ok,
+    failed,
+    measured,
+    perThread,
+    usPerCreate: ((cpu.end - cpu.start) * 1e6) / measured,
+    p50: lat[Math.floor(lat.length * 0.5)],
+    p99: lat[Math.floor(lat.length * 0.99)],
+    endedAt: performance.now(),
+  };
 }
 
 async function run(kind, round, receiverUrl) {
   const dir = mkdtempSync(join(tmpdir(), 'paygate-bench-hooks-'));
   const store = join(dir, 'sandbox.json');
   try {
-    const pre = spawnSync(process.execPath, [join(root, 'test/bench/prefill.mjs'), store, String(STORED)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const pre = spawnSync(process.execPath, [join(root, 'test/bench/prefill.mjs'), store, String(STORED)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     if (pre.status !== 0) throw new Error('prefill failed');
     const hook = receiverUrl ? ['--webhook-url', `${receiverUrl}/hook`] : [];
-    const sb = await startChild([...NODE_ARGS, bin, 'sandbox', 'start', '--port', '0', '--store', store, '--json', ...hook]);
+    const sb = await startChild([
+      ...NODE_ARGS,
+      bin,
+      'sandbox',
+      'start',
+      '--port',
+      '0',
+      '--store',
+      store,
+      '--json',
+      ...hook,
+    ]);
     try {
       const count = async () => (receiverUrl ? await (await fetch(`${receiverUrl}/count`)).json() : undefined);
       const before = await count();
@@ -165,7 +191,14 @@ async function run(kind, round, receiverUrl) {
         await sleep(20);
         c = await count();
       }
-      return { ...r, delivered: c.distinct - before.distinct, posts: c.count - before.count, atLoadEnd, drainMs: performance.now() - t0, drainCpuMs: (cpuSeconds(sb.child.pid) - cpu0) * 1000 };
+      return {
+        ...r,
+        delivered: c.distinct - before.distinct,
+        posts: c.count - before.count,
+        atLoadEnd,
+        drainMs: performance.now() - t0,
+        drainCpuMs: (cpuSeconds(sb.child.pid) - cpu0) * 1000,
+      };
     } finally {
       await stop(sb.child);
     }
@@ -174,7 +207,9 @@ async function run(kind, round, receiverUrl) {
   }
 }
 
-console.log(`webhook delivery CPU: ${RATE} creates/s offered for ${DURATION_MS / 1000} s (after ${WARMUP_MS / 1000} s warm-up), ${STORED} stored, ${ROUNDS} rounds`);
+console.log(
+  `webhook delivery CPU: ${RATE} creates/s offered for ${DURATION_MS / 1000} s (after ${WARMUP_MS / 1000} s warm-up), ${STORED} stored, ${ROUNDS} rounds`,
+);
 const receiver = await startChild([join(root, 'test/bench/receiver.mjs')]);
 const ratios = [];
 let broken = false;
@@ -182,24 +217,31 @@ try {
   for (let round = 1; round <= ROUNDS; round++) {
     const order = round % 2 === 1 ? ['plain', 'hooked'] : ['hooked', 'plain'];
     const res = {};
-    for (const kind of order) res[kind] = await run(kind, round, kind === 'hooked' ? receiver.info.base_url : undefined);
+    for (const kind of order)
+      res[kind] = await run(kind, round, kind === 'hooked' ? receiver.info.base_url : undefined);
     const { plain, hooked } = res;
     const ratio = hooked.usPerCreate / plain.usPerCreate;
     ratios.push(ratio);
-    for (const r of [plain, hooked]) if (r.failed > 0 || r.ok !== r.measured + Math.round((WARMUP_MS / 1000) * RATE)) broken = true;
+    for (const r of [plain, hooked])
+      if (r.failed > 0 || r.ok !== r.measured + Math.round((WARMUP_MS / 1000) * RATE)) broken = true;
     if (hooked.delivered !== hooked.ok) broken = true;
     console.log(
       `round ${round}: without ${plain.usPerCreate.toFixed(0)} µs/create (p99 ${plain.p99.toFixed(2)} ms), with ${hooked.usPerCreate.toFixed(0)} µs/create (p99 ${hooked.p99.toFixed(2)} ms) = ${ratio.toFixed(2)} ×; ` +
         `${hooked.delivered}/${hooked.ok} events delivered (${hooked.posts} POSTs; ${hooked.atLoadEnd} by the end of the load, the rest in ${hooked.drainMs.toFixed(0)} ms using ${hooked.drainCpuMs.toFixed(0)} ms CPU)` +
         (plain.failed + hooked.failed > 0 ? `; ${plain.failed + hooked.failed} creates FAILED` : ''),
     );
-    const threads = (r) => Object.entries(r.perThread).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ');
+    const threads = (r) =>
+      Object.entries(r.perThread)
+        .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+        .join(', ');
     console.log(`  µs/create by thread: without ${threads(plain)}; with ${threads(hooked)}`);
   }
 } finally {
   await stop(receiver.child);
 }
-console.log(`webhook CPU per create, with an endpoint / without: median ${median(ratios).toFixed(2)} × over ${ROUNDS} rounds (rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)} ×; goal ≤ 1.25 ×)`);
+console.log(
+  `webhook CPU per create, with an endpoint / without: median ${median(ratios).toFixed(2)} × over ${ROUNDS} rounds (rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)} ×; goal ≤ 1.25 ×)`,
+);
 if (broken) {
   console.error('broken run: a create failed or an event was not delivered (see above)');
   process.exit(1);

@@ -17,7 +17,8 @@ describe('signedAmount', () => {
   });
 
   it('what it prints, without its sign, is an amount the CLI accepts', () => {
-    for (const v of ['-4700.00', '1000000.00', '25000.00']) expect(RequestAmount.safeParse(signedAmount(v).replace(/^[-+]/, '')).success).toBe(true);
+    for (const v of ['-4700.00', '1000000.00', '25000.00'])
+      expect(RequestAmount.safeParse(signedAmount(v).replace(/^[-+]/, '')).success).toBe(true);
   });
 });
 

@@ -16,7 +16,10 @@ describe('writeConfig (lowdb)', () => {
   it('writes the whole document 0600 in a 0700 directory and reads back the same', async () => {
     dir = mkdtempSync(join(tmpdir(), 'paygate-config-'));
     const path = join(dir, 'paygate', 'config.json');
-    const config: ConfigFile = { current_profile: 'staging', profiles: { staging: { base_url: 'http://127.0.0.1:9', api_key: 'pg_k_1234' } } };
+    const config: ConfigFile = {
+      current_profile: 'staging',
+      profiles: { staging: { base_url: 'http://127.0.0.1:9', api_key: 'pg_k_1234' } },
+    };
     await writeConfig(path, config);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, 'paygate')).mode & 0o777).toBe(0o700);

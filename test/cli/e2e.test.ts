@@ -58,7 +58,10 @@ describe('payment create', () => {
   it('412 on a reused merchant_operation_id with another body: exit 1, code and message, a hint', async () => {
     const moid = `cli-412-${Date.now()}`;
     expect((await runCli(['payment', 'create', ...CREATE, '--merchant-operation-id', moid], { env })).code).toBe(0);
-    const r = await runCli(['payment', 'create', ...CREATE.map((a) => (a === '1500.00' ? '1600.00' : a)), '--merchant-operation-id', moid], { env });
+    const r = await runCli(
+      ['payment', 'create', ...CREATE.map((a) => (a === '1500.00' ? '1600.00' : a)), '--merchant-operation-id', moid],
+      { env },
+    );
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('idempotency_conflict');
@@ -77,7 +80,10 @@ describe('payment create', () => {
   });
 
   it('without a TTY a missing flag is a usage error naming it, at once', async () => {
-    const r = await runCli(['payment', 'create', '--method', 'WT_RUB_C2C', '--currency', 'RUB', '--client-id', 'u'], { env, timeout: 10_000 });
+    const r = await runCli(['payment', 'create', '--method', 'WT_RUB_C2C', '--currency', 'RUB', '--client-id', 'u'], {
+      env,
+      timeout: 10_000,
+    });
     expect(r.timedOut).toBe(false);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('missing required option --amount');
@@ -91,7 +97,18 @@ describe('payment create', () => {
 });
 
 describe('payout create', () => {
-  const PAYOUT = ['--method', 'WT_RUB_C2C', '--amount', '500.00', '--currency', 'RUB', '--client-id', 'cli-user-2', '--number', '4111111111111111'];
+  const PAYOUT = [
+    '--method',
+    'WT_RUB_C2C',
+    '--amount',
+    '500.00',
+    '--currency',
+    'RUB',
+    '--client-id',
+    'cli-user-2',
+    '--number',
+    '4111111111111111',
+  ];
 
   it('human', async () => {
     const r = await runCli(['payout', 'create', ...PAYOUT], { env });
@@ -102,7 +119,9 @@ describe('payout create', () => {
   });
 
   it('--json', async () => {
-    const r = await runCli(['payout', 'create', ...PAYOUT, '--merchant-operation-id', `po-${Date.now()}`, '--json'], { env });
+    const r = await runCli(['payout', 'create', ...PAYOUT, '--merchant-operation-id', `po-${Date.now()}`, '--json'], {
+      env,
+    });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toMatchObject({ type: 'payout', expected_amount: '500.00', currency: 'RUB' });
@@ -201,13 +220,16 @@ describe('health', () => {
 });
 
 describe('nothing listening', () => {
-  it.each([['balances'], ['health'], ['payment', 'create', ...CREATE]])('%s exits 3 with a hint to start the sandbox', async (...args) => {
-    const port = await deadPort();
-    const r = await runCli(args, { env: { ...env, PAYGATE_BASE_URL: `http://127.0.0.1:${port}` } });
-    expect(r.code).toBe(3);
-    expect(r.stderr).toContain('ECONNREFUSED');
-    expect(r.stderr).toContain('is the sandbox running? start it with `paygate sandbox start`');
-  });
+  it.each([['balances'], ['health'], ['payment', 'create', ...CREATE]])(
+    '%s exits 3 with a hint to start the sandbox',
+    async (...args) => {
+      const port = await deadPort();
+      const r = await runCli(args, { env: { ...env, PAYGATE_BASE_URL: `http://127.0.0.1:${port}` } });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toContain('ECONNREFUSED');
+      expect(r.stderr).toContain('is the sandbox running? start it with `paygate sandbox start`');
+    },
+  );
 });
 
 describe('keys', () => {

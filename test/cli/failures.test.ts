@@ -5,7 +5,16 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { scriptedServer, type TestServer } from '../helpers/scripted.js';
 import { useLiveSandbox } from './live-sandbox.js';
-import { BALANCES, deadPort, fakeServer, runCli, tempConfig, transcript, type CliResult, type FakeServer } from './run-cli.js';
+import {
+  BALANCES,
+  deadPort,
+  fakeServer,
+  runCli,
+  tempConfig,
+  transcript,
+  type CliResult,
+  type FakeServer,
+} from './run-cli.js';
 
 // Each test runs the CLI as a subprocess; on a loaded machine that takes seconds, not milliseconds.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
@@ -35,8 +44,16 @@ beforeAll(async () => {
   dead = `http://127.0.0.1:${await deadPort()}`;
   html = await scriptedServer((req) =>
     req.url.startsWith('/missing')
-      ? { status: 404, raw: '<html><body><h1>404 Not Found</h1><hr>nginx</body></html>', headers: { 'content-type': 'text/html' } }
-      : { status: 200, raw: '<!doctype html><html><body>Welcome</body></html>', headers: { 'content-type': 'text/html; charset=utf-8' } },
+      ? {
+          status: 404,
+          raw: '<html><body><h1>404 Not Found</h1><hr>nginx</body></html>',
+          headers: { 'content-type': 'text/html' },
+        }
+      : {
+          status: 200,
+          raw: '<!doctype html><html><body>Welcome</body></html>',
+          headers: { 'content-type': 'text/html; charset=utf-8' },
+        },
   );
   // Another JSON API: every unknown path is its own 404 body.
   foreign = await fakeServer(() => ({ status: 404, body: { error: 'Not Found', path: 'unknown' } }));
@@ -61,16 +78,22 @@ describe('a key or token with a non-ASCII character is bad usage naming where it
   });
 
   it('PAYGATE_API_KEY with a non-breaking space from a copy', async () => {
-    const r = await runCli(['balances'], { env: env({ PAYGATE_API_KEY: 'pg_test_a_7Hq2Lm9XwR4tNc8V\u00a0', PAYGATE_BASE_URL: dead }) });
+    const r = await runCli(['balances'], {
+      env: env({ PAYGATE_API_KEY: 'pg_test_a_7Hq2Lm9XwR4tNc8V\u00a0', PAYGATE_BASE_URL: dead }),
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('PAYGATE_API_KEY contains a character that is not visible ASCII: U+00A0 at position 27');
   });
 
   it('--admin-token, and under --json the usage error is the JSON body', async () => {
-    const r = await runCli(['sandbox', 'time', '--admin-token', 'pg_admin_tökén_0000', '--json'], { env: env({ PAYGATE_BASE_URL: dead }) });
+    const r = await runCli(['sandbox', 'time', '--admin-token', 'pg_admin_tökén_0000', '--json'], {
+      env: env({ PAYGATE_BASE_URL: dead }),
+    });
     const error = jsonError(r, 2);
     expect(error).toMatchObject({ code: 'usage_error', http_status: null });
-    expect(error.message).toMatch(/^--admin-token contains a character that is not visible ASCII: "ö" \(U\+00F6\) at position 11$/);
+    expect(error.message).toMatch(
+      /^--admin-token contains a character that is not visible ASCII: "ö" \(U\+00F6\) at position 11$/,
+    );
     expect(r.stderr).toContain('--admin-token contains');
   });
 });
@@ -86,22 +109,32 @@ describe('a server that is not paygate exits 4', () => {
   });
 
   it('an HTML 404 (a web server, a base URL with a wrong path), under --json', async () => {
-    const r = await runCli(['balances', '--json', '--base-url', `${html.baseUrl}/missing`], { env: env({ PAYGATE_API_KEY: KEY }) });
+    const r = await runCli(['balances', '--json', '--base-url', `${html.baseUrl}/missing`], {
+      env: env({ PAYGATE_API_KEY: KEY }),
+    });
     const error = jsonError(r, 4);
     expect(error).toMatchObject({ code: 'not_paygate', http_status: 404 });
-    expect(error.message).toBe(`this does not look like a paygate API at ${html.baseUrl}/missing: GET /v1/balances answered HTTP 404 with an HTML page`);
+    expect(error.message).toBe(
+      `this does not look like a paygate API at ${html.baseUrl}/missing: GET /v1/balances answered HTTP 404 with an HTML page`,
+    );
     expect(error.hint).toContain('check --base-url');
   });
 
   it('another JSON API without these paths: not paygate, not not_found with a hint about operations', async () => {
-    const r = await runCli(['state', 'some-id'], { env: env({ PAYGATE_BASE_URL: foreign.baseUrl, PAYGATE_API_KEY: KEY }) });
+    const r = await runCli(['state', 'some-id'], {
+      env: env({ PAYGATE_BASE_URL: foreign.baseUrl, PAYGATE_API_KEY: KEY }),
+    });
     expect(r.code).toBe(4);
-    expect(r.stderr).toContain(`this does not look like a paygate API at ${foreign.baseUrl}: POST /v1/get_operation_state answered HTTP 404 not_found`);
+    expect(r.stderr).toContain(
+      `this does not look like a paygate API at ${foreign.baseUrl}: POST /v1/get_operation_state answered HTTP 404 not_found`,
+    );
     expect(r.stderr).not.toContain('no such operation');
   });
 
   it('sandbox controls on a server without them', async () => {
-    const r = await runCli(['sandbox', 'time'], { env: env({ PAYGATE_BASE_URL: foreign.baseUrl, PAYGATE_ADMIN_TOKEN: 'pg_admin_x_0000' }) });
+    const r = await runCli(['sandbox', 'time'], {
+      env: env({ PAYGATE_BASE_URL: foreign.baseUrl, PAYGATE_ADMIN_TOKEN: 'pg_admin_x_0000' }),
+    });
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('GET /sandbox/clock answered HTTP 404');
     expect(r.stderr).toContain('the sandbox controls exist only on a paygate sandbox');
@@ -114,9 +147,15 @@ describe('against a sandbox', () => {
   it('a base URL ending in /v1: exit 4 and "remove /v1", with the key valid or not', async () => {
     const withKey = await runCli(['balances', '--base-url', `${live.h.baseUrl}/v1`], { env: live.env });
     expect(withKey.code, withKey.stderr).toBe(4);
-    expect(withKey.stderr).toContain(`this does not look like a paygate API at ${live.h.baseUrl}/v1: GET /v1/balances answered HTTP 404 not_found`);
-    expect(withKey.stderr).toContain(`remove /v1 from --base-url: the CLI adds /v1 to each endpoint itself (use ${live.h.baseUrl})`);
-    const wrongKey = await runCli(['balances', '--json'], { env: { ...live.env, PAYGATE_BASE_URL: `${live.h.baseUrl}/v1/`, PAYGATE_API_KEY: KEY } });
+    expect(withKey.stderr).toContain(
+      `this does not look like a paygate API at ${live.h.baseUrl}/v1: GET /v1/balances answered HTTP 404 not_found`,
+    );
+    expect(withKey.stderr).toContain(
+      `remove /v1 from --base-url: the CLI adds /v1 to each endpoint itself (use ${live.h.baseUrl})`,
+    );
+    const wrongKey = await runCli(['balances', '--json'], {
+      env: { ...live.env, PAYGATE_BASE_URL: `${live.h.baseUrl}/v1/`, PAYGATE_API_KEY: KEY },
+    });
     const error = jsonError(wrongKey, 4);
     expect(error).toMatchObject({ code: 'not_paygate', http_status: 401 });
     expect(error.hint).toContain('remove /v1 from PAYGATE_BASE_URL');
@@ -135,7 +174,21 @@ describe('against a sandbox', () => {
 
   it('--expect-status: exit 1 when the create answers another status; under --json stdout stays the body alone', async () => {
     const r = await runCli(
-      ['payment', 'create', '--method', 'WT_RUB_C2C', '--amount', '1500.00', '--currency', 'RUB', '--client-id', 'script+reject', '--expect-status', 'completed', '--json'],
+      [
+        'payment',
+        'create',
+        '--method',
+        'WT_RUB_C2C',
+        '--amount',
+        '1500.00',
+        '--currency',
+        'RUB',
+        '--client-id',
+        'script+reject',
+        '--expect-status',
+        'completed',
+        '--json',
+      ],
       { env: live.env },
     );
     expect(r.code, r.stderr).toBe(1);
@@ -143,7 +196,22 @@ describe('against a sandbox', () => {
     expect(r.stderr).toContain('rejected: no_provider_accepted');
     expect(r.stderr).toContain('error: expected status completed, got rejected (no_provider_accepted');
     const met = await runCli(
-      ['payout', 'create', '--method', 'WT_RUB_C2C', '--amount', '100.00', '--currency', 'RUB', '--client-id', 'script', '--number', '2200700000000004', '--expect-status', 'pending'],
+      [
+        'payout',
+        'create',
+        '--method',
+        'WT_RUB_C2C',
+        '--amount',
+        '100.00',
+        '--currency',
+        'RUB',
+        '--client-id',
+        'script',
+        '--number',
+        '2200700000000004',
+        '--expect-status',
+        'pending',
+      ],
       { env: live.env },
     );
     expect(met.code, met.stderr).toBe(0);
@@ -163,9 +231,16 @@ describe('--json errors that no server answered', () => {
 
   it("commander's usage errors and the command's own", async () => {
     const unknown = await runCli(['balances', '--json', '--bogus'], { env: env() });
-    expect(jsonError(unknown, 2)).toMatchObject({ code: 'usage_error', message: "unknown option '--bogus'", http_status: null });
+    expect(jsonError(unknown, 2)).toMatchObject({
+      code: 'usage_error',
+      message: "unknown option '--bogus'",
+      http_status: null,
+    });
     const missing = await runCli(['state', '--json'], { env: env({ PAYGATE_API_KEY: KEY, PAYGATE_BASE_URL: dead }) });
-    expect(jsonError(missing, 2)).toMatchObject({ code: 'usage_error', message: 'missing <operation_id> or --merchant-operation-id' });
+    expect(jsonError(missing, 2)).toMatchObject({
+      code: 'usage_error',
+      message: 'missing <operation_id> or --merchant-operation-id',
+    });
   });
 
   it('without --json stdout stays empty', async () => {
@@ -184,7 +259,10 @@ describe('--no-color', () => {
     const e = env({ PAYGATE_BASE_URL: balances.baseUrl, PAYGATE_API_KEY: KEY, FORCE_COLOR: '1' });
     const coloured = await runCli(['balances'], { env: e });
     expect(coloured.stdout).toContain('\x1b[');
-    for (const args of [['--no-color', 'balances'], ['balances', '--no-color']]) {
+    for (const args of [
+      ['--no-color', 'balances'],
+      ['balances', '--no-color'],
+    ]) {
       const r = await runCli(args, { env: e });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain('1000000.00 RUB');

@@ -40,16 +40,26 @@ function answer(req: SeenRequest): { status: number; body?: unknown } {
   const path = req.url.split('?')[0];
   if (path === '/livez' || path === '/healthz') return { status: 204 };
   if (path === '/readyz') return { status: unhealthy ? 503 : 204 };
-  if (req.headers['x-api-key'] !== KEY) return { status: 401, body: { code: 'invalid_api_key', message: 'invalid api key' } };
+  if (req.headers['x-api-key'] !== KEY)
+    return { status: 401, body: { code: 'invalid_api_key', message: 'invalid api key' } };
   switch (path) {
     case '/v1/balances':
-      return { status: 200, body: broken ? { balances: [{ currency: 'RUB', balance: 5, current_minus: '0.00', reserved: '0.00' }] } : BALANCES };
+      return {
+        status: 200,
+        body: broken
+          ? { balances: [{ currency: 'RUB', balance: 5, current_minus: '0.00', reserved: '0.00' }] }
+          : BALANCES,
+      };
     case '/v1/confirm_payment':
       return { status: 200, body: { ...OPERATION, status: 'manual_check', manual_check_reason: 'not_terminal' } };
     case '/v1/cancel_operation':
-      return { status: 200, body: { outcome: 'cancelled', operation: OPERATION, extra_field_from_a_newer_server: true } };
+      return {
+        status: 200,
+        body: { outcome: 'cancelled', operation: OPERATION, extra_field_from_a_newer_server: true },
+      };
     case '/v1/payment/availability':
-      if (req.url.includes('method=WT_RUB_PHONE')) return { status: 200, body: { ...AVAILABILITY, method: 'WT_RUB_PHONE', coverage: 'none', intervals: [] } };
+      if (req.url.includes('method=WT_RUB_PHONE'))
+        return { status: 200, body: { ...AVAILABILITY, method: 'WT_RUB_PHONE', coverage: 'none', intervals: [] } };
       if (req.url.includes('min_amount=1.00')) {
         return {
           status: 200,
@@ -65,7 +75,16 @@ function answer(req: SeenRequest): { status: number; body?: unknown } {
       }
       return { status: 200, body: AVAILABILITY };
     case '/v1/payment/recommendations':
-      return { status: 200, body: { ...AVAILABILITY, recommendations: [{ amount: '1000.00', delta: '-500.00' }, { amount: '2000.00', delta: '500.00' }] } };
+      return {
+        status: 200,
+        body: {
+          ...AVAILABILITY,
+          recommendations: [
+            { amount: '1000.00', delta: '-500.00' },
+            { amount: '2000.00', delta: '500.00' },
+          ],
+        },
+      };
     case '/v1/payment/link/flexible':
       return {
         status: 200,
@@ -110,37 +129,93 @@ describe('payment cancel', () => {
   it('--json prints the body as received, fields unknown to the contract included', async () => {
     const r = await runCli(['payment', 'cancel', '--merchant-operation-id', 'm-1', '--json'], { env });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ outcome: 'cancelled', operation: OPERATION, extra_field_from_a_newer_server: true });
+    expect(JSON.parse(r.stdout)).toEqual({
+      outcome: 'cancelled',
+      operation: OPERATION,
+      extra_field_from_a_newer_server: true,
+    });
     expect(lastBody()).toEqual({ merchant_operation_id: 'm-1' });
   });
 });
 
 describe('availability and recommend', () => {
   it('availability: coverage stated, intervals as "min … max" rows, query sent', async () => {
-    const r = await runCli(['availability', '--method', 'WT_RUB_C2C', '--currency', 'RUB', '--min-amount', '100.00', '--max-amount', '5000.00'], { env });
+    const r = await runCli(
+      [
+        'availability',
+        '--method',
+        'WT_RUB_C2C',
+        '--currency',
+        'RUB',
+        '--min-amount',
+        '100.00',
+        '--max-amount',
+        '5000.00',
+      ],
+      { env },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^range +100\.00 … 5000\.00 RUB$/m);
-    expect(r.stdout).toMatch(/^coverage +partial \(some providers of the route are not pools: amounts they take are not listed\)$/m);
+    expect(r.stdout).toMatch(
+      /^coverage +partial \(some providers of the route are not pools: amounts they take are not listed\)$/m,
+    );
     expect(r.stdout).toMatch(/^truncated +false \(the list is complete\)$/m);
-    expect(r.stdout).toContain('intervals (2, both ends inclusive)\n   100.00 …  250.00 RUB\n  1000.00 … 2000.00 RUB\n');
-    expect(server.requests.at(-1)!.url).toBe('/v1/payment/availability?method=WT_RUB_C2C&currency=RUB&min_amount=100.00&max_amount=5000.00');
+    expect(r.stdout).toContain(
+      'intervals (2, both ends inclusive)\n   100.00 …  250.00 RUB\n  1000.00 … 2000.00 RUB\n',
+    );
+    expect(server.requests.at(-1)!.url).toBe(
+      '/v1/payment/availability?method=WT_RUB_C2C&currency=RUB&min_amount=100.00&max_amount=5000.00',
+    );
   });
 
   it('availability: truncated stated; a single-point interval is one amount; --json is the body as received', async () => {
-    const args = ['availability', '--method', 'WT_RUB_C2C', '--currency', 'RUB', '--min-amount', '1.00', '--max-amount', '200000.00'];
+    const args = [
+      'availability',
+      '--method',
+      'WT_RUB_C2C',
+      '--currency',
+      'RUB',
+      '--min-amount',
+      '1.00',
+      '--max-amount',
+      '200000.00',
+    ];
     const r = await runCli(args, { env });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^truncated +true \(a scan limit or the 200-interval cap cut the list: more amounts may be payable\)$/m);
+    expect(r.stdout).toMatch(
+      /^truncated +true \(a scan limit or the 200-interval cap cut the list: more amounts may be payable\)$/m,
+    );
     expect(r.stdout.trimEnd().split('\n').slice(-2)).toEqual(['  300.00 RUB', '  500.00 … 124500.00 RUB']);
     const j = await runCli([...args, '--json'], { env });
-    expect(JSON.parse(j.stdout)).toMatchObject({ truncated: true, intervals: [{ min_amount: '300.00', max_amount: '300.00' }, { min_amount: '500.00', max_amount: '124500.00' }] });
+    expect(JSON.parse(j.stdout)).toMatchObject({
+      truncated: true,
+      intervals: [
+        { min_amount: '300.00', max_amount: '300.00' },
+        { min_amount: '500.00', max_amount: '124500.00' },
+      ],
+    });
   });
 
   it('availability: coverage none and no intervals say so, and that it is no refusal', async () => {
-    const r = await runCli(['availability', '--method', 'WT_RUB_PHONE', '--currency', 'RUB', '--min-amount', '100.00', '--max-amount', '5000.00'], { env });
+    const r = await runCli(
+      [
+        'availability',
+        '--method',
+        'WT_RUB_PHONE',
+        '--currency',
+        'RUB',
+        '--min-amount',
+        '100.00',
+        '--max-amount',
+        '5000.00',
+      ],
+      { env },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^coverage +none \(no provider of the route is a pool/m);
-    expect(r.stdout).toContain('no payable amounts in this range (an empty answer is not a refusal: a payment may still be created)');
+    expect(r.stdout).toContain(
+      'no payable amounts in this range (an empty answer is not a refusal: a payment may still be created)',
+    );
   });
 
   it('availability without a TTY names the missing flags', async () => {
@@ -150,7 +225,21 @@ describe('availability and recommend', () => {
   });
 
   it('recommend: signed deltas, --limit sent as a number, --json exact', async () => {
-    const args = ['recommend', '--method', 'WT_RUB_C2C', '--currency', 'RUB', '--amount', '1500.00', '--min-amount', '1000.00', '--max-amount', '2000.00', '--limit', '2'];
+    const args = [
+      'recommend',
+      '--method',
+      'WT_RUB_C2C',
+      '--currency',
+      'RUB',
+      '--amount',
+      '1500.00',
+      '--min-amount',
+      '1000.00',
+      '--max-amount',
+      '2000.00',
+      '--limit',
+      '2',
+    ];
     const r = await runCli(args, { env });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^1 +1000\.00 RUB +-500\.00 RUB$/m);
@@ -158,13 +247,33 @@ describe('availability and recommend', () => {
     expect(r.stdout).toMatch(/^amount +1500\.00 RUB$/m);
     expect(lastBody()).toMatchObject({ amount: '1500.00', limit: 2 });
     const j = await runCli([...args, '--json'], { env });
-    expect(JSON.parse(j.stdout).recommendations).toEqual([{ amount: '1000.00', delta: '-500.00' }, { amount: '2000.00', delta: '500.00' }]);
+    expect(JSON.parse(j.stdout).recommendations).toEqual([
+      { amount: '1000.00', delta: '-500.00' },
+      { amount: '2000.00', delta: '500.00' },
+    ]);
   });
 });
 
 describe('payment link --flexible', () => {
   it('shows an amount selection; --amount stands in for --recommended-amount', async () => {
-    const r = await runCli(['payment', 'link', '--flexible', '--method', 'WT_RUB_C2C', '--amount', '1500.00', '--currency', 'RUB', '--client-id', 'u', '--max-amount', '2000.00'], { env });
+    const r = await runCli(
+      [
+        'payment',
+        'link',
+        '--flexible',
+        '--method',
+        'WT_RUB_C2C',
+        '--amount',
+        '1500.00',
+        '--currency',
+        'RUB',
+        '--client-id',
+        'u',
+        '--max-amount',
+        '2000.00',
+      ],
+      { env },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^status +amount_selection$/m);
     expect(r.stdout).toMatch(/^recommended_amount +1500\.00 RUB$/m);
@@ -224,7 +333,6 @@ describe('colour', () => {
     expect(forced.stdout.replace(/\x1b\[[0-9;]*m/g, '')).toBe(plain.stdout);
   });
 });
-
 
 describe('payment confirm', () => {
   it('uploads the receipt as multipart and shows the operation', async () => {

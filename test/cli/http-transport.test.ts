@@ -36,7 +36,10 @@ describe('the CLI transport (node:http)', () => {
   it('streams a receipt given as a stream', async () => {
     const { server, t } = await setup(() => ({ status: 200, body: OPERATION }));
     const pdf = Buffer.from('%PDF-1.4 receipt bytes');
-    await t.client.payments.confirm({ operation_id: OPERATION.operation_id, receipt: Readable.from([pdf.subarray(0, 5), pdf.subarray(5)]) });
+    await t.client.payments.confirm({
+      operation_id: OPERATION.operation_id,
+      receipt: Readable.from([pdf.subarray(0, 5), pdf.subarray(5)]),
+    });
     const body = server.requests[0]!.body.toString('latin1');
     expect(server.requests[0]!.headers['transfer-encoding']).toBe('chunked');
     expect(body).toContain(pdf.toString('latin1'));
@@ -62,7 +65,9 @@ describe('the CLI transport (node:http)', () => {
     const client = new Paygate({ baseUrl, apiKey: KEY, maxRetries: 0, transport: nodeTransport() });
     const err = await client.balances.list().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(APIConnectionError);
-    expect((err as Error).message).toBe(`GET /v1/balances failed to connect to ${baseUrl}: connect ECONNREFUSED ${baseUrl.slice('http://'.length)} (attempt 1 of 1)`);
+    expect((err as Error).message).toBe(
+      `GET /v1/balances failed to connect to ${baseUrl}: connect ECONNREFUSED ${baseUrl.slice('http://'.length)} (attempt 1 of 1)`,
+    );
   });
 
   it("the caller's abort ends a request in flight", async () => {
@@ -76,7 +81,10 @@ describe('the CLI transport (node:http)', () => {
   });
 
   it('an answer that is not 2xx is an APIError with its body', async () => {
-    const { t } = await setup(() => ({ status: 404, body: { error: { code: 'not_found', message: 'no such operation' } } }));
+    const { t } = await setup(() => ({
+      status: 404,
+      body: { error: { code: 'not_found', message: 'no such operation' } },
+    }));
     const err = await t.client.operations.get({ operation_id: OPERATION.operation_id }).catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 404, code: 'not_found' });
   });

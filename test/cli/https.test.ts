@@ -18,7 +18,8 @@ const KEY_A = 'pg_test_a_7Hq2Lm9XwR4tNc8V';
 /** The environment of a child: the test's, without PAYGATE_* (as runCli does), plus `env`. */
 function childEnv(env: Record<string, string> = {}): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('PAYGATE_') && k !== 'FORCE_COLOR') out[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !k.startsWith('PAYGATE_') && k !== 'FORCE_COLOR') out[k] = v;
   return { ...out, NO_COLOR: '1', ...env };
 }
 
@@ -26,8 +27,15 @@ function childEnv(env: Record<string, string> = {}): Record<string, string> {
  * `paygate sandbox start --port 0 <args>` as a child process, stopped (SIGTERM) after the test: resolves with stdout
  * up to and including the line `until` matches (the --json line, or the banner's last line).
  */
-async function startCli(args: string[], until: RegExp, env: Record<string, string> = {}): Promise<{ child: ChildProcess; out: string }> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv(env) });
+async function startCli(
+  args: string[],
+  until: RegExp,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; out: string }> {
+  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: childEnv(env),
+  });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   defer(async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -51,7 +59,13 @@ interface StartInfo {
   listen_url: string;
   payment_page_url: string;
   storage_url: string;
-  tls: { fingerprint_sha256: string; cert_path: string; key_path: string | null; names: string[]; created: string | null } | null;
+  tls: {
+    fingerprint_sha256: string;
+    cert_path: string;
+    key_path: string | null;
+    names: string[];
+    created: string | null;
+  } | null;
 }
 
 const startJson = async (args: string[]) => JSON.parse((await startCli([...args, '--json'], /^\{/)).out) as StartInfo;
@@ -65,7 +79,11 @@ describe('paygate sandbox start --https', () => {
     expect(info.listen_url).toBe(info.base_url);
     expect(info.payment_page_url).toBe(`${info.base_url}/pay`);
     expect(info.storage_url).toBe(`${info.base_url}/storage`);
-    expect(info.tls).toMatchObject({ cert_path: `${store}.cert.pem`, key_path: `${store}.key.pem`, created: 'first start' });
+    expect(info.tls).toMatchObject({
+      cert_path: `${store}.cert.pem`,
+      key_path: `${store}.key.pem`,
+      created: 'first start',
+    });
     expect(info.tls!.fingerprint_sha256).toBe(new X509Certificate(readFileSync(`${store}.cert.pem`)).fingerprint256);
     expect(statSync(`${store}.key.pem`).mode & 0o777).toBe(0o600);
 
@@ -75,7 +93,9 @@ describe('paygate sandbox start --https', () => {
     const untrusted = await runCli(['balances', '--json'], { env });
     expect(untrusted.code).toBe(3);
     expect(untrusted.stderr).toContain('DEPTH_ZERO_SELF_SIGNED_CERT');
-    expect(untrusted.stderr).toContain('hint: the server\'s TLS certificate is self-signed or from an unknown CA: pass --ca <cert file> or set PAYGATE_CA');
+    expect(untrusted.stderr).toContain(
+      "hint: the server's TLS certificate is self-signed or from an unknown CA: pass --ca <cert file> or set PAYGATE_CA",
+    );
     expect(untrusted.stderr).not.toContain('is the sandbox running?');
 
     const viaEnv = await runCli(['balances', '--json'], { env: { ...env, PAYGATE_CA: `${store}.cert.pem` } });
@@ -113,12 +133,23 @@ describe('paygate sandbox start --public-url', () => {
   it('builds every URL it prints and returns from the public base, and still listens where it was told', async () => {
     const info = await startJson(['--in-memory', '--public-url', 'https://gw.example.test/paygate/']);
     const base = 'https://gw.example.test/paygate';
-    expect(info).toMatchObject({ base_url: base, payment_page_url: `${base}/pay`, storage_url: `${base}/storage`, tls: null });
+    expect(info).toMatchObject({
+      base_url: base,
+      payment_page_url: `${base}/pay`,
+      storage_url: `${base}/storage`,
+      tls: null,
+    });
     expect(info.listen_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const res = await fetch(`${info.listen_url}/v1/payment/link`, {
       method: 'POST',
       headers: { 'x-api-key': KEY_A, 'content-type': 'application/json' },
-      body: JSON.stringify({ merchant_operation_id: 'https-cli-1', client_id: 'payer', method: 'WT_RUB_C2C', amount: '1500.00', currency: 'RUB' }),
+      body: JSON.stringify({
+        merchant_operation_id: 'https-cli-1',
+        client_id: 'payer',
+        method: 'WT_RUB_C2C',
+        amount: '1500.00',
+        currency: 'RUB',
+      }),
     });
     const link = (await res.json()) as { operation_id: string; payment_url: string };
     expect(res.status, JSON.stringify(link)).toBe(200);
@@ -128,7 +159,9 @@ describe('paygate sandbox start --public-url', () => {
   it('PAYGATE_PUBLIC_URL works like the flag; without either the base is the listening URL', async () => {
     const plain = await startJson(['--in-memory']);
     expect(plain.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/); // without either: the listening URL, http
-    const viaEnv = JSON.parse((await startCli(['--in-memory', '--json'], /^\{/, { PAYGATE_PUBLIC_URL: 'http://proxy.test:8080' })).out) as StartInfo;
+    const viaEnv = JSON.parse(
+      (await startCli(['--in-memory', '--json'], /^\{/, { PAYGATE_PUBLIC_URL: 'http://proxy.test:8080' })).out,
+    ) as StartInfo;
     expect(viaEnv.base_url).toBe('http://proxy.test:8080');
     expect(viaEnv.payment_page_url).toBe('http://proxy.test:8080/pay');
   });

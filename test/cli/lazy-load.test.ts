@@ -19,7 +19,10 @@ let clock: FakeServer;
 beforeAll(async () => {
   const chunks = JSON.parse(readFileSync(join(BUNDLE, 'chunks.json'), 'utf8')) as Record<string, string[]>;
   for (const [chunk, inputs] of Object.entries(chunks)) {
-    chunkInputs.set(pathToFileURL(join(ROOT, chunk)).href, inputs.map((i) => pathToFileURL(join(ROOT, i)).href));
+    chunkInputs.set(
+      pathToFileURL(join(ROOT, chunk)).href,
+      inputs.map((i) => pathToFileURL(join(ROOT, i)).href),
+    );
   }
   server = await fakeServer(() => ({ status: 200, body: BALANCES }));
   clock = await fakeServer((req) =>
@@ -46,9 +49,15 @@ function sources(url: string): string[] {
 }
 
 /** The modules the CLI loaded (a chunk counts as the modules it holds), and the URLs it loaded as they were. */
-async function loaded(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; modules: string[]; urls: string[] }> {
+async function loaded(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; modules: string[]; urls: string[] }> {
   const log = join(cfg.dir, `load-${Math.random().toString(36).slice(2)}.log`);
-  const r = await runCli(args, { nodeArgs: ['--import', HOOK], env: { PAYGATE_CONFIG: cfg.path, PAYGATE_TEST_LOAD_LOG: log, ...env } });
+  const r = await runCli(args, {
+    nodeArgs: ['--import', HOOK],
+    env: { PAYGATE_CONFIG: cfg.path, PAYGATE_TEST_LOAD_LOG: log, ...env },
+  });
   const urls = readFileSync(log, 'utf8').trim().split('\n');
   return { code: r.code, modules: urls.flatMap(sources), urls };
 }
@@ -58,16 +67,34 @@ async function loaded(args: string[], env: Record<string, string> = {}): Promise
  * (flags and help), i.e. its run function and what only it uses; but those under `own` (e.g. 'sandbox/time/').
  */
 function commandModules(modules: string[], own?: string): string[] {
-  return modules.filter((m) => /\/dist\/cli\/commands\/.+\/[^/]+\.js$/.test(m) && !m.endsWith('/define.js') && (own === undefined || !m.includes(`/dist/cli/commands/${own}`)));
+  return modules.filter(
+    (m) =>
+      /\/dist\/cli\/commands\/.+\/[^/]+\.js$/.test(m) &&
+      !m.endsWith('/define.js') &&
+      (own === undefined || !m.includes(`/dist/cli/commands/${own}`)),
+  );
 }
 
 const HEAVY = [/\/emulator\//, /node_modules\/h3\//, /node_modules\/lowdb\//, /node_modules\/@inquirer\//];
-const DEFERRED = [/node_modules\/undici\//, /node_modules\/zod\//, /node_modules\/ora\//, /node_modules\/chalk\//, /\/client\//, /\/contract\//];
+const DEFERRED = [
+  /node_modules\/undici\//,
+  /node_modules\/zod\//,
+  /node_modules\/ora\//,
+  /node_modules\/chalk\//,
+  /\/client\//,
+  /\/contract\//,
+];
 
 describe('lazy loading', () => {
   it('npm run build made the bundle and the light contract, and the CLI runs the bundle', async () => {
-    expect(mtime('dist/cli-bundle/main.js'), 'dist/cli-bundle is older than dist/cli: run npm run build').toBeGreaterThanOrEqual(mtime('dist/cli/main.js'));
-    expect(mtime('dist/cli-contract/routes.js'), 'dist/cli-contract is older than dist/: run npm run build').toBeGreaterThanOrEqual(mtime('dist/client/routes.js'));
+    expect(
+      mtime('dist/cli-bundle/main.js'),
+      'dist/cli-bundle is older than dist/cli: run npm run build',
+    ).toBeGreaterThanOrEqual(mtime('dist/cli/main.js'));
+    expect(
+      mtime('dist/cli-contract/routes.js'),
+      'dist/cli-contract is older than dist/: run npm run build',
+    ).toBeGreaterThanOrEqual(mtime('dist/client/routes.js'));
     const { code, urls } = await loaded(['state', '--help']);
     expect(code).toBe(0);
     expect(urls.filter((u) => chunkInputs.has(u)).length).toBeGreaterThan(0);
@@ -94,19 +121,24 @@ describe('lazy loading', () => {
     expect(modules.some((m) => m.includes('/dist/cli/commands/sandbox/pool/define.js'))).toBe(true);
     // The one contract module it may load: the zod-free list of webhook event types, `trigger <event>`'s choices.
     const loadedNow = modules.filter((m) => !m.endsWith('/dist/contract/webhook-event-types.js'));
-    for (const re of [...HEAVY, ...DEFERRED.filter((d) => !d.source.includes('chalk'))]) expect(loadedNow.filter((m) => re.test(m))).toEqual([]);
+    for (const re of [...HEAVY, ...DEFERRED.filter((d) => !d.source.includes('chalk'))])
+      expect(loadedNow.filter((m) => re.test(m))).toEqual([]);
     expect(commandModules(modules, 'completion/')).toEqual([]);
   });
 
   it('balances loads the client but not the emulator, h3, lowdb or @inquirer/prompts (and no spinner without a TTY)', async () => {
-    const { code, modules } = await loaded(['balances'], { PAYGATE_BASE_URL: server.baseUrl, PAYGATE_API_KEY: 'pg_lazy_key_0000' });
+    const { code, modules } = await loaded(['balances'], {
+      PAYGATE_BASE_URL: server.baseUrl,
+      PAYGATE_API_KEY: 'pg_lazy_key_0000',
+    });
     expect(code).toBe(0);
     expect(modules.some((m) => m.includes('/dist/cli/commands/balances/run.js'))).toBe(true);
     expect(modules.some((m) => m.includes('/dist/client/'))).toBe(true);
     for (const re of HEAVY) expect(modules.filter((m) => re.test(m))).toEqual([]);
     // The answer is checked by the generated light check, sent over node:http: no zod, no contract, no undici.
     expect(modules.filter((m) => m.endsWith('/dist/cli-contract/checks/balances.list.js'))).toHaveLength(1);
-    for (const re of [/node_modules\/zod\//, /node_modules\/undici\//, /\/dist\/contract\//]) expect(modules.filter((m) => re.test(m))).toEqual([]);
+    for (const re of [/node_modules\/zod\//, /node_modules\/undici\//, /\/dist\/contract\//])
+      expect(modules.filter((m) => re.test(m))).toEqual([]);
     expect(modules.filter((m) => m.includes('node_modules/ora/'))).toEqual([]);
     expect(commandModules(modules, 'balances/')).toEqual([]);
   });
@@ -126,7 +158,10 @@ describe('lazy loading', () => {
     for (const re of [...HEAVY, ...DEFERRED]) expect(help.modules.filter((m) => re.test(m))).toEqual([]);
     expect(commandModules(help.modules)).toEqual([]);
 
-    const { code, modules } = await loaded(['sandbox', 'time'], { PAYGATE_BASE_URL: clock.baseUrl, PAYGATE_ADMIN_TOKEN: 'pg_admin_lazy_0000' });
+    const { code, modules } = await loaded(['sandbox', 'time'], {
+      PAYGATE_BASE_URL: clock.baseUrl,
+      PAYGATE_ADMIN_TOKEN: 'pg_admin_lazy_0000',
+    });
     expect(code).toBe(0);
     expect(modules.some((m) => m.includes('/dist/cli/commands/sandbox/time/run.js'))).toBe(true);
     for (const re of HEAVY) expect(modules.filter((m) => re.test(m))).toEqual([]);
@@ -138,7 +173,10 @@ describe('lazy loading', () => {
     for (const re of [...HEAVY, ...DEFERRED]) expect(help.modules.filter((m) => re.test(m))).toEqual([]);
     expect(commandModules(help.modules)).toEqual([]);
 
-    const { code, modules } = await loaded(['sandbox', 'pool', 'settings'], { PAYGATE_BASE_URL: clock.baseUrl, PAYGATE_ADMIN_TOKEN: 'pg_admin_lazy_0000' });
+    const { code, modules } = await loaded(['sandbox', 'pool', 'settings'], {
+      PAYGATE_BASE_URL: clock.baseUrl,
+      PAYGATE_ADMIN_TOKEN: 'pg_admin_lazy_0000',
+    });
     expect(code).toBe(0);
     expect(modules.some((m) => m.includes('/dist/cli/commands/sandbox/pool/run.js'))).toBe(true);
     for (const re of HEAVY) expect(modules.filter((m) => re.test(m))).toEqual([]);

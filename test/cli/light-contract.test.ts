@@ -20,7 +20,10 @@ const checks = new Map<string, Validate>();
 /** Every success body the sandbox sent in the session below, by endpoint id. */
 const seen: [id: string, body: unknown][] = [];
 
-const ids = [...Object.values(endpoints).map((e) => e.id), ...Object.values(sandboxControls).map((c) => c.id)] as string[];
+const ids = [
+  ...Object.values(endpoints).map((e) => e.id),
+  ...Object.values(sandboxControls).map((c) => c.id),
+] as string[];
 const zodAccepts = (id: string, body: unknown): boolean => rowOf(id).response!.safeParse(body).success;
 
 /** A client whose contract is zod's, recording every body it checks. */
@@ -41,15 +44,28 @@ async function session(): Promise<void> {
     const base = { client_id: 'c-1', method: 'WT_RUB_C2C', currency: 'RUB' } as const;
     const paid = await client.payments.create({ ...base, amount: '1500.00' });
     await client.payments.createLink({ ...base, amount: '700.00' }).catch(() => undefined);
-    await client.payouts.create({ ...base, amount: '300.00', number: '4111111111111111', name: 'IVAN' }).catch(() => undefined);
+    await client.payouts
+      .create({ ...base, amount: '300.00', number: '4111111111111111', name: 'IVAN' })
+      .catch(() => undefined);
     await client.operations.get({ operation_id: paid.operation_id });
     await client.sandbox.operations.pay({ operation_id: paid.operation_id }).catch(() => undefined);
     await client.operations.get({ operation_id: paid.operation_id });
     const cancelled = await client.payments.create({ ...base, amount: '200.00' });
     await client.operations.cancel({ operation_id: cancelled.operation_id });
     await client.balances.list();
-    await client.payments.availability({ method: 'WT_RUB_C2C', currency: 'RUB', min_amount: '100.00', max_amount: '5000.00' });
-    await client.payments.recommendations({ method: 'WT_RUB_C2C', currency: 'RUB', amount: '1500.00', min_amount: '1000.00', max_amount: '2000.00' });
+    await client.payments.availability({
+      method: 'WT_RUB_C2C',
+      currency: 'RUB',
+      min_amount: '100.00',
+      max_amount: '5000.00',
+    });
+    await client.payments.recommendations({
+      method: 'WT_RUB_C2C',
+      currency: 'RUB',
+      amount: '1500.00',
+      min_amount: '1000.00',
+      max_amount: '2000.00',
+    });
     await client.sandbox.operations.list();
     await client.sandbox.operations.details({ operation_id: paid.operation_id });
     await admin.sandbox.clock.get();
@@ -68,10 +84,12 @@ async function session(): Promise<void> {
 
 beforeAll(async () => {
   const routesFile = new URL('routes.js', GENERATED);
-  if (!statSync(routesFile, { throwIfNoEntry: false })) throw new Error('dist/cli-contract is missing: run npm run build');
+  if (!statSync(routesFile, { throwIfNoEntry: false }))
+    throw new Error('dist/cli-contract is missing: run npm run build');
   routes = ((await import(routesFile.href)) as { routes: typeof routes }).routes;
   for (const [id, route] of Object.entries(routes)) {
-    if (route.light) checks.set(id, ((await import(new URL(`checks/${id}.js`, GENERATED).href)) as { validate: Validate }).validate);
+    if (route.light)
+      checks.set(id, ((await import(new URL(`checks/${id}.js`, GENERATED).href)) as { validate: Validate }).validate);
   }
   await session();
 }, 60_000);
@@ -88,13 +106,22 @@ function mutated(body: unknown): fc.Arbitrary<unknown> {
   const edits = fc.oneof(
     fc.constant({ kind: 'drop' as const }),
     fc.record({ kind: fc.constant('set' as const), value: fc.jsonValue({ maxDepth: 2 }) }),
-    fc.record({ kind: fc.constant('string' as const), edit: fc.constantFrom('upper', 'empty', 'space', 'suffix', 'number', 'negative', 'scale', 'unicode') }),
-    fc.record({ kind: fc.constant('extra' as const), key: fc.string({ maxLength: 8 }), value: fc.jsonValue({ maxDepth: 1 }) }),
+    fc.record({
+      kind: fc.constant('string' as const),
+      edit: fc.constantFrom('upper', 'empty', 'space', 'suffix', 'number', 'negative', 'scale', 'unicode'),
+    }),
+    fc.record({
+      kind: fc.constant('extra' as const),
+      key: fc.string({ maxLength: 8 }),
+      value: fc.jsonValue({ maxDepth: 1 }),
+    }),
   );
   return fc.tuple(fc.integer({ min: 0, max: places.length - 1 }), edits).map(([at, edit]) => {
     const copy = structuredClone(body) as Record<string | number, unknown>;
     const path = places[at]!;
-    const parent = path.slice(0, -1).reduce<Record<string | number, unknown>>((o, k) => o[k] as Record<string | number, unknown>, copy);
+    const parent = path
+      .slice(0, -1)
+      .reduce<Record<string | number, unknown>>((o, k) => o[k] as Record<string | number, unknown>, copy);
     const key = path[path.length - 1];
     const target = key === undefined ? copy : parent[key];
     const set = (value: unknown) => (key === undefined ? value : ((parent[key] = value), copy));
@@ -107,7 +134,8 @@ function mutated(body: unknown): fc.Arbitrary<unknown> {
       case 'set':
         return set(edit.value);
       case 'extra':
-        if (target === null || typeof target !== 'object' || Array.isArray(target)) return set({ [edit.key]: edit.value });
+        if (target === null || typeof target !== 'object' || Array.isArray(target))
+          return set({ [edit.key]: edit.value });
         (target as Record<string, unknown>)[edit.key] = edit.value;
         return copy;
       case 'string': {
@@ -153,7 +181,9 @@ describe('the CLI light contract', () => {
 
   it('never accepts a changed body that zod refuses', () => {
     const samples: [string, unknown][] = [
-      ...new Map(seen.map(([id, body]) => [`${id} ${JSON.stringify(body).length}`, [id, body] as [string, unknown]])).values(),
+      ...new Map(
+        seen.map(([id, body]) => [`${id} ${JSON.stringify(body).length}`, [id, body] as [string, unknown]]),
+      ).values(),
       ['payment.create', OPERATION],
       ['operation.state', OPERATION_STATE],
       ['balances.list', BALANCES],
@@ -178,12 +208,17 @@ describe('the CLI light contract', () => {
 
   it('never accepts any JSON value that zod refuses', () => {
     for (const [id, check] of checks) {
-      fc.assert(fc.property(fc.jsonValue({ maxDepth: 3 }), (value) => !check(value) || zodAccepts(id, value)), { numRuns: 100 });
+      fc.assert(
+        fc.property(fc.jsonValue({ maxDepth: 3 }), (value) => !check(value) || zodAccepts(id, value)),
+        { numRuns: 100 },
+      );
     }
   });
 
   it('leaves a refused body to zod: its message, or its data when only the light check was stricter', async () => {
-    const { lightContract } = (await import(new URL('../../dist/cli/wire.js', import.meta.url).href)) as typeof import('../../src/cli/wire.js');
+    const { lightContract } = (await import(
+      new URL('../../dist/cli/wire.js', import.meta.url).href
+    )) as typeof import('../../src/cli/wire.js');
     const contract = await lightContract();
     const label = 'POST /v1/get_operation_state';
     const bad = { ...OPERATION_STATE, settlement_amount: '97' };
@@ -204,6 +239,8 @@ describe('the CLI light contract', () => {
     // zod takes an upper-case UUID (its regex has the i flag); the JSON Schema pattern does not.
     const upper = { ...OPERATION_STATE, operation_id: OPERATION_STATE.operation_id.toUpperCase() };
     expect(checks.get('operation.state')!(upper)).toBe(false);
-    expect(await contract.check('operation.state', upper, label, 200)).toEqual(zodContract.check('operation.state', upper, label, 200));
+    expect(await contract.check('operation.state', upper, label, 200)).toEqual(
+      zodContract.check('operation.state', upper, label, 200),
+    );
   });
 });

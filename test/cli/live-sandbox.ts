@@ -37,7 +37,8 @@ export function useLiveSandbox(opts: SandboxOptions & { shop: string }): LiveSan
       return env;
     },
     async api(method, path, auth, body) {
-      const credential: Record<string, string> = auth === 'key' ? { 'x-api-key': h.keyOf(shop) } : { 'x-admin-token': h.sandbox.adminToken! };
+      const credential: Record<string, string> =
+        auth === 'key' ? { 'x-api-key': h.keyOf(shop) } : { 'x-admin-token': h.sandbox.adminToken! };
       const res = await fetch(h.baseUrl + path, {
         method,
         headers: { ...credential, ...(body ? { 'content-type': 'application/json' } : {}) },

@@ -15,7 +15,9 @@ describe('paygate openapi', () => {
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout) as { openapi: string; paths: Record<string, unknown>; info: { version: string } };
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/payment', '/v1/payout', '/v1/balances', '/readyz']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/v1/payment', '/v1/payout', '/v1/balances', '/readyz']),
+    );
     expect(r.stdout).toBe(`${JSON.stringify(doc, null, 2)}\n`);
   });
 
@@ -23,15 +25,20 @@ describe('paygate openapi', () => {
     const r = await runCli(['openapi'], { env: { PAYGATE_CONFIG: cfg.path } });
     expect(r.code).toBe(0);
     const committed = readFileSync(new URL('../../docs/openapi.json', import.meta.url));
-    expect(Buffer.from(r.stdout, 'utf8').equals(committed), 'run `npm run docs` after changing the contract').toBe(true);
+    expect(Buffer.from(r.stdout, 'utf8').equals(committed), 'run `npm run docs` after changing the contract').toBe(
+      true,
+    );
   });
 });
 
 describe('paygate sandbox start', () => {
   it('exits 5 when the sandbox cannot start', async () => {
-    const r = await runCli(['sandbox', 'start', '--port', '0', '--in-memory', '--fixtures', `${cfg.dir}/missing.json`], {
-      env: { PAYGATE_CONFIG: cfg.path },
-    });
+    const r = await runCli(
+      ['sandbox', 'start', '--port', '0', '--in-memory', '--fixtures', `${cfg.dir}/missing.json`],
+      {
+        env: { PAYGATE_CONFIG: cfg.path },
+      },
+    );
     expect(r.code).toBe(5);
     expect(r.stderr).toContain('error:');
   });

@@ -27,7 +27,13 @@ const listOpts = (o: Partial<OpsListOptions> = {}): OpsListOptions => ({ all: fa
 const showOpts = (o: Partial<OpsShowOptions> = {}): OpsShowOptions => ({ json: false, ...o });
 const watchOpts = (o: Partial<OpsWatchOptions> = {}): OpsWatchOptions => ({ json: false, ...o });
 
-const payment = (moid: string, client: string, amount = '500.00', method = 'WT_RUB_C2C') => ({ merchant_operation_id: moid, client_id: client, method, amount, currency: 'RUB' });
+const payment = (moid: string, client: string, amount = '500.00', method = 'WT_RUB_C2C') => ({
+  merchant_operation_id: moid,
+  client_id: client,
+  method,
+  amount,
+  currency: 'RUB',
+});
 
 /** Three operations in shop A, two in shop B, one minute apart; order-1 is used by both shops. */
 async function world(): Promise<Record<string, string>> {
@@ -63,7 +69,19 @@ describe('paygate ops list', () => {
     const deps = asAdmin();
     await list(listOpts(), deps);
     const out = deps.output.stdout;
-    expect(out.split('\n')[0]!.trim().split(/ {2,}/)).toEqual(['created', 'updated', 'shop', 'merchant_operation_id', 'client_id', 'type', 'method', 'amount', 'actual', 'status', 'reason']);
+    expect(out.split('\n')[0]!.trim().split(/ {2,}/)).toEqual([
+      'created',
+      'updated',
+      'shop',
+      'merchant_operation_id',
+      'client_id',
+      'type',
+      'method',
+      'amount',
+      'actual',
+      'status',
+      'reason',
+    ]);
     const rows = tableRows(out);
     expect(rows.map((r) => [r[2], r[3]])).toEqual([
       ['shop_a', 'order-4'],
@@ -72,7 +90,19 @@ describe('paygate ops list', () => {
       ['shop_b', 'order-1'],
       ['shop_a', 'order-1'],
     ]);
-    expect(rows[4]).toEqual(['2026-01-01T00:00:00Z', '2026-01-01T00:05:00Z', 'shop_a', 'order-1', 'user-42', 'payment', 'WT_RUB_C2C', '1500.00 RUB', '1500.00 RUB', 'completed', 'payer transferred 1500.00 RUB']);
+    expect(rows[4]).toEqual([
+      '2026-01-01T00:00:00Z',
+      '2026-01-01T00:05:00Z',
+      'shop_a',
+      'order-1',
+      'user-42',
+      'payment',
+      'WT_RUB_C2C',
+      '1500.00 RUB',
+      '1500.00 RUB',
+      'completed',
+      'payer transferred 1500.00 RUB',
+    ]);
     expect(rows[2]!.slice(-2)).toEqual(['rejected', 'create: no_provider_accepted']);
     expect(out).toMatch(/^5 of 5$/m);
     expect(out).not.toContain('more:');
@@ -88,7 +118,9 @@ describe('paygate ops list', () => {
 
     const first = asAdmin();
     await list(listOpts({ limit: 2, since: '2026-01-01' }), first);
-    const hint = /^more: paygate ops list --since 2026-01-01 --limit 2 --cursor ([0-9a-f-]{36})$/m.exec(first.output.stdout);
+    const hint = /^more: paygate ops list --since 2026-01-01 --limit 2 --cursor ([0-9a-f-]{36})$/m.exec(
+      first.output.stdout,
+    );
     expect(hint, first.output.stdout).not.toBeNull();
     const second = asAdmin();
     await list(listOpts({ limit: 2, since: '2026-01-01', cursor: hint![1] }), second);
@@ -106,7 +138,9 @@ describe('paygate ops list', () => {
     expect(deps.output.stdout).toMatch(/^0 of 0$/m);
     const more = asAdmin();
     await list(listOpts({ limit: 1, method: 'WT_RUB_C2C', minAmount: '600.00' }), more);
-    expect(more.output.stdout).toMatch(/^more: paygate ops list --method WT_RUB_C2C --min-amount 600.00 --limit 1 --cursor /m);
+    expect(more.output.stdout).toMatch(
+      /^more: paygate ops list --method WT_RUB_C2C --min-amount 600.00 --limit 1 --cursor /m,
+    );
   });
 
   it('--all walks every page and prints every row once', async () => {
@@ -118,7 +152,12 @@ describe('paygate ops list', () => {
     expect(deps.output.spinners).toHaveLength(3);
     const json = asAdmin();
     await list(listOpts({ all: true, limit: 2, json: true }), json);
-    const body = JSON.parse(json.output.stdout) as { total: number; operations: SandboxOperationRow[]; has_more: boolean; next_cursor: null };
+    const body = JSON.parse(json.output.stdout) as {
+      total: number;
+      operations: SandboxOperationRow[];
+      has_more: boolean;
+      next_cursor: null;
+    };
     expect(body.operations.map((o) => o.operation_id)).toEqual([ids.a3, ids.b2, ids.a2, ids.b1, ids.a1]);
     expect(body).toMatchObject({ total: 5, has_more: false, next_cursor: null });
   });
@@ -127,7 +166,10 @@ describe('paygate ops list', () => {
     await world();
     const deps = asAdmin();
     await list(listOpts({ json: true, status: 'pending', limit: 2 }), deps);
-    const raw = await h.call('GET', '/sandbox/operations?status=pending&limit=2', { key: null, headers: { 'x-admin-token': ADMIN } });
+    const raw = await h.call('GET', '/sandbox/operations?status=pending&limit=2', {
+      key: null,
+      headers: { 'x-admin-token': ADMIN },
+    });
     expect(JSON.parse(deps.output.stdout)).toEqual(raw.body);
   });
 
@@ -156,7 +198,10 @@ describe('paygate ops list', () => {
     const deps = asShop('shop_b');
     await list(listOpts(), deps);
     expect(tableRows(deps.output.stdout).map((r) => r[2])).toEqual(['shop_b', 'shop_b']);
-    await expect(list(listOpts({ shop: 'shop_a' }), asShop('shop_b'))).rejects.toMatchObject({ status: 400, code: 'validation_error' });
+    await expect(list(listOpts({ shop: 'shop_a' }), asShop('shop_b'))).rejects.toMatchObject({
+      status: 400,
+      code: 'validation_error',
+    });
   });
 
   const usage: [string, Partial<OpsListOptions>, RegExp][] = [
@@ -180,7 +225,10 @@ describe('paygate ops list', () => {
     const deps = inProcessDeps(h, {});
     const err = await list(listOpts(), deps).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
-    expect(err).toMatchObject({ message: 'no sandbox admin token and no API key', hint: expect.stringMatching(/--admin-token .*--api-key/) });
+    expect(err).toMatchObject({
+      message: 'no sandbox admin token and no API key',
+      hint: expect.stringMatching(/--admin-token .*--api-key/),
+    });
   });
 });
 
@@ -188,7 +236,10 @@ describe('paygate ops show', () => {
   it('by merchant_operation_id: summary with the outcome, timeline, receipts with the amount found, postings', async () => {
     const a = h.make({ apiKey: h.keyOf('shop_a') });
     const op = await a.payments.create(payment('order-9', 'user-1', '1500.00', 'WT_RUB_PHONE'));
-    await a.payments.confirm({ operation_id: op.operation_id, receipt: new URL('../../fixtures/receipts/ok-1500.pdf', import.meta.url).pathname });
+    await a.payments.confirm({
+      operation_id: op.operation_id,
+      receipt: new URL('../../fixtures/receipts/ok-1500.pdf', import.meta.url).pathname,
+    });
     const deps = asAdmin();
     await show(showOpts({ ref: 'order-9' }), deps);
     const out = deps.output.stdout;
@@ -196,7 +247,12 @@ describe('paygate ops show', () => {
     expect(out).toMatch(/^shop_id +shop_a$/m);
     expect(out).toMatch(/^outcome +completed for the expected amount: .*amount_matches/m);
     const timeline = out.slice(out.indexOf('timeline\n'), out.indexOf('\n\nreceipts'));
-    expect(timeline.split('\n').slice(2).map((l) => l.split(/ {2,}/)[1])).toEqual(['request', 'transition', 'receipt', 'transition']);
+    expect(
+      timeline
+        .split('\n')
+        .slice(2)
+        .map((l) => l.split(/ {2,}/)[1]),
+    ).toEqual(['request', 'transition', 'receipt', 'transition']);
     expect(timeline).toMatch(/receipt +ok-1500\.pdf: 1500\.00 RUB found → completed \(amount_matches\)/);
     expect(timeline).toMatch(/transition +awaiting_confirmation → completed {2}\(.*amount_matches.*\)/);
     expect(out).toMatch(/^2026-01-01T00:00:00Z +ok-1500\.pdf +\d+ B +1500\.00 RUB +amount_matches +completed/m);
@@ -208,7 +264,9 @@ describe('paygate ops show', () => {
     const ids = await world();
     const deps = asAdmin();
     await show(showOpts({ ref: ids.b1, json: true }), deps);
-    expect(JSON.parse(deps.output.stdout)).toEqual((await h.call('GET', `/sandbox/operations/${ids.b1}`, { key: null, headers: { 'x-admin-token': ADMIN } })).body);
+    expect(JSON.parse(deps.output.stdout)).toEqual(
+      (await h.call('GET', `/sandbox/operations/${ids.b1}`, { key: null, headers: { 'x-admin-token': ADMIN } })).body,
+    );
   });
 
   it('a merchant_operation_id two shops used: 409 ambiguous_reference naming them; --shop picks one; a key needs none', async () => {
@@ -260,7 +318,9 @@ describe('paygate ops watch', () => {
     await done;
     const lines = deps.output.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toBe(`2026-01-01T00:00:00Z  shop_a  w-1  payment WT_RUB_C2C  500.00 RUB  pending  (create)  ${op.operation_id}`);
+    expect(lines[0]).toBe(
+      `2026-01-01T00:00:00Z  shop_a  w-1  payment WT_RUB_C2C  500.00 RUB  pending  (create)  ${op.operation_id}`,
+    );
     expect(lines[1]).toMatch(/^2026-01-01T00:30:00Z {2}shop_a {2}w-1 .* pending → rejected {2}\(expired.*\)/);
     expect(deps.output.stderr).toContain('Watching w-1 until it is terminal (Ctrl+C stops)');
     expect(h.sandbox.service.writeListeners.size).toBe(0);
@@ -282,7 +342,10 @@ describe('paygate ops watch', () => {
     while (deps.output.stdout.split('\n').length < 3) await new Promise((r) => setImmediate(r));
     ac.abort();
     await done;
-    const rows = deps.output.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as SandboxOperationRow);
+    const rows = deps.output.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as SandboxOperationRow);
     expect(rows.map((r) => [r.merchant_operation_id, r.status, r.shop_id])).toEqual([
       ['t-2', 'pending', 'shop_b'],
       ['t-2', 'completed', 'shop_b'],
@@ -291,8 +354,12 @@ describe('paygate ops watch', () => {
   });
 
   it('filters with an operation id are a usage error; so is a bad filter', async () => {
-    await expect(watchUntil(watchOpts({ id: 'w-1', status: 'pending' }), asAdmin(), new AbortController().signal)).rejects.toThrow(/--status pending: filters go with a tail/);
-    await expect(watchUntil(watchOpts({ until: 'soon' }), asAdmin(), new AbortController().signal)).rejects.toThrow(/^--until "soon": /);
+    await expect(
+      watchUntil(watchOpts({ id: 'w-1', status: 'pending' }), asAdmin(), new AbortController().signal),
+    ).rejects.toThrow(/--status pending: filters go with a tail/);
+    await expect(watchUntil(watchOpts({ until: 'soon' }), asAdmin(), new AbortController().signal)).rejects.toThrow(
+      /^--until "soon": /,
+    );
   });
 });
 
@@ -309,7 +376,10 @@ describe('paygate logs tail', () => {
     while (deps.output.stdout.split('\n').length < 4) await new Promise((r) => setImmediate(r));
     ac.abort();
     await done;
-    const entries = deps.output.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as SandboxRequestLogEntry);
+    const entries = deps.output.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as SandboxRequestLogEntry);
     expect(entries.map((e) => [e.path, e.status, e.shop_id, e.error_code])).toEqual([
       ['/v1/balances', 200, 'shop_a', null],
       ['/v1/balances', 200, 'shop_a', null],
@@ -325,11 +395,17 @@ describe('paygate logs tail', () => {
     while (deps.output.stdout === '') await new Promise((r) => setImmediate(r));
     ac.abort();
     await done;
-    expect(deps.output.stdout).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z {2}shop_b +GET +/v1/nothing +404 +[\\d.]+ ms {2}not_found +${res.headers.get('x-request-id')}\\n$`));
+    expect(deps.output.stdout).toMatch(
+      new RegExp(
+        `^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z {2}shop_b +GET +/v1/nothing +404 +[\\d.]+ ms {2}not_found +${res.headers.get('x-request-id')}\\n$`,
+      ),
+    );
   });
 
   it('a bad --status is a usage error', async () => {
-    await expect(tailUntil({ errors: false, sinceStart: 0, json: false, status: '4' }, asAdmin(), new AbortController().signal)).rejects.toThrow(/^--status "4": /);
+    await expect(
+      tailUntil({ errors: false, sinceStart: 0, json: false, status: '4' }, asAdmin(), new AbortController().signal),
+    ).rejects.toThrow(/^--status "4": /);
   });
 });
 

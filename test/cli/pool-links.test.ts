@@ -14,7 +14,12 @@ const POOL_KEY = 'pg_test_pool_9Ub4Rn2TgK7mXa1C';
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
 /** The pool shop's key and the admin token. */
-const live = useLiveSandbox({ frozenClock: true, startTime: '2026-01-01T00:00:00Z', adminToken: ADMIN, shop: 'shop_pool' });
+const live = useLiveSandbox({
+  frozenClock: true,
+  startTime: '2026-01-01T00:00:00Z',
+  adminToken: ADMIN,
+  shop: 'shop_pool',
+});
 const api = live.api;
 let baseUrl: string;
 let shopAKey: string;
@@ -32,26 +37,62 @@ const LINK = ['payment', 'link', '--flexible', '--method', 'WT_RUB_C2C', '--curr
 // The pool of the worked example, with the read limits lifted (the reads run on a frozen clock); then the tests run in
 // order on it.
 beforeAll(async () => {
-  const laid = (await api('POST', '/sandbox/pool/layout', 'key', { method: 'WT_RUB_C2C', amounts: ['300.00', '1500.00', '2500.00', '25000.00'] })) as { created: number };
+  const laid = (await api('POST', '/sandbox/pool/layout', 'key', {
+    method: 'WT_RUB_C2C',
+    amounts: ['300.00', '1500.00', '2500.00', '25000.00'],
+  })) as { created: number };
   expect(laid.created).toBe(4);
   await api('POST', '/sandbox/pool/settings', 'admin', { read_latency_ms: 0, rate_limit: false });
 });
 
 describe('payment link --flexible: both outcomes', () => {
   it('the pool can take the recommended amount: a payment with payment_url (k credential)', async () => {
-    const out = ok(await runCli([...LINK, '--client-id', 'flex-1', '--recommended-amount', '1000.00', '--merchant-operation-id', 'cli-flex-1'], { env }));
+    const out = ok(
+      await runCli(
+        [...LINK, '--client-id', 'flex-1', '--recommended-amount', '1000.00', '--merchant-operation-id', 'cli-flex-1'],
+        { env },
+      ),
+    );
     expect(out).toMatch(/^type +payment$/m);
     expect(out).toMatch(/^status +pending$/m);
     expect(out).toMatch(/^expected_amount +1000\.00 RUB$/m);
-    expect(out).toMatch(new RegExp(`^payment_url +${baseUrl.replace(/[.]/g, '\\.')}/pay/${UUID.source}\\?k=[A-Za-z0-9_-]{43}$`, 'm'));
+    expect(out).toMatch(
+      new RegExp(`^payment_url +${baseUrl.replace(/[.]/g, '\\.')}/pay/${UUID.source}\\?k=[A-Za-z0-9_-]{43}$`, 'm'),
+    );
     expect(out).toContain('Payment created for 1000.00 RUB: the pool can take it now; send the payer to payment_url.');
-    const body = json(await runCli([...LINK, '--client-id', 'flex-1', '--recommended-amount', '1000.00', '--merchant-operation-id', 'cli-flex-1', '--json'], { env }));
+    const body = json(
+      await runCli(
+        [
+          ...LINK,
+          '--client-id',
+          'flex-1',
+          '--recommended-amount',
+          '1000.00',
+          '--merchant-operation-id',
+          'cli-flex-1',
+          '--json',
+        ],
+        { env },
+      ),
+    );
     expect(body).toMatchObject({ type: 'payment', status: 'pending', expected_amount: '1000.00' });
   });
 
   it('only other amounts within the bounds: amount_selection with payment_url and expires_at, no payment yet', async () => {
     // Slot D (25,000.00) gives 500.00 … 24,500.00 and 25,000.00: 24,800.00 is not available, 25,000.00 is.
-    const args = [...LINK, '--client-id', 'flex-2', '--recommended-amount', '24800.00', '--min-amount', '24600.00', '--max-amount', '25000.00', '--merchant-operation-id', 'cli-flex-2'];
+    const args = [
+      ...LINK,
+      '--client-id',
+      'flex-2',
+      '--recommended-amount',
+      '24800.00',
+      '--min-amount',
+      '24600.00',
+      '--max-amount',
+      '25000.00',
+      '--merchant-operation-id',
+      'cli-flex-2',
+    ];
     const out = ok(await runCli(args, { env }));
     expect(out).toMatch(/^status +amount_selection$/m);
     expect(out).toMatch(/^recommended_amount +24800\.00 RUB$/m);
@@ -59,13 +100,31 @@ describe('payment link --flexible: both outcomes', () => {
     expect(out).toMatch(/^expires_at +2026-01-01T00:15:00\.000Z$/m);
     expect(out).toContain('No payment exists yet');
     expect(out).toContain('paygate sandbox links confirm');
-    const body = json<{ status: string; operation_id: string; expires_at: string }>(await runCli([...args, '--json'], { env }));
-    expect(body).toMatchObject({ status: 'amount_selection', recommended_amount: '24800.00', expires_at: '2026-01-01T00:15:00.000Z' });
+    const body = json<{ status: string; operation_id: string; expires_at: string }>(
+      await runCli([...args, '--json'], { env }),
+    );
+    expect(body).toMatchObject({
+      status: 'amount_selection',
+      recommended_amount: '24800.00',
+      expires_at: '2026-01-01T00:15:00.000Z',
+    });
     expect(out).toContain(body.operation_id);
   });
 
   it('nothing available within the bounds: rejected, payment_url null, nothing created', async () => {
-    const args = [...LINK, '--client-id', 'flex-3', '--recommended-amount', '40000.00', '--min-amount', '30000.00', '--max-amount', '45000.00', '--merchant-operation-id', 'cli-flex-3'];
+    const args = [
+      ...LINK,
+      '--client-id',
+      'flex-3',
+      '--recommended-amount',
+      '40000.00',
+      '--min-amount',
+      '30000.00',
+      '--max-amount',
+      '45000.00',
+      '--merchant-operation-id',
+      'cli-flex-3',
+    ];
     const out = ok(await runCli(args, { env }));
     expect(out).toMatch(/^status +rejected$/m);
     expect(out).toMatch(/^payment_url +null \(nothing was created\)$/m);
@@ -74,7 +133,9 @@ describe('payment link --flexible: both outcomes', () => {
   });
 
   it('a shop whose payin route is not only the pool: 412 not_pool_only (exit 1, with a hint)', async () => {
-    const r = await runCli([...LINK, '--client-id', 'flex-4', '--recommended-amount', '1000.00'], { env: { ...env, PAYGATE_API_KEY: shopAKey } });
+    const r = await runCli([...LINK, '--client-id', 'flex-4', '--recommended-amount', '1000.00'], {
+      env: { ...env, PAYGATE_API_KEY: shopAKey },
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('not_pool_only');
     expect(r.stderr).toContain('hint: flexible links need a shop whose payin route is only the self-matching pool');
@@ -112,7 +173,7 @@ describe('sandbox links', () => {
     expect(body).toMatchObject({ status: 'amount_selection', confirmed_amount: null });
   });
 
-  it('show: an unknown link and another shop\'s link are exit 1 (404) with a hint', async () => {
+  it("show: an unknown link and another shop's link are exit 1 (404) with a hint", async () => {
     const unknown = await runCli(['sandbox', 'links', 'show', '00000000-0000-4000-8000-000000000000'], { env });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('operation_not_found');
@@ -123,7 +184,10 @@ describe('sandbox links', () => {
   });
 
   it('confirm: no --amount without a TTY is a usage error; outside the bounds is exit 1 (400) with a hint', async () => {
-    usage(await runCli(['sandbox', 'links', 'confirm', linkId], { env, timeout: 10_000 }), 'missing required option --amount');
+    usage(
+      await runCli(['sandbox', 'links', 'confirm', linkId], { env, timeout: 10_000 }),
+      'missing required option --amount',
+    );
     usage(await runCli(['sandbox', 'links', 'confirm', linkId, '--amount', '1.234'], { env }), '--amount "1.234"');
     const outside = await runCli(['sandbox', 'links', 'confirm', linkId, '--amount', '26000.00'], { env });
     expect(outside.code).toBe(1);
@@ -149,7 +213,9 @@ describe('sandbox links', () => {
     );
     expect(again).toMatchObject({ operation_id: linkId, status: 'pending', expected_amount: '25000.00' });
     // The slot gave its whole remainder.
-    const pool = (await api('GET', '/sandbox/pool', 'admin')) as { pools: { first: { amount: string; claimed: string; free: string }[] }[] };
+    const pool = (await api('GET', '/sandbox/pool', 'admin')) as {
+      pools: { first: { amount: string; claimed: string; free: string }[] }[];
+    };
     expect(pool.pools[0]!.first.at(-1)).toMatchObject({ amount: '25000.00', claimed: '25000.00', free: '0.00' });
   });
 

@@ -14,7 +14,12 @@ const POOL_KEY = 'pg_test_pool_9Ub4Rn2TgK7mXa1C';
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
 /** The pool shop's key and the admin token. */
-const live = useLiveSandbox({ frozenClock: true, startTime: '2026-01-01T00:00:00Z', adminToken: ADMIN, shop: 'shop_pool' });
+const live = useLiveSandbox({
+  frozenClock: true,
+  startTime: '2026-01-01T00:00:00Z',
+  adminToken: ADMIN,
+  shop: 'shop_pool',
+});
 const api = live.api;
 let shopAKey: string;
 let env: Record<string, string>;
@@ -37,29 +42,71 @@ const AMOUNTS = ['--method', 'WT_RUB_C2C', '--currency', 'RUB'];
 // The tests share one pool and run in order: layout, show, settings, then reads of the worked example.
 describe('sandbox pool layout', () => {
   it('usage errors before anything is sent: neither or both forms, a bad amount, --min above --max, no --method without a TTY', async () => {
-    usage(await runCli(['sandbox', 'pool', 'layout', '--method', 'WT_RUB_C2C'], { env }), 'missing --amounts, or --count with --min and --max', 'paygate sandbox pool layout');
-    usage(await runCli(['sandbox', 'pool', 'layout', '--method', 'WT_RUB_C2C', '--amounts', '1500.00', '--count', '2'], { env }), 'not both');
-    usage(await runCli(['sandbox', 'pool', 'layout', '--method', 'WT_RUB_C2C', '--amounts', '1500.00,15.001'], { env }), '"15.001" (item 2)');
-    usage(await runCli(['sandbox', 'pool', 'layout', '--method', 'WT_RUB_C2C', '--count', '2', '--min', '900.00', '--max', '500.00'], { env }), '--min 900.00 is above --max 500.00');
-    usage(await runCli(['sandbox', 'pool', 'layout', '--method', 'WT_RUB_C2C', '--count', '0', '--min', '1.00', '--max', '2.00'], { env }), '--count');
-    usage(await runCli(['sandbox', 'pool', 'layout', '--method', 'WT_RUB_C2C', '--count', '2', '--min', '500.00'], { env, timeout: 10_000 }), 'missing required option --max');
-    usage(await runCli(['sandbox', 'pool', 'layout', '--amounts', '1500.00'], { env, timeout: 10_000 }), 'missing required option --method');
+    usage(
+      await runCli(['sandbox', 'pool', 'layout', '--method', 'WT_RUB_C2C'], { env }),
+      'missing --amounts, or --count with --min and --max',
+      'paygate sandbox pool layout',
+    );
+    usage(
+      await runCli(['sandbox', 'pool', 'layout', '--method', 'WT_RUB_C2C', '--amounts', '1500.00', '--count', '2'], {
+        env,
+      }),
+      'not both',
+    );
+    usage(
+      await runCli(['sandbox', 'pool', 'layout', '--method', 'WT_RUB_C2C', '--amounts', '1500.00,15.001'], { env }),
+      '"15.001" (item 2)',
+    );
+    usage(
+      await runCli(
+        ['sandbox', 'pool', 'layout', '--method', 'WT_RUB_C2C', '--count', '2', '--min', '900.00', '--max', '500.00'],
+        { env },
+      ),
+      '--min 900.00 is above --max 500.00',
+    );
+    usage(
+      await runCli(
+        ['sandbox', 'pool', 'layout', '--method', 'WT_RUB_C2C', '--count', '0', '--min', '1.00', '--max', '2.00'],
+        { env },
+      ),
+      '--count',
+    );
+    usage(
+      await runCli(['sandbox', 'pool', 'layout', '--method', 'WT_RUB_C2C', '--count', '2', '--min', '500.00'], {
+        env,
+        timeout: 10_000,
+      }),
+      'missing required option --max',
+    );
+    usage(
+      await runCli(['sandbox', 'pool', 'layout', '--amounts', '1500.00'], { env, timeout: 10_000 }),
+      'missing required option --method',
+    );
     expect(await api('GET', '/sandbox/pool', 'admin')).toEqual({ pools: [] });
   });
 
   it("412 not_pool_route with shop A's key: exit 1, the message and what to do next, the key never shown", async () => {
-    const r = await runCli(['sandbox', 'pool', 'layout', '--method', 'WT_RUB_C2C', '--amounts', '1500.00'], { env: { ...env, PAYGATE_API_KEY: shopAKey } });
+    const r = await runCli(['sandbox', 'pool', 'layout', '--method', 'WT_RUB_C2C', '--amounts', '1500.00'], {
+      env: { ...env, PAYGATE_API_KEY: shopAKey },
+    });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('not_pool_route');
     expect(r.stderr).toContain('HTTP 412, POST /sandbox/pool/layout');
-    expect(r.stderr).toMatch(/hint: pass the API key of a shop whose payout route is pooled \(--api-key or PAYGATE_API_KEY; shop_pool/);
+    expect(r.stderr).toMatch(
+      /hint: pass the API key of a shop whose payout route is pooled \(--api-key or PAYGATE_API_KEY; shop_pool/,
+    );
     expect(r.stdout + r.stderr).not.toContain(shopAKey);
     expect(await api('GET', '/sandbox/pool', 'admin')).toEqual({ pools: [] });
   });
 
   it('human: --amounts lays out the worked example of docs/pool.md, in matching order', async () => {
-    const out = ok(await runCli(['sandbox', 'pool', 'layout', '--method', 'WT_RUB_C2C', '--amounts', '300.00,1500.00,2500.00,25000.00'], { env }));
+    const out = ok(
+      await runCli(
+        ['sandbox', 'pool', 'layout', '--method', 'WT_RUB_C2C', '--amounts', '300.00,1500.00,2500.00,25000.00'],
+        { env },
+      ),
+    );
     expect(out).toMatch(/^created +4 payouts \(slots of the pool, in matching order\)$/m);
     expect(out).toMatch(/^rejected +0$/m);
     expect(out).toMatch(new RegExp(`^first_operation_id +${UUID.source}$`, 'm'));
@@ -82,7 +129,11 @@ describe('sandbox pool show', () => {
     const rows = lines.slice(head + 1, head + 5);
     const amounts = ['300.00', '1500.00', '2500.00', '25000.00'];
     rows.forEach((row, i) =>
-      expect(row).toMatch(new RegExp(`^${i + 1} +${UUID.source} +shop_pool +${amounts[i]} RUB +0\\.00 RUB +0\\.00 RUB +${amounts[i]} RUB$`)),
+      expect(row).toMatch(
+        new RegExp(
+          `^${i + 1} +${UUID.source} +shop_pool +${amounts[i]} RUB +0\\.00 RUB +0\\.00 RUB +${amounts[i]} RUB$`,
+        ),
+      ),
     );
     // Amount columns right-aligned: every slot row ends at the same column.
     expect(new Set(rows.map((r) => r.length)).size).toBe(1);
@@ -95,7 +146,9 @@ describe('sandbox pool show', () => {
     expect(out).toMatch(/^ +total of these 2 +1800\.00 RUB +0\.00 RUB +0\.00 RUB +1800\.00 RUB$/m);
     expect(out).toContain('first 2 of 4 open slots, in matching order; --limit shows more');
 
-    const body = json<{ pools: Window[] }>(await runCli(['sandbox', 'pool', 'show', '--method', 'WT_RUB_C2C', '--limit', '3', '--json'], { env }));
+    const body = json<{ pools: Window[] }>(
+      await runCli(['sandbox', 'pool', 'show', '--method', 'WT_RUB_C2C', '--limit', '3', '--json'], { env }),
+    );
     expect(body).toEqual(await api('GET', '/sandbox/pool?method=WT_RUB_C2C&limit=3', 'admin'));
     expect(body.pools[0]).toMatchObject({ pool_id: 'pool_main', slots: 4, free_total: '29300.00' });
     expect(body.pools[0]!.first.map((s) => s.amount)).toEqual(['300.00', '1500.00', '2500.00']);
@@ -123,15 +176,30 @@ describe('sandbox pool settings', () => {
     expect(shown).toMatch(/^read_latency_ms +0 \(reads answer at once\)$/m);
     expect(shown).toMatch(/^rate_limit +on \(5 reads per second per shop/m);
 
-    const changed = ok(await runCli(['sandbox', 'pool', 'settings', '--read-latency', '1500ms', '--rate-limit', 'off'], { env }));
-    expect(changed).toMatch(/^read_latency_ms +1500 \(each availability \/ recommendations read holds the replica's read slot for 1\.5 s/m);
+    const changed = ok(
+      await runCli(['sandbox', 'pool', 'settings', '--read-latency', '1500ms', '--rate-limit', 'off'], { env }),
+    );
+    expect(changed).toMatch(
+      /^read_latency_ms +1500 \(each availability \/ recommendations read holds the replica's read slot for 1\.5 s/m,
+    );
     expect(changed).toMatch(/^rate_limit +off \(lifted/m);
     expect(await api('GET', '/sandbox/pool/settings', 'admin')).toEqual({ read_latency_ms: 1500, rate_limit: false });
 
-    expect(json(await runCli(['sandbox', 'pool', 'settings', '--read-latency', '2s', '--json'], { env }))).toEqual({ read_latency_ms: 2000, rate_limit: false });
-    expect(json(await runCli(['sandbox', 'pool', 'settings', '--rate-limit', 'on', '--json'], { env }))).toEqual({ read_latency_ms: 2000, rate_limit: true });
-    expect(json(await runCli(['sandbox', 'pool', 'settings', '--read-latency', '0', '--json'], { env }))).toEqual({ read_latency_ms: 0, rate_limit: true });
-    expect(json(await runCli(['sandbox', 'pool', 'settings', '--json'], { env }))).toEqual(await api('GET', '/sandbox/pool/settings', 'admin'));
+    expect(json(await runCli(['sandbox', 'pool', 'settings', '--read-latency', '2s', '--json'], { env }))).toEqual({
+      read_latency_ms: 2000,
+      rate_limit: false,
+    });
+    expect(json(await runCli(['sandbox', 'pool', 'settings', '--rate-limit', 'on', '--json'], { env }))).toEqual({
+      read_latency_ms: 2000,
+      rate_limit: true,
+    });
+    expect(json(await runCli(['sandbox', 'pool', 'settings', '--read-latency', '0', '--json'], { env }))).toEqual({
+      read_latency_ms: 0,
+      rate_limit: true,
+    });
+    expect(json(await runCli(['sandbox', 'pool', 'settings', '--json'], { env }))).toEqual(
+      await api('GET', '/sandbox/pool/settings', 'admin'),
+    );
   });
 
   it('a bad --read-latency or --rate-limit is a usage error; nothing changes', async () => {
@@ -144,7 +212,9 @@ describe('sandbox pool settings', () => {
 
 describe('availability and recommend on the pool', () => {
   it('availability: coverage and truncation stated; intervals as "min … max" rows, a single point as one amount', async () => {
-    const out = ok(await runCli(['availability', ...AMOUNTS, '--min-amount', '100.00', '--max-amount', '30000.00'], { env }));
+    const out = ok(
+      await runCli(['availability', ...AMOUNTS, '--min-amount', '100.00', '--max-amount', '30000.00'], { env }),
+    );
     expect(out).toMatch(/^range +100\.00 … 30000\.00 RUB$/m);
     expect(out).toMatch(/^coverage +full \(every provider of the shop's payin route is a pool/m);
     expect(out).toMatch(/^truncated +false \(the list is complete\)$/m);
@@ -156,8 +226,16 @@ describe('availability and recommend on the pool', () => {
   });
 
   it('availability --json is exactly the body', async () => {
-    const body = json(await runCli(['availability', ...AMOUNTS, '--min-amount', '100.00', '--max-amount', '30000.00', '--json'], { env }));
-    const raw = await api('GET', '/v1/payment/availability?method=WT_RUB_C2C&currency=RUB&min_amount=100.00&max_amount=30000.00', 'key');
+    const body = json(
+      await runCli(['availability', ...AMOUNTS, '--min-amount', '100.00', '--max-amount', '30000.00', '--json'], {
+        env,
+      }),
+    );
+    const raw = await api(
+      'GET',
+      '/v1/payment/availability?method=WT_RUB_C2C&currency=RUB&min_amount=100.00&max_amount=30000.00',
+      'key',
+    );
     expect(body).toEqual(raw);
     expect(body).toMatchObject({
       coverage: 'full',
@@ -171,7 +249,23 @@ describe('availability and recommend on the pool', () => {
   });
 
   it('recommend: the worked example, best first, with signed deltas (+100.00, -900.00, -2100.00, +22600.00, 0.00)', async () => {
-    const out = ok(await runCli(['recommend', ...AMOUNTS, '--amount', '2400.00', '--min-amount', '100.00', '--max-amount', '30000.00', '--limit', '5'], { env }));
+    const out = ok(
+      await runCli(
+        [
+          'recommend',
+          ...AMOUNTS,
+          '--amount',
+          '2400.00',
+          '--min-amount',
+          '100.00',
+          '--max-amount',
+          '30000.00',
+          '--limit',
+          '5',
+        ],
+        { env },
+      ),
+    );
     expect(out).toMatch(/^amount +2400\.00 RUB$/m);
     const lines = out.split('\n');
     const at = lines.findIndex((l) => l.startsWith('recommendations'));
@@ -188,7 +282,22 @@ describe('availability and recommend on the pool', () => {
 
   it('recommend --json keeps the raw deltas ("-900.00")', async () => {
     const body = json<{ recommendations: { amount: string; delta: string }[] }>(
-      await runCli(['recommend', ...AMOUNTS, '--amount', '2400.00', '--min-amount', '100.00', '--max-amount', '30000.00', '--limit', '5', '--json'], { env }),
+      await runCli(
+        [
+          'recommend',
+          ...AMOUNTS,
+          '--amount',
+          '2400.00',
+          '--min-amount',
+          '100.00',
+          '--max-amount',
+          '30000.00',
+          '--limit',
+          '5',
+          '--json',
+        ],
+        { env },
+      ),
     );
     expect(body.recommendations).toEqual([
       { amount: '2500.00', delta: '100.00' },
@@ -200,7 +309,9 @@ describe('availability and recommend on the pool', () => {
   });
 
   it('a range outside the pricing tiers is 412 pricing_not_covered (exit 1, with a hint)', async () => {
-    const r = await runCli(['availability', ...AMOUNTS, '--min-amount', '1.00', '--max-amount', '99999999.00'], { env });
+    const r = await runCli(['availability', ...AMOUNTS, '--min-amount', '1.00', '--max-amount', '99999999.00'], {
+      env,
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('pricing_not_covered');
     expect(r.stderr).toContain('HTTP 412, GET /v1/payment/availability');
@@ -210,8 +321,27 @@ describe('availability and recommend on the pool', () => {
 
 describe('sandbox pool layout --count (generated)', () => {
   it('--json: created count; the same --seed lays out the same amounts', async () => {
-    const args = ['sandbox', 'pool', 'layout', '--method', 'WT_RUB_C2C', '--count', '25', '--min', '500.00', '--max', '50000.00', '--step', '100.00', '--seed', '3', '--json'];
-    const a = json<{ created: number; rejected: number; first_operation_id: string; last_operation_id: string }>(await runCli(args, { env }));
+    const args = [
+      'sandbox',
+      'pool',
+      'layout',
+      '--method',
+      'WT_RUB_C2C',
+      '--count',
+      '25',
+      '--min',
+      '500.00',
+      '--max',
+      '50000.00',
+      '--step',
+      '100.00',
+      '--seed',
+      '3',
+      '--json',
+    ];
+    const a = json<{ created: number; rejected: number; first_operation_id: string; last_operation_id: string }>(
+      await runCli(args, { env }),
+    );
     expect(a).toMatchObject({ created: 25, rejected: 0 });
     const b = json<{ created: number }>(await runCli(args, { env }));
     expect(b.created).toBe(25);
@@ -237,13 +367,48 @@ describe('secrets', () => {
 
 describe('sandbox keys issue --scopes', () => {
   it('issues a key limited to the amount reads: availability works, the flexible link answers 403', async () => {
-    const issued = json<{ api_key: string; scopes: string[] }>(await runCli(['sandbox', 'keys', 'issue', '--shop', 'shop_pool', '--scopes', 'amounts', '--json'], { env }));
+    const issued = json<{ api_key: string; scopes: string[] }>(
+      await runCli(['sandbox', 'keys', 'issue', '--shop', 'shop_pool', '--scopes', 'amounts', '--json'], { env }),
+    );
     expect(issued.scopes).toEqual(['amounts']);
     const scoped = { ...env, PAYGATE_API_KEY: issued.api_key };
-    ok(await runCli(['availability', '--method', 'WT_RUB_C2C', '--currency', 'RUB', '--min-amount', '100.00', '--max-amount', '200.00'], { env: scoped }));
-    const refused = await runCli(['payment', 'link', '--flexible', '--method', 'WT_RUB_C2C', '--currency', 'RUB', '--client-id', 'u', '--recommended-amount', '1000.00'], { env: scoped });
+    ok(
+      await runCli(
+        [
+          'availability',
+          '--method',
+          'WT_RUB_C2C',
+          '--currency',
+          'RUB',
+          '--min-amount',
+          '100.00',
+          '--max-amount',
+          '200.00',
+        ],
+        { env: scoped },
+      ),
+    );
+    const refused = await runCli(
+      [
+        'payment',
+        'link',
+        '--flexible',
+        '--method',
+        'WT_RUB_C2C',
+        '--currency',
+        'RUB',
+        '--client-id',
+        'u',
+        '--recommended-amount',
+        '1000.00',
+      ],
+      { env: scoped },
+    );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('not authorized');
-    usage(await runCli(['sandbox', 'keys', 'issue', '--shop', 'shop_pool', '--scopes', 'links,everything'], { env }), 'unknown scope everything');
+    usage(
+      await runCli(['sandbox', 'keys', 'issue', '--shop', 'shop_pool', '--scopes', 'links,everything'], { env }),
+      'unknown scope everything',
+    );
   });
 });

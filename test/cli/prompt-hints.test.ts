@@ -10,7 +10,12 @@ const prompts = vi.hoisted(() => ({ input: vi.fn(), select: vi.fn(), confirm: vi
 vi.mock('@inquirer/prompts', () => prompts);
 
 const refused = () =>
-  APIError.from({ status: 400, endpoint: 'POST /v1/payout', headers: {}, body: { code: 'validation_error', message: 'number: not a card number' } });
+  APIError.from({
+    status: 400,
+    endpoint: 'POST /v1/payout',
+    headers: {},
+    body: { code: 'validation_error', message: 'number: not a card number' },
+  });
 
 describe('the hint of a 400 without one of its own', () => {
   it('flags given: check the flags; only arguments: check the arguments', () => {
@@ -20,7 +25,11 @@ describe('the hint of a 400 without one of its own', () => {
 
   it('values typed at a prompt, no flag: names the prompted flags, not "the flags"', async () => {
     prompts.input.mockResolvedValueOnce('100.00').mockResolvedValueOnce('1234');
-    await fillRequired<{ amount?: string; number?: string }, 'amount' | 'number'>({}, [AMOUNT_FIELD, NUMBER_FIELD], true);
+    await fillRequired<{ amount?: string; number?: string }, 'amount' | 'number'>(
+      {},
+      [AMOUNT_FIELD, NUMBER_FIELD],
+      true,
+    );
     const hint = describeError(refused(), { flagsGiven: false }).hint;
     expect(hint).toBe('check what was typed at the prompt for --amount, --number');
     expect(hint).not.toContain('flags');
@@ -28,7 +37,13 @@ describe('the hint of a 400 without one of its own', () => {
 
   it('some typed at the prompt, some given as flags: both', async () => {
     prompts.input.mockResolvedValueOnce('1234');
-    await fillRequired<{ amount?: string; number?: string }, 'amount' | 'number'>({ amount: '100.00' }, [AMOUNT_FIELD, NUMBER_FIELD], true);
-    expect(describeError(refused(), { flagsGiven: true }).hint).toBe('check what was typed at the prompt for --amount, --number, and the flags given (see --help)');
+    await fillRequired<{ amount?: string; number?: string }, 'amount' | 'number'>(
+      { amount: '100.00' },
+      [AMOUNT_FIELD, NUMBER_FIELD],
+      true,
+    );
+    expect(describeError(refused(), { flagsGiven: true }).hint).toBe(
+      'check what was typed at the prompt for --amount, --number, and the flags given (see --help)',
+    );
   });
 });

@@ -51,7 +51,11 @@ export function runCli(args: readonly string[], opts: RunOptions = {}): Promise<
   }
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), BIN, ...args], { env, cwd: opts.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), BIN, ...args], {
+      env,
+      cwd: opts.cwd ?? ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
@@ -76,7 +80,11 @@ export function runCli(args: readonly string[], opts: RunOptions = {}): Promise<
 /** A fresh directory for PAYGATE_CONFIG; `cleanup()` removes it. */
 export function tempConfig(): { dir: string; path: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'paygate-cli-'));
-  return { dir, path: join(dir, 'paygate', 'config.json'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    path: join(dir, 'paygate', 'config.json'),
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 export { deadPort } from '../helpers/transport.js';

@@ -49,7 +49,10 @@ export interface InProcessDeps extends CommandDeps {
 }
 
 /** A command's dependencies over an in-process sandbox (its client from `sandbox.make`), with the given credentials; never interactive. */
-export function inProcessDeps(sandbox: SandboxUnderTest, credentials: { apiKey?: string; adminToken?: string }): InProcessDeps {
+export function inProcessDeps(
+  sandbox: SandboxUnderTest,
+  credentials: { apiKey?: string; adminToken?: string },
+): InProcessDeps {
   const baseUrl = 'http://sandbox.local';
   const client = sandbox.make({ baseUrl, ...credentials, maxRetries: 0 });
   const connects: ConnectOptions[] = [];

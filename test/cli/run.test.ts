@@ -19,7 +19,13 @@ beforeAll(() => {
   key = sandbox.keyOf('shop_a');
 });
 
-const CREATE: CreateOptions = { method: 'WT_RUB_C2C', amount: '1500.00', currency: 'RUB', clientId: 'run-user-1', json: false };
+const CREATE: CreateOptions = {
+  method: 'WT_RUB_C2C',
+  amount: '1500.00',
+  currency: 'RUB',
+  clientId: 'run-user-1',
+  json: false,
+};
 
 describe('payment create', () => {
   it('human: the operation with the generated merchant_operation_id; nothing on stderr', async () => {
@@ -39,7 +45,9 @@ describe('payment create', () => {
     await createPayment({ ...CREATE, json: true }, deps);
     const body = JSON.parse(deps.output.stdout) as { operation_id: string; type: string };
     expect(body.type).toBe('payment');
-    const moid = deps.output.stderr.match(new RegExp(`^merchant_operation_id: (${UUID.source}) \\(generated\\)$`, 'm'))?.[1];
+    const moid = deps.output.stderr.match(
+      new RegExp(`^merchant_operation_id: (${UUID.source}) \\(generated\\)$`, 'm'),
+    )?.[1];
     expect(moid).toBeDefined();
     const read = await deps.client.operations.get({ merchant_operation_id: moid! });
     expect(read.operation_id).toBe(body.operation_id);
@@ -75,7 +83,7 @@ describe('state', () => {
 });
 
 describe('balances', () => {
-  it('human: a table of the shop\'s balances', async () => {
+  it("human: a table of the shop's balances", async () => {
     const deps = inProcessDeps(sandbox, { apiKey: key });
     await balances({ json: false }, deps);
     const lines = deps.output.stdout.trimEnd().split('\n');

@@ -13,7 +13,12 @@ const ADMIN = 'pg_admin_cli_test';
 const START = '2026-01-01T00:00:00.000Z';
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
-const live = useLiveSandbox({ frozenClock: true, startTime: '2026-01-01T00:00:00Z', adminToken: ADMIN, shop: 'shop_a' });
+const live = useLiveSandbox({
+  frozenClock: true,
+  startTime: '2026-01-01T00:00:00Z',
+  adminToken: ADMIN,
+  shop: 'shop_a',
+});
 const api = live.api;
 let baseUrl: string;
 let key: string;
@@ -30,7 +35,18 @@ const PAYMENT = ['--method', 'WT_RUB_C2C', '--amount', '1500.00', '--currency', 
 const PAYOUT = ['--method', 'WT_RUB_C2C', '--amount', '500.00', '--currency', 'RUB', '--number', '4111111111111111'];
 
 async function createPayment(clientId: string, moid?: string): Promise<string> {
-  const r = await runCli(['payment', 'create', ...PAYMENT, '--client-id', clientId, ...(moid ? ['--merchant-operation-id', moid] : []), '--json'], { env });
+  const r = await runCli(
+    [
+      'payment',
+      'create',
+      ...PAYMENT,
+      '--client-id',
+      clientId,
+      ...(moid ? ['--merchant-operation-id', moid] : []),
+      '--json',
+    ],
+    { env },
+  );
   expect(r.code, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as { operation_id: string }).operation_id;
 }
@@ -66,9 +82,15 @@ describe('sandbox time', () => {
   it('a +slow create started in the background completes after `sandbox time advance 10s`', async () => {
     const before = json<Clock>(await runCli(['sandbox', 'time', '--json'], { env }));
     const armed = timerArmed(live.h.sandbox, before.pending_timers);
-    const create = runCli(['payment', 'create', ...PAYMENT, '--client-id', 'slow+slow', '--merchant-operation-id', 'cli-slow-1', '--json'], { env });
+    const create = runCli(
+      ['payment', 'create', ...PAYMENT, '--client-id', 'slow+slow', '--merchant-operation-id', 'cli-slow-1', '--json'],
+      { env },
+    );
     // Wait until the create reached the sandbox and armed the provider's 10 s timer (an event of the clock, no polling).
-    await Promise.race([armed, create.then((r) => Promise.reject(new Error(`the create ended before arming a timer: ${r.stdout}${r.stderr}`)))]);
+    await Promise.race([
+      armed,
+      create.then((r) => Promise.reject(new Error(`the create ended before arming a timer: ${r.stdout}${r.stderr}`))),
+    ]);
     const clock = json<Clock>(await runCli(['sandbox', 'time', '--json'], { env }));
     expect(clock.pending_timers).toBeGreaterThan(before.pending_timers);
 
@@ -80,7 +102,9 @@ describe('sandbox time', () => {
     expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as { status: string }).status).toBe('pending');
     // Unanswered for 1 s, the create says on stderr that the clock is frozen (whether it waited that long is timing).
-    expect(r.stderr).toMatch(/^(|Waiting for the provider: the sandbox clock is frozen, .* paygate sandbox time advance 15s\n)$/);
+    expect(r.stderr).toMatch(
+      /^(|Waiting for the provider: the sandbox clock is frozen, .* paygate sandbox time advance 15s\n)$/,
+    );
   });
 
   it('advance --json (milliseconds) is the new clock; a bad duration is a usage error', async () => {
@@ -92,7 +116,6 @@ describe('sandbox time', () => {
     expect(bad.stderr).toContain('duration');
   });
 });
-
 
 describe('sandbox pay', () => {
   it('human: pays in full; the operation is shown like `paygate state`', async () => {
@@ -109,7 +132,12 @@ describe('sandbox pay', () => {
     const body = json<{ operation_id: string; status: string; actual_amount: string; expected_amount: string }>(
       await runCli(['sandbox', 'pay', '--merchant-operation-id', moid, '--amount', '900.00', '--json'], { env }),
     );
-    expect(body).toMatchObject({ operation_id: id, status: 'completed', actual_amount: '900.00', expected_amount: '1500.00' });
+    expect(body).toMatchObject({
+      operation_id: id,
+      status: 'completed',
+      actual_amount: '900.00',
+      expected_amount: '1500.00',
+    });
     const human = ok(await runCli(['state', id], { env }));
     expect(human).toMatch(/^actual_amount +900\.00 RUB$/m);
   });
@@ -132,7 +160,9 @@ describe('sandbox settle', () => {
     expect(out).toMatch(/^status +completed$/m);
 
     const b = await createPayout('settle-2');
-    const body = json<{ operation_id: string; status: string }>(await runCli(['sandbox', 'settle', b, '--failed', '--json'], { env }));
+    const body = json<{ operation_id: string; status: string }>(
+      await runCli(['sandbox', 'settle', b, '--failed', '--json'], { env }),
+    );
     expect(body).toMatchObject({ operation_id: b, status: 'rejected' });
   });
 
@@ -150,7 +180,10 @@ describe('sandbox settle', () => {
 describe('sandbox review', () => {
   async function toManualCheck(clientId: string): Promise<string> {
     const id = await createPayment(clientId);
-    const confirm = await runCli(['payment', 'confirm', id, '--receipt', 'fixtures/receipts/fake-photoshop.pdf', '--json'], { env });
+    const confirm = await runCli(
+      ['payment', 'confirm', id, '--receipt', 'fixtures/receipts/fake-photoshop.pdf', '--json'],
+      { env },
+    );
     expect(json<{ status: string }>(confirm).status).toBe('manual_check');
     return id;
   }
@@ -166,7 +199,9 @@ describe('sandbox review', () => {
     const id = await toManualCheck('x2+receipt');
     expect((await runCli(['sandbox', 'review', id, '--decline', '--amount', '10.00'], { env })).code).toBe(2);
     expect((await runCli(['sandbox', 'review', id], { env })).code).toBe(2);
-    expect(json<{ status: string }>(await runCli(['sandbox', 'review', id, '--decline', '--json'], { env })).status).toBe('rejected');
+    expect(
+      json<{ status: string }>(await runCli(['sandbox', 'review', id, '--decline', '--json'], { env })).status,
+    ).toBe('rejected');
   });
 });
 
@@ -175,7 +210,9 @@ describe('state shows receipts and the evidence status', () => {
   const moid = `cli-receipt-${Date.now()}`;
   beforeAll(async () => {
     id = await createPayment('y+receipt', moid);
-    const confirm = await runCli(['payment', 'confirm', id, '--receipt', 'fixtures/receipts/ok-1500.pdf', '--json'], { env });
+    const confirm = await runCli(['payment', 'confirm', id, '--receipt', 'fixtures/receipts/ok-1500.pdf', '--json'], {
+      env,
+    });
     expect(json<{ status: string }>(confirm).status).toBe('completed');
   });
 
@@ -187,7 +224,9 @@ describe('state shows receipts and the evidence status', () => {
     const head = lines.findIndex((l) => /^receipts$/.test(l));
     expect(head).toBeGreaterThan(0);
     expect(lines[head + 1]).toMatch(/^id +amount +completed_at +receipt_url$/);
-    expect(lines[head + 2]).toMatch(new RegExp(`^${UUID.source} +1500\\.00 RUB +\\S+Z +${baseUrl.replace(/[.]/g, '\\.')}/storage/\\S+$`));
+    expect(lines[head + 2]).toMatch(
+      new RegExp(`^${UUID.source} +1500\\.00 RUB +\\S+Z +${baseUrl.replace(/[.]/g, '\\.')}/storage/\\S+$`),
+    );
   });
 
   it('--json is unchanged: exactly the body of get_operation_state', async () => {
@@ -236,13 +275,16 @@ describe('state shows receipts and the evidence status', () => {
 
 describe('sandbox operations', () => {
   it('human: an aligned table, statuses, amounts with currency, and "N of TOTAL"', async () => {
-    const total = (json<{ total: number }>(await runCli(['sandbox', 'operations', '--json'], { env }))).total;
+    const total = json<{ total: number }>(await runCli(['sandbox', 'operations', '--json'], { env })).total;
     expect(total).toBeGreaterThan(3);
     const out = ok(await runCli(['sandbox', 'operations', '--limit', '3'], { env }));
     const lines = out.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^operation_id +type +status +method +expected_amount +actual_amount$/);
     const rows = lines.slice(1, 4);
-    for (const row of rows) expect(row).toMatch(new RegExp(`^${UUID.source} +(payment|payout) +\\w+ +WT_RUB_C2C +\\d+\\.\\d{2} RUB +\\d+\\.\\d{2} RUB$`));
+    for (const row of rows)
+      expect(row).toMatch(
+        new RegExp(`^${UUID.source} +(payment|payout) +\\w+ +WT_RUB_C2C +\\d+\\.\\d{2} RUB +\\d+\\.\\d{2} RUB$`),
+      );
     // Amounts right-aligned: every row (and the header) ends at the same column.
     expect(new Set([lines[0]!.length, ...rows.map((r) => r.length)]).size).toBe(1);
     expect(lines.at(-1)).toBe(`3 of ${total}`);
@@ -256,7 +298,10 @@ describe('sandbox operations', () => {
     expect(payouts.operations.every((o) => o.type === 'payout' && o.status === 'completed')).toBe(true);
     expect(payouts).toEqual(await api('GET', '/sandbox/operations?type=payout&status=completed', 'key'));
 
-    const paged = await runCli(['sandbox', 'operations', '--status', 'completed', '--limit', '1', '--offset', '1', '--json'], { env });
+    const paged = await runCli(
+      ['sandbox', 'operations', '--status', 'completed', '--limit', '1', '--offset', '1', '--json'],
+      { env },
+    );
     expect(json(paged)).toEqual(await api('GET', '/sandbox/operations?status=completed&limit=1&offset=1', 'key'));
 
     const human = ok(await runCli(['sandbox', 'operations', '--type', 'payout', '--status', 'manual_check'], { env }));
@@ -265,7 +310,12 @@ describe('sandbox operations', () => {
   });
 
   it('bad --status, --type or --limit are usage errors', async () => {
-    for (const args of [['--status', 'done'], ['--type', 'refund'], ['--limit', '0'], ['--offset', '-1']]) {
+    for (const args of [
+      ['--status', 'done'],
+      ['--type', 'refund'],
+      ['--limit', '0'],
+      ['--offset', '-1'],
+    ]) {
       const r = await runCli(['sandbox', 'operations', ...args], { env });
       expect(r.code, args.join(' ')).toBe(2);
     }
@@ -276,7 +326,9 @@ describe('operation history', () => {
   it('human: summary, then the transitions in order and the upload with its review rule', async () => {
     const moid = `cli-history-${Date.now()}`;
     const id = await createPayment('h+receipt', moid);
-    json(await runCli(['payment', 'confirm', id, '--receipt', 'fixtures/receipts/fake-photoshop.pdf', '--json'], { env }));
+    json(
+      await runCli(['payment', 'confirm', id, '--receipt', 'fixtures/receipts/fake-photoshop.pdf', '--json'], { env }),
+    );
     ok(await runCli(['sandbox', 'review', id, '--approve'], { env }));
 
     const out = ok(await runCli(['operation', 'history', id], { env }));
@@ -298,7 +350,9 @@ describe('operation history', () => {
   it('--merchant-operation-id --json is exactly the body', async () => {
     const moid = `cli-history-json-${Date.now()}`;
     const id = await createPayment('history-2', moid);
-    const body = json<{ history: { from: string | null; to: string }[] }>(await runCli(['operation', 'history', '--merchant-operation-id', moid, '--json'], { env }));
+    const body = json<{ history: { from: string | null; to: string }[] }>(
+      await runCli(['operation', 'history', '--merchant-operation-id', moid, '--json'], { env }),
+    );
     expect(body).toEqual(await api('GET', `/sandbox/operations/${id}`, 'key'));
     expect(body.history.map((e) => [e.from, e.to])).toEqual([[null, 'pending']]);
   });

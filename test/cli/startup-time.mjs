@@ -24,5 +24,9 @@ const median = (t) => [...t].sort((a, b) => a - b)[Math.floor(t.length / 2)];
 const base = median(times[0]);
 for (const [j, [name]] of cases.entries()) {
   const m = median(times[j]);
-  console.log(`${name.padEnd(30)} median ${m.toFixed(1).padStart(6)} ms  min ${Math.min(...times[j]).toFixed(1).padStart(6)} ms  ×${(m / base).toFixed(2)}`);
+  console.log(
+    `${name.padEnd(30)} median ${m.toFixed(1).padStart(6)} ms  min ${Math.min(...times[j])
+      .toFixed(1)
+      .padStart(6)} ms  ×${(m / base).toFixed(2)}`,
+  );
 }

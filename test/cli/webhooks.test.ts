@@ -25,9 +25,14 @@ class Listener {
 
   constructor(args: string[]) {
     const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('PAYGATE_') && k !== 'FORCE_COLOR') env[k] = v;
+    for (const [k, v] of Object.entries(process.env))
+      if (v !== undefined && !k.startsWith('PAYGATE_') && k !== 'FORCE_COLOR') env[k] = v;
     env.NO_COLOR = '1';
-    this.#child = spawn(process.execPath, [BIN, 'webhooks', 'listen', ...args], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.#child = spawn(process.execPath, [BIN, 'webhooks', 'listen', ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     this.#child.stderr.setEncoding('utf8').on('data', (d: string) => (this.stderr += d));
     this.#child.stdout.setEncoding('utf8').on('data', (d: string) => {
       this.#buf += d;
@@ -46,7 +51,10 @@ class Listener {
     const seen = this.lines.find(pred);
     if (seen !== undefined) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no line with ${what}; stdout:\n${this.lines.join('\n')}\nstderr:\n${this.stderr}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no line with ${what}; stdout:\n${this.lines.join('\n')}\nstderr:\n${this.stderr}`)),
+        timeoutMs,
+      );
       this.#waiters.push({ pred, resolve: (l) => (clearTimeout(timer), resolve(l)) });
     });
   }
@@ -69,7 +77,12 @@ class Listener {
   }
 }
 
-const live = useLiveSandbox({ frozenClock: true, startTime: '2026-01-01T00:00:00Z', adminToken: ADMIN, shop: 'shop_a' });
+const live = useLiveSandbox({
+  frozenClock: true,
+  startTime: '2026-01-01T00:00:00Z',
+  adminToken: ADMIN,
+  shop: 'shop_a',
+});
 let baseUrl: string;
 /** Shop A's key; no admin token. */
 let env: Record<string, string>;
@@ -104,7 +117,22 @@ async function api(method: string, path: string): Promise<unknown> {
 }
 
 async function createPayment(clientId: string): Promise<string> {
-  const r = await runCli(['payment', 'create', '--method', 'WT_RUB_C2C', '--amount', '1500.00', '--currency', 'RUB', '--client-id', clientId, '--json'], { env });
+  const r = await runCli(
+    [
+      'payment',
+      'create',
+      '--method',
+      'WT_RUB_C2C',
+      '--amount',
+      '1500.00',
+      '--currency',
+      'RUB',
+      '--client-id',
+      clientId,
+      '--json',
+    ],
+    { env },
+  );
   return json<{ operation_id: string }>(r).operation_id;
 }
 
@@ -143,9 +171,19 @@ describe('paygate webhooks listen + paygate sandbox webhooks', () => {
     expect(s1.url).toBe(url1);
 
     // Listener 2: a wrong secret, --json, forwarding to a fake app.
-    const s2 = await start(['--port', '0', '--json', '--secret', WRONG_SECRET, '--forward-to', `${fake.baseUrl}/app/hooks`]);
+    const s2 = await start([
+      '--port',
+      '0',
+      '--json',
+      '--secret',
+      WRONG_SECRET,
+      '--forward-to',
+      `${fake.baseUrl}/app/hooks`,
+    ]);
     l2 = s2.listener;
-    const added2 = json<{ id: string; secret: string; url: string }>(await runCli(['sandbox', 'webhooks', 'add', s2.url, '--json'], { env }));
+    const added2 = json<{ id: string; secret: string; url: string }>(
+      await runCli(['sandbox', 'webhooks', 'add', s2.url, '--json'], { env }),
+    );
     expect(added2.url).toBe(s2.url);
     secret2 = added2.secret;
 
@@ -155,11 +193,20 @@ describe('paygate webhooks listen + paygate sandbox webhooks', () => {
     await runCli(['sandbox', 'webhooks', 'add', s3.url, '--json'], { env });
 
     opId = await createPayment('hooks-1');
-    const good = await l1.json((o) => o.event?.data?.operation?.operation_id === opId, 'the pending event on listener 1');
-    expect(good).toMatchObject({ verified: true, event: { id: `evt_${opId}_0`, type: 'operation.pending', data: { operation: { status: 'pending' } } } });
+    const good = await l1.json(
+      (o) => o.event?.data?.operation?.operation_id === opId,
+      'the pending event on listener 1',
+    );
+    expect(good).toMatchObject({
+      verified: true,
+      event: { id: `evt_${opId}_0`, type: 'operation.pending', data: { operation: { status: 'pending' } } },
+    });
     expect(Date.parse(good.received_at as string)).not.toBeNaN();
 
-    const bad = await l2.json((o) => o.event?.data?.operation?.operation_id === opId, 'the pending event on listener 2');
+    const bad = await l2.json(
+      (o) => o.event?.data?.operation?.operation_id === opId,
+      'the pending event on listener 2',
+    );
     expect(bad).toMatchObject({ verified: false, event: { type: 'operation.pending' }, forward: { status: 200 } });
     expect(bad.error).toMatch(/signature/);
 
@@ -197,22 +244,35 @@ describe('paygate webhooks listen + paygate sandbox webhooks', () => {
     expect(out).toContain(eventId);
     expect(out).toContain('succeeded');
     expect(out).toContain('204');
-    const body = json<{ deliveries: { event_id: string; status: string }[] }>(await runCli(['sandbox', 'webhooks', 'deliveries', '--event', eventId, '--json'], { env }));
+    const body = json<{ deliveries: { event_id: string; status: string }[] }>(
+      await runCli(['sandbox', 'webhooks', 'deliveries', '--event', eventId, '--json'], { env }),
+    );
     expect(body).toEqual(await api('GET', `/sandbox/webhooks/deliveries?event_id=${eventId}`));
     expect(body.deliveries).toHaveLength(3);
-    expect(json(await runCli(['sandbox', 'webhooks', 'deliveries', '--failed', '--json'], { env }))).toEqual({ deliveries: [], has_more: false, next_cursor: null });
+    expect(json(await runCli(['sandbox', 'webhooks', 'deliveries', '--failed', '--json'], { env }))).toEqual({
+      deliveries: [],
+      has_more: false,
+      next_cursor: null,
+    });
     expect(ok(await runCli(['sandbox', 'webhooks', 'deliveries', '--failed'], { env }))).toContain('no deliveries');
 
     const before = l1.lines.filter((l) => l.includes(eventId)).length;
     const re = ok(await runCli(['sandbox', 'webhooks', 'redeliver', eventId], { env }));
     expect(re).toContain('scheduled 3');
-    await l1.line((l) => l.includes(eventId) && l1.lines.filter((x) => x.includes(eventId)).length > before, 'the redelivered event');
-    const again = l1.lines.filter((l) => l.includes(eventId)).map((l) => JSON.parse(l) as { verified: boolean; event: unknown });
+    await l1.line(
+      (l) => l.includes(eventId) && l1.lines.filter((x) => x.includes(eventId)).length > before,
+      'the redelivered event',
+    );
+    const again = l1.lines
+      .filter((l) => l.includes(eventId))
+      .map((l) => JSON.parse(l) as { verified: boolean; event: unknown });
     expect(again.at(-1)).toEqual({ ...again[0], received_at: expect.any(String) });
 
     const none = json(await runCli(['sandbox', 'webhooks', 'redeliver', '--failed', '--json'], { env }));
     expect(none).toEqual({ scheduled: 0, deliveries: [] });
-    expect(ok(await runCli(['sandbox', 'webhooks', 'redeliver', '--failed'], { env }))).toContain('nothing to redeliver');
+    expect(ok(await runCli(['sandbox', 'webhooks', 'redeliver', '--failed'], { env }))).toContain(
+      'nothing to redeliver',
+    );
 
     const usage = await runCli(['sandbox', 'webhooks', 'redeliver'], { env });
     expect(usage.code).toBe(2);
@@ -221,8 +281,11 @@ describe('paygate webhooks listen + paygate sandbox webhooks', () => {
     expect(both.code).toBe(2);
   });
 
-  it('deliveries pages: --limit prints the next page\'s command; --cursor follows it; --all fetches every page', async () => {
-    const everything = (await api('GET', '/sandbox/webhooks/deliveries?limit=200')) as { deliveries: { id: string }[]; has_more: boolean };
+  it("deliveries pages: --limit prints the next page's command; --cursor follows it; --all fetches every page", async () => {
+    const everything = (await api('GET', '/sandbox/webhooks/deliveries?limit=200')) as {
+      deliveries: { id: string }[];
+      has_more: boolean;
+    };
     expect(everything.has_more).toBe(false);
     const ids = everything.deliveries.map((d) => d.id);
     expect(ids.length).toBeGreaterThan(2);
@@ -238,7 +301,9 @@ describe('paygate webhooks listen + paygate sandbox webhooks', () => {
     expect(page2.deliveries.map((d) => d.id)).toEqual([ids[1]]);
     expect(page2.next_cursor).toBe(ids[1]);
 
-    const all = json<{ deliveries: { id: string }[] }>(await runCli(['sandbox', 'webhooks', 'deliveries', '--all', '--limit', '1', '--json'], { env }));
+    const all = json<{ deliveries: { id: string }[] }>(
+      await runCli(['sandbox', 'webhooks', 'deliveries', '--all', '--limit', '1', '--json'], { env }),
+    );
     expect(all).toEqual({ deliveries: everything.deliveries, has_more: false, next_cursor: null });
     const last = ok(await runCli(['sandbox', 'webhooks', 'deliveries', '--all'], { env }));
     expect(last).not.toContain('--cursor');
@@ -263,7 +328,9 @@ describe('paygate webhooks listen + paygate sandbox webhooks', () => {
 
     // Another endpoint, rotated before its listener starts with a wrong secret and the new one (--secret twice).
     const port = await deadPort();
-    const added = json<{ id: string; secret: string }>(await runCli(['sandbox', 'webhooks', 'add', `http://127.0.0.1:${port}/webhooks`, '--json'], { env }));
+    const added = json<{ id: string; secret: string }>(
+      await runCli(['sandbox', 'webhooks', 'add', `http://127.0.0.1:${port}/webhooks`, '--json'], { env }),
+    );
     const r2 = json<{ id: string; secret: string; previous_secret_expires_at: string }>(
       await runCli(['sandbox', 'webhooks', 'rotate-secret', added.id, '--json'], { env }),
     );
@@ -273,8 +340,12 @@ describe('paygate webhooks listen + paygate sandbox webhooks', () => {
 
     const op = await createPayment('hooks-rotate');
     // Endpoint 1 signs with secret1 and `rotated`: listener 1 (secret1 only) still verifies during the overlap.
-    expect(await l1.json((o) => o.event?.data?.operation?.operation_id === op, 'listener 1')).toMatchObject({ verified: true });
-    expect(await s.listener.json((o) => o.event?.data?.operation?.operation_id === op, 'listener s')).toMatchObject({ verified: true });
+    expect(await l1.json((o) => o.event?.data?.operation?.operation_id === op, 'listener 1')).toMatchObject({
+      verified: true,
+    });
+    expect(await s.listener.json((o) => o.event?.data?.operation?.operation_id === op, 'listener s')).toMatchObject({
+      verified: true,
+    });
     expect(await runCli(['sandbox', 'webhooks', 'remove', added.id, '--json'], { env })).toMatchObject({ code: 0 });
   });
 

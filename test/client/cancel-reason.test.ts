@@ -5,7 +5,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PaygateError } from '../../src/client/index.js';
 import { MAX_REASON_BYTES } from '../../src/client/resources/operations.js';
-import { buildOpenApiDocument, CancelOperationRequest, MAX_CANCEL_REASON_BYTES, utf8ByteLength } from '../../src/contract/index.js';
+import {
+  buildOpenApiDocument,
+  CancelOperationRequest,
+  MAX_CANCEL_REASON_BYTES,
+  utf8ByteLength,
+} from '../../src/contract/index.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useSandbox({ frozenClock: true });
@@ -36,7 +41,9 @@ describe('cancel_operation reason: 2048 bytes, not characters', () => {
   });
 
   it("the document's description says the limit is bytes and that maxLength only bounds it", () => {
-    const doc = buildOpenApiDocument() as { components: { schemas: Record<string, { oneOf: { properties: { reason: Record<string, unknown> } }[] }> } };
+    const doc = buildOpenApiDocument() as {
+      components: { schemas: Record<string, { oneOf: { properties: { reason: Record<string, unknown> } }[] }> };
+    };
     for (const variant of doc.components.schemas.CancelOperationRequest!.oneOf) {
       const reason = variant.properties.reason;
       expect(reason.maxLength).toBe(2048);
@@ -49,7 +56,12 @@ describe('cancel_operation reason: 2048 bytes, not characters', () => {
   it("the client's limit is the contract's, and the contract counts UTF-8 bytes (lone surrogates as U+FFFD)", () => {
     expect(MAX_REASON_BYTES).toBe(MAX_CANCEL_REASON_BYTES);
     fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => utf8ByteLength(s) === Buffer.byteLength(s, 'utf8')));
-    fc.assert(fc.property(fc.string({ unit: fc.constantFrom('a', 'й', '€', '😀', '\ud800') }), (s) => utf8ByteLength(s) === Buffer.byteLength(s, 'utf8')));
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom('a', 'й', '€', '😀', '\ud800') }),
+        (s) => utf8ByteLength(s) === Buffer.byteLength(s, 'utf8'),
+      ),
+    );
     expect(CancelOperationRequest.safeParse({ operation_id: UUID, reason: 'й'.repeat(1024) }).success).toBe(true);
     expect(CancelOperationRequest.safeParse({ operation_id: UUID, reason: 'й'.repeat(1025) }).success).toBe(false);
   });

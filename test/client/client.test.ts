@@ -4,7 +4,19 @@ import { inspect } from 'node:util';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Paygate, PaygateError } from '../../src/client/index.js';
 import { AvailabilityResponse, FlexibleLinkResponse, RecommendationsResponse } from '../../src/contract/index.js';
-import { AVAILABILITY, BALANCES, CREATE, KEY, OPERATION, OPERATION_STATE, json, type Recorded, type Reply, type TestClient, type TestServer } from './helpers.js';
+import {
+  AVAILABILITY,
+  BALANCES,
+  CREATE,
+  KEY,
+  OPERATION,
+  OPERATION_STATE,
+  json,
+  type Recorded,
+  type Reply,
+  type TestClient,
+  type TestServer,
+} from './helpers.js';
 import { describeTransports } from '../helpers/transport.js';
 import { useScripted } from '../helpers/scripted.js';
 
@@ -81,11 +93,20 @@ describeTransports('the client on the wire', (transport) => {
     it('createLink, createFlexibleLink and payouts.create hit their paths', async () => {
       const link = await t.client.payments.createLink(CREATE);
       expect(link.payment_url).toBe('http://pay.local/pay/x');
-      const flex = await t.client.payments.createFlexibleLink({ client_id: 'c', method: 'WT_RUB_C2C', currency: 'RUB', recommended_amount: '150.00' });
+      const flex = await t.client.payments.createFlexibleLink({
+        client_id: 'c',
+        method: 'WT_RUB_C2C',
+        currency: 'RUB',
+        recommended_amount: '150.00',
+      });
       expect(flex.status).toBe('amount_selection');
       const payout = await t.client.payouts.create({ ...CREATE, number: '4111', bankname: 'sber' });
       expect(payout.type).toBe('payout');
-      expect(server.requests.map((r) => r.url)).toEqual(['/v1/payment/link', '/v1/payment/link/flexible', '/v1/payout']);
+      expect(server.requests.map((r) => r.url)).toEqual([
+        '/v1/payment/link',
+        '/v1/payment/link/flexible',
+        '/v1/payout',
+      ]);
       expect(json(server.requests[1]!.body)).toMatchObject({ recommended_amount: '150.00' });
     });
 
@@ -130,7 +151,14 @@ describeTransports('the client on the wire', (transport) => {
   });
 
   describe('flexible link, availability and recommendations (the emulator answers 501 for these: covered here)', () => {
-    const FLEX = { client_id: 'c-9', method: 'WT_RUB_C2C', currency: 'RUB', recommended_amount: '150.00', min_amount: '100.00', max_amount: '200.00' };
+    const FLEX = {
+      client_id: 'c-9',
+      method: 'WT_RUB_C2C',
+      currency: 'RUB',
+      recommended_amount: '150.00',
+      min_amount: '100.00',
+      max_amount: '200.00',
+    };
     const QUERY = { method: 'WT_RUB_C2C', currency: 'RUB', min_amount: '100.00', max_amount: '200.00' };
 
     it('the canned bodies are valid by the contract', () => {

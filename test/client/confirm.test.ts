@@ -22,7 +22,11 @@ afterAll(async () => {
 
 /** Parse what the server received with the platform's own multipart parser. */
 async function form(req: Recorded): Promise<FormData> {
-  return new Request('http://x/', { method: 'POST', headers: { 'content-type': String(req.headers['content-type']) }, body: req.body }).formData();
+  return new Request('http://x/', {
+    method: 'POST',
+    headers: { 'content-type': String(req.headers['content-type']) },
+    body: req.body,
+  }).formData();
 }
 
 async function filePart(req: Recorded): Promise<File> {
@@ -36,7 +40,10 @@ describeTransports('payments.confirm', (transport) => {
   let server: TestServer;
   let t: TestClient;
   beforeEach(async () => {
-    ({ server, t } = await scripted.start(() => ({ status: 200, body: { ...OPERATION, status: 'manual_check', manual_check_reason: 'not_terminal' } })));
+    ({ server, t } = await scripted.start(() => ({
+      status: 200,
+      body: { ...OPERATION, status: 'manual_check', manual_check_reason: 'not_terminal' },
+    })));
   });
 
   it('sends operation_id, confirmation_type=receipt and a PDF part from a path', async () => {
@@ -62,7 +69,13 @@ describeTransports('payments.confirm', (transport) => {
     let file = await filePart(server.requests[0]!);
     expect(file.name).toBe('receipt.pdf');
     expect(file.type).toBe('application/pdf');
-    await t.client.payments.confirm({ operation_id: OPERATION.operation_id, receipt: PDF, filename: 'a "b".png', contentType: 'image/png', confirmation_type: 'other' });
+    await t.client.payments.confirm({
+      operation_id: OPERATION.operation_id,
+      receipt: PDF,
+      filename: 'a "b".png',
+      contentType: 'image/png',
+      confirmation_type: 'other',
+    });
     const fd = await form(server.requests[1]!);
     expect(fd.get('confirmation_type')).toBe('other');
     file = await filePart(server.requests[1]!);
@@ -71,7 +84,10 @@ describeTransports('payments.confirm', (transport) => {
   });
 
   it('a File keeps its name and type; a bare Blob gets the defaults', async () => {
-    await t.client.payments.confirm({ operation_id: OPERATION.operation_id, receipt: new File([PDF], 'scan.pdf', { type: 'application/pdf' }) });
+    await t.client.payments.confirm({
+      operation_id: OPERATION.operation_id,
+      receipt: new File([PDF], 'scan.pdf', { type: 'application/pdf' }),
+    });
     expect((await filePart(server.requests[0]!)).name).toBe('scan.pdf');
     await t.client.payments.confirm({ operation_id: OPERATION.operation_id, receipt: new Blob([PDF]) });
     const file = await filePart(server.requests[1]!);
@@ -87,7 +103,9 @@ describeTransports('payments.confirm', (transport) => {
   });
 
   it('a missing file fails before sending', async () => {
-    const err = await t.client.payments.confirm({ operation_id: OPERATION.operation_id, receipt: join(dir, 'nope.pdf') }).catch((e: unknown) => e);
+    const err = await t.client.payments
+      .confirm({ operation_id: OPERATION.operation_id, receipt: join(dir, 'nope.pdf') })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PaygateError);
     expect((err as Error).message).toMatch(/cannot read receipt file/);
     expect(server.requests).toHaveLength(0);
@@ -95,7 +113,9 @@ describeTransports('payments.confirm', (transport) => {
 
   it('an unsupported receipt value fails before sending', async () => {
     // @ts-expect-error runtime check
-    await expect(t.client.payments.confirm({ operation_id: OPERATION.operation_id, receipt: 42 })).rejects.toThrow(/receipt must be/);
+    await expect(t.client.payments.confirm({ operation_id: OPERATION.operation_id, receipt: 42 })).rejects.toThrow(
+      /receipt must be/,
+    );
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -26,7 +26,9 @@ describe('response validation', () => {
     const bad = { ...OPERATION, settlement_amount: '97' };
     const client = await answering({ status: 200, body: bad });
     const err = await mismatch(client.payments.create(CREATE));
-    expect(err.message).toBe('POST /v1/payment: response field "settlement_amount": must be a decimal string at scale 2');
+    expect(err.message).toBe(
+      'POST /v1/payment: response field "settlement_amount": must be a decimal string at scale 2',
+    );
     expect(err.endpoint).toBe('POST /v1/payment');
     expect(err.status).toBe(200);
     expect(err.body).toEqual(bad);
@@ -44,13 +46,30 @@ describe('response validation', () => {
   });
 
   it('nested paths are shown with indexes', async () => {
-    const client = await answering({ status: 200, body: { balances: [BALANCES.balances[0], { currency: 'USD', balance: '1', current_minus: '0.00', reserved: '0.00' }] } });
+    const client = await answering({
+      status: 200,
+      body: {
+        balances: [BALANCES.balances[0], { currency: 'USD', balance: '1', current_minus: '0.00', reserved: '0.00' }],
+      },
+    });
     const err = await mismatch(client.balances.list());
-    expect(err.message).toBe('GET /v1/balances: response field "balances[1].balance": must be a decimal string at scale 2');
+    expect(err.message).toBe(
+      'GET /v1/balances: response field "balances[1].balance": must be a decimal string at scale 2',
+    );
   });
 
   it('lists at most three fields', async () => {
-    const client = await answering({ status: 200, body: { ...OPERATION_STATE, operation_id: 'x', type: 'refund', status: 'weird', receipts: 'none', receipt_evidence_status: 'nah' } });
+    const client = await answering({
+      status: 200,
+      body: {
+        ...OPERATION_STATE,
+        operation_id: 'x',
+        type: 'refund',
+        status: 'weird',
+        receipts: 'none',
+        receipt_evidence_status: 'nah',
+      },
+    });
     const err = await mismatch(client.operations.get({ merchant_operation_id: 'm' }));
     expect(err.message).toMatch(/\(and 2 more\)$/);
     expect(err.issues).toHaveLength(5);
@@ -59,15 +78,31 @@ describe('response validation', () => {
   it('a union (flexible link) reports the closest branch', async () => {
     const client = await answering({
       status: 200,
-      body: { operation_id: OPERATION.operation_id, status: 'amount_selection', method: 'WT_RUB_C2C', currency: 'RUB', recommended_amount: '1.00', payment_url: 5 },
+      body: {
+        operation_id: OPERATION.operation_id,
+        status: 'amount_selection',
+        method: 'WT_RUB_C2C',
+        currency: 'RUB',
+        recommended_amount: '1.00',
+        payment_url: 5,
+      },
     });
-    const err = await mismatch(client.payments.createFlexibleLink({ client_id: 'c', method: 'WT_RUB_C2C', currency: 'RUB', recommended_amount: '1.00' }));
+    const err = await mismatch(
+      client.payments.createFlexibleLink({
+        client_id: 'c',
+        method: 'WT_RUB_C2C',
+        currency: 'RUB',
+        recommended_amount: '1.00',
+      }),
+    );
     expect(err.message).toMatch(/^POST \/v1\/payment\/link\/flexible: response field "payment_url": /);
   });
 
   it('a wrong literal (reserved must be false)', async () => {
     const client = await answering({ status: 200, body: { ...AVAILABILITY, reserved: true } });
-    const err = await mismatch(client.payments.availability({ method: 'WT_RUB_C2C', currency: 'RUB', min_amount: '1.00', max_amount: '2.00' }));
+    const err = await mismatch(
+      client.payments.availability({ method: 'WT_RUB_C2C', currency: 'RUB', min_amount: '1.00', max_amount: '2.00' }),
+    );
     expect(err.message).toMatch(/^GET \/v1\/payment\/availability: response field "reserved": /);
   });
 

@@ -49,7 +49,11 @@ describeTransports('errors on the wire', (transport) => {
     ];
     for (const [status, code, cls] of cases) {
       it(`${status} ${code} → ${cls.name}`, async () => {
-        const err = await errorFor({ status, body: { code, message: `msg for ${code}` }, headers: { 'x-request-id': 'req-1' } });
+        const err = await errorFor({
+          status,
+          body: { code, message: `msg for ${code}` },
+          headers: { 'x-request-id': 'req-1' },
+        });
         expect(err).toBeInstanceOf(cls);
         expect(err).toBeInstanceOf(APIError);
         expect(err).toBeInstanceOf(PaygateError);
@@ -79,7 +83,11 @@ describeTransports('errors on the wire', (transport) => {
 
   describe('bodies that are not { code, message }', () => {
     it('a non-JSON body still yields the class, with the text as message', async () => {
-      const err = (await errorFor({ status: 502, raw: '<html><body>Bad Gateway</body></html>', headers: { 'content-type': 'text/html' } })) as APIError;
+      const err = (await errorFor({
+        status: 502,
+        raw: '<html><body>Bad Gateway</body></html>',
+        headers: { 'content-type': 'text/html' },
+      })) as APIError;
       expect(err).toBeInstanceOf(APIError);
       expect(err.code).toBe('bad_gateway');
       expect(err.message).toBe('502 bad_gateway: <html><body>Bad Gateway</body></html>');
@@ -108,7 +116,11 @@ describeTransports('errors on the wire', (transport) => {
 
   describe('Retry-After', () => {
     it('is exposed in seconds on the error', async () => {
-      const err = (await errorFor({ status: 429, body: { code: 'rate_limited', message: 'slow down' }, headers: { 'retry-after': '3' } })) as RateLimitError;
+      const err = (await errorFor({
+        status: 429,
+        body: { code: 'rate_limited', message: 'slow down' },
+        headers: { 'retry-after': '3' },
+      })) as RateLimitError;
       expect(err.retryAfter).toBe(3);
     });
   });

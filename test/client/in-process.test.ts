@@ -48,7 +48,10 @@ describe('with undici request()', () => {
   it('GET: url, headers, status, response headers and body', async () => {
     const h = fake(() => jsonResponse({ hello: 'world' }, 200, { 'x-request-id': 'r1' }));
     const dispatcher = createInProcessDispatcher(h);
-    const res = await request('http://sandbox.local/v1/balances?x=1', { dispatcher, headers: { 'X-API-Key': 'k', accept: 'application/json' } });
+    const res = await request('http://sandbox.local/v1/balances?x=1', {
+      dispatcher,
+      headers: { 'X-API-Key': 'k', accept: 'application/json' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/json');
     expect(res.headers['x-request-id']).toBe('r1');
@@ -87,7 +90,11 @@ describe('with undici request()', () => {
 
   it('error statuses come back as responses', async () => {
     const h = fake(() => jsonResponse({ code: 'operation_not_found', message: 'no' }, 404));
-    const res = await request('http://x/v1/get_operation_state', { dispatcher: createInProcessDispatcher(h), method: 'POST', body: '{}' });
+    const res = await request('http://x/v1/get_operation_state', {
+      dispatcher: createInProcessDispatcher(h),
+      method: 'POST',
+      body: '{}',
+    });
     expect(res.statusCode).toBe(404);
     expect(await res.body.json()).toEqual({ code: 'operation_not_found', message: 'no' });
   });
@@ -95,7 +102,12 @@ describe('with undici request()', () => {
   it('the query option is applied', async () => {
     const h = fake(() => new Response(null, { status: 204 }));
     const dispatcher = createInProcessDispatcher(h);
-    const res = await dispatcher.request({ origin: 'http://x', path: '/q', method: 'GET', query: { a: '1', b: ['2', '3'] } });
+    const res = await dispatcher.request({
+      origin: 'http://x',
+      path: '/q',
+      method: 'GET',
+      query: { a: '1', b: ['2', '3'] },
+    });
     expect(res.statusCode).toBe(204);
     await res.body.dump();
     expect(h.seen[0]!.url).toBe('http://x/q?a=1&b=2&b=3');
@@ -134,7 +146,9 @@ describe('with undici request()', () => {
     const headers = new Headers();
     headers.append('set-cookie', 'a=1');
     headers.append('set-cookie', 'b=2');
-    const res = await request('http://x/', { dispatcher: createInProcessDispatcher({ fetch: () => new Response('', { headers }) }) });
+    const res = await request('http://x/', {
+      dispatcher: createInProcessDispatcher({ fetch: () => new Response('', { headers }) }),
+    });
     expect(res.headers['set-cookie']).toEqual(['a=1', 'b=2']);
     await res.body.dump();
   });
@@ -228,7 +242,9 @@ describe('with undici fetch()', () => {
   });
 
   it('a 204 has no body', async () => {
-    const res = await undiciFetch('http://x/readyz', { dispatcher: createInProcessDispatcher({ fetch: () => new Response(null, { status: 204 }) }) });
+    const res = await undiciFetch('http://x/readyz', {
+      dispatcher: createInProcessDispatcher({ fetch: () => new Response(null, { status: 204 }) }),
+    });
     expect(res.status).toBe(204);
     expect(await res.text()).toBe('');
   });
@@ -248,16 +264,22 @@ describe('with the Paygate client', () => {
       if (url.pathname === '/v1/payment') {
         const body = JSON.parse(s.body.toString()) as { merchant_operation_id: string };
         const prev = ids.get(body.merchant_operation_id);
-        if (prev !== undefined && prev !== s.body.toString()) return jsonResponse({ code: 'idempotency_conflict', message: 'reused' }, 412);
+        if (prev !== undefined && prev !== s.body.toString())
+          return jsonResponse({ code: 'idempotency_conflict', message: 'reused' }, 412);
         ids.set(body.merchant_operation_id, s.body.toString());
         return jsonResponse(OPERATION);
       }
-      if (url.pathname === '/v1/get_operation_state') return jsonResponse({ code: 'operation_not_found', message: 'not found' }, 404);
-      if (url.pathname === '/v1/payment/recommendations') return jsonResponse({ code: 'rate_limited', message: 'slow' }, 429, { 'retry-after': '1' });
+      if (url.pathname === '/v1/get_operation_state')
+        return jsonResponse({ code: 'operation_not_found', message: 'not found' }, 404);
+      if (url.pathname === '/v1/payment/recommendations')
+        return jsonResponse({ code: 'rate_limited', message: 'slow' }, 429, { 'retry-after': '1' });
       if (url.pathname === '/v1/confirm_payment') {
         const fd = await req.formData();
         const file = fd.get('receipt') as File;
-        return jsonResponse({ ...OPERATION_STATE, name: `${String(fd.get('operation_id'))}/${String(fd.get('confirmation_type'))}/${file.name}/${file.type}/${file.size}` });
+        return jsonResponse({
+          ...OPERATION_STATE,
+          name: `${String(fd.get('operation_id'))}/${String(fd.get('confirmation_type'))}/${file.name}/${file.type}/${file.size}`,
+        });
       }
       return jsonResponse({ code: 'not_found', message: 'no route' }, 404);
     });
@@ -265,7 +287,15 @@ describe('with the Paygate client', () => {
 
   function clientFor(h: ReturnType<typeof fakeGateway>, apiKey: string | undefined = KEY) {
     const timing = instantSleep();
-    return { client: new Paygate({ baseUrl: 'http://sandbox.local', apiKey, dispatcher: createInProcessDispatcher(h), sleep: timing.sleep }), waits: timing.waits };
+    return {
+      client: new Paygate({
+        baseUrl: 'http://sandbox.local',
+        apiKey,
+        dispatcher: createInProcessDispatcher(h),
+        sleep: timing.sleep,
+      }),
+      waits: timing.waits,
+    };
   }
 
   it('creates, reads balances and probes health with no port', async () => {
@@ -285,13 +315,29 @@ describe('with the Paygate client', () => {
     const h = fakeGateway();
     const { client, waits } = clientFor(h);
     await client.payments.create({ ...CREATE, merchant_operation_id: 'm-2' });
-    await expect(client.payments.create({ ...CREATE, amount: '5.00', merchant_operation_id: 'm-2' })).rejects.toBeInstanceOf(IdempotencyConflictError);
+    await expect(
+      client.payments.create({ ...CREATE, amount: '5.00', merchant_operation_id: 'm-2' }),
+    ).rejects.toBeInstanceOf(IdempotencyConflictError);
     await expect(client.operations.get({ operation_id: OPERATION.operation_id })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(client.payments.recommendations({ method: 'm', currency: 'RUB', amount: '1.00', min_amount: '1.00', max_amount: '2.00' })).rejects.toBeInstanceOf(RateLimitError);
+    await expect(
+      client.payments.recommendations({
+        method: 'm',
+        currency: 'RUB',
+        amount: '1.00',
+        min_amount: '1.00',
+        max_amount: '2.00',
+      }),
+    ).rejects.toBeInstanceOf(RateLimitError);
     expect(waits).toEqual([1000, 1000]);
-    await expect(clientFor(h, 'wrong-key-wrong-key').client.balances.list()).rejects.toBeInstanceOf(AuthenticationError);
-    const missing = await new Paygate({ baseUrl: 'http://sandbox.local', apiKey: KEY, dispatcher: createInProcessDispatcher(h) })
-      .balances.list({ headers: { 'x-api-key': '' } })
+    await expect(clientFor(h, 'wrong-key-wrong-key').client.balances.list()).rejects.toBeInstanceOf(
+      AuthenticationError,
+    );
+    const missing = await new Paygate({
+      baseUrl: 'http://sandbox.local',
+      apiKey: KEY,
+      dispatcher: createInProcessDispatcher(h),
+    }).balances
+      .list({ headers: { 'x-api-key': '' } })
       .catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(AuthenticationError);
     expect((missing as AuthenticationError).detail).toBe('x-api-key header is required');
@@ -300,9 +346,15 @@ describe('with the Paygate client', () => {
   it('sends a multipart receipt the handler can parse', async () => {
     const h = fakeGateway();
     const { client } = clientFor(h);
-    const op = await client.payments.confirm({ operation_id: OPERATION.operation_id, receipt: Buffer.from('%PDF-1.4 hi') });
+    const op = await client.payments.confirm({
+      operation_id: OPERATION.operation_id,
+      receipt: Buffer.from('%PDF-1.4 hi'),
+    });
     expect(op.name).toBe(`${OPERATION.operation_id}/receipt/receipt.pdf/application/pdf/11`);
-    const streamed = await client.payments.confirm({ operation_id: OPERATION.operation_id, receipt: Readable.from([Buffer.from('%PDF'), Buffer.from('-1.4')]) });
+    const streamed = await client.payments.confirm({
+      operation_id: OPERATION.operation_id,
+      receipt: Readable.from([Buffer.from('%PDF'), Buffer.from('-1.4')]),
+    });
     expect(streamed.name).toBe(`${OPERATION.operation_id}/receipt/receipt.pdf/application/pdf/8`);
   });
 

@@ -43,8 +43,12 @@ describe('backoff', () => {
 
 describe('policy', () => {
   it('every endpoint of the contract has a retry class; confirm_payment is the one upload', () => {
-    expect(Object.entries(RETRY_CLASS).filter(([, c]) => c === 'upload').map(([id]) => id)).toEqual(['payment.confirm']);
-    expect(RETRY_CLASS["operation.cancel"]).toBe('cancel');
+    expect(
+      Object.entries(RETRY_CLASS)
+        .filter(([, c]) => c === 'upload')
+        .map(([id]) => id),
+    ).toEqual(['payment.confirm']);
+    expect(RETRY_CLASS['operation.cancel']).toBe('cancel');
   });
 
   it('retries 429, 503 and transport failures; never a one-shot upload', () => {
@@ -53,7 +57,8 @@ describe('policy', () => {
       expect(isRetryable(klass, { kind: 'status', status: 503 }, true)).toBe(true);
       expect(isRetryable(klass, { kind: 'timeout' }, true)).toBe(true);
       expect(isRetryable(klass, { kind: 'connection' }, true)).toBe(true);
-      for (const status of [400, 401, 404, 409, 412, 500, 501, 502]) expect(isRetryable(klass, { kind: 'status', status }, true)).toBe(false);
+      for (const status of [400, 401, 404, 409, 412, 500, 501, 502])
+        expect(isRetryable(klass, { kind: 'status', status }, true)).toBe(false);
     }
     for (const failure of [{ kind: 'status', status: 503 }, { kind: 'timeout' }, { kind: 'connection' }] as const) {
       expect(isRetryable('upload', failure, false)).toBe(false);
@@ -82,7 +87,11 @@ describeTransports('retries on the wire', (transport) => {
 
     it('Retry-After as an HTTP date', async () => {
       const at = new Date(Date.now() + 5000).toUTCString();
-      const { t } = await setup((n) => (n === 0 ? { status: 429, body: { code: 'rate_limited', message: 'x' }, headers: { 'retry-after': at } } : { status: 200, body: BALANCES }));
+      const { t } = await setup((n) =>
+        n === 0
+          ? { status: 429, body: { code: 'rate_limited', message: 'x' }, headers: { 'retry-after': at } }
+          : { status: 200, body: BALANCES },
+      );
       await t.client.balances.list();
       expect(t.waits).toHaveLength(1);
       expect(t.waits[0]).toBeGreaterThan(3000);
@@ -98,7 +107,9 @@ describeTransports('retries on the wire', (transport) => {
 
     it('gives up after maxRetries and throws the last error', async () => {
       const { server, t } = await setup(() => unavailable);
-      await expect(t.client.operations.get({ merchant_operation_id: 'm' })).rejects.toBeInstanceOf(ServiceUnavailableError);
+      await expect(t.client.operations.get({ merchant_operation_id: 'm' })).rejects.toBeInstanceOf(
+        ServiceUnavailableError,
+      );
       expect(server.requests).toHaveLength(3);
     });
 
@@ -210,15 +221,15 @@ describeTransports('retries on the wire', (transport) => {
 
     it('a one-shot stream is never retried, on 503 or on a dropped connection', async () => {
       const { server, t } = await setup(() => unavailable);
-      await expect(t.client.payments.confirm({ operation_id: OPERATION.operation_id, receipt: Readable.from([pdf]) })).rejects.toBeInstanceOf(
-        ServiceUnavailableError,
-      );
+      await expect(
+        t.client.payments.confirm({ operation_id: OPERATION.operation_id, receipt: Readable.from([pdf]) }),
+      ).rejects.toBeInstanceOf(ServiceUnavailableError);
       expect(server.requests).toHaveLength(1);
       await server.close();
       const { server: dropping, t: c } = await scripted.start(() => 'destroy');
-      await expect(c.client.payments.confirm({ operation_id: OPERATION.operation_id, receipt: Readable.from([pdf]) })).rejects.toBeInstanceOf(
-        APIConnectionError,
-      );
+      await expect(
+        c.client.payments.confirm({ operation_id: OPERATION.operation_id, receipt: Readable.from([pdf]) }),
+      ).rejects.toBeInstanceOf(APIConnectionError);
       expect(dropping.requests).toHaveLength(1);
       expect(c.waits).toEqual([]);
     });
@@ -228,7 +239,10 @@ describeTransports('retries on the wire', (transport) => {
     const target = { merchant_operation_id: 'm-1' };
 
     it('503 after retries is an unknown outcome, never a success', async () => {
-      const { server, t } = await setup(() => ({ status: 503, body: { code: 'cancel_not_durable', message: 'not accepted before the deadline' } }));
+      const { server, t } = await setup(() => ({
+        status: 503,
+        body: { code: 'cancel_not_durable', message: 'not accepted before the deadline' },
+      }));
       const err = await t.client.operations.cancel(target).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(CancelOutcomeUnknownError);
       const e = err as CancelOutcomeUnknownError;
@@ -241,7 +255,9 @@ describeTransports('retries on the wire', (transport) => {
     });
 
     it('a 503 then the decision: the retried command returns it', async () => {
-      const { t } = await setup((n) => (n === 0 ? unavailable : { status: 200, body: { outcome: 'already_terminal', operation: OPERATION } }));
+      const { t } = await setup((n) =>
+        n === 0 ? unavailable : { status: 200, body: { outcome: 'already_terminal', operation: OPERATION } },
+      );
       expect((await t.client.operations.cancel(target)).outcome).toBe('already_terminal');
     });
 
@@ -274,7 +290,9 @@ describeTransports('retries on the wire', (transport) => {
 
     it('4xx answers are decisions and keep their class', async () => {
       const { t } = await setup((n) =>
-        n === 0 ? { status: 404, body: { code: 'operation_not_found', message: 'no such operation' } } : { status: 400, body: { code: 'validation_error', message: 'bad' } },
+        n === 0
+          ? { status: 404, body: { code: 'operation_not_found', message: 'no such operation' } }
+          : { status: 400, body: { code: 'validation_error', message: 'bad' } },
       );
       await expect(t.client.operations.cancel(target)).rejects.toBeInstanceOf(NotFoundError);
       await expect(t.client.operations.cancel(target)).rejects.toBeInstanceOf(BadRequestError);

@@ -46,11 +46,20 @@ describeTransports('client.sandbox.pool and .links against the emulator', (trans
     shopB = make({ apiKey: keyOf('shop_b') });
   });
 
-  const flexible = (extra: Record<string, string>) => ({ client_id: 'payer-1', method: 'WT_RUB_C2C', currency: 'RUB', recommended_amount: '2200.00', ...extra });
+  const flexible = (extra: Record<string, string>) => ({
+    client_id: 'payer-1',
+    method: 'WT_RUB_C2C',
+    currency: 'RUB',
+    recommended_amount: '2200.00',
+    ...extra,
+  });
 
   describe('pool.layout (shop key)', () => {
     it('lays out the amounts given, in matching order: pending payouts of the shop, shown as slots', async () => {
-      const res = await pool.sandbox.pool.layout({ method: 'WT_RUB_C2C', amounts: ['300.00', '1500.00', '2500.00', '25000.00'] });
+      const res = await pool.sandbox.pool.layout({
+        method: 'WT_RUB_C2C',
+        amounts: ['300.00', '1500.00', '2500.00', '25000.00'],
+      });
       expect(res).toMatchObject({ created: 4, rejected: 0 });
       const first = await pool.operations.get({ operation_id: res.first_operation_id! });
       const last = await pool.operations.get({ operation_id: res.last_operation_id! });
@@ -60,7 +69,15 @@ describeTransports('client.sandbox.pool and .links against the emulator', (trans
       const state = await pool.sandbox.pool.show();
       expect(state.pools).toHaveLength(1);
       const w = state.pools[0]!;
-      expect(w).toMatchObject({ pool_id: 'pool_main', method: 'WT_RUB_C2C', currency: 'RUB', min_piece: '500.00', min_remainder: '500.00', slots: 4, free_total: '29300.00' });
+      expect(w).toMatchObject({
+        pool_id: 'pool_main',
+        method: 'WT_RUB_C2C',
+        currency: 'RUB',
+        min_piece: '500.00',
+        min_remainder: '500.00',
+        slots: 4,
+        free_total: '29300.00',
+      });
       expect(w.first.map((s) => [s.payout_id, s.shop_id, s.amount, s.claimed, s.paid, s.free])).toEqual([
         [res.first_operation_id, 'shop_pool', '300.00', '0.00', '0.00', '300.00'],
         [expect.any(String), 'shop_pool', '1500.00', '0.00', '0.00', '1500.00'],
@@ -85,7 +102,9 @@ describeTransports('client.sandbox.pool and .links against the emulator', (trans
       }
       expect(amounts.slice(30)).toEqual(amounts.slice(0, 30));
       // step and seed are optional (server defaults 1.00 and 1).
-      expect(await pool.sandbox.pool.layout({ method: 'WT_RUB_C2C', generate: { count: 2, min: '700.00', max: '800.00' } })).toMatchObject({ created: 2 });
+      expect(
+        await pool.sandbox.pool.layout({ method: 'WT_RUB_C2C', generate: { count: 2, min: '700.00', max: '800.00' } }),
+      ).toMatchObject({ created: 2 });
     });
 
     it('412 not_pool_route with a shop whose payout route is not pooled; nothing is laid out', async () => {
@@ -100,9 +119,17 @@ describeTransports('client.sandbox.pool and .links against the emulator', (trans
       const neither = await rejection(pool.sandbox.pool.layout({ method: 'WT_RUB_C2C' } as never));
       expect(neither).toBeInstanceOf(PaygateError);
       expect((neither as Error).message).toMatch(/exactly one of \{ amounts \} or \{ generate/);
-      const both = await rejection(pool.sandbox.pool.layout({ method: 'WT_RUB_C2C', amounts: ['1.00'], generate: { count: 1, min: '1.00', max: '2.00' } } as never));
+      const both = await rejection(
+        pool.sandbox.pool.layout({
+          method: 'WT_RUB_C2C',
+          amounts: ['1.00'],
+          generate: { count: 1, min: '1.00', max: '2.00' },
+        } as never),
+      );
       expect(both).toBeInstanceOf(PaygateError);
-      expect(await rejection(pool.sandbox.pool.layout({ method: 'WT_RUB_C2C', amounts: ['12.345'] }))).toBeInstanceOf(BadRequestError);
+      expect(await rejection(pool.sandbox.pool.layout({ method: 'WT_RUB_C2C', amounts: ['12.345'] }))).toBeInstanceOf(
+        BadRequestError,
+      );
     });
   });
 
@@ -125,18 +152,30 @@ describeTransports('client.sandbox.pool and .links against the emulator', (trans
 
     it('settings / updateSettings: defaults, a partial patch keeps the other field, out of range is a 400', async () => {
       expect(await pool.sandbox.pool.settings()).toEqual({ read_latency_ms: 0, rate_limit: true });
-      expect(await pool.sandbox.pool.updateSettings({ rate_limit: false })).toEqual({ read_latency_ms: 0, rate_limit: false });
-      expect(await pool.sandbox.pool.updateSettings({ read_latency_ms: 1500 })).toEqual({ read_latency_ms: 1500, rate_limit: false });
+      expect(await pool.sandbox.pool.updateSettings({ rate_limit: false })).toEqual({
+        read_latency_ms: 0,
+        rate_limit: false,
+      });
+      expect(await pool.sandbox.pool.updateSettings({ read_latency_ms: 1500 })).toEqual({
+        read_latency_ms: 1500,
+        rate_limit: false,
+      });
       expect(await pool.sandbox.pool.settings()).toEqual({ read_latency_ms: 1500, rate_limit: false });
-      expect(await rejection(pool.sandbox.pool.updateSettings({ read_latency_ms: 60_001 }))).toBeInstanceOf(BadRequestError);
-      expect(await pool.sandbox.pool.updateSettings({ read_latency_ms: 0, rate_limit: true })).toEqual({ read_latency_ms: 0, rate_limit: true });
+      expect(await rejection(pool.sandbox.pool.updateSettings({ read_latency_ms: 60_001 }))).toBeInstanceOf(
+        BadRequestError,
+      );
+      expect(await pool.sandbox.pool.updateSettings({ read_latency_ms: 0, rate_limit: true })).toEqual({
+        read_latency_ms: 0,
+        rate_limit: true,
+      });
     });
 
     it('with the rate limit lifted, a shop reads availability more than 5 times in one second of sandbox time', async () => {
       await pool.sandbox.pool.layout({ method: 'WT_RUB_C2C', amounts: ['2500.00'] });
       const query = { method: 'WT_RUB_C2C', currency: 'RUB', min_amount: '100.00', max_amount: '3000.00' };
       await pool.sandbox.pool.updateSettings({ rate_limit: false });
-      for (let i = 0; i < 7; i++) expect((await pool.payments.availability(query, { maxRetries: 0 })).coverage).toBe('full');
+      for (let i = 0; i < 7; i++)
+        expect((await pool.payments.availability(query, { maxRetries: 0 })).coverage).toBe('full');
     });
   });
 
@@ -148,7 +187,9 @@ describeTransports('client.sandbox.pool and .links against the emulator', (trans
     });
 
     it('get: an amount_selection link with its bounds and deadline; confirm creates the payment for the chosen amount', async () => {
-      const sel = await pool.payments.createFlexibleLink(flexible({ merchant_operation_id: 'link-1', min_amount: '2000.00', max_amount: '2500.00' }));
+      const sel = await pool.payments.createFlexibleLink(
+        flexible({ merchant_operation_id: 'link-1', min_amount: '2000.00', max_amount: '2500.00' }),
+      );
       expect(sel).toMatchObject({ status: 'amount_selection' });
       const id = sel.operation_id;
       const link = await pool.sandbox.links.get(id);
@@ -167,11 +208,23 @@ describeTransports('client.sandbox.pool and .links against the emulator', (trans
       });
 
       const op = await pool.sandbox.links.confirm(id, { amount: '2500.00' });
-      expect(op).toMatchObject({ operation_id: id, type: 'payment', status: 'pending', expected_amount: '2500.00', currency: 'RUB' });
+      expect(op).toMatchObject({
+        operation_id: id,
+        type: 'payment',
+        status: 'pending',
+        expected_amount: '2500.00',
+        currency: 'RUB',
+      });
       expect(await pool.sandbox.links.get(id)).toMatchObject({ status: 'confirmed', confirmed_amount: '2500.00' });
-      expect(await pool.operations.get({ operation_id: id })).toMatchObject({ status: 'pending', expected_amount: '2500.00' });
+      expect(await pool.operations.get({ operation_id: id })).toMatchObject({
+        status: 'pending',
+        expected_amount: '2500.00',
+      });
       // Confirming again returns the payment.
-      expect(await pool.sandbox.links.confirm(id, { amount: '2500.00' })).toMatchObject({ operation_id: id, status: 'pending' });
+      expect(await pool.sandbox.links.confirm(id, { amount: '2500.00' })).toMatchObject({
+        operation_id: id,
+        status: 'pending',
+      });
       const slots = (await pool.sandbox.pool.show()).pools[0]!.first;
       expect(slots.map((s) => [s.amount, s.claimed, s.free])).toEqual([
         ['300.00', '0.00', '300.00'],
@@ -182,7 +235,9 @@ describeTransports('client.sandbox.pool and .links against the emulator', (trans
     it('an amount taken in the meantime: confirm creates a rejected payment', async () => {
       const sel = await pool.payments.createFlexibleLink(flexible({ min_amount: '2000.00', max_amount: '2500.00' }));
       expect(sel.status).toBe('amount_selection');
-      expect(await pool.payments.create({ client_id: 'payer-2', method: 'WT_RUB_C2C', amount: '2500.00', currency: 'RUB' })).toMatchObject({ status: 'pending' });
+      expect(
+        await pool.payments.create({ client_id: 'payer-2', method: 'WT_RUB_C2C', amount: '2500.00', currency: 'RUB' }),
+      ).toMatchObject({ status: 'pending' });
       const op = await pool.sandbox.links.confirm(sel.operation_id, { amount: '2500.00' });
       expect(op).toMatchObject({ operation_id: sel.operation_id, status: 'rejected', expected_amount: '2500.00' });
     });
@@ -195,7 +250,10 @@ describeTransports('client.sandbox.pool and .links against the emulator', (trans
       expect((outside as BadRequestError).detail).toContain('max_amount 2500.00');
       expect(await rejection(shopB.sandbox.links.get(id))).toBeInstanceOf(NotFoundError);
       expect(await rejection(shopB.sandbox.links.confirm(id, { amount: '2500.00' }))).toBeInstanceOf(NotFoundError);
-      expect(await rejection(pool.sandbox.links.get('00000000-0000-4000-8000-000000000000'))).toMatchObject({ status: 404, code: 'operation_not_found' });
+      expect(await rejection(pool.sandbox.links.get('00000000-0000-4000-8000-000000000000'))).toMatchObject({
+        status: 404,
+        code: 'operation_not_found',
+      });
       expect(await rejection(pool.sandbox.links.get('not-a-uuid'))).toBeInstanceOf(BadRequestError);
 
       await pool.sandbox.clock.advance('15m');
@@ -206,10 +264,14 @@ describeTransports('client.sandbox.pool and .links against the emulator', (trans
     });
 
     it('a link with nothing available is rejected: get says so, confirm is 409', async () => {
-      const sel = await pool.payments.createFlexibleLink(flexible({ recommended_amount: '10000.00', min_amount: '9000.00', max_amount: '11000.00' }));
+      const sel = await pool.payments.createFlexibleLink(
+        flexible({ recommended_amount: '10000.00', min_amount: '9000.00', max_amount: '11000.00' }),
+      );
       expect(sel).toMatchObject({ status: 'rejected', payment_url: null });
       expect(await pool.sandbox.links.get(sel.operation_id)).toMatchObject({ status: 'rejected' });
-      expect(await rejection(pool.sandbox.links.confirm(sel.operation_id, { amount: '10000.00' }))).toBeInstanceOf(ConflictError);
+      expect(await rejection(pool.sandbox.links.confirm(sel.operation_id, { amount: '10000.00' }))).toBeInstanceOf(
+        ConflictError,
+      );
     });
   });
 });

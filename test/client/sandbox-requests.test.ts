@@ -35,11 +35,20 @@ const DETAILS = {
   postings: [],
 };
 /** A listing row: the operation plus who, when and why. */
-const ROW = { ...OPERATION, shop_id: 'shop_a', merchant_operation_id: 'm-1', client_id: 'c-1', created_at: NOW, updated_at: NOW, reason: 'create' };
+const ROW = {
+  ...OPERATION,
+  shop_id: 'shop_a',
+  merchant_operation_id: 'm-1',
+  client_id: 'c-1',
+  created_at: NOW,
+  updated_at: NOW,
+  reason: 'create',
+};
 
 /** Requests through a scripted gateway, by a client that holds the test key and the admin token. */
 function controls(scripted: Scripted) {
-  const setup = (script: Script, options: Partial<ClientOptions> = {}) => scripted.start(script, { adminToken: ADMIN, ...options });
+  const setup = (script: Script, options: Partial<ClientOptions> = {}) =>
+    scripted.start(script, { adminToken: ADMIN, ...options });
   /** Answers every request with `body`. */
   const answering = (body: unknown) => setup(() => ({ status: 200, body }));
   return { setup, answering };
@@ -64,7 +73,12 @@ describeTransports('sandbox controls on the wire', (transport) => {
       const url = new URL(req.url, 'http://x');
       expect(req.method).toBe('GET');
       expect(url.pathname).toBe('/sandbox/operations');
-      expect(Object.fromEntries(url.searchParams)).toEqual({ status: 'pending', type: 'payment', limit: '10', offset: '20' });
+      expect(Object.fromEntries(url.searchParams)).toEqual({
+        status: 'pending',
+        type: 'payment',
+        limit: '10',
+        offset: '20',
+      });
       // A support read: with the admin token held, it is sent (every shop); the key is not.
       expect(req.headers['x-admin-token']).toBe(ADMIN);
       expect(req.headers['x-api-key']).toBeUndefined();
@@ -72,10 +86,17 @@ describeTransports('sandbox controls on the wire', (transport) => {
     });
 
     it('a support read without the admin token sends the key (its shop only)', async () => {
-      const { server, t } = await setup(() => ({ status: 200, body: { operations: [], has_more: false, next_cursor: null } }), { adminToken: undefined });
+      const { server, t } = await setup(
+        () => ({ status: 200, body: { operations: [], has_more: false, next_cursor: null } }),
+        { adminToken: undefined },
+      );
       await t.client.sandbox.operations.list({ client_id: 'c-1' });
       const req = single(server);
-      expect([req.url, req.headers['x-api-key'], req.headers['x-admin-token']]).toEqual(['/sandbox/operations?client_id=c-1', KEY, undefined]);
+      expect([req.url, req.headers['x-api-key'], req.headers['x-admin-token']]).toEqual([
+        '/sandbox/operations?client_id=c-1',
+        KEY,
+        undefined,
+      ]);
     });
 
     it('operations.list without filters sends no query string', async () => {
@@ -92,7 +113,9 @@ describeTransports('sandbox controls on the wire', (transport) => {
         ['GET', `/sandbox/operations/${OPERATION.operation_id}`],
         ['GET', '/sandbox/operations/-?merchant_operation_id=order+7%2Fa%26b'],
       ]);
-      expect(new URL(server.requests[1]!.url, 'http://x').searchParams.get('merchant_operation_id')).toBe('order 7/a&b');
+      expect(new URL(server.requests[1]!.url, 'http://x').searchParams.get('merchant_operation_id')).toBe(
+        'order 7/a&b',
+      );
     });
 
     it('pay, settle and review post their bodies to …/pay, …/settle and …/review', async () => {
@@ -122,13 +145,20 @@ describeTransports('sandbox controls on the wire', (transport) => {
       const { server, t } = await answering(DETAILS);
       await t.client.sandbox.operations.details({ operation_id: 'a/b?c' });
       expect(single(server).url).toBe('/sandbox/operations/a%2Fb%3Fc');
-      await expect(t.client.sandbox.operations.pay({ operation_id: '' })).rejects.toThrow(/path parameter "id" must be a non-empty string/);
+      await expect(t.client.sandbox.operations.pay({ operation_id: '' })).rejects.toThrow(
+        /path parameter "id" must be a non-empty string/,
+      );
       expect(server.requests).toHaveLength(1);
     });
   });
 
   describe('pool layout and links send the API key, never the admin token', () => {
-    const LAYOUT = { created: 2, rejected: 0, first_operation_id: OPERATION.operation_id, last_operation_id: OPERATION.operation_id };
+    const LAYOUT = {
+      created: 2,
+      rejected: 0,
+      first_operation_id: OPERATION.operation_id,
+      last_operation_id: OPERATION.operation_id,
+    };
     const LINK = {
       operation_id: OPERATION.operation_id,
       merchant_operation_id: 'm-1',
@@ -145,13 +175,29 @@ describeTransports('sandbox controls on the wire', (transport) => {
 
     it('pool.layout posts { method, amounts } or { method, generate } (optional step and seed left out)', async () => {
       const { server, t } = await answering(LAYOUT);
-      expect(await t.client.sandbox.pool.layout({ method: 'WT_RUB_C2C', amounts: ['1500.00', '2500.00'] })).toEqual(LAYOUT);
-      await t.client.sandbox.pool.layout({ method: 'WT_RUB_C2C', generate: { count: 2, min: '500.00', max: '900.00' } });
-      await t.client.sandbox.pool.layout({ method: 'WT_RUB_C2C', generate: { count: 2, min: '500.00', max: '900.00', step: '100.00', seed: -3 } });
+      expect(await t.client.sandbox.pool.layout({ method: 'WT_RUB_C2C', amounts: ['1500.00', '2500.00'] })).toEqual(
+        LAYOUT,
+      );
+      await t.client.sandbox.pool.layout({
+        method: 'WT_RUB_C2C',
+        generate: { count: 2, min: '500.00', max: '900.00' },
+      });
+      await t.client.sandbox.pool.layout({
+        method: 'WT_RUB_C2C',
+        generate: { count: 2, min: '500.00', max: '900.00', step: '100.00', seed: -3 },
+      });
       expect(server.requests.map((r) => [r.method, r.url, json(r.body)])).toEqual([
         ['POST', '/sandbox/pool/layout', { method: 'WT_RUB_C2C', amounts: ['1500.00', '2500.00'] }],
-        ['POST', '/sandbox/pool/layout', { method: 'WT_RUB_C2C', generate: { count: 2, min: '500.00', max: '900.00' } }],
-        ['POST', '/sandbox/pool/layout', { method: 'WT_RUB_C2C', generate: { count: 2, min: '500.00', max: '900.00', step: '100.00', seed: -3 } }],
+        [
+          'POST',
+          '/sandbox/pool/layout',
+          { method: 'WT_RUB_C2C', generate: { count: 2, min: '500.00', max: '900.00' } },
+        ],
+        [
+          'POST',
+          '/sandbox/pool/layout',
+          { method: 'WT_RUB_C2C', generate: { count: 2, min: '500.00', max: '900.00', step: '100.00', seed: -3 } },
+        ],
       ]);
       for (const req of server.requests) {
         expect(req.headers['x-api-key']).toBe(KEY);
@@ -160,7 +206,11 @@ describeTransports('sandbox controls on the wire', (transport) => {
     });
 
     it('links.get and links.confirm: the id URL-encoded into the path, { amount } posted', async () => {
-      const { server, t } = await setup((req) => (req.method === 'GET' ? { status: 200, body: LINK } : { status: 200, body: { ...OPERATION, expected_amount: '2500.00' } }));
+      const { server, t } = await setup((req) =>
+        req.method === 'GET'
+          ? { status: 200, body: LINK }
+          : { status: 200, body: { ...OPERATION, expected_amount: '2500.00' } },
+      );
       expect(await t.client.sandbox.links.get(OPERATION.operation_id)).toEqual(LINK);
       expect((await t.client.sandbox.links.confirm('a/b', { amount: '2500.00' })).expected_amount).toBe('2500.00');
       expect(server.requests.map((r) => [r.method, r.url, r.body.length ? json(r.body) : undefined])).toEqual([
@@ -176,10 +226,16 @@ describeTransports('sandbox controls on the wire', (transport) => {
     });
 
     it('a layout after a timeout is not sent again; links.get (a read) is', async () => {
-      const { server, t } = await setup((_req, n) => (n === 0 || n === 1 ? 'hang' : { status: 200, body: LINK }), { timeout: 50 });
-      const err = await t.client.sandbox.pool.layout({ method: 'WT_RUB_C2C', amounts: ['1500.00'] }).catch((e: unknown) => e);
+      const { server, t } = await setup((_req, n) => (n === 0 || n === 1 ? 'hang' : { status: 200, body: LINK }), {
+        timeout: 50,
+      });
+      const err = await t.client.sandbox.pool
+        .layout({ method: 'WT_RUB_C2C', amounts: ['1500.00'] })
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(APITimeoutError);
-      expect((err as Error).message).toMatch(/POST \/sandbox\/pool\/layout timed out after 50 ms \(attempt 1 of 3\); payouts may or may not have been laid out/);
+      expect((err as Error).message).toMatch(
+        /POST \/sandbox\/pool\/layout timed out after 50 ms \(attempt 1 of 3\); payouts may or may not have been laid out/,
+      );
       expect(server.requests).toHaveLength(1);
       expect((await t.client.sandbox.links.get(OPERATION.operation_id).withResponse()).response.attempts).toBe(2);
     });
@@ -188,7 +244,9 @@ describeTransports('sandbox controls on the wire', (transport) => {
   describe('admin controls send the admin token, never the API key', () => {
     it('pool.show (query), pool.settings and pool.updateSettings (only the fields given)', async () => {
       const { server, t } = await setup((req) =>
-        req.url.startsWith('/sandbox/pool/settings') ? { status: 200, body: { read_latency_ms: 1500, rate_limit: false } } : { status: 200, body: { pools: [] } },
+        req.url.startsWith('/sandbox/pool/settings')
+          ? { status: 200, body: { read_latency_ms: 1500, rate_limit: false } }
+          : { status: 200, body: { pools: [] } },
       );
       expect(await t.client.sandbox.pool.show()).toEqual({ pools: [] });
       await t.client.sandbox.pool.show({ method: 'WT_RUB_C2C', limit: 0 });
@@ -241,12 +299,15 @@ describeTransports('sandbox controls on the wire', (transport) => {
     it('keys.list, keys.issue and keys.revoke', async () => {
       const { server, t } = await setup((req) => {
         if (req.method === 'GET') return { status: 200, body: { keys: [KEY_INFO] } };
-        if (req.url === '/sandbox/keys') return { status: 200, body: { ...KEY_INFO, label: 'ci', api_key: 'pg_test_secretwxyz' } };
+        if (req.url === '/sandbox/keys')
+          return { status: 200, body: { ...KEY_INFO, label: 'ci', api_key: 'pg_test_secretwxyz' } };
         return { status: 200, body: { ...KEY_INFO, revoked: true, revoked_at: NOW } };
       });
       expect((await t.client.sandbox.keys.list({ shop_id: 'shop_a' })).keys).toEqual([KEY_INFO]);
       await t.client.sandbox.keys.list();
-      expect((await t.client.sandbox.keys.issue({ shop_id: 'shop_a', label: 'ci' })).api_key).toBe('pg_test_secretwxyz');
+      expect((await t.client.sandbox.keys.issue({ shop_id: 'shop_a', label: 'ci' })).api_key).toBe(
+        'pg_test_secretwxyz',
+      );
       await t.client.sandbox.keys.issue({ shop_id: 'shop_b' });
       expect((await t.client.sandbox.keys.revoke(KEY_INFO.id)).revoked).toBe(true);
       expect(server.requests.map((r) => [r.method, r.url, r.body.length ? json(r.body) : undefined])).toEqual([
@@ -263,7 +324,12 @@ describeTransports('sandbox controls on the wire', (transport) => {
       const { server, t } = await answering({ reset: true, now: NOW });
       expect(await t.client.sandbox.reset()).toEqual({ reset: true, now: NOW });
       const req = single(server);
-      expect([req.method, req.url, req.headers['x-admin-token'], req.headers['x-api-key']]).toEqual(['POST', '/sandbox/reset', ADMIN, undefined]);
+      expect([req.method, req.url, req.headers['x-admin-token'], req.headers['x-api-key']]).toEqual([
+        'POST',
+        '/sandbox/reset',
+        ADMIN,
+        undefined,
+      ]);
     });
 
     it('admin controls work without an API key; without the admin token nothing is sent', async () => {
@@ -273,7 +339,9 @@ describeTransports('sandbox controls on the wire', (transport) => {
       expect(single(server).headers['x-admin-token']).toBe(ADMIN);
       const noAdmin = scripted.client(server);
       expect(noAdmin.client.hasAdminToken).toBe(false);
-      await expect(noAdmin.client.sandbox.evidence.set(true)).rejects.toThrow(/PUT \/sandbox\/evidence needs the sandbox admin token: pass \{ adminToken \}.*PAYGATE_ADMIN_TOKEN/);
+      await expect(noAdmin.client.sandbox.evidence.set(true)).rejects.toThrow(
+        /PUT \/sandbox\/evidence needs the sandbox admin token: pass \{ adminToken \}.*PAYGATE_ADMIN_TOKEN/,
+      );
       expect(server.requests).toHaveLength(1);
     });
   });
@@ -281,9 +349,13 @@ describeTransports('sandbox controls on the wire', (transport) => {
   describe('retries', () => {
     it('pay after a timeout is not sent again: APITimeoutError with a hint, one request', async () => {
       const { server, t } = await setup(() => 'hang', { timeout: 50 });
-      const err = await t.client.sandbox.operations.pay({ operation_id: OPERATION.operation_id }).catch((e: unknown) => e);
+      const err = await t.client.sandbox.operations
+        .pay({ operation_id: OPERATION.operation_id })
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(APITimeoutError);
-      expect((err as Error).message).toMatch(/POST \/sandbox\/operations\/:id\/pay timed out after 50 ms \(attempt 1 of 3\); the sandbox may or may not have applied it/);
+      expect((err as Error).message).toMatch(
+        /POST \/sandbox\/operations\/:id\/pay timed out after 50 ms \(attempt 1 of 3\); the sandbox may or may not have applied it/,
+      );
       expect(server.requests).toHaveLength(1);
     });
 
@@ -304,10 +376,16 @@ describeTransports('sandbox controls on the wire', (transport) => {
             ? { status: 503, body: { code: 'unavailable', message: 'x' } }
             : { status: 200, body: { ...OPERATION, type: 'payout', status: 'completed' } },
       );
-      const res = await t.client.sandbox.operations.settle({ operation_id: OPERATION.operation_id }, 'completed').withResponse();
+      const res = await t.client.sandbox.operations
+        .settle({ operation_id: OPERATION.operation_id }, 'completed')
+        .withResponse();
       expect(res.response.attempts).toBe(3);
       expect(t.waits).toEqual([1000, 1000]);
-      expect(server.requests.map((r) => json(r.body))).toEqual([{ outcome: 'completed' }, { outcome: 'completed' }, { outcome: 'completed' }]);
+      expect(server.requests.map((r) => json(r.body))).toEqual([
+        { outcome: 'completed' },
+        { outcome: 'completed' },
+        { outcome: 'completed' },
+      ]);
     });
 
     it('an action gives up after maxRetries 429s', async () => {
@@ -317,7 +395,10 @@ describeTransports('sandbox controls on the wire', (transport) => {
     });
 
     it('reads are retried after a timeout and a dropped connection', async () => {
-      const { server, t } = await setup((_req, n) => (n === 0 ? 'hang' : n === 1 ? 'destroy' : { status: 200, body: DETAILS }), { timeout: 50 });
+      const { server, t } = await setup(
+        (_req, n) => (n === 0 ? 'hang' : n === 1 ? 'destroy' : { status: 200, body: DETAILS }),
+        { timeout: 50 },
+      );
       const res = await t.client.sandbox.operations.details({ merchant_operation_id: 'm-1' }).withResponse();
       expect(res.response.attempts).toBe(3);
       expect(server.requests).toHaveLength(3);
@@ -332,20 +413,43 @@ describe('responses are checked against src/contract/sandbox.ts', () => {
   it('a details body without its history is a ContractMismatchError naming the field', async () => {
     const { history: _h, ...rest } = DETAILS;
     const { t } = await answering(rest);
-    const err = await t.client.sandbox.operations.details({ operation_id: OPERATION.operation_id }).catch((e: unknown) => e);
+    const err = await t.client.sandbox.operations
+      .details({ operation_id: OPERATION.operation_id })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ContractMismatchError);
-    expect((err as ContractMismatchError).message).toBe('GET /sandbox/operations/:id: response field "history": is missing');
+    expect((err as ContractMismatchError).message).toBe(
+      'GET /sandbox/operations/:id: response field "history": is missing',
+    );
   });
 
   it('a pool window without free_total, and settings with a string latency, are refused', async () => {
     const { t } = await setup((req) =>
       req.url === '/sandbox/pool'
-        ? { status: 200, body: { pools: [{ pool_id: 'p', method: 'WT_RUB_C2C', currency: 'RUB', min_piece: '500.00', min_remainder: '500.00', slots: 0, first: [] }] } }
+        ? {
+            status: 200,
+            body: {
+              pools: [
+                {
+                  pool_id: 'p',
+                  method: 'WT_RUB_C2C',
+                  currency: 'RUB',
+                  min_piece: '500.00',
+                  min_remainder: '500.00',
+                  slots: 0,
+                  first: [],
+                },
+              ],
+            },
+          }
         : { status: 200, body: { read_latency_ms: '1500', rate_limit: true } },
     );
     await expect(t.client.sandbox.pool.show()).rejects.toThrow(ContractMismatchError);
-    await expect(t.client.sandbox.pool.show()).rejects.toThrow(/GET \/sandbox\/pool: response field "pools\[0\]\.free_total": is missing/);
-    await expect(t.client.sandbox.pool.settings()).rejects.toThrow(/GET \/sandbox\/pool\/settings: response field "read_latency_ms"/);
+    await expect(t.client.sandbox.pool.show()).rejects.toThrow(
+      /GET \/sandbox\/pool: response field "pools\[0\]\.free_total": is missing/,
+    );
+    await expect(t.client.sandbox.pool.settings()).rejects.toThrow(
+      /GET \/sandbox\/pool\/settings: response field "read_latency_ms"/,
+    );
   });
 
   it('a clock with a numeric now is refused', async () => {
@@ -376,7 +480,10 @@ describe('the admin token is never shown', () => {
 describe('retry classes of the controls', () => {
   it('every control route has a retry class; reads are reads, every state change is an action', () => {
     expect(Object.keys(SANDBOX_RETRY_CLASS).sort()).toEqual(Object.keys(sandboxEndpoints).sort());
-    const actions = Object.entries(SANDBOX_RETRY_CLASS).filter(([, c]) => c === 'action').map(([id]) => id).sort();
+    const actions = Object.entries(SANDBOX_RETRY_CLASS)
+      .filter(([, c]) => c === 'action')
+      .map(([id]) => id)
+      .sort();
     expect(actions).toEqual(
       [
         'operations.pay',
@@ -412,6 +519,7 @@ describe('retry classes of the controls', () => {
     expect(isRetryable('action', { kind: 'status', status: 503 }, true)).toBe(true);
     expect(isRetryable('action', { kind: 'timeout' }, true)).toBe(false);
     expect(isRetryable('action', { kind: 'connection' }, true)).toBe(false);
-    for (const status of [400, 401, 404, 409, 500, 501, 502, 504]) expect(isRetryable('action', { kind: 'status', status }, true)).toBe(false);
+    for (const status of [400, 401, 404, 409, 500, 501, 502, 504])
+      expect(isRetryable('action', { kind: 'status', status }, true)).toBe(false);
   });
 });

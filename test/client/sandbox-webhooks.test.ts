@@ -35,7 +35,9 @@ describeTransports('client.sandbox.webhooks', (transport) => {
     expect(added.created_at).toBe('2026-01-01T00:00:00.000Z');
 
     const { webhooks } = await client.sandbox.webhooks.list();
-    expect(webhooks).toEqual([{ id: added.id, url: hooks.url, secret: `whsec_…${added.secret.slice(-4)}`, created_at: added.created_at }]);
+    expect(webhooks).toEqual([
+      { id: added.id, url: hooks.url, secret: `whsec_…${added.secret.slice(-4)}`, created_at: added.created_at },
+    ]);
     expect(JSON.stringify(webhooks)).not.toContain(added.secret);
 
     // Shop-scoped: shop B sees none of them.
@@ -45,17 +47,31 @@ describeTransports('client.sandbox.webhooks', (transport) => {
     const op = await client.payments.create(payment);
     await h.sandbox.webhooks.idle();
     expect(hooks.received).toHaveLength(1);
-    const event = verifyWebhook(hooks.received[0]!.body, hooks.received[0]!.headers, added.secret, { toleranceSeconds: Infinity });
+    const event = verifyWebhook(hooks.received[0]!.body, hooks.received[0]!.headers, added.secret, {
+      toleranceSeconds: Infinity,
+    });
     expect(event).toMatchObject({ id: `evt_${op.operation_id}_0`, type: 'operation.pending' });
 
     const { deliveries } = await client.sandbox.webhooks.deliveries();
     expect(deliveries).toHaveLength(1);
-    expect(deliveries[0]).toMatchObject({ event_id: event.id, event_type: 'operation.pending', endpoint_id: added.id, url: hooks.url, status: 'succeeded', next_attempt_at: null });
-    expect(deliveries[0]!.attempts).toEqual([expect.objectContaining({ at: '2026-01-01T00:00:00.000Z', status_code: 204 })]);
+    expect(deliveries[0]).toMatchObject({
+      event_id: event.id,
+      event_type: 'operation.pending',
+      endpoint_id: added.id,
+      url: hooks.url,
+      status: 'succeeded',
+      next_attempt_at: null,
+    });
+    expect(deliveries[0]!.attempts).toEqual([
+      expect.objectContaining({ at: '2026-01-01T00:00:00.000Z', status_code: 204 }),
+    ]);
     expect((await client.sandbox.webhooks.deliveries({ event_id: event.id })).deliveries).toHaveLength(1);
     expect((await client.sandbox.webhooks.deliveries({ event_id: 'evt_none' })).deliveries).toEqual([]);
     expect((await client.sandbox.webhooks.deliveries({ failed: true })).deliveries).toEqual([]);
-    expect(await client.sandbox.webhooks.deliveries({ limit: 1 })).toMatchObject({ has_more: false, next_cursor: null });
+    expect(await client.sandbox.webhooks.deliveries({ limit: 1 })).toMatchObject({
+      has_more: false,
+      next_cursor: null,
+    });
 
     // Redeliver one event: same webhook-id and body.
     const again = await client.sandbox.webhooks.redeliver({ event_id: event.id });
@@ -82,7 +98,9 @@ describeTransports('client.sandbox.webhooks', (transport) => {
     await h.sandbox.webhooks.idle();
     const got = hooks.received[0]!;
     for (const secret of [added.secret, rotated.secret]) {
-      expect(verifyWebhook(got.body, got.headers, secret, { toleranceSeconds: Infinity }).type).toBe('operation.pending');
+      expect(verifyWebhook(got.body, got.headers, secret, { toleranceSeconds: Infinity }).type).toBe(
+        'operation.pending',
+      );
     }
     await expect(client.sandbox.webhooks.rotateSecret('wh_nope')).rejects.toBeInstanceOf(NotFoundError);
   });
@@ -123,7 +141,10 @@ describeTransports('client.sandbox.webhooks', (transport) => {
     await client.sandbox.webhooks.add({ url: `${hooks.url}/2` });
     for (let i = 0; i < 3; i++) await client.payments.create(payment);
     await h.sandbox.webhooks.idle();
-    const newest = h.sandbox.webhooks.deliveries('shop_a').map((d) => d.id).reverse();
+    const newest = h.sandbox.webhooks
+      .deliveries('shop_a')
+      .map((d) => d.id)
+      .reverse();
     expect(newest).toHaveLength(6);
     const first = await client.sandbox.webhooks.deliveries({ limit: 4 });
     expect(first.deliveries.map((d) => d.id)).toEqual(newest.slice(0, 4));
@@ -143,7 +164,9 @@ describeTransports('client.sandbox.webhooks', (transport) => {
 
   it('refuses a bad redeliver input and a bad URL', async () => {
     await expect(client.sandbox.webhooks.redeliver({} as { failed: true })).rejects.toBeInstanceOf(PaygateError);
-    await expect(client.sandbox.webhooks.redeliver({ failed: true, event_id: 'x' } as unknown as { failed: true })).rejects.toThrow(/exactly one/);
+    await expect(
+      client.sandbox.webhooks.redeliver({ failed: true, event_id: 'x' } as unknown as { failed: true }),
+    ).rejects.toThrow(/exactly one/);
     await expect(client.sandbox.webhooks.add({ url: 'ftp://nope' })).rejects.toMatchObject({ status: 400 });
   });
 });
@@ -157,20 +180,40 @@ describeTransports('client.sandbox.webhooks requests', (transport) => {
       [() => t.client.sandbox.webhooks.add({ url: 'http://x/h' }), 'POST', '/sandbox/webhooks', '{"url":"http://x/h"}'],
       [() => t.client.sandbox.webhooks.rotateSecret('wh_1'), 'POST', '/sandbox/webhooks/wh_1/rotate-secret', ''],
       [() => t.client.sandbox.webhooks.remove('wh_1'), 'DELETE', '/sandbox/webhooks/wh_1', ''],
-      [() => t.client.sandbox.webhooks.redeliver({ event_id: 'evt_1' }), 'POST', '/sandbox/webhooks/deliveries/redeliver', '{"event_id":"evt_1"}'],
-      [() => t.client.sandbox.webhooks.redeliver({ failed: true }), 'POST', '/sandbox/webhooks/deliveries/redeliver', '{"failed":true}'],
+      [
+        () => t.client.sandbox.webhooks.redeliver({ event_id: 'evt_1' }),
+        'POST',
+        '/sandbox/webhooks/deliveries/redeliver',
+        '{"event_id":"evt_1"}',
+      ],
+      [
+        () => t.client.sandbox.webhooks.redeliver({ failed: true }),
+        'POST',
+        '/sandbox/webhooks/deliveries/redeliver',
+        '{"failed":true}',
+      ],
     ];
     for (const [call, method, path, body] of calls) {
       server.requests.length = 0;
       await expect(call()).rejects.toBeInstanceOf(APITimeoutError);
-      expect(server.requests.map((r) => [r.method, r.url, r.headers['x-api-key'], r.body.toString('utf8')])).toEqual([[method, path, KEY, body]]);
+      expect(server.requests.map((r) => [r.method, r.url, r.headers['x-api-key'], r.body.toString('utf8')])).toEqual([
+        [method, path, KEY, body],
+      ]);
     }
     server.requests.length = 0;
-    await expect(t.client.sandbox.webhooks.deliveries({ failed: true, event_id: 'evt_1' })).rejects.toBeInstanceOf(APITimeoutError);
-    expect(server.requests.map((r) => r.url)).toEqual(Array(3).fill('/sandbox/webhooks/deliveries?failed=true&event_id=evt_1'));
+    await expect(t.client.sandbox.webhooks.deliveries({ failed: true, event_id: 'evt_1' })).rejects.toBeInstanceOf(
+      APITimeoutError,
+    );
+    expect(server.requests.map((r) => r.url)).toEqual(
+      Array(3).fill('/sandbox/webhooks/deliveries?failed=true&event_id=evt_1'),
+    );
     server.requests.length = 0;
-    await expect(t.client.sandbox.webhooks.deliveries({ limit: 20, cursor: 'dlv_1.we_1' })).rejects.toBeInstanceOf(APITimeoutError);
-    expect(server.requests.map((r) => r.url)).toEqual(Array(3).fill('/sandbox/webhooks/deliveries?limit=20&cursor=dlv_1.we_1'));
+    await expect(t.client.sandbox.webhooks.deliveries({ limit: 20, cursor: 'dlv_1.we_1' })).rejects.toBeInstanceOf(
+      APITimeoutError,
+    );
+    expect(server.requests.map((r) => r.url)).toEqual(
+      Array(3).fill('/sandbox/webhooks/deliveries?limit=20&cursor=dlv_1.we_1'),
+    );
     server.requests.length = 0;
     await expect(t.client.sandbox.webhooks.list()).rejects.toBeInstanceOf(APITimeoutError);
     expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(Array(3).fill('GET /sandbox/webhooks'));

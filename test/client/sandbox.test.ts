@@ -39,7 +39,13 @@ describeTransports('client.sandbox against the emulator', (transport) => {
     client = make({ apiKey: shopAKey, adminToken: ADMIN });
   });
 
-  const payment = (extra: Record<string, string> = {}) => ({ client_id: 'cust-1', method: 'WT_RUB_C2C', amount: '500.00', currency: 'RUB', ...extra });
+  const payment = (extra: Record<string, string> = {}) => ({
+    client_id: 'cust-1',
+    method: 'WT_RUB_C2C',
+    amount: '500.00',
+    currency: 'RUB',
+    ...extra,
+  });
   const payout = (extra: Record<string, string> = {}) => ({
     client_id: 'cust-2',
     method: 'WT_RUB_C2C',
@@ -50,7 +56,7 @@ describeTransports('client.sandbox against the emulator', (transport) => {
   });
 
   describe('operations (shop key)', () => {
-    it('lists the shop\'s operations newest first, with filters and paging', async () => {
+    it("lists the shop's operations newest first, with filters and paging", async () => {
       const p1 = await client.payments.create(payment({ merchant_operation_id: 'list-1' }));
       const p2 = await client.payments.create(payment({ merchant_operation_id: 'list-2', amount: '700.00' }));
       const out = await client.payouts.create(payout({ merchant_operation_id: 'list-3' }));
@@ -76,7 +82,12 @@ describeTransports('client.sandbox against the emulator', (transport) => {
 
       // Shop-scoped: shop B's key sees none of shop A's operations.
       const shopB = make({ apiKey: h.sandbox.demo.shops.find((s) => s.id === 'shop_b')!.api_key });
-      expect(await shopB.sandbox.operations.list()).toEqual({ total: 0, operations: [], has_more: false, next_cursor: null });
+      expect(await shopB.sandbox.operations.list()).toEqual({
+        total: 0,
+        operations: [],
+        has_more: false,
+        next_cursor: null,
+      });
     });
 
     it('details by operation_id and by merchant_operation_id, with the status history', async () => {
@@ -101,7 +112,9 @@ describeTransports('client.sandbox against the emulator', (transport) => {
     });
 
     it('details of an unknown operation is NotFoundError; a ref with both or neither id is refused before sending', async () => {
-      await expect(client.sandbox.operations.details({ merchant_operation_id: 'nope' })).rejects.toBeInstanceOf(NotFoundError);
+      await expect(client.sandbox.operations.details({ merchant_operation_id: 'nope' })).rejects.toBeInstanceOf(
+        NotFoundError,
+      );
       const before = h.served();
       const both = { operation_id: 'a', merchant_operation_id: 'b' } as unknown as { operation_id: string };
       await expect(client.sandbox.operations.pay(both)).rejects.toThrow(/exactly one of/);
@@ -141,7 +154,9 @@ describeTransports('client.sandbox against the emulator', (transport) => {
 
     it('review: a receipt that lands in manual_check is approved or declined', async () => {
       const upload = async (merchant_operation_id: string) => {
-        const op = await client.payments.create(payment({ client_id: 'x+receipt', amount: '1500.00', merchant_operation_id }));
+        const op = await client.payments.create(
+          payment({ client_id: 'x+receipt', amount: '1500.00', merchant_operation_id }),
+        );
         expect(op.status).toBe('awaiting_confirmation');
         const checked = await client.payments.confirm({ operation_id: op.operation_id, receipt: FAKE_PHOTOSHOP });
         expect(checked.status).toBe('manual_check');
@@ -152,7 +167,10 @@ describeTransports('client.sandbox against the emulator', (transport) => {
       const a = await upload('review-a');
       const details = await client.sandbox.operations.details({ operation_id: a.operation_id });
       expect(details.uploads).toHaveLength(1);
-      expect(details.uploads[0]).toMatchObject({ filename: 'fake-photoshop.pdf', review: { rule: 'forgery_signal', to: 'manual_check' } });
+      expect(details.uploads[0]).toMatchObject({
+        filename: 'fake-photoshop.pdf',
+        review: { rule: 'forgery_signal', to: 'manual_check' },
+      });
       const approved = await client.sandbox.operations.review({ operation_id: a.operation_id }, 'approve');
       expect(approved.status).toBe('completed');
       expect(approved.actual_amount).toBe('1500.00');
@@ -163,7 +181,9 @@ describeTransports('client.sandbox against the emulator', (transport) => {
       expect(declined.status).toBe('rejected');
 
       const c = await upload('review-c');
-      const lower = await client.sandbox.operations.review({ operation_id: c.operation_id }, 'approve', { amount: '1400.00' });
+      const lower = await client.sandbox.operations.review({ operation_id: c.operation_id }, 'approve', {
+        amount: '1400.00',
+      });
       expect(lower.actual_amount).toBe('1400.00');
     });
   });
@@ -181,7 +201,10 @@ describeTransports('client.sandbox against the emulator', (transport) => {
       const before = (await client.sandbox.clock.get()).pending_timers;
       let done = false;
       const pending = client.payments.create(payment({ client_id: 'y+slow' }));
-      void pending.then(() => (done = true), () => (done = true));
+      void pending.then(
+        () => (done = true),
+        () => (done = true),
+      );
       await timerArmed(h.sandbox, before); // the slow create reached the sandbox
       expect(done).toBe(false);
       const after = await client.sandbox.clock.advance('10s');
@@ -192,7 +215,10 @@ describeTransports('client.sandbox against the emulator', (transport) => {
     });
 
     it('an invalid duration is a BadRequestError', async () => {
-      await expect(client.sandbox.clock.advance('10 seconds')).rejects.toMatchObject({ status: 400, code: 'validation_error' });
+      await expect(client.sandbox.clock.advance('10 seconds')).rejects.toMatchObject({
+        status: 400,
+        code: 'validation_error',
+      });
     });
   });
 
@@ -201,7 +227,9 @@ describeTransports('client.sandbox against the emulator', (transport) => {
       expect(await client.sandbox.evidence.get()).toEqual({ available: true });
       const op = await client.payments.create(payment({ merchant_operation_id: 'evidence-1' }));
       await client.sandbox.operations.pay({ operation_id: op.operation_id });
-      expect((await client.operations.get({ operation_id: op.operation_id })).receipt_evidence_status).not.toBe('unavailable');
+      expect((await client.operations.get({ operation_id: op.operation_id })).receipt_evidence_status).not.toBe(
+        'unavailable',
+      );
 
       expect(await client.sandbox.evidence.set(false)).toEqual({ available: false });
       expect(await client.sandbox.evidence.get()).toEqual({ available: false });
@@ -214,7 +242,9 @@ describeTransports('client.sandbox against the emulator', (transport) => {
       expect(byMerchantId.receipts).toEqual([]);
 
       await client.sandbox.evidence.set(true);
-      expect((await client.operations.get({ operation_id: op.operation_id })).receipt_evidence_status).not.toBe('unavailable');
+      expect((await client.operations.get({ operation_id: op.operation_id })).receipt_evidence_status).not.toBe(
+        'unavailable',
+      );
     });
   });
 
@@ -240,8 +270,14 @@ describeTransports('client.sandbox against the emulator', (transport) => {
       const err = await rejection(shopB.balances.list());
       expect(err).toBeInstanceOf(AuthenticationError);
       expect(err).toMatchObject({ code: 'invalid_api_key' });
-      await expect(client.sandbox.keys.revoke('key_nope')).rejects.toMatchObject({ status: 404, code: 'key_not_found' });
-      await expect(client.sandbox.keys.issue({ shop_id: 'shop_nope' })).rejects.toMatchObject({ status: 404, code: 'shop_not_found' });
+      await expect(client.sandbox.keys.revoke('key_nope')).rejects.toMatchObject({
+        status: 404,
+        code: 'key_not_found',
+      });
+      await expect(client.sandbox.keys.issue({ shop_id: 'shop_nope' })).rejects.toMatchObject({
+        status: 404,
+        code: 'shop_not_found',
+      });
     });
   });
 
@@ -267,7 +303,9 @@ describeTransports('client.sandbox against the emulator', (transport) => {
       expect((await noAdmin.sandbox.operations.list()).total).toBe(0);
       const adminOnly = make({ adminToken: ADMIN });
       expect((await adminOnly.sandbox.operations.list()).operations).toEqual([]);
-      await expect(adminOnly.sandbox.operations.pay({ operation_id: '00000000-0000-5000-8000-000000000000' })).rejects.toThrow(/needs an API key/);
+      await expect(
+        adminOnly.sandbox.operations.pay({ operation_id: '00000000-0000-5000-8000-000000000000' }),
+      ).rejects.toThrow(/needs an API key/);
       expect(h.served()).toBe(before + 2);
       expect((await adminOnly.sandbox.clock.get()).frozen).toBe(true);
     });
@@ -284,13 +322,15 @@ describeTransports('client.sandbox against the emulator', (transport) => {
   });
 
   describe('reset (admin token)', () => {
-    it('forgets earlier operations and issued keys; the fixtures\' keys still work', async () => {
+    it("forgets earlier operations and issued keys; the fixtures' keys still work", async () => {
       const op = await client.payments.create(payment());
       const issued = await client.sandbox.keys.issue({ shop_id: 'shop_a' });
       const res = await client.sandbox.reset();
       expect(res).toEqual({ reset: true, now: START });
       await expect(client.operations.get({ operation_id: op.operation_id })).rejects.toBeInstanceOf(NotFoundError);
-      await expect(client.sandbox.operations.details({ operation_id: op.operation_id })).rejects.toBeInstanceOf(NotFoundError);
+      await expect(client.sandbox.operations.details({ operation_id: op.operation_id })).rejects.toBeInstanceOf(
+        NotFoundError,
+      );
       expect((await client.sandbox.operations.list()).total).toBe(0);
       await expect(make({ apiKey: issued.api_key }).balances.list()).rejects.toBeInstanceOf(AuthenticationError);
       expect((await client.balances.list()).balances.length).toBeGreaterThan(0);

@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = fileURLToPath(new URL('../../bin/paygate.js', import.meta.url));
 const run = promisify(execFile);
-const docker = async (...args: string[]): Promise<string> => (await run('docker', args, { maxBuffer: 64 << 20 })).stdout.trim();
+const docker = async (...args: string[]): Promise<string> =>
+  (await run('docker', args, { maxBuffer: 64 << 20 })).stdout.trim();
 
 function dockerAnswers(): boolean {
   try {
@@ -53,7 +54,22 @@ async function freePort(): Promise<number> {
 async function startContainer(port: number, args: string[]): Promise<string> {
   const name = `paygate-test-${id}-${containers.length}`;
   containers.push(name);
-  await docker('run', '-d', '--name', name, '--network', 'host', '-e', `PAYGATE_PORT=${port}`, '-e', `PAYGATE_ADMIN_TOKEN=${adminToken}`, '-v', `${volume}:/data`, image, ...args);
+  await docker(
+    'run',
+    '-d',
+    '--name',
+    name,
+    '--network',
+    'host',
+    '-e',
+    `PAYGATE_PORT=${port}`,
+    '-e',
+    `PAYGATE_ADMIN_TOKEN=${adminToken}`,
+    '-v',
+    `${volume}:/data`,
+    image,
+    ...args,
+  );
   return name;
 }
 
@@ -63,14 +79,19 @@ async function logsUntil(name: string, until: RegExp, ms = 60_000): Promise<stri
   for (;;) {
     const { stdout, stderr } = await run('docker', ['logs', name]);
     if (until.test(stdout)) return stdout;
-    if ((await docker('inspect', '-f', '{{.State.Running}}', name)) !== 'true') throw new Error(`container ${name} stopped: ${stdout}${stderr}`);
+    if ((await docker('inspect', '-f', '{{.State.Running}}', name)) !== 'true')
+      throw new Error(`container ${name} stopped: ${stdout}${stderr}`);
     if (Date.now() > deadline) throw new Error(`container ${name} printed no ${until} in ${ms} ms: ${stdout}${stderr}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
 
 async function api(base: string, path: string, key: string, body: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json() };
 }
 
@@ -87,9 +108,16 @@ describe.skipIf(!available)('the container image', () => {
     // The build stage is tagged as the next run's layer cache (its `npm ci` layer is reused while the lockfile is
     // unchanged), kept like the cached base; the stage it replaces, now untagged, is removed, so one is kept at most.
     const build = ['--build-arg', `BASE=${baseImage}`, ROOT];
-    await run('docker', ['build', '-q', '--target', 'build', '-t', BUILD_CACHE, ...build], { maxBuffer: 64 << 20, timeout: 15 * 60_000 });
+    await run('docker', ['build', '-q', '--target', 'build', '-t', BUILD_CACHE, ...build], {
+      maxBuffer: 64 << 20,
+      timeout: 15 * 60_000,
+    });
     await run('docker', ['build', '-q', '-t', image, ...build], { maxBuffer: 64 << 20, timeout: 15 * 60_000 });
-    const stale = (await docker('images', '-q', '--no-trunc', '-f', 'dangling=true', '-f', 'label=org.paygate.stage=build')).split('\n').filter(Boolean);
+    const stale = (
+      await docker('images', '-q', '--no-trunc', '-f', 'dangling=true', '-f', 'label=org.paygate.stage=build')
+    )
+      .split('\n')
+      .filter(Boolean);
     if (stale.length) await run('docker', ['rmi', '-f', ...stale]).catch(() => undefined);
     await docker('volume', 'create', volume);
     port = await freePort();
@@ -123,26 +151,40 @@ describe.skipIf(!available)('the container image', () => {
   it('the HEALTHCHECK on /livez reports healthy', async () => {
     const deadline = Date.now() + 90_000;
     let health = '';
-    while (Date.now() < deadline && (health = await docker('inspect', '-f', '{{.State.Health.Status}}', first)) !== 'healthy') {
+    while (
+      Date.now() < deadline &&
+      (health = await docker('inspect', '-f', '{{.State.Health.Status}}', first)) !== 'healthy'
+    ) {
       await new Promise((r) => setTimeout(r, 500));
     }
     expect(health).toBe('healthy');
   }, 120_000);
 
   it('the whole scenario library passes against it (`paygate scenario run scenarios --base-url`)', async () => {
-    const child = spawn(process.execPath, [BIN, 'scenario', 'run', 'scenarios', '--base-url', base, '--admin-token', adminToken, '--reporter', 'json'], {
-      cwd: ROOT,
-      env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PAYGATE_'))),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'scenario', 'run', 'scenarios', '--base-url', base, '--admin-token', adminToken, '--reporter', 'json'],
+      {
+        cwd: ROOT,
+        env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PAYGATE_'))),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
     const code = await new Promise<number | null>((r) => child.once('exit', r));
-    const results = out.split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((r) => r.type === 'scenario');
+    const results = out
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .filter((r) => r.type === 'scenario');
     const failed = results.filter((r) => r.status === 'failed');
-    expect(failed.map((r) => `${r.file}: ${JSON.stringify(r).slice(0, 2000)}`), err).toEqual([]);
+    expect(
+      failed.map((r) => `${r.file}: ${JSON.stringify(r).slice(0, 2000)}`),
+      err,
+    ).toEqual([]);
     expect(results.filter((r) => r.status === 'passed').length).toBeGreaterThan(100);
     expect(code).toBe(0);
   }, 300_000);
@@ -151,13 +193,23 @@ describe.skipIf(!available)('the container image', () => {
     const key = info.shops[0].api_key as string;
     const made = await Promise.all(
       Array.from({ length: 20 }, (_, i) => {
-        const body = { merchant_operation_id: `container-${id}-${i}`, client_id: 'client-1', method: 'WT_RUB_C2C', amount: `${1000 + i}.50`, currency: 'RUB' };
+        const body = {
+          merchant_operation_id: `container-${id}-${i}`,
+          client_id: 'client-1',
+          method: 'WT_RUB_C2C',
+          amount: `${1000 + i}.50`,
+          currency: 'RUB',
+        };
         return api(base, '/v1/payment', key, body).then((r) => ({ r, body }));
       }),
     );
     for (const { r, body } of made) {
       expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
-      acknowledged.push({ operation_id: r.body.operation_id, merchant_operation_id: body.merchant_operation_id, amount: body.amount });
+      acknowledged.push({
+        operation_id: r.body.operation_id,
+        merchant_operation_id: body.merchant_operation_id,
+        amount: body.amount,
+      });
     }
     const state = await api(base, '/v1/get_operation_state', key, { operation_id: acknowledged[0]!.operation_id });
     expect(state.status).toBe(200);
@@ -181,7 +233,9 @@ describe.skipIf(!available)('the container image', () => {
     expect(banner).toContain(adminToken); // PAYGATE_ADMIN_TOKEN chooses it on every start
     const key = info.shops[0].api_key as string;
     for (const op of acknowledged) {
-      const state = await api(base, '/v1/get_operation_state', key, { merchant_operation_id: op.merchant_operation_id });
+      const state = await api(base, '/v1/get_operation_state', key, {
+        merchant_operation_id: op.merchant_operation_id,
+      });
       expect(state.status).toBe(200);
       expect(state.body.operation_id).toBe(op.operation_id);
       expect(state.body.expected_amount).toBe(op.amount);

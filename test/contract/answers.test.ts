@@ -18,7 +18,10 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 const ADMIN = 'pg_admin_answers_walk_0123456789';
 const sandbox = useSandbox({ per: 'file', transport: 'http', frozenClock: true, adminToken: ADMIN });
 const doc = buildOpenApiDocument('0.0.0') as Json;
-const ROWS: (EndpointRow & { multipart?: unknown; stream?: true })[] = [...Object.values(endpoints), ...Object.values(sandboxControls)];
+const ROWS: (EndpointRow & { multipart?: unknown; stream?: true })[] = [
+  ...Object.values(endpoints),
+  ...Object.values(sandboxControls),
+];
 const UUID = '00000000-0000-4000-8000-000000000000';
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 
@@ -67,7 +70,8 @@ async function send(p: Probe): Promise<Answer> {
 const credentialHeaders = (row: EndpointRow, which: 'none' | 'bad' | 'good'): Record<string, string> => {
   if (which === 'none' || row.auth === 'none') return {};
   const key = row.auth === 'key';
-  if (which === 'bad') return key ? { 'x-api-key': 'pg_test_nobody_0000' } : { 'x-admin-token': 'pg_admin_wrong_0000000000000000' };
+  if (which === 'bad')
+    return key ? { 'x-api-key': 'pg_test_nobody_0000' } : { 'x-admin-token': 'pg_admin_wrong_0000000000000000' };
   return key ? { 'x-api-key': sandbox.keyOf('shop_a') } : { 'x-admin-token': ADMIN };
 };
 
@@ -75,7 +79,9 @@ const credentialHeaders = (row: EndpointRow, which: 'none' | 'bad' | 'good'): Re
 const withId = (row: EndpointRow, id: string) => row.path.replace(/:[a-z_]+/g, encodeURIComponent(id));
 
 const queryOf = (op: Json, value: string): string => {
-  const names = ((op.parameters ?? []) as Json[]).filter((p) => p.in === 'query').map((p) => `${p.name}=${encodeURIComponent(value)}`);
+  const names = ((op.parameters ?? []) as Json[])
+    .filter((p) => p.in === 'query')
+    .map((p) => `${p.name}=${encodeURIComponent(value)}`);
   return names.length > 0 ? `?${names.join('&')}` : '';
 };
 
@@ -89,17 +95,33 @@ const BODIES: { what: string; headers: Record<string, string>; body: string | Ui
   { what: 'an empty object', headers: JSON_TYPE, body: '{}' },
   { what: 'an empty body', headers: JSON_TYPE, body: '' },
   { what: 'an unknown operation_id', headers: JSON_TYPE, body: JSON.stringify({ operation_id: UUID }) },
-  { what: 'an unknown merchant_operation_id', headers: JSON_TYPE, body: JSON.stringify({ merchant_operation_id: 'walk-unknown' }) },
+  {
+    what: 'an unknown merchant_operation_id',
+    headers: JSON_TYPE,
+    body: JSON.stringify({ merchant_operation_id: 'walk-unknown' }),
+  },
   { what: 'merchant_id sent', headers: JSON_TYPE, body: JSON.stringify({ merchant_id: 'm', operation_id: UUID }) },
   { what: 'over 64 KiB', headers: JSON_TYPE, body: JSON.stringify({ pad: 'x'.repeat(70 * 1024) }) },
-  { what: 'a multipart form without fields', headers: { 'content-type': 'multipart/form-data; boundary=b' }, body: '--b--\r\n' },
+  {
+    what: 'a multipart form without fields',
+    headers: { 'content-type': 'multipart/form-data; boundary=b' },
+    body: '--b--\r\n',
+  },
   {
     what: 'a multipart form of an unknown operation',
     headers: { 'content-type': 'multipart/form-data; boundary=b' },
     body: `--b\r\nContent-Disposition: form-data; name="operation_id"\r\n\r\n${UUID}\r\n--b\r\nContent-Disposition: form-data; name="confirmation_type"\r\n\r\nreceipt\r\n--b\r\nContent-Disposition: form-data; name="receipt"; filename="r.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\r\n--b--\r\n`,
   },
-  { what: 'a broken multipart form', headers: { 'content-type': 'multipart/form-data; boundary=b' }, body: '--b\r\nno headers' },
-  { what: 'an upload over 10 MiB', headers: { 'content-type': 'multipart/form-data; boundary=b' }, body: new Uint8Array(10 * 1024 * 1024 + 1024) },
+  {
+    what: 'a broken multipart form',
+    headers: { 'content-type': 'multipart/form-data; boundary=b' },
+    body: '--b\r\nno headers',
+  },
+  {
+    what: 'an upload over 10 MiB',
+    headers: { 'content-type': 'multipart/form-data; boundary=b' },
+    body: new Uint8Array(10 * 1024 * 1024 + 1024),
+  },
 ];
 
 /** Every request the walker sends to `row`'s path, with the row it is answered under (undefined: a wrong method). */
@@ -115,20 +137,45 @@ function probesOf(row: EndpointRow): Probe[] {
       if (row.method === 'GET' || row.method === 'DELETE') {
         out.push({ method: row.method, path, headers, what });
         if (cred !== 'good') continue;
-        for (const v of ['x', '', '-1', '99999999999999999999', '1.5', 'true']) out.push({ method: row.method, path: path + queryOf(op, v), headers, what: `${what}, query values ${JSON.stringify(v)}` });
-        out.push({ method: row.method, path: `${path}?merchant_operation_id=walk-unknown`, headers, what: `${what}, an unknown merchant_operation_id` });
+        for (const v of ['x', '', '-1', '99999999999999999999', '1.5', 'true'])
+          out.push({
+            method: row.method,
+            path: path + queryOf(op, v),
+            headers,
+            what: `${what}, query values ${JSON.stringify(v)}`,
+          });
+        out.push({
+          method: row.method,
+          path: `${path}?merchant_operation_id=walk-unknown`,
+          headers,
+          what: `${what}, an unknown merchant_operation_id`,
+        });
       } else {
         out.push({ method: row.method, path, headers: { ...headers, ...JSON_TYPE }, body: '{}', what });
         if (cred !== 'good') continue;
-        for (const b of BODIES) out.push({ method: row.method, path, headers: { ...headers, ...b.headers }, body: b.body, what: `${what}, ${b.what}` });
-        out.push({ method: row.method, path: path + queryOf(op, 'x'), headers: { ...headers, ...JSON_TYPE }, body: '{}', what: `${what}, query values "x"` });
+        for (const b of BODIES)
+          out.push({
+            method: row.method,
+            path,
+            headers: { ...headers, ...b.headers },
+            body: b.body,
+            what: `${what}, ${b.what}`,
+          });
+        out.push({
+          method: row.method,
+          path: path + queryOf(op, 'x'),
+          headers: { ...headers, ...JSON_TYPE },
+          body: '{}',
+          what: `${what}, query values "x"`,
+        });
       }
     }
   }
   return out;
 }
 
-const matches = (template: string, path: string) => new RegExp(`^${template.replace(/:[a-z_]+/g, '[^/]+')}$`).test(path);
+const matches = (template: string, path: string) =>
+  new RegExp(`^${template.replace(/:[a-z_]+/g, '[^/]+')}$`).test(path);
 
 /** Requests with the methods no row takes on `path` (with its ids filled in), with and without a credential. */
 function wrongMethods(path: string, taken: readonly EndpointRow[]): Probe[] {
@@ -139,7 +186,13 @@ function wrongMethods(path: string, taken: readonly EndpointRow[]): Probe[] {
   for (const method of METHODS.filter((m) => !ROWS.some((r) => r.method === m && matches(r.path, concrete)))) {
     for (const cred of ['none', 'good'] as const) {
       const headers = { ...credentialHeaders(row, cred), ...JSON_TYPE };
-      out.push({ method, path: concrete, headers, ...(method === 'GET' ? {} : { body: '{}' }), what: `${method} on ${path}, ${cred} credential` });
+      out.push({
+        method,
+        path: concrete,
+        headers,
+        ...(method === 'GET' ? {} : { body: '{}' }),
+        what: `${method} on ${path}, ${cred} credential`,
+      });
     }
   }
   return out;
@@ -151,12 +204,17 @@ function check(p: Probe, a: Answer, ops: Json[]): string[] {
   for (const op of ops) {
     const declared = op.responses[String(a.status)] as Json | undefined;
     if (!declared) {
-      bad.push(`${op.operationId}: ${p.method} ${p.path} (${p.what}) answered ${a.status} ${JSON.stringify(a.body)}, declared ${Object.keys(op.responses).join(' ')}`);
+      bad.push(
+        `${op.operationId}: ${p.method} ${p.path} (${p.what}) answered ${a.status} ${JSON.stringify(a.body)}, declared ${Object.keys(op.responses).join(' ')}`,
+      );
       continue;
     }
     if (a.status === 401) {
-      const examples = Object.values((declared.content?.['application/json']?.examples ?? {}) as Json).map((e) => e.value);
-      if (!examples.some((e) => JSON.stringify(e) === JSON.stringify(a.body))) bad.push(`${op.operationId}: 401 ${JSON.stringify(a.body)} is none of its examples`);
+      const examples = Object.values((declared.content?.['application/json']?.examples ?? {}) as Json).map(
+        (e) => e.value,
+      );
+      if (!examples.some((e) => JSON.stringify(e) === JSON.stringify(a.body)))
+        bad.push(`${op.operationId}: 401 ${JSON.stringify(a.body)} is none of its examples`);
     }
   }
   return bad;
@@ -179,18 +237,23 @@ describe('the document declares every status the server answers', () => {
   it("every /v1 operation's 401 carries the spec's two messages (§5, §7) verbatim as examples", () => {
     for (const e of Object.values(endpoints).filter((r) => r.auth !== 'none')) {
       const media = doc.paths[openApiPath(e.path)][e.method.toLowerCase()].responses['401'].content['application/json'];
-      expect([e.id, Object.values(media.examples as Json).map((x) => x.value.message)]).toEqual([e.id, ['x-api-key header is required', 'invalid api key']]);
+      expect([e.id, Object.values(media.examples as Json).map((x) => x.value.message)]).toEqual([
+        e.id,
+        ['x-api-key header is required', 'invalid api key'],
+      ]);
     }
   });
 
   it('the probes declare 204, 405 and 503, nothing else', () => {
-    for (const probe of ['/livez', '/healthz', '/readyz']) expect(Object.keys(doc.paths[probe].get.responses)).toEqual(['204', '405', '503']);
+    for (const probe of ['/livez', '/healthz', '/readyz'])
+      expect(Object.keys(doc.paths[probe].get.responses)).toEqual(['204', '405', '503']);
   });
 
   it('declares every status the fault injector can answer, per gateway endpoint', () => {
     for (const [id, row] of Object.entries(endpoints)) {
       const op = doc.paths[openApiPath(row.path)][row.method.toLowerCase()] as Json;
-      for (const s of faultStatuses(id as keyof typeof endpoints)) expect(op.responses, `${id} ${s}`).toHaveProperty(String(s));
+      for (const s of faultStatuses(id as keyof typeof endpoints))
+        expect(op.responses, `${id} ${s}`).toHaveProperty(String(s));
     }
   });
 
@@ -220,7 +283,8 @@ describe('the document declares every status the server answers', () => {
   it('an empty path id is no id: every path id has minLength 1, and the server answers 404, not the list', async () => {
     for (const [path, item] of Object.entries(doc.paths as Json)) {
       for (const op of Object.values(item as Json) as Json[]) {
-        for (const p of (op.parameters ?? []) as Json[]) if (p.in === 'path') expect(p.schema.minLength, `${path} ${p.name}`).toBeGreaterThanOrEqual(1);
+        for (const p of (op.parameters ?? []) as Json[])
+          if (p.in === 'path') expect(p.schema.minLength, `${path} ${p.name}`).toBeGreaterThanOrEqual(1);
       }
     }
     const admin = { 'x-admin-token': ADMIN };
@@ -233,7 +297,13 @@ describe('the document declares every status the server answers', () => {
       ['DELETE', '/sandbox/faults/', admin],
       ['GET', '/v1/balances/', key],
     ] as const) {
-      const a = await send({ method, path, headers: { ...headers, ...JSON_TYPE }, ...(method === 'POST' ? { body: '{}' } : {}), what: 'empty id' });
+      const a = await send({
+        method,
+        path,
+        headers: { ...headers, ...JSON_TYPE },
+        ...(method === 'POST' ? { body: '{}' } : {}),
+        what: 'empty id',
+      });
       expect([method, path, a.status, (a.body as Json).code]).toEqual([method, path, 404, 'not_found']);
     }
     // Under /v1 the key is still checked first (spec §5 rule 3).

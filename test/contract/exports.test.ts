@@ -15,10 +15,16 @@ describe('package exports', () => {
   });
 
   it('the client talks to an in-process sandbox with no socket', async () => {
-    const { createSandbox, Paygate, createInProcessDispatcher } = (await import(/* @vite-ignore */ 'paygate')) as unknown as typeof import('../../src/index.js');
+    const { createSandbox, Paygate, createInProcessDispatcher } = (await import(
+      /* @vite-ignore */ 'paygate'
+    )) as unknown as typeof import('../../src/index.js');
     const sandbox = await createSandbox();
     try {
-      const client = new Paygate({ baseUrl: 'http://paygate.local', apiKey: 'pg_test_b_3Fk8Zp1YdQ6sWe5J', dispatcher: createInProcessDispatcher(sandbox) });
+      const client = new Paygate({
+        baseUrl: 'http://paygate.local',
+        apiKey: 'pg_test_b_3Fk8Zp1YdQ6sWe5J',
+        dispatcher: createInProcessDispatcher(sandbox),
+      });
       const { balances } = await client.balances.list();
       expect(balances).toEqual([{ currency: 'RUB', balance: '250000.00', current_minus: '0.00', reserved: '0.00' }]);
     } finally {

@@ -20,7 +20,11 @@ interface LintReport {
 async function lint(file: string): Promise<LintReport> {
   const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
   // --format=json prints the report on stdout and exits 0 with warnings only, 1 with errors; both are read.
-  const run = promisify(execFile)(process.execPath, [cli, 'lint', '--extends=recommended', '--format=json', file], { cwd: root, env, maxBuffer: 16 << 20 });
+  const run = promisify(execFile)(process.execPath, [cli, 'lint', '--extends=recommended', '--format=json', file], {
+    cwd: root,
+    env,
+    maxBuffer: 16 << 20,
+  });
   const { stdout } = await run.catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? '' }));
   return JSON.parse(stdout) as LintReport;
 }

@@ -33,18 +33,29 @@ export { create, a, b, flexible, c, state, d, cancel, e, recommend, f, confirm, 
 
 /** Type-check `files` (in memory, beside the real lib files); the diagnostics as [line, code]. */
 function typeCheck(files: Record<string, string>): [number, number][] {
-  const options: ts.CompilerOptions = { strict: true, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, types: [] };
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    types: [],
+  };
   const host = ts.createCompilerHost(options);
   const path = (f: string) => `/virtual/${f}`;
   const own = new Map(Object.entries(files).map(([f, text]) => [path(f), text]));
   const base = { getSourceFile: host.getSourceFile, fileExists: host.fileExists, readFile: host.readFile };
-  host.getSourceFile = (f, v, ...rest) => (own.has(f) ? ts.createSourceFile(f, own.get(f)!, v) : base.getSourceFile(f, v, ...rest));
+  host.getSourceFile = (f, v, ...rest) =>
+    own.has(f) ? ts.createSourceFile(f, own.get(f)!, v) : base.getSourceFile(f, v, ...rest);
   host.fileExists = (f) => own.has(f) || base.fileExists(f);
   host.readFile = (f) => own.get(f) ?? base.readFile(f);
   const directoryExists = host.directoryExists?.bind(host);
   host.directoryExists = (d) => d === '/virtual' || (directoryExists?.(d) ?? true);
   const program = ts.createProgram([path('check.ts')], options, host);
-  return ts.getPreEmitDiagnostics(program).map((d) => [d.file ? d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1 : 0, d.code]);
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map((d) => [d.file ? d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1 : 0, d.code]);
 }
 
 describe('types generated from docs/openapi.json (openapi-typescript)', () => {

@@ -30,7 +30,8 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 const doc = buildOpenApiDocument(pkg.version) as Json;
 const schemas = doc.components.schemas as Record<string, Json>;
-const opOf = (path: string, method: string): Json => doc.paths[path.replace(/:([a-z_]+)/g, '{$1}')][method.toLowerCase()];
+const opOf = (path: string, method: string): Json =>
+  doc.paths[path.replace(/:([a-z_]+)/g, '{$1}')][method.toLowerCase()];
 const deref = (s: Json): Json => (s.$ref ? schemas[String(s.$ref).split('/').pop()!]! : s);
 const bodySchema = (op: Json): Json | undefined => {
   const content = op.requestBody?.content;
@@ -80,7 +81,11 @@ describe('OpenAPI document', () => {
       expect(op['x-paygate-id']).toBe(c.id);
       expect(op.tags).toEqual(['sandbox']);
       expect(op.description).toContain('not part of the gateway');
-      const security = { admin: [{ AdminToken: [] }], key: [{ ApiKey: [] }], support: [{ AdminToken: [] }, { ApiKey: [] }] } as Record<string, unknown>;
+      const security = {
+        admin: [{ AdminToken: [] }],
+        key: [{ ApiKey: [] }],
+        support: [{ AdminToken: [] }, { ApiKey: [] }],
+      } as Record<string, unknown>;
       expect(op.security).toEqual(security[c.auth]);
       expect(op.responses[String('status' in c ? c.status : 200)], c.id).toBeDefined();
       for (const s of c.errors) expect(op.responses[String(s)], `${c.id} ${s}`).toBeDefined();
@@ -130,12 +135,19 @@ describe('OpenAPI document', () => {
     const amount = new RegExp(schemas.CreateOperationRequest!.properties.amount.pattern, 'u');
     const uuid = new RegExp(schemas.ConfirmPaymentRequest!.properties.operation_id.pattern, 'u');
     for (const s of ['0', '0.0', '0.00', '00.10', '-1.00', '1.234', '1e3', '']) expect(amount.test(s), s).toBe(false);
-    for (const s of ['0.01', '0.1', '0.10', '1', '1500.00', '999999999999999999.99']) expect(amount.test(s), s).toBe(true);
-    const agree = (schema: z.ZodType, pattern: RegExp) => (s: string) => pattern.test(s) === schema.safeParse(s).success;
+    for (const s of ['0.01', '0.1', '0.10', '1', '1500.00', '999999999999999999.99'])
+      expect(amount.test(s), s).toBe(true);
+    const agree = (schema: z.ZodType, pattern: RegExp) => (s: string) =>
+      pattern.test(s) === schema.safeParse(s).success;
     const amountish = fc.stringMatching(/^-?[0-9]{0,4}(\.[0-9]{0,3})?$/);
     fc.assert(fc.property(amountish, agree(RequestAmount, amount)), { numRuns: 2000 });
     expect(uuid.test('1B971A67-1723-5D72-9A5C-ED5BA1404FD6')).toBe(true);
-    fc.assert(fc.property(fc.uuid().map((u) => u.toUpperCase()), agree(Uuid, uuid)));
+    fc.assert(
+      fc.property(
+        fc.uuid().map((u) => u.toUpperCase()),
+        agree(Uuid, uuid),
+      ),
+    );
   });
 
   it('gives every amount of the wire a decimal pattern, signed only where the spec allows a sign', () => {
@@ -143,7 +155,8 @@ describe('OpenAPI document', () => {
     let seen = 0;
     for (const n of nodes(schemas)) {
       for (const [k, p] of Object.entries((n.properties ?? {}) as Json)) {
-        if (!/(^|_)amount$|^balance$|^current_minus$|^reserved$|^delta$|^claimed$|^paid$|^free(_total)?$/.test(k)) continue;
+        if (!/(^|_)amount$|^balance$|^current_minus$|^reserved$|^delta$|^claimed$|^paid$|^free(_total)?$/.test(k))
+          continue;
         const s = (p.anyOf as Json[] | undefined)?.find((x) => x.type === 'string') ?? p;
         if (s.type !== 'string') continue;
         seen++;
@@ -180,28 +193,40 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('has request examples that parse with their endpoint\'s zod schema (refinements included)', () => {
+  it("has request examples that parse with their endpoint's zod schema (refinements included)", () => {
     expect(EXAMPLE_OPERATION_ID).toBe(operationIdFor('shop_a', 'order-1001'));
-    const rows = [...Object.values(endpoints).map((e) => [e.id, e] as const), ...Object.values(sandboxControls).map((c) => [c.id, c] as const)] as unknown as (readonly [string, { body?: z.ZodType }])[];
+    const rows = [
+      ...Object.values(endpoints).map((e) => [e.id, e] as const),
+      ...Object.values(sandboxControls).map((c) => [c.id, c] as const),
+    ] as unknown as (readonly [string, { body?: z.ZodType }])[];
     const withBody = rows.filter(([, r]) => r.body);
-    expect(Object.keys(REQUEST_EXAMPLES).sort()).toEqual(withBody.map(([id]) => id).filter((id) => id in REQUEST_EXAMPLES).sort());
+    expect(Object.keys(REQUEST_EXAMPLES).sort()).toEqual(
+      withBody
+        .map(([id]) => id)
+        .filter((id) => id in REQUEST_EXAMPLES)
+        .sort(),
+    );
     for (const [id, row] of withBody) {
       const e = REQUEST_EXAMPLES[id];
       if (e === undefined) continue;
       const values = Array.isArray(e) ? (e as NamedExample[]).map((x) => x.value) : [e];
       for (const v of values) expect(row.body!.safeParse(v).error?.issues, id).toBeUndefined();
     }
-    for (const e of (Object.values(endpoints) as { id: string; body?: z.ZodType }[]).filter((x) => x.body)) expect(REQUEST_EXAMPLES, e.id).toHaveProperty(e.id);
+    for (const e of (Object.values(endpoints) as { id: string; body?: z.ZodType }[]).filter((x) => x.body))
+      expect(REQUEST_EXAMPLES, e.id).toHaveProperty(e.id);
   });
 
   it('answers each endpoint with its own schema: payment_url only on links, receipts only on state reads', () => {
-    const success = (path: string, status = '200') => deref(opOf(path, 'POST').responses[status].content['application/json'].schema);
+    const success = (path: string, status = '200') =>
+      deref(opOf(path, 'POST').responses[status].content['application/json'].schema);
     for (const path of ['/v1/payment', '/v1/payout', '/v1/confirm_payment']) {
       expect(Object.keys(success(path).properties), path).not.toContain('payment_url');
       expect(Object.keys(success(path).properties), path).not.toContain('receipts');
     }
     expect(success('/v1/payment/link').required).toContain('payment_url');
-    expect(success('/v1/get_operation_state').required).toEqual(expect.arrayContaining(['receipts', 'receipt_evidence_status']));
+    expect(success('/v1/get_operation_state').required).toEqual(
+      expect.arrayContaining(['receipts', 'receipt_evidence_status']),
+    );
   });
 
   it('documents Cache-Control and Retry-After where the emulator sends them', () => {
@@ -225,9 +250,15 @@ describe('OpenAPI document', () => {
         { $ref: '#/components/schemas/WebhookEvent' },
         { type: 'object', properties: { type: { const: type } } },
       ]);
-      expect(hook.parameters.map((p: Json) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+      expect(hook.parameters.map((p: Json) => p.name)).toEqual([
+        'webhook-id',
+        'webhook-timestamp',
+        'webhook-signature',
+      ]);
     }
-    expect(schemas.WebhookEvent!.properties.data.properties.operation).toEqual({ $ref: '#/components/schemas/OperationState' });
+    expect(schemas.WebhookEvent!.properties.data.properties.operation).toEqual({
+      $ref: '#/components/schemas/OperationState',
+    });
     expectTypeOf<VerifiedEvent>().toEqualTypeOf<z.infer<typeof WebhookEvent>>();
   });
 });

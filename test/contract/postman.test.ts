@@ -34,10 +34,17 @@ interface Execution {
 }
 
 const converter = require('openapi-to-postmanv2') as {
-  convertV2(input: { type: 'string'; data: string }, options: Record<string, unknown>, cb: (err: Error | null, r: { result: boolean; reason?: string; output: { data: Collection }[] }) => void): void;
+  convertV2(
+    input: { type: 'string'; data: string },
+    options: Record<string, unknown>,
+    cb: (err: Error | null, r: { result: boolean; reason?: string; output: { data: Collection }[] }) => void,
+  ): void;
 };
 const newman = require('newman') as {
-  run(options: Record<string, unknown>, cb: (err: Error | null, summary: { run: { executions: Execution[]; failures: unknown[] } }) => void): void;
+  run(
+    options: Record<string, unknown>,
+    cb: (err: Error | null, summary: { run: { executions: Execution[]; failures: unknown[] } }) => void,
+  ): void;
 };
 
 const docText = readFileSync(`${root}docs/openapi.json`, 'utf8');
@@ -61,16 +68,22 @@ function run(collection: Collection, baseUrl: string, apiKey: string): Promise<E
     { key: 'apiKey', value: apiKey },
   ];
   return new Promise((resolve, reject) =>
-    newman.run({ collection, envVar, reporters: [], timeoutRequest: 10_000 }, (err, summary) => (err ? reject(err) : resolve(summary.run.executions))),
+    newman.run({ collection, envVar, reporters: [], timeoutRequest: 10_000 }, (err, summary) =>
+      err ? reject(err) : resolve(summary.run.executions),
+    ),
   );
 }
 
 /** The document's JSON Schema of a 2xx answer, as a zod schema (components as $defs). */
 function responseSchema(method: string, path: string, status: number): z.ZodType | undefined {
-  const schema = doc.paths[path]?.[method.toLowerCase()]?.responses[String(status)]?.content?.['application/json']?.schema;
+  const schema =
+    doc.paths[path]?.[method.toLowerCase()]?.responses[String(status)]?.content?.['application/json']?.schema;
   if (!schema) return undefined;
   const defs = JSON.parse(JSON.stringify(doc.components.schemas).replaceAll('#/components/schemas/', '#/$defs/'));
-  return z.fromJSONSchema({ $defs: defs, ...JSON.parse(JSON.stringify(schema).replaceAll('#/components/schemas/', '#/$defs/')) });
+  return z.fromJSONSchema({
+    $defs: defs,
+    ...JSON.parse(JSON.stringify(schema).replaceAll('#/components/schemas/', '#/$defs/')),
+  });
 }
 
 describe('the Postman collection converted from docs/openapi.json', () => {
@@ -82,10 +95,16 @@ describe('the Postman collection converted from docs/openapi.json', () => {
     for (const f of requests.flatMap((i) => i.request!.body?.formdata ?? [])) if (f.type === 'file') f.src = receipt;
     const isFlexible = (i: Item) => pathOf(i) === endpoints['payment.flexible_link'].path;
     const executions = [
-      ...(await run({ info: collection.info, item: requests.filter((i) => !isFlexible(i)) }, h.baseUrl, h.keyOf('shop_a'))),
+      ...(await run(
+        { info: collection.info, item: requests.filter((i) => !isFlexible(i)) },
+        h.baseUrl,
+        h.keyOf('shop_a'),
+      )),
       ...(await run({ info: collection.info, item: requests.filter(isFlexible) }, h.baseUrl, h.keyOf('shop_pool'))),
     ];
-    const answered = executions.map((e) => `${e.request.method} ${e.request.url.getPath()} ${e.response?.code ?? e.requestError?.message}`);
+    const answered = executions.map(
+      (e) => `${e.request.method} ${e.request.url.getPath()} ${e.response?.code ?? e.requestError?.message}`,
+    );
     expect(answered.sort()).toEqual(
       Object.values(endpoints)
         .map((e) => `${e.method} ${e.path} ${'status' in e ? e.status : 200}`)

@@ -37,14 +37,18 @@ describe('route tables', () => {
     const names = ROWS.map((r) => r.id);
     expect(new Set(names).size).toBe(names.length);
     for (const name of names) expect(name).toMatch(/^[a-z]+(\.[a-z_]+)+$/);
-    for (const [key, row] of [...Object.entries(endpoints), ...Object.entries(sandboxControls)]) expect(row.id).toBe(key);
+    for (const [key, row] of [...Object.entries(endpoints), ...Object.entries(sandboxControls)])
+      expect(row.id).toBe(key);
     const operationIds = ROWS.map(operationIdOf);
     expect(new Set(operationIds).size).toBe(operationIds.length);
   });
 
   it('one name per endpoint: a row carries its dotted id only, and the operationId is derived from it', () => {
     for (const row of ROWS) {
-      expect(Object.keys(row).filter((k) => k === 'name' || k === 'operationId'), row.id).toEqual([]);
+      expect(
+        Object.keys(row).filter((k) => k === 'name' || k === 'operationId'),
+        row.id,
+      ).toEqual([]);
       expect(['none', 'key', 'admin', 'support'], row.id).toContain(row.auth);
     }
     expect(operationIdOf(endpoints['payout.create'])).toBe('payoutCreate');
@@ -74,38 +78,65 @@ describe('the emulator mounts the tables and nothing else', () => {
   });
 
   it('every mounted route is a table row, a site route or the not-found fallback', () => {
-    const declared = new Set([...ROWS.map((r) => `${r.method} ${r.path}`), ...SITE_ROUTES.map((s) => `${s.method} ${s.path}`), ' /**']);
-    for (const m of routesOf(app)) expect(declared.has(`${m.method} ${m.path}`), `${m.method} ${m.path} is not declared`).toBe(true);
+    const declared = new Set([
+      ...ROWS.map((r) => `${r.method} ${r.path}`),
+      ...SITE_ROUTES.map((s) => `${s.method} ${s.path}`),
+      ' /**',
+    ]);
+    for (const m of routesOf(app))
+      expect(declared.has(`${m.method} ${m.path}`), `${m.method} ${m.path} is not declared`).toBe(true);
     expect(routesOf(app)).toHaveLength(ROWS.length + SITE_ROUTES.length + 1);
   });
 
-  it.each(ROWS.map((r) => [r.id, r] as const))('%s answers its method (not the route-not-found answer)', async (_name, row) => {
-    const headers: Record<string, string> = {};
-    const credential = row.auth;
-    if (credential === 'key') headers['x-api-key'] = KEY_A;
-    if (credential === 'admin') headers['x-admin-token'] = sandbox.adminToken!;
-    const path = row.path.replace(/:([a-z_]+)/g, UUID);
-    const hasBody = row.method !== 'GET' && row.method !== 'DELETE';
-    if (hasBody) headers['content-type'] = 'application/json';
-    const res = await app.fetch(new Request(`http://paygate.local${path}`, { method: row.method, headers, ...(hasBody ? { body: '{}' } : {}) }));
-    const text = await res.text();
-    const code = text ? (JSON.parse(text) as { code?: string }).code : undefined;
-    expect(code, `${row.method} ${path}: ${text}`).not.toBe('not_found');
-    expect(code).not.toBe('method_not_allowed');
-    expect(res.status).not.toBe(405);
-  });
+  it.each(ROWS.map((r) => [r.id, r] as const))(
+    '%s answers its method (not the route-not-found answer)',
+    async (_name, row) => {
+      const headers: Record<string, string> = {};
+      const credential = row.auth;
+      if (credential === 'key') headers['x-api-key'] = KEY_A;
+      if (credential === 'admin') headers['x-admin-token'] = sandbox.adminToken!;
+      const path = row.path.replace(/:([a-z_]+)/g, UUID);
+      const hasBody = row.method !== 'GET' && row.method !== 'DELETE';
+      if (hasBody) headers['content-type'] = 'application/json';
+      const res = await app.fetch(
+        new Request(`http://paygate.local${path}`, { method: row.method, headers, ...(hasBody ? { body: '{}' } : {}) }),
+      );
+      const text = await res.text();
+      const code = text ? (JSON.parse(text) as { code?: string }).code : undefined;
+      expect(code, `${row.method} ${path}: ${text}`).not.toBe('not_found');
+      expect(code).not.toBe('method_not_allowed');
+      expect(res.status).not.toBe(405);
+    },
+  );
 
   it('a route no table declares is the not-found answer', async () => {
-    for (const [method, path] of [['GET', '/sandbox/undeclared'], ['GET', '/v2/payment']] as const) {
-      const res = await app.fetch(new Request(`http://paygate.local${path}`, { method, headers: { 'x-admin-token': sandbox.adminToken!, 'x-api-key': KEY_A } }));
+    for (const [method, path] of [
+      ['GET', '/sandbox/undeclared'],
+      ['GET', '/v2/payment'],
+    ] as const) {
+      const res = await app.fetch(
+        new Request(`http://paygate.local${path}`, {
+          method,
+          headers: { 'x-admin-token': sandbox.adminToken!, 'x-api-key': KEY_A },
+        }),
+      );
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ code: 'not_found', message: `no such endpoint: ${method} ${path}` });
     }
   });
 
   it('another method on a path of either table is 405 with Allow (a control path was 404 before issue 24)', async () => {
-    for (const [method, path, allow] of [['DELETE', '/sandbox/clock', 'GET'], ['PUT', '/sandbox/webhooks', 'GET, POST'], ['GET', '/v1/payout', 'POST']] as const) {
-      const res = await app.fetch(new Request(`http://paygate.local${path}`, { method, headers: { 'x-admin-token': sandbox.adminToken!, 'x-api-key': KEY_A } }));
+    for (const [method, path, allow] of [
+      ['DELETE', '/sandbox/clock', 'GET'],
+      ['PUT', '/sandbox/webhooks', 'GET, POST'],
+      ['GET', '/v1/payout', 'POST'],
+    ] as const) {
+      const res = await app.fetch(
+        new Request(`http://paygate.local${path}`, {
+          method,
+          headers: { 'x-admin-token': sandbox.adminToken!, 'x-api-key': KEY_A },
+        }),
+      );
       expect([path, res.status, res.headers.get('allow')]).toEqual([path, 405, allow]);
       expect(await res.json()).toEqual({ code: 'method_not_allowed', message: `use ${allow} ${path}` });
     }
@@ -126,7 +157,9 @@ describe('mountTable', () => {
 
   it('refuses a handler without a row', () => {
     const handlers = { 'a.show': () => ({}), 'b.show': () => ({}), 'c.show': () => ({}) };
-    expect(() => mountTable(new H3(), table, handlers, ctx())).toThrow('handler c.show has no row in the endpoint table');
+    expect(() => mountTable(new H3(), table, handlers, ctx())).toThrow(
+      'handler c.show has no row in the endpoint table',
+    );
   });
 });
 
@@ -136,7 +169,13 @@ describe('paths are written once', () => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const file = join(dir, entry.name);
       if (entry.isDirectory()) yield* sources(file);
-      else if (file.endsWith('.ts')) yield [file, readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '')];
+      else if (file.endsWith('.ts'))
+        yield [
+          file,
+          readFileSync(file, 'utf8')
+            .replace(/\/\*[\s\S]*?\*\//g, '')
+            .replace(/^\s*\/\/.*$/gm, ''),
+        ];
     }
   }
 

@@ -6,11 +6,17 @@ import { centsOf, centsText, money, toScale2 } from '../../src/domain/money.js';
 import { commissionCents, commissionOn, tierFor, tierForCents } from '../../src/domain/pricing.js';
 
 const amountText = (cents: number, decimals: 0 | 1 | 2) =>
-  decimals === 2 ? centsText(cents) : decimals === 1 ? `${Math.floor(cents / 100)}.${Math.floor((cents % 100) / 10)}` : `${Math.floor(cents / 100)}`;
+  decimals === 2
+    ? centsText(cents)
+    : decimals === 1
+      ? `${Math.floor(cents / 100)}.${Math.floor((cents % 100) / 10)}`
+      : `${Math.floor(cents / 100)}`;
 const cents = fc.oneof(fc.integer({ min: 0, max: 1_000_000 }), fc.integer({ min: 0, max: 99_999_999_999_99 }));
 const percent = fc.oneof(
   fc.constantFrom('0', '1.0', '2.5', '1.75', '3', '0.125', '100', '12.345678'),
-  fc.tuple(fc.integer({ min: 0, max: 999 }), fc.integer({ min: 0, max: 999_999 }), fc.integer({ min: 0, max: 6 })).map(([w, f, n]) => (n === 0 ? `${w}` : `${w}.${String(f).padStart(6, '0').slice(0, n)}`)),
+  fc
+    .tuple(fc.integer({ min: 0, max: 999 }), fc.integer({ min: 0, max: 999_999 }), fc.integer({ min: 0, max: 6 }))
+    .map(([w, f, n]) => (n === 0 ? `${w}` : `${w}.${String(f).padStart(6, '0').slice(0, n)}`)),
 );
 
 describe('integer cents against Decimal', () => {
@@ -27,7 +33,8 @@ describe('integer cents against Decimal', () => {
   });
 
   it('centsOf declines what is not a plain amount', () => {
-    for (const s of ['-1.00', '1.001', '1e3', '', '.5', '1.', ' 1.00', '12345678901234.00', '0x10']) expect(centsOf(s)).toBeUndefined();
+    for (const s of ['-1.00', '1.001', '1e3', '', '.5', '1.', ' 1.00', '12345678901234.00', '0x10'])
+      expect(centsOf(s)).toBeUndefined();
   });
 
   it('commissionCents equals commissionOn whenever it answers, and answers for the fixtures\u2019 kind of tiers', () => {
@@ -52,7 +59,12 @@ describe('integer cents against Decimal', () => {
   });
 
   it('tierForCents picks the tier tierFor picks', () => {
-    const pricing = { tiers: [{ min_amount: '0.01', max_amount: '99999.99' }, { min_amount: '100000.00', max_amount: '999999999.99' }] };
+    const pricing = {
+      tiers: [
+        { min_amount: '0.01', max_amount: '99999.99' },
+        { min_amount: '100000.00', max_amount: '999999999.99' },
+      ],
+    };
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 200_000_000_00 }), (c) => {
         expect(tierForCents(pricing, c)).toBe(tierFor(pricing as never, money(centsText(c))));

@@ -22,8 +22,14 @@ describe('planCreate', () => {
   });
 
   it('returns an unknown shop and a missing payout number as values too', () => {
-    expect(planCreate(ctx(), 'no_such_shop', 'payment', body)).toMatchObject({ kind: 'refused', error: { code: 'operation_not_found' } });
-    expect(planCreate(ctx(), 'shop_a', 'payout', body)).toMatchObject({ kind: 'refused', error: { code: 'number_required' } });
+    expect(planCreate(ctx(), 'no_such_shop', 'payment', body)).toMatchObject({
+      kind: 'refused',
+      error: { code: 'operation_not_found' },
+    });
+    expect(planCreate(ctx(), 'shop_a', 'payout', body)).toMatchObject({
+      kind: 'refused',
+      error: { code: 'number_required' },
+    });
   });
 
   it('plans a valid create as before', () => {

@@ -31,15 +31,47 @@ type Action =
 
 const amountCents = fc.integer({ min: 1, max: 40_000_000 });
 const action: fc.Arbitrary<Action> = fc.oneof(
-  fc.record({ t: fc.constant('payment' as const), shop: fc.nat(2), method: fc.nat(1), cents: amountCents, tag: fc.constantFrom('', '+reject') }),
-  fc.record({ t: fc.constant('payout' as const), shop: fc.nat(2), method: fc.nat(1), cents: amountCents, tag: fc.constantFrom('', '+fail') }),
+  fc.record({
+    t: fc.constant('payment' as const),
+    shop: fc.nat(2),
+    method: fc.nat(1),
+    cents: amountCents,
+    tag: fc.constantFrom('', '+reject'),
+  }),
+  fc.record({
+    t: fc.constant('payout' as const),
+    shop: fc.nat(2),
+    method: fc.nat(1),
+    cents: amountCents,
+    tag: fc.constantFrom('', '+fail'),
+  }),
   // Pool-sized amounts, so that pool payments find slots: whole remainders and pieces of 500.00+.
-  fc.record({ t: fc.constant('payment' as const), shop: fc.constant(2), method: fc.constant(0), cents: fc.constantFrom(50_000, 100_000, 150_000, 250_000, 300_000), tag: fc.constant('') }),
-  fc.record({ t: fc.constant('payout' as const), shop: fc.constant(2), method: fc.constant(0), cents: fc.constantFrom(100_000, 150_000, 300_000, 500_000), tag: fc.constant('') }),
-  fc.record({ t: fc.constant('pay' as const), pick: fc.nat(), mode: fc.constantFrom('full' as const, 'partial' as const, 'more' as const) }),
+  fc.record({
+    t: fc.constant('payment' as const),
+    shop: fc.constant(2),
+    method: fc.constant(0),
+    cents: fc.constantFrom(50_000, 100_000, 150_000, 250_000, 300_000),
+    tag: fc.constant(''),
+  }),
+  fc.record({
+    t: fc.constant('payout' as const),
+    shop: fc.constant(2),
+    method: fc.constant(0),
+    cents: fc.constantFrom(100_000, 150_000, 300_000, 500_000),
+    tag: fc.constant(''),
+  }),
+  fc.record({
+    t: fc.constant('pay' as const),
+    pick: fc.nat(),
+    mode: fc.constantFrom('full' as const, 'partial' as const, 'more' as const),
+  }),
   fc.record({ t: fc.constant('settle' as const), pick: fc.nat(), ok: fc.boolean() }),
   fc.record({ t: fc.constant('cancel' as const), pick: fc.nat() }),
-  fc.record({ t: fc.constant('receipt' as const), pick: fc.nat(), verdict: fc.constantFrom('ok' as const, 'doubt' as const, 'other_amount' as const) }),
+  fc.record({
+    t: fc.constant('receipt' as const),
+    pick: fc.nat(),
+    verdict: fc.constantFrom('ok' as const, 'doubt' as const, 'other_amount' as const),
+  }),
   fc.record({ t: fc.constant('review' as const), pick: fc.nat(), approve: fc.boolean() }),
   fc.record({ t: fc.constant('expire' as const), pick: fc.nat() }),
 );
@@ -95,11 +127,18 @@ function run(actions: Action[]) {
       });
       if (plan.kind === 'commit') state.apply(plan.changes);
     } else if (a.t === 'pay') {
-      const open = [...state.operations.values()].filter((o) => o.type === 'payment' && (o.status === 'pending' || o.status === 'awaiting_confirmation'));
+      const open = [...state.operations.values()].filter(
+        (o) => o.type === 'payment' && (o.status === 'pending' || o.status === 'awaiting_confirmation'),
+      );
       if (open.length === 0) continue;
       const op = open[a.pick % open.length]!;
       const expected = money(op.expected_amount);
-      const actual = a.mode === 'full' ? expected : a.mode === 'partial' ? expected.dividedBy(3).toDecimalPlaces(2) : expected.plus('10.01');
+      const actual =
+        a.mode === 'full'
+          ? expected
+          : a.mode === 'partial'
+            ? expected.dividedBy(3).toDecimalPlaces(2)
+            : expected.plus('10.01');
       if (actual.lessThanOrEqualTo(0)) continue;
       state.apply(completePayment(ctx(), op, actual.toFixed(2), 'payer paid').changes);
     } else if (a.t === 'settle') {
@@ -127,8 +166,20 @@ function run(actions: Action[]) {
               ? { to: 'completed' as const, amount: op.expected_amount, rule: 't' }
               : a.verdict === 'doubt'
                 ? { to: 'manual_check' as const, reason: 'potential_fake' as const, rule: 't' }
-                : { to: 'manual_check' as const, reason: null, amount: money(op.expected_amount).times('0.9').toFixed(2), rule: 't' };
-          const upload = { id: `u${n++}`, file_id: `f${n}`, filename: 'r.pdf', content_type: 'application/pdf', size: 1, uploaded_at: new Date(now).toISOString() };
+                : {
+                    to: 'manual_check' as const,
+                    reason: null,
+                    amount: money(op.expected_amount).times('0.9').toFixed(2),
+                    rule: 't',
+                  };
+          const upload = {
+            id: `u${n++}`,
+            file_id: `f${n}`,
+            filename: 'r.pdf',
+            content_type: 'application/pdf',
+            size: 1,
+            uploaded_at: new Date(now).toISOString(),
+          };
           state.apply(receiptUploaded(ctx(), op, upload, verdict).changes);
         } else if (a.t === 'review') {
           state.apply(reviewerDecides(ctx(), op, a.approve ? 'approve' : 'decline').changes);
@@ -179,7 +230,9 @@ function checkInvariants(state: SandboxState) {
       expect(reserved.isNegative()).toBe(false);
       const row = balanceRow(currency, balance, reserved);
       expect(row.current_minus.isNegative()).toBe(false);
-      expect(row.current_minus.toFixed(2)).toBe(money(0).minus(balance.plus(reserved)).greaterThan(0) ? balance.plus(reserved).negated().toFixed(2) : '0.00');
+      expect(row.current_minus.toFixed(2)).toBe(
+        money(0).minus(balance.plus(reserved)).greaterThan(0) ? balance.plus(reserved).negated().toFixed(2) : '0.00',
+      );
       // No shop goes below its overdraft limit through payout reserves.
       const limit = money(shop.overdraft_limits[currency] ?? '0');
       expect(balance.greaterThanOrEqualTo(limit.negated())).toBe(true);
@@ -266,9 +319,18 @@ describe('ledger invariants', () => {
   }, 60_000);
 
   it('a partial payment settles to the captured amount, re-priced', () => {
-    const state = run([{ t: 'payment', shop: 0, method: 0, cents: 300000, tag: '' }, { t: 'pay', pick: 0, mode: 'partial' }]);
+    const state = run([
+      { t: 'payment', shop: 0, method: 0, cents: 300000, tag: '' },
+      { t: 'pay', pick: 0, mode: 'partial' },
+    ]);
     const op = [...state.operations.values()][0]!;
-    expect(op).toMatchObject({ status: 'completed', expected_amount: '3000.00', actual_amount: '1000.00', commission_amount: '25.00', settlement_amount: '975.00' });
+    expect(op).toMatchObject({
+      status: 'completed',
+      expected_amount: '3000.00',
+      actual_amount: '1000.00',
+      commission_amount: '25.00',
+      settlement_amount: '975.00',
+    });
     expect(state.accountTotal(accounts.balance('shop_a'), 'RUB').toFixed(2)).toBe('1000975.00');
   });
 });
@@ -286,7 +348,11 @@ describe('pool payouts in the ledger', () => {
     expect(claimOf(p1!)?.payout_id).toBe(payout!.id);
     expect(claimOf(p2!)).toEqual({ payout_id: payout!.id, amount: '500.00' });
     expect(payout).toMatchObject({ status: 'completed', actual_amount: '1500.00' });
-    expect(contributionsOf(payout!).map((c) => c.amount).sort()).toEqual(['1000.00', '500.00']);
+    expect(
+      contributionsOf(payout!)
+        .map((c) => c.amount)
+        .sort(),
+    ).toEqual(['1000.00', '500.00']);
   });
 
   it('a pool payout closed short is re-priced on what was paid: 25,000.00 closed at 24,500.00 takes 245.00, not 250.00', () => {
@@ -298,10 +364,18 @@ describe('pool payouts in the ledger', () => {
     ]);
     const [payout, payment] = [...state.operations.values()];
     expect(claimOf(payment!)?.payout_id).toBe(payout!.id);
-    expect(payout).toMatchObject({ status: 'completed', expected_amount: '25000.00', actual_amount: '24500.00', commission_amount: '245.00', settlement_amount: '24745.00' });
+    expect(payout).toMatchObject({
+      status: 'completed',
+      expected_amount: '25000.00',
+      actual_amount: '24500.00',
+      commission_amount: '245.00',
+      settlement_amount: '24745.00',
+    });
     const opening = money(world.data.shops.find((s) => s.id === 'shop_pool')!.opening_balances.RUB ?? '0');
     // The shop paid out 24,500.00 plus 245.00 and was credited its payment's 24,500.00 less 245.00 (1 % each way).
-    expect(state.accountTotal(accounts.balance('shop_pool'), 'RUB').toFixed(2)).toBe(opening.minus('24745.00').plus('24255.00').toFixed(2));
+    expect(state.accountTotal(accounts.balance('shop_pool'), 'RUB').toFixed(2)).toBe(
+      opening.minus('24745.00').plus('24255.00').toFixed(2),
+    );
     expect(state.accountTotal(accounts.reserved('shop_pool'), 'RUB').toFixed(2)).toBe('0.00');
     expect(state.accountTotal(accounts.fees, 'RUB').toFixed(2)).toBe('490.00');
   });
@@ -314,7 +388,12 @@ describe('pool payouts in the ledger', () => {
     ]);
     const [payout] = [...state.operations.values()];
     // 1,010.01 paid into a payout of 1,000.00: commission 1 % of 1,010.01 = 10.10; the shop is charged 1,020.11.
-    expect(payout).toMatchObject({ status: 'completed', actual_amount: '1010.01', commission_amount: '10.10', settlement_amount: '1020.11' });
+    expect(payout).toMatchObject({
+      status: 'completed',
+      actual_amount: '1010.01',
+      commission_amount: '10.10',
+      settlement_amount: '1020.11',
+    });
     expect(state.accountTotal(accounts.reserved('shop_pool'), 'RUB').toFixed(2)).toBe('0.00');
   });
 

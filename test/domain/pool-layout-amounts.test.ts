@@ -21,16 +21,24 @@ function reference(g: LayoutGenerator): string[] {
   return Array.from({ length: g.count }, () => toScale2(min.plus(step.times(Math.floor(next() * (steps + 1))))));
 }
 
-const cents = (max: number) => fc.integer({ min: 1, max }).map((c) => `${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`);
+const cents = (max: number) =>
+  fc.integer({ min: 1, max }).map((c) => `${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`);
 
 describe('generateAmounts', () => {
   it('gives the decimal computation’s amounts for any generator', () => {
     fc.assert(
-      fc.property(cents(10_000_000), cents(10_000_000), cents(100_000), fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.integer({ min: 1, max: 300 }), (a, b, step, seed, count) => {
-        const [min, max] = money(a).lte(money(b)) ? [a, b] : [b, a];
-        const g = { count, min, max, step, seed };
-        expect(generateAmounts(g)).toEqual(reference(g));
-      }),
+      fc.property(
+        cents(10_000_000),
+        cents(10_000_000),
+        cents(100_000),
+        fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+        fc.integer({ min: 1, max: 300 }),
+        (a, b, step, seed, count) => {
+          const [min, max] = money(a).lte(money(b)) ? [a, b] : [b, a];
+          const g = { count, min, max, step, seed };
+          expect(generateAmounts(g)).toEqual(reference(g));
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -38,6 +46,8 @@ describe('generateAmounts', () => {
   it('the benchmark layout of 10,000 is unchanged', () => {
     const g = { count: 10_000, min: '100.00', max: '100000.00', step: '10.00', seed: 7 };
     expect(generateAmounts(g)).toEqual(reference(g));
-    expect(generateAmounts({ ...g, min: '0.05', step: '0.10', max: '3.00' })).toEqual(reference({ ...g, min: '0.05', step: '0.10', max: '3.00' }));
+    expect(generateAmounts({ ...g, min: '0.05', step: '0.10', max: '3.00' })).toEqual(
+      reference({ ...g, min: '0.05', step: '0.10', max: '3.00' }),
+    );
   });
 });

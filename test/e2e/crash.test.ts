@@ -29,10 +29,21 @@ describe('crash safety', () => {
       for (let i = 0; !killed; i++) {
         const kind = i % 4 === 3 ? 'payout' : 'payment';
         const moid = `crash-${w}-${i}`;
-        const body = { merchant_operation_id: moid, client_id: `c${w}`, method: 'WT_RUB_C2C', amount: `${100 + i}.00`, currency: 'RUB', number: '2200700000000004' };
+        const body = {
+          merchant_operation_id: moid,
+          client_id: `c${w}`,
+          method: 'WT_RUB_C2C',
+          amount: `${100 + i}.00`,
+          currency: 'RUB',
+          number: '2200700000000004',
+        };
         sent++;
         try {
-          const res = await fetch(`${first.baseUrl}/v1/${kind}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': KEY_A }, body: JSON.stringify(body) });
+          const res = await fetch(`${first.baseUrl}/v1/${kind}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-api-key': KEY_A },
+            body: JSON.stringify(body),
+          });
           if (res.status === 200) acknowledged.set(moid, await res.json());
         } catch {
           return; // the connection died with the process: not acknowledged

@@ -9,7 +9,6 @@ import { KEY_A } from '../helpers/harness.js';
 import { exited, startCli } from '../helpers/sandbox-process.js';
 import { fillDisk, mountTmpfs, warnSkipped } from '../helpers/tmpfs.js';
 
-
 describe('a full disk', () => {
   const cleanup: (() => Promise<void> | void)[] = [];
   afterEach(async () => {
@@ -31,12 +30,23 @@ describe('a full disk', () => {
       await exited(first.child);
     });
     const call = async (base: string, method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json', 'x-api-key': KEY_A }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', 'x-api-key': KEY_A },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
       return { status: res.status, body: (await res.json()) as Record<string, any> };
     };
     // tmpfs allocates whole pages: a journal line shorter than the slack of the journal's last page could still fit on
     // a "full" disk. A client_id of 6,000 characters (in the operation and its event) makes the line span pages.
-    const payout = { merchant_operation_id: 'full-disk-1', client_id: `c1-${'x'.repeat(6000)}`, method: 'WT_RUB_C2C', amount: '500.00', currency: 'RUB', number: '2200700000000004' };
+    const payout = {
+      merchant_operation_id: 'full-disk-1',
+      client_id: `c1-${'x'.repeat(6000)}`,
+      method: 'WT_RUB_C2C',
+      amount: '500.00',
+      currency: 'RUB',
+      number: '2200700000000004',
+    };
     const before = (await call(first.baseUrl, 'GET', '/v1/balances')).body.balances[0];
 
     const filler = fillDisk(disk.dir);
@@ -44,7 +54,9 @@ describe('a full disk', () => {
     expect(refused.status).toBe(503);
     expect(refused.body.code).toBe('store_unavailable');
     expect(refused.body.message).toContain('ENOSPC');
-    expect((await call(first.baseUrl, 'POST', '/v1/get_operation_state', { merchant_operation_id: 'full-disk-1' })).status).toBe(404);
+    expect(
+      (await call(first.baseUrl, 'POST', '/v1/get_operation_state', { merchant_operation_id: 'full-disk-1' })).status,
+    ).toBe(404);
     expect((await call(first.baseUrl, 'GET', '/v1/balances')).body.balances[0]).toEqual(before);
 
     rmSync(filler);
@@ -61,7 +73,9 @@ describe('a full disk', () => {
       second.child.kill('SIGTERM');
       await exited(second.child);
     });
-    const after = await call(second.baseUrl, 'POST', '/v1/get_operation_state', { merchant_operation_id: 'full-disk-1' });
+    const after = await call(second.baseUrl, 'POST', '/v1/get_operation_state', {
+      merchant_operation_id: 'full-disk-1',
+    });
     expect(after.status).toBe(200);
     expect(after.body.operation_id).toBe(retry.body.operation_id);
     expect((await call(second.baseUrl, 'GET', '/v1/balances')).body.balances[0].reserved).toBe(reserved);

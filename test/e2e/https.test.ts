@@ -53,7 +53,7 @@ async function paidWithReceipt(client: Paygate): Promise<{ paymentUrl: string; r
 }
 
 describe('sandbox over https', () => {
-  it('keeps a new pair beside the store (key 0600), serves it, and the fingerprint is the file\'s', async () => {
+  it("keeps a new pair beside the store (key 0600), serves it, and the fingerprint is the file's", async () => {
     const store = join(tempDir(defer), 'sandbox.json');
     const { baseUrl, sandbox } = await started({ https: true, store });
     const tls = sandbox.tls!;
@@ -90,7 +90,9 @@ describe('sandbox over https', () => {
     const err = await untrusting.balances.list().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(APIConnectionError);
     expect((err as Error).message).toContain('DEPTH_ZERO_SELF_SIGNED_CERT');
-    expect((err as Error).message).toContain("the server's TLS certificate is not trusted: pass its certificate as the ca option");
+    expect((err as Error).message).toContain(
+      "the server's TLS certificate is not trusted: pass its certificate as the ca option",
+    );
     expect((err as Error).message).toContain('(attempt 1 of 3)'); // not retried: trying again cannot help
     expect(() => new Paygate({ baseUrl, ca, dispatcher: trustingAgent(ca) })).toThrow(/either ca or dispatcher/);
   });
@@ -108,7 +110,7 @@ describe('sandbox over https', () => {
     expect(second.sandbox.tls!.cert).toBe(cert);
   });
 
-  it('a kept certificate that does not name the public URL\'s host is replaced, and the start says why', async () => {
+  it("a kept certificate that does not name the public URL's host is replaced, and the start says why", async () => {
     const store = join(tempDir(defer), 'sandbox.json');
     const first = await startSandbox({ ...quiet, https: true, store });
     const old = first.sandbox.tls!.fingerprint;
@@ -116,7 +118,9 @@ describe('sandbox over https', () => {
     const second = await started({ https: true, store, publicUrl: 'https://paygate.example.test:8443' });
     expect(second.sandbox.tls!.created).toBe('the kept one does not name paygate.example.test');
     expect(second.sandbox.tls!.fingerprint).not.toBe(old);
-    expect(new X509Certificate(readFileSync(`${store}.cert.pem`)).checkHost('paygate.example.test')).toBe('paygate.example.test');
+    expect(new X509Certificate(readFileSync(`${store}.cert.pem`)).checkHost('paygate.example.test')).toBe(
+      'paygate.example.test',
+    );
     expect(second.sandbox.tls!.names).toContain('paygate.example.test');
   });
 
@@ -125,19 +129,23 @@ describe('sandbox over https', () => {
     writeFileSync(`${store}.cert.pem`, 'not a certificate');
     const err = await startSandbox({ ...quiet, https: true, store }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'tls_invalid' });
-    expect((err as Error).message).toContain(`${store}.cert.pem and key ${store}.key.pem: the key is missing. Delete both files`);
+    expect((err as Error).message).toContain(
+      `${store}.cert.pem and key ${store}.key.pem: the key is missing. Delete both files`,
+    );
     expect(readFileSync(`${store}.cert.pem`, 'utf8')).toBe('not a certificate');
     expect(existsSync(`${store}.key.pem`)).toBe(false);
   });
 
-  it('a taken port is an error, not a quiet move to another port (listhen\'s port finder would pick one)', async () => {
+  it("a taken port is an error, not a quiet move to another port (listhen's port finder would pick one)", async () => {
     const taken = createServer();
     await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
     defer(() => new Promise((r) => taken.close(r)));
     const port = (taken.address() as AddressInfo).port;
     const err = await startSandbox({ ...quiet, https: true, port }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'port_unavailable', port });
-    expect((err as Error).message).toBe(`port ${port} on 127.0.0.1 is not available for --https: it is in use, or not allowed`);
+    expect((err as Error).message).toBe(
+      `port ${port} on 127.0.0.1 is not available for --https: it is in use, or not allowed`,
+    );
   });
 
   it('in memory: the key is never written; the certificate is a temporary file removed on close', async () => {
@@ -168,7 +176,9 @@ describe('publicUrl', () => {
       ...quiet,
       publicUrl: 'https://gw.example.test/paygate/',
       webhookUrl: 'http://hooks.example.test/in',
-      webhookDispatcher: createInProcessDispatcher({ fetch: async (r) => (bodies.push(await r.text()), new Response('ok')) }),
+      webhookDispatcher: createInProcessDispatcher({
+        fetch: async (r) => (bodies.push(await r.text()), new Response('ok')),
+      }),
     });
     defer(() => sandbox.close());
     const { url } = await sandbox.listen({ port: 0, host: '127.0.0.1' });
@@ -189,14 +199,26 @@ describe('publicUrl', () => {
     expect(page).toContain(`action="${base}/pay/${unpaid.operation_id}/receipt`);
     const form = new FormData();
     form.set('receipt', new Blob([readFileSync(RECEIPT)], { type: 'application/pdf' }), 'r.pdf');
-    const upload = await fetch(`${url}/pay/${unpaid.operation_id}/receipt`, { method: 'POST', body: form, redirect: 'manual' });
+    const upload = await fetch(`${url}/pay/${unpaid.operation_id}/receipt`, {
+      method: 'POST',
+      body: form,
+      redirect: 'manual',
+    });
     expect(upload.headers.get('location')).toBe(`${base}/pay/${unpaid.operation_id}`);
     await sandbox.webhooks.idle();
     expect(paymentUrl.startsWith(`${base}/pay/`)).toBe(true);
     expect(receiptUrl.startsWith(`${base}/storage/receipts/`)).toBe(true);
     expect(flexible.payment_url?.startsWith(`${base}/pay/`)).toBe(true);
     expect(bodies.some((b) => b.includes(receiptUrl.split('?')[0]!))).toBe(true);
-    const returned = [paymentUrl, receiptUrl, unpaid.payment_url!, flexible.payment_url!, ...urlsIn(page), upload.headers.get('location')!, ...bodies.flatMap(urlsIn)];
+    const returned = [
+      paymentUrl,
+      receiptUrl,
+      unpaid.payment_url!,
+      flexible.payment_url!,
+      ...urlsIn(page),
+      upload.headers.get('location')!,
+      ...bodies.flatMap(urlsIn),
+    ];
     expect(returned.length).toBeGreaterThan(4);
     for (const u of returned) expect(u.startsWith(`${base}/`), u).toBe(true);
     // The receipt link works through the listening socket, as the proxy would forward it.

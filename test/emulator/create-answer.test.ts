@@ -28,7 +28,9 @@ class GatedPersistence implements Persistence {
   }
   writeGroup(changes: readonly Change[]): Promise<void> {
     if (!this.gating) return this.inner.writeGroup(changes);
-    return new Promise((resolve, reject) => this.gates.push(() => void this.inner.writeGroup(changes).then(resolve, reject)));
+    return new Promise((resolve, reject) =>
+      this.gates.push(() => void this.inner.writeGroup(changes).then(resolve, reject)),
+    );
   }
   writeSnapshot(source: SnapshotSource): Promise<void> {
     return this.inner.writeSnapshot(source);
@@ -86,7 +88,10 @@ describe('create answer', () => {
     expect(created.headers.get('content-type')).toBe('application/json;charset=UTF-8');
     expect(created.headers.get('x-request-id')).toMatch(/^req_\d+$/);
     expect(created.headers.get('cache-control')).toBeNull();
-    const amounts = await h.call('GET', '/v1/payment/availability?method=WT_RUB_C2C&currency=RUB&min_amount=100.00&max_amount=200.00');
+    const amounts = await h.call(
+      'GET',
+      '/v1/payment/availability?method=WT_RUB_C2C&currency=RUB&min_amount=100.00&max_amount=200.00',
+    );
     expect(amounts.status, amounts.text).toBe(200);
     expect(amounts.headers.get('x-request-id')).toMatch(/^req_\d+$/);
     expect(amounts.headers.get('cache-control')).toBe('no-store');

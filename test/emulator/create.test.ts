@@ -11,7 +11,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 describeTransports('create and read', (transport) => {
   const h = useSandbox({ transport });
 
-  const state = (ref: Record<string, string>, key = KEY_A) => h.call('POST', '/v1/get_operation_state', { body: ref, key });
+  const state = (ref: Record<string, string>, key = KEY_A) =>
+    h.call('POST', '/v1/get_operation_state', { body: ref, key });
   const balances = async (key = KEY_A) => {
     const r = await h.call('GET', '/v1/balances', { key });
     expect(r.status).toBe(200);
@@ -47,7 +48,9 @@ describeTransports('create and read', (transport) => {
   });
 
   it('ignores number, name and bankname on payments and allocates its own requisites', async () => {
-    const r = await h.call('POST', '/v1/payment', { body: paymentBody({ number: '4111111111111111', name: 'Me', bankname: 'nope' }) });
+    const r = await h.call('POST', '/v1/payment', {
+      body: paymentBody({ number: '4111111111111111', name: 'Me', bankname: 'nope' }),
+    });
     expect(r.status).toBe(200);
     expect(r.body.number).not.toBe('4111111111111111');
     expect(r.body.name).not.toBe('Me');
@@ -105,7 +108,13 @@ describeTransports('create and read', (transport) => {
 
   it('a phone payout keeps the bank code, adds its name and converts into USDT', async () => {
     const r = await h.call('POST', '/v1/payout', {
-      body: payoutBody({ method: 'WT_RUB_PHONE', number: '+79001234567', name: 'Иван', bankname: 'sber', amount: '1000.00' }),
+      body: payoutBody({
+        method: 'WT_RUB_PHONE',
+        number: '+79001234567',
+        name: 'Иван',
+        bankname: 'sber',
+        amount: '1000.00',
+      }),
     });
     expect(r.status).toBe(200);
     const op = Operation.parse(r.body);
@@ -122,18 +131,29 @@ describeTransports('create and read', (transport) => {
     });
     expect(r.body).not.toHaveProperty('recorded_amount');
     expect(r.body).not.toHaveProperty('recorded_currency');
-    expect((await balances()).USDT).toEqual({ currency: 'USDT', balance: '9988.59', current_minus: '0.00', reserved: '11.41' });
+    expect((await balances()).USDT).toEqual({
+      currency: 'USDT',
+      balance: '9988.59',
+      current_minus: '0.00',
+      reserved: '11.41',
+    });
   });
 
   it('validates payout destinations', async () => {
-    const noBank = await h.call('POST', '/v1/payout', { body: payoutBody({ method: 'WT_RUB_PHONE', number: '+79001234567' }) });
+    const noBank = await h.call('POST', '/v1/payout', {
+      body: payoutBody({ method: 'WT_RUB_PHONE', number: '+79001234567' }),
+    });
     expect(noBank.status).toBe(400);
     expect(noBank.body.code).toBe('bankname_required');
-    const badBank = await h.call('POST', '/v1/payout', { body: payoutBody({ method: 'WT_RUB_PHONE', number: '+79001234567', bankname: 'chase' }) });
+    const badBank = await h.call('POST', '/v1/payout', {
+      body: payoutBody({ method: 'WT_RUB_PHONE', number: '+79001234567', bankname: 'chase' }),
+    });
     expect(badBank.status).toBe(400);
     expect(badBank.body.code).toBe('unknown_bank');
     // The message lists the codes that would do (issue 24).
-    expect(badBank.body.message).toBe('bankname chase is not in the RUB bank dictionary; the RUB banks are sber, tcs, alfa, vtb, raif, gazprom, ozon, psb, sovcom, mts');
+    expect(badBank.body.message).toBe(
+      'bankname chase is not in the RUB bank dictionary; the RUB banks are sber, tcs, alfa, vtb, raif, gazprom, ozon, psb, sovcom, mts',
+    );
     const noNumber = await h.call('POST', '/v1/payout', { body: paymentBody() });
     expect(noNumber.status).toBe(400);
     expect(noNumber.body.code).toBe('number_required');
@@ -142,7 +162,12 @@ describeTransports('create and read', (transport) => {
   it('rejects a payout beyond balance plus overdraft, and moves no money', async () => {
     const r = await h.call('POST', '/v1/payout', { body: payoutBody({ amount: '300000.00' }), key: KEY_B });
     expect(r.body.status).toBe('rejected');
-    expect((await balances(KEY_B)).RUB).toEqual({ currency: 'RUB', balance: '250000.00', current_minus: '0.00', reserved: '0.00' });
+    expect((await balances(KEY_B)).RUB).toEqual({
+      currency: 'RUB',
+      balance: '250000.00',
+      current_minus: '0.00',
+      reserved: '0.00',
+    });
   });
 
   it.each([
@@ -189,8 +214,19 @@ describeTransports('create and read', (transport) => {
       [{ raw: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 415, 'unsupported_media_type'],
       [{ raw: JSON.stringify(paymentBody()) }, 415, 'unsupported_media_type'],
       [{ raw: '['.repeat(30000) + ']'.repeat(30000), headers: { 'content-type': 'application/json' } }, 400, ''],
-      [{ raw: JSON.stringify({ ...paymentBody(), pad: 'x'.repeat(70_000) }), headers: { 'content-type': 'application/json' } }, 413, 'body_too_large'],
-      [{ raw: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), headers: { 'content-type': 'application/json' } }, 400, 'invalid_json'],
+      [
+        {
+          raw: JSON.stringify({ ...paymentBody(), pad: 'x'.repeat(70_000) }),
+          headers: { 'content-type': 'application/json' },
+        },
+        413,
+        'body_too_large',
+      ],
+      [
+        { raw: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), headers: { 'content-type': 'application/json' } },
+        400,
+        'invalid_json',
+      ],
     ];
     for (const [opts, status, code] of cases) {
       const r = await h.call('POST', '/v1/payment', opts);
@@ -206,10 +242,18 @@ describeTransports('create and read', (transport) => {
   });
 
   it('authenticates before parsing, with the two messages of §5', async () => {
-    const missing = await h.call('POST', '/v1/payment', { raw: 'not json', key: null, headers: { 'content-type': 'application/json' } });
+    const missing = await h.call('POST', '/v1/payment', {
+      raw: 'not json',
+      key: null,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(missing.status).toBe(401);
     expect(missing.body).toEqual({ code: 'missing_api_key', message: 'x-api-key header is required' });
-    const invalid = await h.call('POST', '/v1/payment', { raw: 'not json', key: 'nope', headers: { 'content-type': 'application/json' } });
+    const invalid = await h.call('POST', '/v1/payment', {
+      raw: 'not json',
+      key: 'nope',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(invalid.body).toEqual({ code: 'invalid_api_key', message: 'invalid api key' });
     const revoked = await h.call('GET', '/v1/balances', { key: KEY_REVOKED });
     expect([revoked.status, revoked.body.message]).toEqual([401, 'invalid api key']);
@@ -314,7 +358,10 @@ describe('acceptance latency and payout settlement on the sandbox clock', () => 
     const pending = h.call('POST', '/v1/payment', { body }).then((r) => ((done = true), r));
     await new Promise((r) => setImmediate(r));
     expect(done).toBe(false);
-    expect((await h.call('POST', '/v1/get_operation_state', { body: { merchant_operation_id: body.merchant_operation_id } })).status).toBe(404);
+    expect(
+      (await h.call('POST', '/v1/get_operation_state', { body: { merchant_operation_id: body.merchant_operation_id } }))
+        .status,
+    ).toBe(404);
     await h.sandbox.clock.advance(9_999);
     expect(done).toBe(false);
     await h.sandbox.clock.advance(1);
@@ -337,13 +384,19 @@ describe('acceptance latency and payout settlement on the sandbox clock', () => 
 
   it('a payout settles after the provider delay; a failing one returns its reserve', async () => {
     const ok = (await h.call('POST', '/v1/payout', { body: payoutBody({ amount: '1000.00' }) })).body;
-    const bad = (await h.call('POST', '/v1/payout', { body: payoutBody({ amount: '500.00', client_id: 'eve+fail' }) })).body;
+    const bad = (await h.call('POST', '/v1/payout', { body: payoutBody({ amount: '500.00', client_id: 'eve+fail' }) }))
+      .body;
     expect(bad.settlement_amount).toBe('532.50');
     const before = (await h.call('GET', '/v1/balances')).body.balances[0];
     expect(before).toEqual({ currency: 'RUB', balance: '998427.50', current_minus: '0.00', reserved: '1572.50' });
     await h.sandbox.clock.advance(5_000);
     const s1 = (await h.call('POST', '/v1/get_operation_state', { body: { operation_id: ok.operation_id } })).body;
-    expect(s1).toMatchObject({ status: 'completed', actual_amount: '1000.00', recorded_amount: '1000.00', recorded_currency: 'RUB' });
+    expect(s1).toMatchObject({
+      status: 'completed',
+      actual_amount: '1000.00',
+      recorded_amount: '1000.00',
+      recorded_currency: 'RUB',
+    });
     const s2 = (await h.call('POST', '/v1/get_operation_state', { body: { operation_id: bad.operation_id } })).body;
     expect(s2.status).toBe('rejected');
     expect(s2.actual_amount).toBe('0.00');

@@ -45,7 +45,9 @@ describe('a failed write is never visible', () => {
     const after = (await balances()) as { balances: { reserved: string }[] };
     expect(after.balances[0]!.reserved).toBe('532.50');
     // Only the retry reached the journal.
-    const ops = p.written.flat().filter((c) => c.c === 'operations' && c.v.merchant_operation_id === body.merchant_operation_id);
+    const ops = p.written
+      .flat()
+      .filter((c) => c.c === 'operations' && c.v.merchant_operation_id === body.merchant_operation_id);
     expect(ops.length).toBeGreaterThan(0);
     expect(ops.every((c) => c.v.status === 'pending')).toBe(true);
   });
@@ -61,7 +63,9 @@ describe('a failed write is never visible', () => {
   });
 
   it('a control whose write fails changes nothing: the payment stays pending and unpaid, and can be paid after', async () => {
-    const created = (await h.call('POST', '/v1/payment', { body: paymentBody({ amount: '1000.00' }) })).body as { operation_id: string };
+    const created = (await h.call('POST', '/v1/payment', { body: paymentBody({ amount: '1000.00' }) })).body as {
+      operation_id: string;
+    };
     const before = await balances();
     p.failAll();
     const pay = await h.call('POST', `/sandbox/operations/${created.operation_id}/pay`, { body: {} });
@@ -79,7 +83,9 @@ describe('a failed write is never visible', () => {
     p.hold();
     const create = h.call('POST', '/v1/payment', { body });
     await turns();
-    const cancel = h.call('POST', '/v1/cancel_operation', { body: { merchant_operation_id: body.merchant_operation_id } });
+    const cancel = h.call('POST', '/v1/cancel_operation', {
+      body: { merchant_operation_id: body.merchant_operation_id },
+    });
     await turns();
     p.release(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' }));
     await turns();
@@ -92,7 +98,9 @@ describe('a failed write is never visible', () => {
   });
 
   it('a read waits for a change being written, and shows it only once written', async () => {
-    const created = (await h.call('POST', '/v1/payment', { body: paymentBody({ amount: '1000.00' }) })).body as { operation_id: string };
+    const created = (await h.call('POST', '/v1/payment', { body: paymentBody({ amount: '1000.00' }) })).body as {
+      operation_id: string;
+    };
     p.hold();
     const pay = h.call('POST', `/sandbox/operations/${created.operation_id}/pay`, { body: {} });
     await turns();
@@ -107,7 +115,9 @@ describe('a failed write is never visible', () => {
   });
 
   it('a timer whose outcome cannot be written tries again: the payout settles once the disk is back', async () => {
-    const po = (await h.call('POST', '/v1/payout', { body: payoutBody({ amount: '500.00' }) })).body as { operation_id: string };
+    const po = (await h.call('POST', '/v1/payout', { body: payoutBody({ amount: '500.00' }) })).body as {
+      operation_id: string;
+    };
     p.failAll();
     await h.sandbox.clock.advance(5_000);
     p.heal();
@@ -134,7 +144,10 @@ describe('a failed write is never visible', () => {
   it('a key issued while the disk is full does not exist', async () => {
     const keys = h.sandbox.service.state.keys.size;
     p.failAll();
-    const r = await h.call('POST', '/sandbox/keys', { body: { shop_id: 'shop_a' }, headers: { 'x-admin-token': h.sandbox.adminToken! } });
+    const r = await h.call('POST', '/sandbox/keys', {
+      body: { shop_id: 'shop_a' },
+      headers: { 'x-admin-token': h.sandbox.adminToken! },
+    });
     p.heal();
     expect(r.status).toBe(503);
     expect(h.sandbox.service.state.keys.size).toBe(keys);

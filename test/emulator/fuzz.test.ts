@@ -21,7 +21,27 @@ const PATHS = [
 ];
 
 const field = fc.oneof(
-  fc.constantFrom('merchant_operation_id', 'client_id', 'method', 'amount', 'currency', 'number', 'name', 'bankname', 'operation_id', 'reason', 'by', 'shop_id', 'outcome', 'recommended_amount', 'min_amount', 'max_amount', 'limit', 'amounts', 'generate'),
+  fc.constantFrom(
+    'merchant_operation_id',
+    'client_id',
+    'method',
+    'amount',
+    'currency',
+    'number',
+    'name',
+    'bankname',
+    'operation_id',
+    'reason',
+    'by',
+    'shop_id',
+    'outcome',
+    'recommended_amount',
+    'min_amount',
+    'max_amount',
+    'limit',
+    'amounts',
+    'generate',
+  ),
   fc.string(),
 );
 const value = fc.oneof(
@@ -45,17 +65,26 @@ describe('no input makes the sandbox fail', () => {
 
   it('any JSON or text to any endpoint → < 500 with the error shape', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...PATHS), body, fc.boolean(), fc.boolean(), async (path, raw, asAdmin, asPool) => {
-        const before = h.sandbox.store.state.operations.size;
-        const headers: Record<string, string> = { 'content-type': 'application/json', ...(asAdmin ? { 'x-admin-token': 'adm' } : {}) };
-        const r = await h.call('POST', path, { raw, key: asPool ? KEY_POOL : KEY_A, headers });
-        expect(r.status, `${path} ${raw} → ${r.text}`).toBeLessThan(500);
-        if (r.status >= 400) {
-          expect(typeof r.body?.code).toBe('string');
-          expect(typeof r.body?.message).toBe('string');
-          expect(h.sandbox.store.state.operations.size).toBe(before);
-        }
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...PATHS),
+        body,
+        fc.boolean(),
+        fc.boolean(),
+        async (path, raw, asAdmin, asPool) => {
+          const before = h.sandbox.store.state.operations.size;
+          const headers: Record<string, string> = {
+            'content-type': 'application/json',
+            ...(asAdmin ? { 'x-admin-token': 'adm' } : {}),
+          };
+          const r = await h.call('POST', path, { raw, key: asPool ? KEY_POOL : KEY_A, headers });
+          expect(r.status, `${path} ${raw} → ${r.text}`).toBeLessThan(500);
+          if (r.status >= 400) {
+            expect(typeof r.body?.code).toBe('string');
+            expect(typeof r.body?.message).toBe('string');
+            expect(h.sandbox.store.state.operations.size).toBe(before);
+          }
+        },
+      ),
       { numRuns: 400 },
     );
   });

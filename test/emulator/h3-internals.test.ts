@@ -8,7 +8,14 @@ import { H3, H3Event } from 'h3';
 import { toNodeHandler } from 'h3/node';
 import { describe, expect, it } from 'vitest';
 import { ApiError, errorResponse } from '../../src/emulator/http/errors.js';
-import { H3_VERSION, JSON_TYPE, h3Routes, jsonTypeProblem, nodeRequest, resUntouched } from '../../src/emulator/http/h3-internals.js';
+import {
+  H3_VERSION,
+  JSON_TYPE,
+  h3Routes,
+  jsonTypeProblem,
+  nodeRequest,
+  resUntouched,
+} from '../../src/emulator/http/h3-internals.js';
 import { jsonAnswer } from '../../src/emulator/http/response.js';
 
 const require = createRequire(import.meta.url);

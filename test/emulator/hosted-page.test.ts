@@ -11,13 +11,18 @@ const sample = (name: string) => readFileSync(new URL(`../../fixtures/receipts/$
 describeTransports('hosted page', (transport) => {
   const h = useSandbox({ transport, frozenClock: true, startTime: '2026-07-01T10:00:00Z', adminToken: 'adm' });
 
-  const link = async (over: Record<string, unknown> = {}, key?: string) => (await h.call('POST', '/v1/payment/link', { body: paymentBody(over), ...(key ? { key } : {}) })).body;
+  const link = async (over: Record<string, unknown> = {}, key?: string) =>
+    (await h.call('POST', '/v1/payment/link', { body: paymentBody(over), ...(key ? { key } : {}) })).body;
   const open = (url: string) => h.call('GET', new URL(url).pathname, { key: null });
   const upload = async (url: string, file: Uint8Array) => {
     const form = new FormData();
     form.set('receipt', new Blob([file], { type: 'application/pdf' }), 'r.pdf');
     const req = new Request('http://x/', { method: 'POST', body: form });
-    return h.call('POST', `${new URL(url).pathname}/receipt`, { raw: new Uint8Array(await req.arrayBuffer()), key: null, headers: { 'content-type': req.headers.get('content-type')! } });
+    return h.call('POST', `${new URL(url).pathname}/receipt`, {
+      raw: new Uint8Array(await req.arrayBuffer()),
+      key: null,
+      headers: { 'content-type': req.headers.get('content-type')! },
+    });
   };
 
   it('shows the amount and requisites of a pending payment, then Paid once paid', async () => {
@@ -38,7 +43,9 @@ describeTransports('hosted page', (transport) => {
     const r = await upload(ok.payment_url, sample('ok-1500.pdf'));
     expect(r.status).toBe(303);
     expect(r.headers.get('location')).toBe(ok.payment_url);
-    expect((await h.call('POST', '/v1/get_operation_state', { body: { operation_id: ok.operation_id } })).body.status).toBe('completed');
+    expect(
+      (await h.call('POST', '/v1/get_operation_state', { body: { operation_id: ok.operation_id } })).body.status,
+    ).toBe('completed');
     const fake = await link({ client_id: 'q+receipt' });
     await upload(fake.payment_url, sample('fake-photoshop.pdf'));
     expect((await open(fake.payment_url)).text).toContain('data-state="review"');
@@ -48,7 +55,11 @@ describeTransports('hosted page', (transport) => {
 
   it('shows Expired and Declined, and 404 for unknown payments or shops without the page', async () => {
     const op = await link();
-    await h.call('POST', '/sandbox/clock/advance', { body: { by: '30m' }, key: null, headers: { 'x-admin-token': 'adm' } });
+    await h.call('POST', '/sandbox/clock/advance', {
+      body: { by: '30m' },
+      key: null,
+      headers: { 'x-admin-token': 'adm' },
+    });
     expect((await open(op.payment_url)).text).toContain('data-state="expired"');
     const c = await link();
     await h.call('POST', '/v1/cancel_operation', { body: { operation_id: c.operation_id } });

@@ -15,7 +15,18 @@ describe('request bodies over HTTP', () => {
     new Promise<[number, string]>((resolve, reject) => {
       const u = new URL(h.baseUrl);
       const req = http.request(
-        { host: u.hostname, port: u.port, path: '/v1/payment', method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': KEY_A, 'transfer-encoding': 'chunked', ...headers } },
+        {
+          host: u.hostname,
+          port: u.port,
+          path: '/v1/payment',
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-api-key': KEY_A,
+            'transfer-encoding': 'chunked',
+            ...headers,
+          },
+        },
         (res) => {
           let body = '';
           res.on('data', (d) => (body += d));
@@ -35,7 +46,13 @@ describe('request bodies over HTTP', () => {
   });
 
   it('a chunked body within the limit is read whole', async () => {
-    const json = JSON.stringify({ merchant_operation_id: 'chunked-1', client_id: 'c', method: 'WT_RUB_C2C', amount: '150.00', currency: 'RUB' });
+    const json = JSON.stringify({
+      merchant_operation_id: 'chunked-1',
+      client_id: 'c',
+      method: 'WT_RUB_C2C',
+      amount: '150.00',
+      currency: 'RUB',
+    });
     const [status, body] = await send([json.slice(0, 10), json.slice(10, 40), json.slice(40)]);
     expect(status).toBe(200);
     expect(JSON.parse(body).expected_amount).toBe('150.00');
@@ -45,14 +62,18 @@ describe('request bodies over HTTP', () => {
 describeTransports('one JSON request means one thing', (transport) => {
   const h = useSandbox({ transport, frozenClock: true, adminToken: 'adm' });
   const ops = () => h.sandbox.store.state.operations.size;
-  const create = (raw: string, headers: Record<string, string> = {}) => h.call('POST', '/v1/payment', { raw, headers: { 'content-type': 'application/json', ...headers } });
+  const create = (raw: string, headers: Record<string, string> = {}) =>
+    h.call('POST', '/v1/payment', { raw, headers: { 'content-type': 'application/json', ...headers } });
   const json = (over: Record<string, unknown> = {}) => JSON.stringify(paymentBody(over));
 
   it('a key sent twice is refused with the key named, wherever it is, and nothing is stored', async () => {
     const body = json({ amount: '100.00' });
     const twice = await create(`${body.slice(0, -1)},"amount":"200.00"}`);
     expect(twice.status, twice.text).toBe(400);
-    expect(twice.body).toEqual({ code: 'validation_error', message: 'amount: is sent more than once in one object; send each field once' });
+    expect(twice.body).toEqual({
+      code: 'validation_error',
+      message: 'amount: is sent more than once in one object; send each field once',
+    });
     // Spelled differently, the same key for JSON.parse.
     const escaped = await create(`${body.slice(0, -1)},"\\u0061mount":"200.00"}`);
     expect(escaped.status).toBe(400);
@@ -65,7 +86,10 @@ describeTransports('one JSON request means one thing', (transport) => {
     });
     expect(faults.status, faults.text).toBe(400);
     expect(faults.body.message).toMatch(/^faults\[1\]\.status: is sent more than once/);
-    expect((await h.call('GET', sandboxControls['faults.list'].path, { key: null, headers: { 'x-admin-token': 'adm' } })).body.faults).toEqual([]);
+    expect(
+      (await h.call('GET', sandboxControls['faults.list'].path, { key: null, headers: { 'x-admin-token': 'adm' } }))
+        .body.faults,
+    ).toEqual([]);
     expect(ops()).toBe(0);
   });
 
@@ -76,14 +100,25 @@ describeTransports('one JSON request means one thing', (transport) => {
   });
 
   it('a charset other than UTF-8 is a 415 saying to send UTF-8; utf-8 and utf8, any case, quoted or not, are read', async () => {
-    for (const type of ['application/json; charset=utf-16', 'application/json;charset=ISO-8859-1', 'application/json; charset=""', 'application/json; charset="utf-16le"']) {
+    for (const type of [
+      'application/json; charset=utf-16',
+      'application/json;charset=ISO-8859-1',
+      'application/json; charset=""',
+      'application/json; charset="utf-16le"',
+    ]) {
       const r = await create(json(), { 'content-type': type });
       expect(r.status, type).toBe(415);
       expect(r.body.code).toBe('unsupported_media_type');
       expect(r.body.message).toContain('send the body in UTF-8');
     }
     expect(ops()).toBe(0);
-    for (const type of ['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'application/json; charset="utf8"', 'application/json; CHARSET=Utf8', 'application/json']) {
+    for (const type of [
+      'application/json; charset=utf-8',
+      'application/json;charset=UTF-8',
+      'application/json; charset="utf8"',
+      'application/json; CHARSET=Utf8',
+      'application/json',
+    ]) {
       const r = await create(json(), { 'content-type': type });
       expect(r.status, `${type}: ${r.text}`).toBe(200);
     }
@@ -99,7 +134,9 @@ describeTransports('one JSON request means one thing', (transport) => {
     const currency = await create(json({ currency: 'R'.repeat(5000) }));
     expect(currency.status).toBe(400);
     expect(currency.text.length).toBeLessThan(500);
-    const bank = await h.call('POST', '/v1/payout', { body: payoutBody({ method: 'WT_RUB_PHONE', bankname: 'b'.repeat(5000) }) });
+    const bank = await h.call('POST', '/v1/payout', {
+      body: payoutBody({ method: 'WT_RUB_PHONE', bankname: 'b'.repeat(5000) }),
+    });
     expect(bank.body.code).toBe('unknown_bank');
     expect(bank.body.message).toContain(`bankname ${'b'.repeat(64)}… is not in`);
     const type = await create(json(), { 'content-type': `text/${'x'.repeat(5000)}` });
@@ -111,7 +148,11 @@ describeTransports('one JSON request means one thing', (transport) => {
     const path = await h.call('POST', `/v1/${'p'.repeat(5000)}`, { body: {} });
     expect(path.status).toBe(404);
     expect(path.text.length).toBeLessThan(500);
-    const fault = await h.call('POST', sandboxControls['faults.add'].path, { key: null, headers: { 'x-admin-token': 'adm' }, body: { endpoint: 'e'.repeat(5000), status: 503, ['u'.repeat(5000)]: 1 } });
+    const fault = await h.call('POST', sandboxControls['faults.add'].path, {
+      key: null,
+      headers: { 'x-admin-token': 'adm' },
+      body: { endpoint: 'e'.repeat(5000), status: 503, ['u'.repeat(5000)]: 1 },
+    });
     expect(fault.status).toBe(400);
     expect(fault.body.message).toContain(`"${'u'.repeat(64)}…"`);
     expect(fault.text.length).toBeLessThan(1000);
@@ -133,7 +174,10 @@ describeTransports('one JSON request means one thing', (transport) => {
   ])('amount %j is refused as %s', async (amount, type) => {
     const r = await create(json({ amount }));
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ code: 'validation_error', message: `amount: expected a decimal string like "100.00", got ${type}` });
+    expect(r.body).toEqual({
+      code: 'validation_error',
+      message: `amount: expected a decimal string like "100.00", got ${type}`,
+    });
     expect(ops()).toBe(0);
   });
 });

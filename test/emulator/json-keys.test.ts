@@ -38,7 +38,12 @@ describe('repeated JSON keys', () => {
   });
 
   it('a key inherited from a polluted Object.prototype does not hide a repeat', () => {
-    Object.defineProperty(Object.prototype, 'polluted', { value: 1, enumerable: true, configurable: true, writable: true });
+    Object.defineProperty(Object.prototype, 'polluted', {
+      value: 1,
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
     try {
       expect(check('{"a":1,"a":2}')).toBe('a');
     } finally {

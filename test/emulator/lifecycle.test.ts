@@ -19,7 +19,8 @@ describeTransports('lifecycle', (transport) => {
     expect(r.status, r.text).toBe(200);
     return { ...r.body, moid: body.merchant_operation_id as string };
   };
-  const state = async (ref: Record<string, string>, key = KEY_A) => h.call('POST', '/v1/get_operation_state', { body: ref, key });
+  const state = async (ref: Record<string, string>, key = KEY_A) =>
+    h.call('POST', '/v1/get_operation_state', { body: ref, key });
   const cancel = (body: Record<string, unknown>, key = KEY_A) => h.call('POST', '/v1/cancel_operation', { body, key });
   const advance = (by: string) => h.call('POST', '/sandbox/clock/advance', { body: { by }, key: null, headers: admin });
   const balance = async (key = KEY_A) => (await h.call('GET', '/v1/balances', { key })).body.balances[0];
@@ -48,7 +49,9 @@ describeTransports('lifecycle', (transport) => {
       const history = (await h.call('GET', `/sandbox/operations/${op.operation_id}`)).body.history;
       expect(history.at(-1).cause).toBe('cancel: cancel');
       const op2 = await create();
-      expect((await cancel({ operation_id: op2.operation_id, reason: 'й'.repeat(1024) })).body.outcome).toBe('cancelled');
+      expect((await cancel({ operation_id: op2.operation_id, reason: 'й'.repeat(1024) })).body.outcome).toBe(
+        'cancelled',
+      );
     });
 
     it('terminal payments answer already_terminal with no change; payouts and reviews are 412', async () => {
@@ -82,7 +85,12 @@ describeTransports('lifecycle', (transport) => {
       const armed = timerArmed(h.sandbox);
       const createP = h.call('POST', '/v1/payment', { body });
       await armed;
-      for (let i = 0; i < 5 && !h.sandbox.store.state.operationByMoid('shop_a', body.merchant_operation_id as string); i++) await new Promise((r) => setImmediate(r));
+      for (
+        let i = 0;
+        i < 5 && !h.sandbox.store.state.operationByMoid('shop_a', body.merchant_operation_id as string);
+        i++
+      )
+        await new Promise((r) => setImmediate(r));
       const id = h.sandbox.store.state.operationByMoid('shop_a', body.merchant_operation_id as string)!.id;
       expect((await cancel({ operation_id: id })).status).toBe(404);
       expect((await state({ merchant_operation_id: body.merchant_operation_id as string })).status).toBe(404);
@@ -124,17 +132,31 @@ describeTransports('lifecycle', (transport) => {
     it('the payer pays in full, partially or more: the payment settles to the captured amount', async () => {
       const full = await create({ amount: '1000.00' });
       const r = await h.call('POST', `/sandbox/operations/${full.operation_id}/pay`, { body: {} });
-      expect(r.body).toMatchObject({ status: 'completed', actual_amount: '1000.00', commission_amount: '25.00', settlement_amount: '975.00', recorded_amount: '1000.00', recorded_currency: 'RUB' });
+      expect(r.body).toMatchObject({
+        status: 'completed',
+        actual_amount: '1000.00',
+        commission_amount: '25.00',
+        settlement_amount: '975.00',
+        recorded_amount: '1000.00',
+        recorded_currency: 'RUB',
+      });
       const part = await create({ amount: '1000.00' });
       const p = await h.call('POST', `/sandbox/operations/${part.operation_id}/pay`, { body: { amount: '400.00' } });
-      expect(p.body).toMatchObject({ status: 'completed', expected_amount: '1000.00', actual_amount: '400.00', settlement_amount: '390.00' });
+      expect(p.body).toMatchObject({
+        status: 'completed',
+        expected_amount: '1000.00',
+        actual_amount: '400.00',
+        settlement_amount: '390.00',
+      });
       const more = await create({ amount: '1000.00' });
       const m = await h.call('POST', `/sandbox/operations/${more.operation_id}/pay`, { body: { amount: '1200.00' } });
       expect(m.body.settlement_amount).toBe('1170.00');
       expect((await balance()).balance).toBe('1002535.00');
       const s = OperationState.parse((await state({ operation_id: full.operation_id })).body);
       expect(s.receipt_evidence_status).toBe('partial');
-      expect(s.receipts).toEqual([{ id: expect.any(String), amount: 1000, completed_at: T0.replace('.000Z', '.000Z'), receipt_url: null }]);
+      expect(s.receipts).toEqual([
+        { id: expect.any(String), amount: 1000, completed_at: T0.replace('.000Z', '.000Z'), receipt_url: null },
+      ]);
       const again = await h.call('POST', `/sandbox/operations/${full.operation_id}/pay`, { body: {} });
       expect([again.status, again.body.code]).toEqual([409, 'invalid_state']);
     });
@@ -142,13 +164,27 @@ describeTransports('lifecycle', (transport) => {
     it('the provider completes or fails a payout; the reserve is consumed or returned', async () => {
       const a = await create({ amount: '1000.00' }, 'payout');
       const b = await create({ amount: '1000.00' }, 'payout');
-      expect(await balance()).toEqual({ currency: 'RUB', balance: '997920.00', current_minus: '0.00', reserved: '2080.00' });
-      const ok = await h.call('POST', `/sandbox/operations/${a.operation_id}/settle`, { body: { outcome: 'completed' } });
+      expect(await balance()).toEqual({
+        currency: 'RUB',
+        balance: '997920.00',
+        current_minus: '0.00',
+        reserved: '2080.00',
+      });
+      const ok = await h.call('POST', `/sandbox/operations/${a.operation_id}/settle`, {
+        body: { outcome: 'completed' },
+      });
       expect(ok.body.status).toBe('completed');
       const bad = await h.call('POST', `/sandbox/operations/${b.operation_id}/settle`, { body: { outcome: 'failed' } });
       expect(bad.body.status).toBe('rejected');
-      expect(await balance()).toEqual({ currency: 'RUB', balance: '998960.00', current_minus: '0.00', reserved: '0.00' });
-      const bogus = await h.call('POST', `/sandbox/operations/${a.operation_id}/settle`, { body: { outcome: 'maybe' } });
+      expect(await balance()).toEqual({
+        currency: 'RUB',
+        balance: '998960.00',
+        current_minus: '0.00',
+        reserved: '0.00',
+      });
+      const bogus = await h.call('POST', `/sandbox/operations/${a.operation_id}/settle`, {
+        body: { outcome: 'maybe' },
+      });
       expect(bogus.status).toBe(400);
     });
 
@@ -181,9 +217,17 @@ describeTransports('lifecycle', (transport) => {
     it('keys: issued once in plaintext, stored hashed, revoked keys get 401', async () => {
       const noAdmin = await h.call('POST', '/sandbox/keys', { body: { shop_id: 'shop_b' } });
       expect([noAdmin.status, noAdmin.body.code]).toEqual([401, 'missing_admin_token']);
-      const wrong = await h.call('POST', '/sandbox/keys', { body: { shop_id: 'shop_b' }, key: null, headers: { 'x-admin-token': 'nope' } });
+      const wrong = await h.call('POST', '/sandbox/keys', {
+        body: { shop_id: 'shop_b' },
+        key: null,
+        headers: { 'x-admin-token': 'nope' },
+      });
       expect(wrong.status).toBe(401);
-      const issued = await h.call('POST', '/sandbox/keys', { body: { shop_id: 'shop_b', label: 'ci' }, key: null, headers: admin });
+      const issued = await h.call('POST', '/sandbox/keys', {
+        body: { shop_id: 'shop_b', label: 'ci' },
+        key: null,
+        headers: admin,
+      });
       expect(issued.status).toBe(200);
       const token = issued.body.api_key as string;
       expect(issued.body.last4).toBe(token.slice(-4));
@@ -198,7 +242,7 @@ describeTransports('lifecycle', (transport) => {
       expect([after.status, after.body.message]).toEqual([401, 'invalid api key']);
     });
 
-    it('lists a shop\'s operations with filters, newest first, never another shop\'s', async () => {
+    it("lists a shop's operations with filters, newest first, never another shop's", async () => {
       const a = await create();
       await create({}, 'payout');
       await create({ client_id: 'z+reject' });
@@ -224,7 +268,12 @@ describeTransports('lifecycle', (transport) => {
       expect(d.status).toBe(200);
       expect(d.body.merchant_operation_id).toBe(body.merchant_operation_id);
       expect(d.body.history).toEqual([
-        { at: '2026-03-01T12:00:00.000Z', from: null, to: 'admitting', cause: 'create: waiting for provider acceptance' },
+        {
+          at: '2026-03-01T12:00:00.000Z',
+          from: null,
+          to: 'admitting',
+          cause: 'create: waiting for provider acceptance',
+        },
         { at: '2026-03-01T12:00:10.000Z', from: 'admitting', to: 'pending', cause: 'provider accepted' },
         { at: '2026-03-01T12:01:10.000Z', from: 'pending', to: 'completed', cause: 'payer transferred 1499.00 RUB' },
       ]);

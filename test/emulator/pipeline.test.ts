@@ -85,7 +85,12 @@ describe('WritePipeline', () => {
     const p = new FailingPersistence(new MemoryPersistence());
     const store = await openStore(p as never);
     let told = 0;
-    const pipeline = new WritePipeline({ store, admission: [], extension: { extend: () => [meta('extra')] }, subscribers: [() => told++] });
+    const pipeline = new WritePipeline({
+      store,
+      admission: [],
+      extension: { extend: () => [meta('extra')] },
+      subscribers: [() => told++],
+    });
     p.failNext(1);
     await expect(pipeline.write([meta('a')])).rejects.toBeInstanceOf(StoreUnavailableError);
     expect([told, store.state.meta.has('a'), store.state.meta.has('extra')]).toEqual([0, false, false]);

@@ -15,8 +15,22 @@ const defer = useCleanup();
 const open = useSandboxes(defer);
 let seq = 0;
 const moid = () => `review-${process.pid}-${++seq}`;
-const pay = (amount: string, over: Record<string, unknown> = {}) => ({ merchant_operation_id: moid(), client_id: 'payer', method: 'WT_RUB_C2C', amount, currency: 'RUB', ...over });
-const flex = (recommended: string, over: Record<string, unknown> = {}) => ({ merchant_operation_id: moid(), client_id: 'payer', method: 'WT_RUB_C2C', currency: 'RUB', recommended_amount: recommended, ...over });
+const pay = (amount: string, over: Record<string, unknown> = {}) => ({
+  merchant_operation_id: moid(),
+  client_id: 'payer',
+  method: 'WT_RUB_C2C',
+  amount,
+  currency: 'RUB',
+  ...over,
+});
+const flex = (recommended: string, over: Record<string, unknown> = {}) => ({
+  merchant_operation_id: moid(),
+  client_id: 'payer',
+  method: 'WT_RUB_C2C',
+  currency: 'RUB',
+  recommended_amount: recommended,
+  ...over,
+});
 
 async function layout(h: Harness, amounts: string[]) {
   const r = await h.call('POST', '/sandbox/pool/layout', { key: KEY_POOL, body: { method: 'WT_RUB_C2C', amounts } });
@@ -26,8 +40,10 @@ async function layout(h: Harness, amounts: string[]) {
 
 describe('pool edges', () => {
   const h = useSandbox({ frozenClock: true, adminToken: 'adm' });
-  const state = (operation_id: string) => h.call('POST', '/v1/get_operation_state', { key: KEY_POOL, body: { operation_id } });
-  const payOp = (id: string, amount?: string) => h.call('POST', `/sandbox/operations/${id}/pay`, { key: KEY_POOL, body: amount ? { amount } : {} });
+  const state = (operation_id: string) =>
+    h.call('POST', '/v1/get_operation_state', { key: KEY_POOL, body: { operation_id } });
+  const payOp = (id: string, amount?: string) =>
+    h.call('POST', `/sandbox/operations/${id}/pay`, { key: KEY_POOL, body: amount ? { amount } : {} });
 
   // F1 — a link without explicit bounds has the route's limits as bounds (docs/pool.md, flexible links 8): an amount
   // outside them is a 400 and changes nothing.
@@ -36,7 +52,10 @@ describe('pool edges', () => {
     const r = await h.call('POST', '/v1/payment/link/flexible', { key: KEY_POOL, body: flex('2800.00') });
     expect(r.body.status).toBe('amount_selection');
     const id = r.body.operation_id;
-    const c = await h.call('POST', `/sandbox/links/${id}/confirm`, { key: KEY_POOL, body: { amount: '1000000000.00' } });
+    const c = await h.call('POST', `/sandbox/links/${id}/confirm`, {
+      key: KEY_POOL,
+      body: { amount: '1000000000.00' },
+    });
     expect(c.status, c.text).toBe(400);
     expect(h.sandbox.store.state.operation(id)).toBeUndefined();
     expect(h.sandbox.store.state.link(id)?.status).toBe('amount_selection');
@@ -55,7 +74,9 @@ describe('pool edges', () => {
     const payout = (await state(l.first_operation_id)).body;
     expect(payout.status).toBe('completed');
     // One item per payment (ordered by completed_at, then id: both completed at the same frozen instant).
-    expect(payout.receipts.map((x: { amount: number }) => x.amount).sort((x: number, y: number) => x - y)).toEqual([500, 1500]);
+    expect(payout.receipts.map((x: { amount: number }) => x.amount).sort((x: number, y: number) => x - y)).toEqual([
+      500, 1500,
+    ]);
     expect(payout.actual_amount).toBe('2000.00');
   });
 
@@ -84,7 +105,9 @@ describe('pool edges', () => {
     expect(sum).toBe(Number(payout.actual_amount));
     // The shop is charged what was paid out: actual amount plus commission, the excess taken from the balance.
     expect(payout.settlement_amount).toBe((2000 + Number(payout.commission_amount)).toFixed(2));
-    const rub = (await h.call('GET', '/v1/balances', { key: KEY_POOL })).body.balances.find((b: { currency: string }) => b.currency === 'RUB');
+    const rub = (await h.call('GET', '/v1/balances', { key: KEY_POOL })).body.balances.find(
+      (b: { currency: string }) => b.currency === 'RUB',
+    );
     expect(rub.reserved).toBe('0.00');
   });
 
@@ -95,20 +118,31 @@ describe('pool edges', () => {
     const a = (await h.call('POST', '/v1/payment', { key: KEY_POOL, body: pay('1500.00') })).body;
     await payOp(a.operation_id, '1450.00'); // 50.00 left: below pricing (100.00) and min_piece
     const fill = (await h.call('POST', '/v1/payment', { key: KEY_POOL, body: pay('50.00') })).body;
-    const fail = await h.call('POST', `/sandbox/operations/${l.first_operation_id}/settle`, { key: KEY_POOL, body: { outcome: 'failed' } });
-    expect(fill.status === 'pending' || fail.status === 200, `fill=${fill.status}/${fill.reject_reason} fail=${fail.status} ${fail.text}`).toBe(true);
+    const fail = await h.call('POST', `/sandbox/operations/${l.first_operation_id}/settle`, {
+      key: KEY_POOL,
+      body: { outcome: 'failed' },
+    });
+    expect(
+      fill.status === 'pending' || fail.status === 200,
+      `fill=${fill.status}/${fill.reject_reason} fail=${fail.status} ${fail.text}`,
+    ).toBe(true);
     // Closed short: it completes for what the payer sent, and the unfilled rest of the reserve returns.
     const payout = (await state(l.first_operation_id)).body;
     expect(payout).toMatchObject({ status: 'completed', actual_amount: '1450.00' });
     expect(payout.receipts.map((x: { amount: number }) => x.amount)).toEqual([1450]);
-    const rub = (await h.call('GET', '/v1/balances', { key: KEY_POOL })).body.balances.find((b: { currency: string }) => b.currency === 'RUB');
+    const rub = (await h.call('GET', '/v1/balances', { key: KEY_POOL })).body.balances.find(
+      (b: { currency: string }) => b.currency === 'RUB',
+    );
     expect(rub.reserved).toBe('0.00');
   });
 
   it('F4b: a pool payout cannot be closed while a matched payment is still open', async () => {
     const l = await layout(h, ['1500.00']);
     await h.call('POST', '/v1/payment', { key: KEY_POOL, body: pay('1000.00') });
-    const r = await h.call('POST', `/sandbox/operations/${l.first_operation_id}/settle`, { key: KEY_POOL, body: { outcome: 'failed' } });
+    const r = await h.call('POST', `/sandbox/operations/${l.first_operation_id}/settle`, {
+      key: KEY_POOL,
+      body: { outcome: 'failed' },
+    });
     expect(r.status).toBe(409);
     expect((await state(l.first_operation_id)).body.status).toBe('pending');
   });
@@ -127,7 +161,14 @@ describe('pool edges', () => {
     await layout(h, ['2500.00', '2500.50']);
     const r = await h.call('POST', '/v1/payment/recommendations', {
       key: KEY_POOL,
-      body: { method: 'WT_RUB_C2C', currency: 'RUB', amount: '99999999999999999.99', min_amount: '100.00', max_amount: '500000.00', limit: 2 },
+      body: {
+        method: 'WT_RUB_C2C',
+        currency: 'RUB',
+        amount: '99999999999999999.99',
+        min_amount: '100.00',
+        max_amount: '500000.00',
+        limit: 2,
+      },
     });
     expect(r.status, r.text).toBe(200);
     expect(r.body.recommendations.map((x: { amount: string }) => x.amount)).toEqual(['2500.50', '2500.00']);
@@ -138,7 +179,10 @@ describe('pool edges', () => {
     const w = world();
     w.shops.find((s: { id: string }) => s.id === 'shop_pool').hosted_page = false;
     const h2 = await open({ world: w, frozenClock: true });
-    const l = await h2.call('POST', '/sandbox/pool/layout', { key: KEY_POOL, body: { method: 'WT_RUB_C2C', amounts: ['1500.00'] } });
+    const l = await h2.call('POST', '/sandbox/pool/layout', {
+      key: KEY_POOL,
+      body: { method: 'WT_RUB_C2C', amounts: ['1500.00'] },
+    });
     expect(l.status).toBe(200);
     const r = await h2.call('POST', '/v1/payment/link/flexible', { key: KEY_POOL, body: flex('1500.00') });
     expect(r.body.status).toBe('pending');
@@ -151,7 +195,10 @@ describe('pool edges', () => {
   // F8 — a generated layout with min > max is a 400 and creates nothing.
   it('F8: a generated layout with min > max is a 400 and creates nothing', async () => {
     const before = h.sandbox.store.state.operations.size;
-    const r = await h.call('POST', '/sandbox/pool/layout', { key: KEY_POOL, body: { method: 'WT_RUB_C2C', generate: { count: 5, min: '5000.00', max: '1000.00', step: '100.00' } } });
+    const r = await h.call('POST', '/sandbox/pool/layout', {
+      key: KEY_POOL,
+      body: { method: 'WT_RUB_C2C', generate: { count: 5, min: '5000.00', max: '1000.00', step: '100.00' } },
+    });
     expect(r.status, r.text).toBe(400);
     expect(h.sandbox.store.state.operations.size).toBe(before);
   });
@@ -165,7 +212,15 @@ describe('pool edges: matching order across a restart', () => {
     const store = join(dir, 'sandbox.json');
     const w = world();
     const first = (await open({ world: w, store, frozenClock: true })).sandbox;
-    const payout = (n: string, client_id: string) => ({ merchant_operation_id: `po-${n}`, client_id, method: 'WT_RUB_C2C', amount: '1500.00', currency: 'RUB', number: '2200700012345678', name: 'R' });
+    const payout = (n: string, client_id: string) => ({
+      merchant_operation_id: `po-${n}`,
+      client_id,
+      method: 'WT_RUB_C2C',
+      amount: '1500.00',
+      currency: 'RUB',
+      number: '2200700012345678',
+      name: 'R',
+    });
     const older = first.service.create('shop_pool', 'payout', payout('older', 'r+slow')); // admitting for 10 s
     await new Promise((r) => setImmediate(r));
     await first.clock.advance(1000);

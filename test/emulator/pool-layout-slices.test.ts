@@ -9,7 +9,10 @@ import { KEY_POOL } from '../helpers/harness.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const COUNT = 300;
-const body = { method: 'WT_RUB_C2C', generate: { count: COUNT, min: '100.00', max: '1000.00', step: '10.00', seed: 5 } };
+const body = {
+  method: 'WT_RUB_C2C',
+  generate: { count: COUNT, min: '100.00', max: '1000.00', step: '10.00', seed: 5 },
+};
 
 describe('pool layout slices', () => {
   const h = useSandbox({ frozenClock: true, adminToken: 'adm' });
@@ -40,7 +43,13 @@ describe('pool layout slices', () => {
   });
 
   it('sliced or not, the layout creates the same payouts in the same matching order', async () => {
-    const pool = async () => (await h.call('GET', '/sandbox/pool?method=WT_RUB_C2C&limit=1000', { key: null, headers: { 'x-admin-token': 'adm' } })).body;
+    const pool = async () =>
+      (
+        await h.call('GET', '/sandbox/pool?method=WT_RUB_C2C&limit=1000', {
+          key: null,
+          headers: { 'x-admin-token': 'adm' },
+        })
+      ).body;
     const plain = await layOut();
     expect(plain.r.status).toBe(200);
     const before = await pool();

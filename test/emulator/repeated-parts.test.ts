@@ -33,16 +33,28 @@ describeTransports('repeated multipart parts', (transport) => {
     return r.body.operation_id as string;
   };
   const uploads = async (id: string) => (await h.call('GET', `/sandbox/operations/${id}`, ADMIN)).body.uploads.length;
-  const status = async (id: string, key = KEY_A) => (await h.call('POST', '/v1/get_operation_state', { body: { operation_id: id }, key })).body.status;
+  const status = async (id: string, key = KEY_A) =>
+    (await h.call('POST', '/v1/get_operation_state', { body: { operation_id: id }, key })).body.status;
   const receipt = { file: sample('ok-1500.pdf') };
 
   it('two operation_id fields, in either order, are a 400 naming the field; neither payment takes the receipt', async () => {
     const a = await awaiting(KEY_A);
     const b = await awaiting(KEY_B);
-    for (const [first, second] of [[a, b], [b, a]]) {
-      const r = await confirm([['operation_id', first!], ['operation_id', second!], ['confirmation_type', 'receipt'], ['receipt', receipt]]);
+    for (const [first, second] of [
+      [a, b],
+      [b, a],
+    ]) {
+      const r = await confirm([
+        ['operation_id', first!],
+        ['operation_id', second!],
+        ['confirmation_type', 'receipt'],
+        ['receipt', receipt],
+      ]);
       expect(r.status, r.text).toBe(400);
-      expect(r.body).toEqual({ code: 'validation_error', message: 'operation_id: is sent more than once; send each field and file part once' });
+      expect(r.body).toEqual({
+        code: 'validation_error',
+        message: 'operation_id: is sent more than once; send each field and file part once',
+      });
     }
     expect([await uploads(a), await uploads(b)]).toEqual([0, 0]);
     expect([await status(a), await status(b, KEY_B)]).toEqual(['awaiting_confirmation', 'awaiting_confirmation']);
@@ -50,26 +62,52 @@ describeTransports('repeated multipart parts', (transport) => {
 
   it('a second receipt file part, or a field sent twice after the file, is a 400 and nothing is stored', async () => {
     const id = await awaiting(KEY_A);
-    const two = await confirm([['operation_id', id], ['confirmation_type', 'receipt'], ['receipt', receipt], ['receipt', { file: sample('mismatch-1499.pdf') }]]);
+    const two = await confirm([
+      ['operation_id', id],
+      ['confirmation_type', 'receipt'],
+      ['receipt', receipt],
+      ['receipt', { file: sample('mismatch-1499.pdf') }],
+    ]);
     expect([two.status, two.body.code]).toEqual([400, 'validation_error']);
     expect(two.body.message).toMatch(/^receipt: is sent more than once/);
-    const late = await confirm([['receipt', receipt], ['operation_id', id], ['confirmation_type', 'receipt'], ['confirmation_type', 'receipt']]);
+    const late = await confirm([
+      ['receipt', receipt],
+      ['operation_id', id],
+      ['confirmation_type', 'receipt'],
+      ['confirmation_type', 'receipt'],
+    ]);
     expect([late.status, late.body.code]).toEqual([400, 'validation_error']);
     expect(late.body.message).toMatch(/^confirmation_type: /);
     // A text field and a file part of one name are one name twice.
-    const mixed = await confirm([['operation_id', id], ['confirmation_type', 'receipt'], ['receipt', 'text'], ['receipt', receipt]]);
+    const mixed = await confirm([
+      ['operation_id', id],
+      ['confirmation_type', 'receipt'],
+      ['receipt', 'text'],
+      ['receipt', receipt],
+    ]);
     expect([mixed.status, mixed.body.code]).toEqual([400, 'validation_error']);
     expect(await uploads(id)).toBe(0);
     expect(await status(id)).toBe('awaiting_confirmation');
     // Each once: taken.
-    const ok = await confirm([['operation_id', id], ['confirmation_type', 'receipt'], ['receipt', receipt]]);
+    const ok = await confirm([
+      ['operation_id', id],
+      ['confirmation_type', 'receipt'],
+      ['receipt', receipt],
+    ]);
     expect([ok.status, ok.body.status]).toEqual([200, 'completed']);
   });
 
   it('the hosted page refuses a second receipt part with 400 and the page; nothing is stored', async () => {
     const op = (await h.call('POST', '/v1/payment/link', { body: paymentBody({ client_id: 'p+receipt' }) })).body;
-    const { raw, type } = await encode([['receipt', receipt], ['receipt', { file: sample('mismatch-1499.pdf') }]]);
-    const r = await h.call('POST', `${new URL(op.payment_url).pathname}/receipt?lang=en`, { key: null, raw, headers: { 'content-type': type } });
+    const { raw, type } = await encode([
+      ['receipt', receipt],
+      ['receipt', { file: sample('mismatch-1499.pdf') }],
+    ]);
+    const r = await h.call('POST', `${new URL(op.payment_url).pathname}/receipt?lang=en`, {
+      key: null,
+      raw,
+      headers: { 'content-type': type },
+    });
     expect(r.status).toBe(400);
     expect(r.text).toContain('data-state="upload"');
     expect(await uploads(op.operation_id)).toBe(0);

@@ -15,12 +15,21 @@ describe('a reviewer approves a receipt that shows another amount', () => {
   afterEach(() => h.close());
 
   async function underReview(): Promise<string> {
-    const id = ((await h.call('POST', '/v1/payment', { body: paymentBody({ client_id: 'payer+receipt', amount: '1500.00' }) })).body as { operation_id: string }).operation_id;
+    const id = (
+      (await h.call('POST', '/v1/payment', { body: paymentBody({ client_id: 'payer+receipt', amount: '1500.00' }) }))
+        .body as { operation_id: string }
+    ).operation_id;
     const form = new FormData();
     form.set('operation_id', id);
     form.set('confirmation_type', 'receipt');
     form.set('receipt', new Blob([receipt('mismatch-1499.pdf')], { type: 'application/pdf' }), 'r.pdf');
-    const up = await h.sandbox.fetch(new Request('http://paygate.local/v1/confirm_payment', { method: 'POST', headers: { 'x-api-key': KEY_A }, body: form }));
+    const up = await h.sandbox.fetch(
+      new Request('http://paygate.local/v1/confirm_payment', {
+        method: 'POST',
+        headers: { 'x-api-key': KEY_A },
+        body: form,
+      }),
+    );
     expect(((await up.json()) as { status: string }).status).toBe('manual_check');
     return id;
   }
@@ -33,7 +42,9 @@ describe('a reviewer approves a receipt that shows another amount', () => {
 
   it('naming an amount: that amount wins', async () => {
     const id = await underReview();
-    const r = await h.call('POST', `/sandbox/operations/${id}/review`, { body: { decision: 'approve', amount: '1500.00' } });
+    const r = await h.call('POST', `/sandbox/operations/${id}/review`, {
+      body: { decision: 'approve', amount: '1500.00' },
+    });
     expect(r.body).toMatchObject({ status: 'completed', actual_amount: '1500.00' });
   });
 });

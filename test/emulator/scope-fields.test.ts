@@ -12,15 +12,28 @@ const takingFields = (Object.values(endpoints) as EndpointDef[]).filter((e) => e
 /** A request the endpoint validates (its document example), with `extra` fields added to its body, form or query. */
 async function requestOf(e: EndpointDef, extra: Record<string, string>): Promise<{ path: string; opts: CallOptions }> {
   if (e.query) {
-    const query = new URLSearchParams({ method: 'WT_RUB_C2C', currency: 'RUB', min_amount: '1000.00', max_amount: '2000.00', ...extra });
+    const query = new URLSearchParams({
+      method: 'WT_RUB_C2C',
+      currency: 'RUB',
+      min_amount: '1000.00',
+      max_amount: '2000.00',
+      ...extra,
+    });
     return { path: `${e.path}?${query}`, opts: {} };
   }
   if (e.multipart) {
     const form = new FormData();
-    for (const [k, v] of Object.entries({ operation_id: EXAMPLE_OPERATION_ID, confirmation_type: 'receipt', ...extra })) form.set(k, v);
+    for (const [k, v] of Object.entries({ operation_id: EXAMPLE_OPERATION_ID, confirmation_type: 'receipt', ...extra }))
+      form.set(k, v);
     form.set('receipt', new Blob([new Uint8Array([37, 80, 68, 70])], { type: 'application/pdf' }), 'receipt.pdf');
     const req = new Request('http://x/', { method: 'POST', body: form });
-    return { path: e.path, opts: { raw: new Uint8Array(await req.arrayBuffer()), headers: { 'content-type': req.headers.get('content-type')! } } };
+    return {
+      path: e.path,
+      opts: {
+        raw: new Uint8Array(await req.arrayBuffer()),
+        headers: { 'content-type': req.headers.get('content-type')! },
+      },
+    };
   }
   const example = REQUEST_EXAMPLES[e.id];
   const body = Array.isArray(example) ? (example as NamedExample[])[0]!.value : example;
@@ -38,7 +51,17 @@ describe('merchant_id and shop_id on every gateway endpoint that takes fields', 
 
   it('are the bodies, forms and queries of these endpoints', () => {
     expect(takingFields.map((e) => e.id).sort()).toEqual(
-      ['operation.cancel', 'payment.confirm', 'payment.flexible_link', 'payment.create', 'payment.link', 'payout.create', 'payment.availability', 'operation.state', 'payment.recommendations'].sort(),
+      [
+        'operation.cancel',
+        'payment.confirm',
+        'payment.flexible_link',
+        'payment.create',
+        'payment.link',
+        'payout.create',
+        'payment.availability',
+        'operation.state',
+        'payment.recommendations',
+      ].sort(),
     );
   });
 

@@ -23,16 +23,29 @@ describe('spec §2.3 amounts', () => {
 
   describe('item 1: fx_rate is the quote, expected amount × rate at scale 2', () => {
     const fxPayout = (amount: string) =>
-      h.client.payouts.create(payoutBody({ method: 'WT_RUB_PHONE', number: '+79001234567', bankname: 'sber', amount }) as never);
+      h.client.payouts.create(
+        payoutBody({ method: 'WT_RUB_PHONE', number: '+79001234567', bankname: 'sber', amount }) as never,
+      );
 
     it('1000.00 RUB at 0.0108 shows fx_rate "10.80" on create, on the state read and once completed', async () => {
       const op = await fxPayout('1000.00');
-      expect(op).toMatchObject({ status: 'pending', fx_source: 'sandbox_fx', fx_rate: '10.80', settlement_currency: 'USDT' });
+      expect(op).toMatchObject({
+        status: 'pending',
+        fx_source: 'sandbox_fx',
+        fx_rate: '10.80',
+        settlement_currency: 'USDT',
+      });
       expect(op).not.toHaveProperty('recorded_amount');
       expect((await state(op.operation_id)).fx_rate).toBe('10.80');
       await h.admin.sandbox.clock.advance('10s');
       const done = await state(op.operation_id);
-      expect(done).toMatchObject({ status: 'completed', actual_amount: '1000.00', fx_rate: '10.80', recorded_currency: 'USDT', recorded_amount: '10.80' });
+      expect(done).toMatchObject({
+        status: 'completed',
+        actual_amount: '1000.00',
+        fx_rate: '10.80',
+        recorded_currency: 'USDT',
+        recorded_amount: '10.80',
+      });
     });
 
     it('rounds the quote half up to scale 2, like every other response decimal', async () => {
@@ -76,7 +89,12 @@ describe('spec §2.3 amounts', () => {
     it('a payment whose receipt the reviewer declined', async () => {
       const op = await h.client.payments.create(paymentBody({ client_id: 'payer+receipt' }) as never);
       const png = readFileSync(new URL('../../fixtures/receipts/not-a-pdf.png', import.meta.url));
-      const review = await h.client.payments.confirm({ operation_id: op.operation_id, receipt: png, filename: 'r.png', contentType: 'image/png' });
+      const review = await h.client.payments.confirm({
+        operation_id: op.operation_id,
+        receipt: png,
+        filename: 'r.png',
+        contentType: 'image/png',
+      });
       expect(review).toMatchObject({ status: 'manual_check', settlement_amount: '1462.50' });
       const declined = await h.client.sandbox.operations.review({ operation_id: op.operation_id }, 'decline');
       expect(declined).toMatchObject({ status: 'rejected', ...zero });
@@ -95,7 +113,12 @@ describe('spec §2.3 amounts', () => {
     it('a completed operation still settles to its captured amount', async () => {
       const op = await h.client.payments.create(paymentBody({ amount: '1500.00' }) as never);
       const paid = await h.client.sandbox.operations.pay({ operation_id: op.operation_id }, { amount: '1000.00' });
-      expect(paid).toMatchObject({ status: 'completed', actual_amount: '1000.00', commission_amount: '25.00', settlement_amount: '975.00' });
+      expect(paid).toMatchObject({
+        status: 'completed',
+        actual_amount: '1000.00',
+        commission_amount: '25.00',
+        settlement_amount: '975.00',
+      });
     });
   });
 
@@ -112,13 +135,24 @@ describe('spec §2.3 amounts', () => {
 
       await c.sandbox.operations.pay({ operation_id: a.operation_id });
       const partly = await c.operations.get({ operation_id: payoutId });
-      expect(partly).toMatchObject({ status: 'pending', expected_amount: '1500.00', actual_amount: '1000.00', receipts: [], receipt_evidence_status: 'not_ready' });
+      expect(partly).toMatchObject({
+        status: 'pending',
+        expected_amount: '1500.00',
+        actual_amount: '1000.00',
+        receipts: [],
+        receipt_evidence_status: 'not_ready',
+      });
       expect(partly).not.toHaveProperty('recorded_amount');
       expect(partly).not.toHaveProperty('recorded_currency');
 
       await c.sandbox.operations.pay({ operation_id: b.operation_id });
       const done = await c.operations.get({ operation_id: payoutId });
-      expect(done).toMatchObject({ status: 'completed', actual_amount: '1500.00', recorded_amount: '1500.00', recorded_currency: 'RUB' });
+      expect(done).toMatchObject({
+        status: 'completed',
+        actual_amount: '1500.00',
+        recorded_amount: '1500.00',
+        recorded_currency: 'RUB',
+      });
       expect(done.receipts.map((r) => r.amount).sort((x, y) => x - y)).toEqual([500, 1000]);
     });
 
@@ -160,8 +194,13 @@ describe('spec §2.3 amounts in webhook payloads (the same operation view)', () 
 
   it('a pending auto-converted payout: fx_rate is the quote', async () => {
     const { h, webhookOf } = await receiving();
-    const op = await h.client.payouts.create(payoutBody({ method: 'WT_RUB_PHONE', number: '+79001234567', bankname: 'sber', amount: '1000.00' }) as never);
-    expect(await webhookOf(op.operation_id, 'operation.pending')).toMatchObject({ fx_rate: '10.80', settlement_currency: 'USDT' });
+    const op = await h.client.payouts.create(
+      payoutBody({ method: 'WT_RUB_PHONE', number: '+79001234567', bankname: 'sber', amount: '1000.00' }) as never,
+    );
+    expect(await webhookOf(op.operation_id, 'operation.pending')).toMatchObject({
+      fx_rate: '10.80',
+      settlement_currency: 'USDT',
+    });
   });
 
   it('operation.cancelled and operation.rejected carry 0.00 settlement and commission', async () => {
@@ -169,7 +208,10 @@ describe('spec §2.3 amounts in webhook payloads (the same operation view)', () 
     const zero = { settlement_amount: '0.00', commission_amount: '0.00' };
     const cancelled = await h.client.payments.create(paymentBody() as never);
     await h.client.operations.cancel({ operation_id: cancelled.operation_id });
-    expect(await webhookOf(cancelled.operation_id, 'operation.pending')).toMatchObject({ settlement_amount: '1462.50', commission_amount: '37.50' });
+    expect(await webhookOf(cancelled.operation_id, 'operation.pending')).toMatchObject({
+      settlement_amount: '1462.50',
+      commission_amount: '37.50',
+    });
     expect(await webhookOf(cancelled.operation_id, 'operation.cancelled')).toMatchObject(zero);
     const failed = await h.client.payouts.create(payoutBody({ client_id: 'bob+fail' }) as never);
     await h.admin.sandbox.clock.advance('5s');

@@ -15,7 +15,14 @@ const open = useSandboxes();
 let n = 0;
 function params(kind: OperationKind, tag = '') {
   n++;
-  return { merchant_operation_id: `walk-${n}`, client_id: `walker${tag}`, method: 'WT_RUB_C2C', amount: '1500.00', currency: 'RUB', ...(kind === 'payout' ? { number: '2200700000000004' } : {}) };
+  return {
+    merchant_operation_id: `walk-${n}`,
+    client_id: `walker${tag}`,
+    method: 'WT_RUB_C2C',
+    amount: '1500.00',
+    currency: 'RUB',
+    ...(kind === 'payout' ? { number: '2200700000000004' } : {}),
+  };
 }
 
 const flush = () => new Promise((r) => setImmediate(r));
@@ -24,8 +31,16 @@ const receipt = (name: string) => readFileSync(new URL(`../../fixtures/receipts/
 
 /** The public API and the sandbox controls, in-process: every command of the walk goes through them. */
 function api(sb: Sandbox) {
-  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = { 'x-api-key': KEY_A }) => {
-    const init: RequestInit = { method, headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) } };
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = { 'x-api-key': KEY_A },
+  ) => {
+    const init: RequestInit = {
+      method,
+      headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    };
     if (body !== undefined) init.body = JSON.stringify(body);
     const res = await sb.fetch(new Request(`http://paygate.local${path}`, init));
     return { status: res.status, body: (await res.json().catch(() => undefined)) as Record<string, unknown> };
@@ -33,15 +48,21 @@ function api(sb: Sandbox) {
   const admin = { 'x-admin-token': ADMIN };
   return {
     call,
-    create: (kind: OperationKind, tag = '') => call('POST', kind === 'payment' ? '/v1/payment' : '/v1/payout', params(kind, tag)),
-    control: (id: string, action: string, body: unknown = {}) => call('POST', `/sandbox/operations/${id}/${action}`, body),
+    create: (kind: OperationKind, tag = '') =>
+      call('POST', kind === 'payment' ? '/v1/payment' : '/v1/payout', params(kind, tag)),
+    control: (id: string, action: string, body: unknown = {}) =>
+      call('POST', `/sandbox/operations/${id}/${action}`, body),
     advance: (by: number) => call('POST', '/sandbox/clock/advance', { by }, admin),
     upload: async (id: string, file: string) => {
       const form = new FormData();
       form.set('operation_id', id);
       form.set('confirmation_type', 'receipt');
       form.set('receipt', new Blob([receipt(file)], { type: 'application/pdf' }), file);
-      const req = new Request('http://paygate.local/v1/confirm_payment', { method: 'POST', headers: { 'x-api-key': KEY_A }, body: form });
+      const req = new Request('http://paygate.local/v1/confirm_payment', {
+        method: 'POST',
+        headers: { 'x-api-key': KEY_A },
+        body: form,
+      });
       const res = await sb.fetch(req);
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
     },
@@ -52,16 +73,25 @@ function api(sb: Sandbox) {
 async function reach(sb: Sandbox, kind: OperationKind, status: Status, command: Command): Promise<OperationRecord> {
   const a = api(sb);
   if (status === 'admitting') {
-    const p = params(kind, command === 'accept_timeout' ? '+timeout' : command === 'accept_receipt' ? '+slow+receipt' : '+slow');
+    const p = params(
+      kind,
+      command === 'accept_timeout' ? '+timeout' : command === 'accept_receipt' ? '+slow+receipt' : '+slow',
+    );
     void a.call('POST', kind === 'payment' ? '/v1/payment' : '/v1/payout', p);
     for (let i = 0; i < 20 && !sb.service.state.operationByMoid('shop_a', p.merchant_operation_id); i++) await flush();
     return sb.service.state.operationByMoid('shop_a', p.merchant_operation_id)!;
   }
-  const tag = status === 'awaiting_confirmation' || status === 'manual_check' ? '+receipt' : status === 'rejected' ? '+reject' : '';
+  const tag =
+    status === 'awaiting_confirmation' || status === 'manual_check'
+      ? '+receipt'
+      : status === 'rejected'
+        ? '+reject'
+        : '';
   const created = await a.create(kind, tag);
   const id = created.body.operation_id as string;
   if (status === 'manual_check') await a.upload(id, 'fake-photoshop.pdf');
-  if (status === 'completed') await (kind === 'payment' ? a.control(id, 'pay') : a.control(id, 'settle', { outcome: 'completed' }));
+  if (status === 'completed')
+    await (kind === 'payment' ? a.control(id, 'pay') : a.control(id, 'settle', { outcome: 'completed' }));
   if (status === 'cancelled') await a.call('POST', '/v1/cancel_operation', { operation_id: id });
   const op = sb.service.state.operation(id)!;
   expect(op.status).toBe(status);
@@ -71,7 +101,8 @@ async function reach(sb: Sandbox, kind: OperationKind, status: Status, command: 
 /** Run one command through the API or the controls; returns the error code of a refusal, if any. */
 async function run(sb: Sandbox, op: OperationRecord, command: Command): Promise<string | undefined> {
   const a = api(sb);
-  const code = (r: { status: number; body: Record<string, unknown> }) => (r.status >= 400 ? (r.body.code as string) : undefined);
+  const code = (r: { status: number; body: Record<string, unknown> }) =>
+    r.status >= 400 ? (r.body.code as string) : undefined;
   switch (command) {
     case 'accept':
     case 'accept_receipt':
@@ -84,7 +115,12 @@ async function run(sb: Sandbox, op: OperationRecord, command: Command): Promise<
       if (op.expires_at) await a.advance(Date.parse(op.expires_at) - sb.clock.now());
       return undefined;
     case 'cancel':
-      return code(await a.call('POST', '/v1/cancel_operation', { merchant_operation_id: op.merchant_operation_id, reason: 'walk' }));
+      return code(
+        await a.call('POST', '/v1/cancel_operation', {
+          merchant_operation_id: op.merchant_operation_id,
+          reason: 'walk',
+        }),
+      );
     case 'cancel_by_id':
       return code(await a.call('POST', '/v1/cancel_operation', { operation_id: op.id, reason: 'walk' }));
     case 'pay':
@@ -98,7 +134,9 @@ async function run(sb: Sandbox, op: OperationRecord, command: Command): Promise<
       return code(await a.control(op.id, 'review', { decision: command }));
     case 'settle_completed':
     case 'settle_failed':
-      return code(await a.control(op.id, 'settle', { outcome: command === 'settle_completed' ? 'completed' : 'failed' }));
+      return code(
+        await a.control(op.id, 'settle', { outcome: command === 'settle_completed' ? 'completed' : 'failed' }),
+      );
   }
 }
 

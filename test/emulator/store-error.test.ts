@@ -19,7 +19,9 @@ describe('a refused write', () => {
 
   it('rejects with the store error, which the HTTP table maps to 503 store_unavailable', async () => {
     p.failAll();
-    const e = await h.sandbox.service.create('shop_a', 'payment', paymentBody() as unknown as CreateParams).catch((x: unknown) => x);
+    const e = await h.sandbox.service
+      .create('shop_a', 'payment', paymentBody() as unknown as CreateParams)
+      .catch((x: unknown) => x);
     p.heal();
     expect(e).toBeInstanceOf(StoreUnavailableError);
     expect(e).toBeInstanceOf(StoreError);

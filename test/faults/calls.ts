@@ -13,7 +13,10 @@ export const CALLS: { readonly [K in EndpointId]: (client: Paygate) => Promise<u
   'payment.link': (c) => c.payments.createLink(paymentBody() as never),
   'payment.flexible_link': (c) => {
     const { amount: _a, ...rest } = paymentBody();
-    return c.payments.createFlexibleLink({ ...(rest as Record<string, string>), recommended_amount: '1500.00' } as never);
+    return c.payments.createFlexibleLink({
+      ...(rest as Record<string, string>),
+      recommended_amount: '1500.00',
+    } as never);
   },
   'payout.create': (c) => c.payouts.create(payoutBody() as never),
   'payment.confirm': (c) => c.payments.confirm({ operation_id: UUID, receipt: PDF }),
@@ -42,7 +45,13 @@ export async function outcomeOf(p: Promise<unknown>): Promise<Outcome> {
   try {
     const r = (await p) as { response?: { status: number; body?: { code?: string }; headers: Record<string, string> } };
     if (!r?.response) return { status: 200, code: undefined, body: r, fault: undefined, error: undefined };
-    return { status: r.response.status, code: r.response.body?.code, body: r.response.body, fault: r.response.headers['x-paygate-fault'], error: undefined };
+    return {
+      status: r.response.status,
+      code: r.response.body?.code,
+      body: r.response.body,
+      fault: r.response.headers['x-paygate-fault'],
+      error: undefined,
+    };
   } catch (e) {
     // A cancel whose outcome a 5xx leaves open is a CancelOutcomeUnknownError around the APIError.
     const api = (e as { status?: number }).status !== undefined ? e : (e as { cause?: unknown }).cause;

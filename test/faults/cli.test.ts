@@ -8,9 +8,25 @@ import { runCli } from '../cli/run-cli.js';
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const ADMIN = 'pg_admin_faults_bin_0123456789';
-const live = useLiveSandbox({ frozenClock: true, startTime: '2026-01-01T00:00:00Z', adminToken: ADMIN, shop: 'shop_a' });
+const live = useLiveSandbox({
+  frozenClock: true,
+  startTime: '2026-01-01T00:00:00Z',
+  adminToken: ADMIN,
+  shop: 'shop_a',
+});
 const UUID = '00000000-0000-4000-8000-000000000000';
-const PAYMENT = ['payment', 'create', '--method', 'WT_RUB_C2C', '--amount', '1500.00', '--currency', 'RUB', '--client-id', 'bin-1'];
+const PAYMENT = [
+  'payment',
+  'create',
+  '--method',
+  'WT_RUB_C2C',
+  '--amount',
+  '1500.00',
+  '--currency',
+  'RUB',
+  '--client-id',
+  'bin-1',
+];
 
 interface Fault {
   id: string;
@@ -23,7 +39,8 @@ interface Fault {
 }
 
 const cli = (...args: string[]) => runCli(args, { env: live.env });
-const setFault = async (...flags: string[]): Promise<Fault> => json<Fault>(await cli('sandbox', 'faults', 'set', ...flags, '--json'));
+const setFault = async (...flags: string[]): Promise<Fault> =>
+  json<Fault>(await cli('sandbox', 'faults', 'set', ...flags, '--json'));
 /** `set --replace`: the answer is the list, this fault alone. */
 const onlyFault = async (...flags: string[]): Promise<Fault> => {
   const { faults } = json<{ faults: Fault[] }>(await cli('sandbox', 'faults', 'set', ...flags, '--replace', '--json'));
@@ -37,30 +54,54 @@ describe('paygate sandbox faults', () => {
     expect(f).toMatchObject({ endpoint: 'balances.list', status: 500, code: 'accounting_inconsistent', remaining: 2 });
     expect(await live.api('GET', '/sandbox/faults', 'admin')).toEqual({ faults: [{ ...f }] });
     const table = ok(await cli('sandbox', 'faults', 'list'));
-    expect(table).toMatch(new RegExp(`^${f.id} +balances.list +500 accounting_inconsistent +every shop +next 2 \\(2 left\\) +0 +0 +control$`, 'm'));
+    expect(table).toMatch(
+      new RegExp(
+        `^${f.id} +balances.list +500 accounting_inconsistent +every shop +next 2 \\(2 left\\) +0 +0 +control$`,
+        'm',
+      ),
+    );
     expect(ok(await cli('sandbox', 'faults', 'clear', '--id', f.id))).toContain('1 fault removed');
     expect(json<{ faults: Fault[] }>(await cli('sandbox', 'faults', 'list', '--json'))).toEqual({ faults: [] });
   });
 
   it('a status the endpoint cannot answer is a usage error naming the ones it can; nothing is sent', async () => {
-    usage(await cli('sandbox', 'faults', 'set', '--endpoint', 'payout.create', '--status', '503'), 'can answer 400, 401, 412, 429');
-    usage(await cli('sandbox', 'faults', 'set', '--endpoint', 'balances.list', '--status', '503', '--latency', '1s'), 'exactly one of --status, --latency or --drop-response');
+    usage(
+      await cli('sandbox', 'faults', 'set', '--endpoint', 'payout.create', '--status', '503'),
+      'can answer 400, 401, 412, 429',
+    );
+    usage(
+      await cli('sandbox', 'faults', 'set', '--endpoint', 'balances.list', '--status', '503', '--latency', '1s'),
+      'exactly one of --status, --latency or --drop-response',
+    );
     usage(await cli('sandbox', 'faults', 'set', '--status', '503'), 'missing --endpoint');
     expect(await live.api('GET', '/sandbox/faults', 'admin')).toEqual({ faults: [] });
   });
 
-  it.each([['faults'], ['faults', 'set'], ['faults', 'list'], ['faults', 'clear']])('sandbox %s --help has an example', async (...cmd) => {
-    const r = await cli('sandbox', ...cmd, '--help');
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain('Examples:');
-    expect(r.stdout).toContain('paygate sandbox faults');
-  });
+  it.each([['faults'], ['faults', 'set'], ['faults', 'list'], ['faults', 'clear']])(
+    'sandbox %s --help has an example',
+    async (...cmd) => {
+      const r = await cli('sandbox', ...cmd, '--help');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('Examples:');
+      expect(r.stdout).toContain('paygate sandbox faults');
+    },
+  );
 });
 
 describe('the exit code of each status class', () => {
   it('4xx: exit 1 with the code on stderr', async () => {
     await onlyFault('--endpoint', 'payment.availability', '--status', '412', '--code', 'shop_unavailable');
-    const r = await cli('availability', '--method', 'WT_RUB_C2C', '--currency', 'RUB', '--min-amount', '100.00', '--max-amount', '200.00');
+    const r = await cli(
+      'availability',
+      '--method',
+      'WT_RUB_C2C',
+      '--currency',
+      'RUB',
+      '--min-amount',
+      '100.00',
+      '--max-amount',
+      '200.00',
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('shop_unavailable: the shop is unavailable for creation (HTTP 412');
   });
@@ -70,7 +111,9 @@ describe('the exit code of each status class', () => {
     const r = await cli('balances');
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('accounting_inconsistent');
-    expect((await live.api('GET', '/sandbox/faults', 'admin')) as { faults: Fault[] }).toEqual({ faults: [expect.objectContaining({ id: f.id, fired: 1 })] });
+    expect((await live.api('GET', '/sandbox/faults', 'admin')) as { faults: Fault[] }).toEqual({
+      faults: [expect.objectContaining({ id: f.id, fired: 1 })],
+    });
   });
 
   it('503 on cancel: retried, then exit 1 with the outcome unknown', async () => {
@@ -91,7 +134,9 @@ describe('the exit code of each status class', () => {
 
   it('a lost answer: the CLI retries the create with the same merchant_operation_id; every answer lost is exit 3', async () => {
     await onlyFault('--endpoint', 'payment.create', '--drop-response', '--count', '1');
-    const once = json<{ operation_id: string }>(await cli(...PAYMENT, '--merchant-operation-id', 'bin-drop-1', '--json'));
+    const once = json<{ operation_id: string }>(
+      await cli(...PAYMENT, '--merchant-operation-id', 'bin-drop-1', '--json'),
+    );
     await onlyFault('--endpoint', 'payment.create', '--drop-response');
     const r = await cli(...PAYMENT, '--merchant-operation-id', 'bin-drop-2');
     expect(r.code).toBe(3);

@@ -13,7 +13,11 @@ describeTransports('a dropped response after commit', (transport) => {
   const shopA = (maxRetries = 0) => sandbox.make({ apiKey: sandbox.keyOf('shop_a'), maxRetries });
 
   it('create: the client sees the connection close, the payment exists, the same merchant_operation_id returns it', async () => {
-    const fault = await sandbox.admin.sandbox.faults.add({ endpoint: 'payment.create', drop_response_after_commit: true, count: 1 });
+    const fault = await sandbox.admin.sandbox.faults.add({
+      endpoint: 'payment.create',
+      drop_response_after_commit: true,
+      count: 1,
+    });
     const body = paymentBody();
     const client = shopA();
     const lost = await client.payments.create(body as never).catch((e: unknown) => e);
@@ -31,7 +35,13 @@ describeTransports('a dropped response after commit', (transport) => {
   it("the client's own retry (same generated merchant_operation_id) gets the operation the lost answer carried", async () => {
     await sandbox.admin.sandbox.faults.add({ endpoint: 'payout.create', drop_response_after_commit: true, count: 1 });
     const res = await shopA(2)
-      .payouts.create({ client_id: 'c1', method: 'WT_RUB_C2C', amount: '500.00', currency: 'RUB', number: '2200700000000004' })
+      .payouts.create({
+        client_id: 'c1',
+        method: 'WT_RUB_C2C',
+        amount: '500.00',
+        currency: 'RUB',
+        number: '2200700000000004',
+      })
       .withResponse();
     expect(res.response.attempts).toBe(2);
     const { operations, total } = await shopA().sandbox.operations.list();
@@ -44,7 +54,11 @@ describeTransports('a dropped response after commit', (transport) => {
   it('cancel: recorded though its answer is lost; the client knows the outcome is unknown; a repeat returns the same decision', async () => {
     const client = shopA();
     const op = await client.payments.create(paymentBody() as never);
-    await sandbox.admin.sandbox.faults.add({ endpoint: 'operation.cancel', drop_response_after_commit: true, count: 1 });
+    await sandbox.admin.sandbox.faults.add({
+      endpoint: 'operation.cancel',
+      drop_response_after_commit: true,
+      count: 1,
+    });
     const lost = await client.operations.cancel({ operation_id: op.operation_id }).catch((e: unknown) => e);
     expect(lost).toBeInstanceOf(CancelOutcomeUnknownError);
     expect((lost as Error).cause).toBeInstanceOf(APIConnectionError);

@@ -7,7 +7,11 @@ import { paymentBody } from '../helpers/harness.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { outcomeOf } from './calls.js';
 
-const sandbox = useSandbox({ frozenClock: true, startTime: '2026-01-01T00:00:00Z', adminToken: 'pg_admin_faults_history_0123456789' });
+const sandbox = useSandbox({
+  frozenClock: true,
+  startTime: '2026-01-01T00:00:00Z',
+  adminToken: 'pg_admin_faults_history_0123456789',
+});
 const shopA = () => sandbox.make({ apiKey: sandbox.keyOf('shop_a'), maxRetries: 0 });
 const PDF = new TextEncoder().encode('%PDF-1.4\n%%EOF\n');
 
@@ -26,16 +30,48 @@ describe('faults in the operation history', () => {
     ).faults.map((f) => f.id);
     expect((await outcomeOf(client.operations.cancel({ operation_id: op.operation_id }))).status).toBe(503);
     await sandbox.sandbox.clock.advance(1000);
-    expect((await outcomeOf(client.operations.get({ merchant_operation_id: body.merchant_operation_id as string }))).status).toBe(503);
-    expect((await outcomeOf(client.payments.confirm({ operation_id: op.operation_id, receipt: PDF }))).status).toBe(429);
+    expect(
+      (await outcomeOf(client.operations.get({ merchant_operation_id: body.merchant_operation_id as string }))).status,
+    ).toBe(503);
+    expect((await outcomeOf(client.payments.confirm({ operation_id: op.operation_id, receipt: PDF }))).status).toBe(
+      429,
+    );
     expect((await outcomeOf(client.payments.create(body as never))).status).toBe(429);
     const { faults, operation } = await client.sandbox.operations.details({ operation_id: op.operation_id });
     expect(operation.status).toBe('awaiting_confirmation');
     expect(faults).toEqual([
-      { at: '2026-01-01T00:00:00.000Z', fault_id: ids[0], endpoint: 'operation.cancel', kind: 'status', status: 503, code: 'cancel_not_durable' },
-      { at: '2026-01-01T00:00:01.000Z', fault_id: ids[1], endpoint: 'operation.state', kind: 'status', status: 503, code: 'evidence_unavailable' },
-      { at: '2026-01-01T00:00:01.000Z', fault_id: ids[2], endpoint: 'payment.confirm', kind: 'status', status: 429, code: 'rate_limited' },
-      { at: '2026-01-01T00:00:01.000Z', fault_id: ids[3], endpoint: 'payment.create', kind: 'status', status: 429, code: 'rate_limited' },
+      {
+        at: '2026-01-01T00:00:00.000Z',
+        fault_id: ids[0],
+        endpoint: 'operation.cancel',
+        kind: 'status',
+        status: 503,
+        code: 'cancel_not_durable',
+      },
+      {
+        at: '2026-01-01T00:00:01.000Z',
+        fault_id: ids[1],
+        endpoint: 'operation.state',
+        kind: 'status',
+        status: 503,
+        code: 'evidence_unavailable',
+      },
+      {
+        at: '2026-01-01T00:00:01.000Z',
+        fault_id: ids[2],
+        endpoint: 'payment.confirm',
+        kind: 'status',
+        status: 429,
+        code: 'rate_limited',
+      },
+      {
+        at: '2026-01-01T00:00:01.000Z',
+        fault_id: ids[3],
+        endpoint: 'payment.create',
+        kind: 'status',
+        status: 429,
+        code: 'rate_limited',
+      },
     ]);
   });
 

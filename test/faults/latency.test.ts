@@ -40,7 +40,13 @@ describe('latency', () => {
     const armed = timerArmed(sandbox.sandbox);
     const call = a.payments.create(body as never);
     await armed;
-    expect((await sandbox.call('POST', '/v1/get_operation_state', { body: { merchant_operation_id: body.merchant_operation_id } })).status).toBe(404);
+    expect(
+      (
+        await sandbox.call('POST', '/v1/get_operation_state', {
+          body: { merchant_operation_id: body.merchant_operation_id },
+        })
+      ).status,
+    ).toBe(404);
     await sandbox.sandbox.clock.advance(200);
     const op = await call;
     expect(op.status).toMatch(/pending|awaiting_confirmation/);

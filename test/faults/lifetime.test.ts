@@ -23,7 +23,15 @@ describe('count: the next N matching requests', () => {
     await faults().set([{ endpoint: 'balances.list', status: 503, count: 2 }]);
     expect([await balances(a), await balances(a), await balances(a)]).toEqual([503, 503, 200]);
     const { faults: list } = await faults().list();
-    expect(list[0]).toMatchObject({ count: 2, remaining: 0, matched: 2, fired: 2, probability: null, seed: null, source: 'control' });
+    expect(list[0]).toMatchObject({
+      count: 2,
+      remaining: 0,
+      matched: 2,
+      fired: 2,
+      probability: null,
+      seed: null,
+      source: 'control',
+    });
   });
 
   it('without count or probability a fault acts until it is removed', async () => {
@@ -55,7 +63,12 @@ describe('probability with a seed', () => {
     expect(first).toContain(503);
     expect(first).toContain(200);
     const { faults: list } = await faults().list();
-    expect(list[0]).toMatchObject({ matched: 24, fired: first.filter((s) => s === 503).length, probability: 0.5, seed: 42 });
+    expect(list[0]).toMatchObject({
+      matched: 24,
+      fired: first.filter((s) => s === 503).length,
+      probability: 0.5,
+      seed: 42,
+    });
   });
 
   it('another seed hits other requests', async () => {
@@ -93,13 +106,21 @@ describe('scope', () => {
     const revoked = await sandbox.call('GET', '/v1/balances', { key: KEY_REVOKED });
     expect([revoked.status, revoked.body.code]).toEqual([401, 'invalid_api_key']);
     const { api_key } = await sandbox.admin.sandbox.keys.issue({ shop_id: 'shop_a', scopes: ['links'] });
-    const limited = await sandbox.call('GET', '/v1/payment/availability?method=WT_RUB_C2C&currency=RUB&min_amount=1.00&max_amount=2.00', { key: api_key });
+    const limited = await sandbox.call(
+      'GET',
+      '/v1/payment/availability?method=WT_RUB_C2C&currency=RUB&min_amount=1.00&max_amount=2.00',
+      { key: api_key },
+    );
     expect([limited.status, limited.body.code]).toEqual([403, 'key_not_authorized']);
     expect((await faults().list()).faults.map((f) => f.matched)).toEqual([0, 0]);
   });
 
   it('the sandbox controls are never faulted: a control is not an endpoint a fault can name', async () => {
-    const r = await sandbox.call('POST', '/sandbox/faults', { key: null, headers: { 'x-admin-token': sandbox.sandbox.adminToken! }, body: { endpoint: 'clock.show', status: 503 } });
+    const r = await sandbox.call('POST', '/sandbox/faults', {
+      key: null,
+      headers: { 'x-admin-token': sandbox.sandbox.adminToken! },
+      body: { endpoint: 'clock.show', status: 503 },
+    });
     expect([r.status, r.body.code]).toEqual([400, 'validation_error']);
     expect(r.body.message).toContain('unknown endpoint "clock.show"');
     expect(r.body.message).toContain('operation.cancel');

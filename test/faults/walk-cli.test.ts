@@ -39,8 +39,8 @@ const COMMANDS: { readonly [K in EndpointId]: (deps: InProcessDeps) => Promise<v
   'health.readyz': (d) => health({ json: false }, d),
 };
 
-const CASES = (Object.entries(FAULT_CASES) as [EndpointId, (typeof FAULT_CASES)[EndpointId]][]).flatMap(([endpoint, cases]) =>
-  cases.map((c) => ({ endpoint, name: endpoints[endpoint].id, ...c })),
+const CASES = (Object.entries(FAULT_CASES) as [EndpointId, (typeof FAULT_CASES)[EndpointId]][]).flatMap(
+  ([endpoint, cases]) => cases.map((c) => ({ endpoint, name: endpoints[endpoint].id, ...c })),
 );
 
 const sandbox = useSandbox({ per: 'file', frozenClock: true, adminToken: 'pg_admin_faults_cli_0123456789' });
@@ -70,7 +70,9 @@ describe('every (endpoint, status, code) through the CLI', () => {
     } else {
       expect(r.message).toContain(`${c.code}: ${c.message}`);
       // A cancel left undecided by a 5xx says so around the API error: `cancel outcome unknown … (503 <code>: …)`.
-      expect(r.message).toContain(c.endpoint === 'operation.cancel' && c.status >= 500 ? `(${c.status} ${c.code}: ` : `HTTP ${c.status}`);
+      expect(r.message).toContain(
+        c.endpoint === 'operation.cancel' && c.status >= 500 ? `(${c.status} ${c.code}: ` : `HTTP ${c.status}`,
+      );
     }
   });
 });
@@ -84,8 +86,13 @@ describe('a dropped response through the CLI', () => {
     expect(r.hint).toContain('paygate state --merchant-operation-id cli-drop-1');
     await sandbox.admin.sandbox.faults.clear();
     const again = deps();
-    expect((await exitOf(() => state({ merchantOperationId: 'cli-drop-1', json: true }, again))).exitCode).toBe(EXIT.OK);
-    expect(JSON.parse(again.output.stdout)).toMatchObject({ operation_id: expect.stringMatching(/^[0-9a-f-]{36}$/), type: 'payment' });
+    expect((await exitOf(() => state({ merchantOperationId: 'cli-drop-1', json: true }, again))).exitCode).toBe(
+      EXIT.OK,
+    );
+    expect(JSON.parse(again.output.stdout)).toMatchObject({
+      operation_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      type: 'payment',
+    });
   });
 
   it('a lost cancel answer is an unknown outcome, exit 3', async () => {

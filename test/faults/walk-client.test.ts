@@ -16,17 +16,19 @@ beforeAll(() => {
   client = sandbox.make({ apiKey: sandbox.keyOf('shop_a'), maxRetries: 0 });
 });
 
-const CASES = (Object.entries(FAULT_CASES) as [EndpointId, (typeof FAULT_CASES)[EndpointId]][]).flatMap(([endpoint, cases]) =>
-  cases.map((c) => ({ endpoint, name: endpoints[endpoint].id, ...c })),
+const CASES = (Object.entries(FAULT_CASES) as [EndpointId, (typeof FAULT_CASES)[EndpointId]][]).flatMap(
+  ([endpoint, cases]) => cases.map((c) => ({ endpoint, name: endpoints[endpoint].id, ...c })),
 );
 
 describe('the table of failure cases', () => {
   it('each code names one case of its endpoint', () => {
-    for (const [id, cases] of Object.entries(FAULT_CASES)) expect([id, new Set(cases.map((c) => c.code)).size]).toEqual([id, cases.length]);
+    for (const [id, cases] of Object.entries(FAULT_CASES))
+      expect([id, new Set(cases.map((c) => c.code)).size]).toEqual([id, cases.length]);
   });
 
   it('every code is mapped to the same status by STATUS_OF', () => {
-    for (const c of CASES) expect([c.name, c.code, STATUS_OF[c.code as keyof typeof STATUS_OF]]).toEqual([c.name, c.code, c.status]);
+    for (const c of CASES)
+      expect([c.name, c.code, STATUS_OF[c.code as keyof typeof STATUS_OF]]).toEqual([c.name, c.code, c.status]);
   });
 
   it("names, for each endpoint, the statuses of spec §7 that apply to it (the endpoint row's, less the sandbox's own 409/413/415)", () => {
@@ -37,7 +39,8 @@ describe('the table of failure cases', () => {
   });
 
   it('covers the statuses issue 14 found unreachable', () => {
-    const has = (endpoint: EndpointId, status: number, code: string) => CASES.some((c) => c.endpoint === endpoint && c.status === status && c.code === code);
+    const has = (endpoint: EndpointId, status: number, code: string) =>
+      CASES.some((c) => c.endpoint === endpoint && c.status === status && c.code === code);
     expect(has('payment.flexible_link', 412, 'shop_not_ready')).toBe(true);
     expect(has('payment.availability', 412, 'shop_unavailable')).toBe(true);
     expect(has('payment.recommendations', 412, 'shop_unavailable')).toBe(true);
@@ -71,7 +74,12 @@ describe('every (endpoint, status, code) through the typed client', () => {
 
   it('the operationId names the endpoint too, and the list shows the dotted id', async () => {
     const { faults } = await sandbox.admin.sandbox.faults.set([{ endpoint: 'balances.list', status: 500 }]);
-    expect(faults[0]).toMatchObject({ endpoint: 'balances.list', kind: 'status', status: 500, code: 'accounting_inconsistent' });
+    expect(faults[0]).toMatchObject({
+      endpoint: 'balances.list',
+      kind: 'status',
+      status: 500,
+      code: 'accounting_inconsistent',
+    });
     expect((await outcomeOf(CALLS['balances.list'](client))).status).toBe(500);
   });
 

@@ -12,7 +12,12 @@ describe('authentication before dispatch', () => {
   afterEach(() => h.close());
 
   it('no key: 401 x-api-key header is required, for an unknown path and for a wrong method', async () => {
-    for (const [m, p] of [['POST', '/v1/nonexistent'], ['GET', '/v1/payment'], ['DELETE', '/v1/balances'], ['GET', '/v1']] as const) {
+    for (const [m, p] of [
+      ['POST', '/v1/nonexistent'],
+      ['GET', '/v1/payment'],
+      ['DELETE', '/v1/balances'],
+      ['GET', '/v1'],
+    ] as const) {
       const r = await h.call(m, p, { key: null });
       expect(r.status, `${m} ${p}`).toBe(401);
       expect(r.body).toEqual({ code: 'missing_api_key', message: 'x-api-key header is required' });

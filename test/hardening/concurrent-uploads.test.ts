@@ -22,7 +22,13 @@ async function upload(sb: Sandbox, id: string, name: string) {
   form.set('operation_id', id);
   form.set('confirmation_type', 'receipt');
   form.set('receipt', new Blob([receipt(name)], { type: 'application/pdf' }), name);
-  const res = await sb.fetch(new Request('http://paygate.local/v1/confirm_payment', { method: 'POST', headers: { 'x-api-key': KEY_A }, body: form }));
+  const res = await sb.fetch(
+    new Request('http://paygate.local/v1/confirm_payment', {
+      method: 'POST',
+      headers: { 'x-api-key': KEY_A },
+      body: form,
+    }),
+  );
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -32,7 +38,13 @@ describe('concurrent receipt uploads to one payment', () => {
       const dir = mkdtempSync(join(tmpdir(), 'paygate-uploads-'));
       const sb = await createSandbox({ store: join(dir, 'sandbox.json'), frozenClock: true, log: () => {} });
       open.push({ sb, dir });
-      const res = await sb.fetch(new Request('http://paygate.local/v1/payment', { method: 'POST', headers: { 'x-api-key': KEY_A, 'content-type': 'application/json' }, body: JSON.stringify(paymentBody({ client_id: 'payer+receipt' })) }));
+      const res = await sb.fetch(
+        new Request('http://paygate.local/v1/payment', {
+          method: 'POST',
+          headers: { 'x-api-key': KEY_A, 'content-type': 'application/json' },
+          body: JSON.stringify(paymentBody({ client_id: 'payer+receipt' })),
+        }),
+      );
       const { operation_id: id } = (await res.json()) as { operation_id: string };
       const [a, b] = await Promise.all([upload(sb, id, 'ok-1500.pdf'), upload(sb, id, 'fake-photoshop.pdf')]);
       expect([a.status, b.status].sort()).toEqual([200, 409]);
@@ -43,7 +55,13 @@ describe('concurrent receipt uploads to one payment', () => {
       expect(readFileSync(join(dir, 'sandbox.json.files', files[0]!)).equals(receipt(winner))).toBe(true);
       const op = sb.service.state.operation(id)!;
       expect(op.type === 'payment' && op.uploads?.length).toBe(1);
-      const state = await sb.fetch(new Request('http://paygate.local/v1/get_operation_state', { method: 'POST', headers: { 'x-api-key': KEY_A, 'content-type': 'application/json' }, body: JSON.stringify({ operation_id: id }) }));
+      const state = await sb.fetch(
+        new Request('http://paygate.local/v1/get_operation_state', {
+          method: 'POST',
+          headers: { 'x-api-key': KEY_A, 'content-type': 'application/json' },
+          body: JSON.stringify({ operation_id: id }),
+        }),
+      );
       const url = ((await state.json()) as { receipts: { receipt_url: string | null }[] }).receipts[0]?.receipt_url;
       if (url) {
         const file = await sb.fetch(new Request(url));

@@ -13,7 +13,12 @@ import { useSandbox } from '../helpers/sandbox.js';
 const ADMIN = 'adm';
 
 /** A raw connection to the sandbox: everything it receives, and a promise of its close. */
-async function rawSocket(baseUrl: string): Promise<{ socket: Socket; received: () => string; closed: Promise<void>; data: (has: string | ((text: string) => boolean)) => Promise<void> }> {
+async function rawSocket(baseUrl: string): Promise<{
+  socket: Socket;
+  received: () => string;
+  closed: Promise<void>;
+  data: (has: string | ((text: string) => boolean)) => Promise<void>;
+}> {
   const { port } = new URL(baseUrl);
   const socket = connect(Number(port), '127.0.0.1');
   await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
@@ -37,7 +42,11 @@ async function rawSocket(baseUrl: string): Promise<{ socket: Socket; received: (
 }
 
 function limited(connections: Partial<ConnectionLimits>, streams: Partial<StreamLimits> = {}) {
-  return useSandbox({ transport: 'http', adminToken: ADMIN, limits: { connections: { checkIntervalMs: 20, ...connections }, streams } });
+  return useSandbox({
+    transport: 'http',
+    adminToken: ADMIN,
+    limits: { connections: { checkIntervalMs: 20, ...connections }, streams },
+  });
 }
 
 describe('request timeouts', () => {
@@ -52,14 +61,18 @@ describe('request timeouts', () => {
 
   it('a body that trickles in: 408 and the connection closed after requestTimeout', async () => {
     const c = await rawSocket(h.baseUrl);
-    c.socket.write(`POST /v1/payment HTTP/1.1\r\nHost: sandbox\r\nContent-Type: application/json\r\nX-Api-Key: ${h.keyOf('shop_a')}\r\nContent-Length: 100\r\n\r\n{`);
+    c.socket.write(
+      `POST /v1/payment HTTP/1.1\r\nHost: sandbox\r\nContent-Type: application/json\r\nX-Api-Key: ${h.keyOf('shop_a')}\r\nContent-Length: 100\r\n\r\n{`,
+    );
     await c.closed;
     expect(c.received()).toMatch(/^HTTP\/1\.1 408 /);
   });
 
   it('an event stream outlives both: requestTimeout covers receiving the request, not the answer', async () => {
     const c = await rawSocket(h.baseUrl);
-    c.socket.write(`GET /sandbox/logs/stream HTTP/1.1\r\nHost: sandbox\r\nX-Admin-Token: ${ADMIN}\r\nAccept: text/event-stream\r\n\r\n`);
+    c.socket.write(
+      `GET /sandbox/logs/stream HTTP/1.1\r\nHost: sandbox\r\nX-Admin-Token: ${ADMIN}\r\nAccept: text/event-stream\r\n\r\n`,
+    );
     await c.data('\r\n\r\n');
     expect(c.received()).toMatch(/^HTTP\/1\.1 200 /);
     // Keep-alive comments every 40 ms: the tenth comes well past the 300 ms request timeout (and several checks).
@@ -88,7 +101,10 @@ describe('connections', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 503 /);
     expect(answer).toMatch(new RegExp(`retry-after: ${LIMIT_RETRY_AFTER_S}\\r\\n`, 'i'));
     expect(answer).toMatch(/connection: close/i);
-    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 'connections_full', message: expect.stringMatching(/2 connections open/) });
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      code: 'connections_full',
+      message: expect.stringMatching(/2 connections open/),
+    });
     for (const c of held) {
       c.socket.destroy();
       await c.closed;

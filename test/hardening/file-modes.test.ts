@@ -23,13 +23,23 @@ describe('store file modes', () => {
     const old = process.umask(0o022);
     try {
       const sb = await createSandbox({ store, frozenClock: true, log: () => {} });
-      const res = await sb.fetch(new Request('http://x/v1/payment', { method: 'POST', headers: { 'x-api-key': KEY_A, 'content-type': 'application/json' }, body: JSON.stringify(paymentBody({ client_id: 'c+receipt' })) }));
+      const res = await sb.fetch(
+        new Request('http://x/v1/payment', {
+          method: 'POST',
+          headers: { 'x-api-key': KEY_A, 'content-type': 'application/json' },
+          body: JSON.stringify(paymentBody({ client_id: 'c+receipt' })),
+        }),
+      );
       const { operation_id } = (await res.json()) as { operation_id: string };
       const form = new FormData();
       form.set('operation_id', operation_id);
       form.set('confirmation_type', 'receipt');
       form.set('receipt', new Blob([new TextEncoder().encode('not a pdf')], { type: 'application/pdf' }), 'r.pdf');
-      await (await sb.fetch(new Request('http://x/v1/confirm_payment', { method: 'POST', headers: { 'x-api-key': KEY_A }, body: form }))).text();
+      await (
+        await sb.fetch(
+          new Request('http://x/v1/confirm_payment', { method: 'POST', headers: { 'x-api-key': KEY_A }, body: form }),
+        )
+      ).text();
       expect(mode(dir)).toBe(0o700);
       expect(mode(`${store}.journal`)).toBe(0o600);
       expect(mode(`${store}.lock`)).toBe(0o600);

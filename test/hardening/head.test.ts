@@ -22,7 +22,9 @@ describeTransports('HEAD', (transport) => {
   });
 
   it('HEAD /pay/<id>: 200 for a link payment, 404 for an unknown one, never a body', async () => {
-    const op = (await h.call('POST', '/v1/payment/link', { key: KEY_A, body: paymentBody() })).body as { operation_id: string };
+    const op = (await h.call('POST', '/v1/payment/link', { key: KEY_A, body: paymentBody() })).body as {
+      operation_id: string;
+    };
     const ok = await h.call('HEAD', `/pay/${op.operation_id}`, { key: null });
     expect(ok.status).toBe(200);
     expect(ok.text).toBe('');
@@ -32,4 +34,3 @@ describeTransports('HEAD', (transport) => {
     expect(missing.text).toBe('');
   });
 });
-

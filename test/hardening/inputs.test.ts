@@ -12,11 +12,17 @@ describe('a clock advance out of range (B4)', () => {
 
   it('2400000000h is 400 validation_error; the clock has not moved and every later request works', async () => {
     const before = h.sandbox.clock.now();
-    const r = await h.call('POST', '/sandbox/clock/advance', { body: { by: '2400000000h' }, headers: { 'x-admin-token': 'adm' } });
+    const r = await h.call('POST', '/sandbox/clock/advance', {
+      body: { by: '2400000000h' },
+      headers: { 'x-admin-token': 'adm' },
+    });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ code: 'validation_error' });
     expect((r.body as { message: string }).message).toContain('at most 366d');
-    expect((await h.call('POST', '/sandbox/clock/advance', { body: { by: 1e20 }, headers: { 'x-admin-token': 'adm' } })).status).toBe(400);
+    expect(
+      (await h.call('POST', '/sandbox/clock/advance', { body: { by: 1e20 }, headers: { 'x-admin-token': 'adm' } }))
+        .status,
+    ).toBe(400);
     expect(h.sandbox.clock.now()).toBe(before);
     expect((await h.call('GET', '/sandbox/clock', { headers: { 'x-admin-token': 'adm' } })).status).toBe(200);
     expect((await h.call('POST', '/v1/payment', { body: paymentBody() })).status).toBe(200);
@@ -28,7 +34,9 @@ describe("a receiver's Retry-After (B9)", () => {
   it('is clamped to the retry schedule: a huge value waits 10 h, never a time that cannot be written', () => {
     expect(retryAfterMs('99999999999999')).toBe(MAX_RETRY_AFTER_MS);
     expect(retryAfterMs('999999999999')).toBe(MAX_RETRY_AFTER_MS);
-    expect(() => new Date(Date.parse('2026-01-01T00:00:00Z') + retryAfterMs('99999999999999')).toISOString()).not.toThrow();
+    expect(() =>
+      new Date(Date.parse('2026-01-01T00:00:00Z') + retryAfterMs('99999999999999')).toISOString(),
+    ).not.toThrow();
     expect(retryAfterMs('120')).toBe(120_000);
     expect(retryAfterMs('-5')).toBe(0);
     expect(retryAfterMs('soon')).toBe(0);

@@ -7,11 +7,15 @@ import { LAYOUT_BATCH } from '../../src/emulator/runtime/pool-layouts.js';
 import { KEY_POOL } from '../helpers/harness.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
-const generate = (count: number, seed = 1) => ({ method: 'WT_RUB_C2C', generate: { count, min: '100.00', max: '1000.00', step: '10.00', seed } });
+const generate = (count: number, seed = 1) => ({
+  method: 'WT_RUB_C2C',
+  generate: { count, min: '100.00', max: '1000.00', step: '10.00', seed },
+});
 
 describe('pool layout limits', () => {
   const h = useSandbox({ frozenClock: true, adminToken: 'adm' });
-  const layout = (count: number, seed = 1) => h.call('POST', '/sandbox/pool/layout', { key: KEY_POOL, body: generate(count, seed) });
+  const layout = (count: number, seed = 1) =>
+    h.call('POST', '/sandbox/pool/layout', { key: KEY_POOL, body: generate(count, seed) });
   const openSlots = async () => {
     const r = await h.call('GET', '/sandbox/pool?limit=0', { key: null, headers: { 'x-admin-token': 'adm' } });
     return (r.body as { pools: { slots: number }[] }).pools.reduce((n, p) => n + p.slots, 0);

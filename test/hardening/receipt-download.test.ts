@@ -15,18 +15,28 @@ describe('receipt downloads', () => {
   afterEach(() => h.close());
 
   async function uploadAndUrl(bytes: Uint8Array, filename: string, type: string): Promise<string> {
-    const created = (await h.call('POST', '/v1/payment', { body: paymentBody({ client_id: 'payer+receipt' }) })).body as { operation_id: string };
+    const created = (await h.call('POST', '/v1/payment', { body: paymentBody({ client_id: 'payer+receipt' }) }))
+      .body as { operation_id: string };
     const form = new FormData();
     form.set('operation_id', created.operation_id);
     form.set('confirmation_type', 'receipt');
     form.set('receipt', new Blob([bytes], { type }), filename);
-    const up = await h.sandbox.fetch(new Request('http://paygate.local/v1/confirm_payment', { method: 'POST', headers: { 'x-api-key': KEY_A }, body: form }));
+    const up = await h.sandbox.fetch(
+      new Request('http://paygate.local/v1/confirm_payment', {
+        method: 'POST',
+        headers: { 'x-api-key': KEY_A },
+        body: form,
+      }),
+    );
     const op = (await up.json()) as { status: string };
     if (op.status === 'manual_check') {
-      const r = await h.call('POST', `/sandbox/operations/${created.operation_id}/review`, { body: { decision: 'approve' } });
+      const r = await h.call('POST', `/sandbox/operations/${created.operation_id}/review`, {
+        body: { decision: 'approve' },
+      });
       expect(r.status).toBe(200);
     }
-    const state = (await h.call('POST', '/v1/get_operation_state', { body: { operation_id: created.operation_id } })).body as { status: string; receipts: { receipt_url: string | null }[] };
+    const state = (await h.call('POST', '/v1/get_operation_state', { body: { operation_id: created.operation_id } }))
+      .body as { status: string; receipts: { receipt_url: string | null }[] };
     expect(state.status).toBe('completed');
     return state.receipts[0]!.receipt_url!;
   }
@@ -36,7 +46,9 @@ describe('receipt downloads', () => {
     const res = await h.sandbox.fetch(new Request(url));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
-    expect(res.headers.get('content-disposition')).toBe(`inline; filename="_________.pdf"; filename*=UTF-8''${encodeURIComponent('квитанция.pdf')}`);
+    expect(res.headers.get('content-disposition')).toBe(
+      `inline; filename="_________.pdf"; filename*=UTF-8''${encodeURIComponent('квитанция.pdf')}`,
+    );
     expect(Buffer.from(await res.arrayBuffer()).equals(receipt('ok-1500.pdf'))).toBe(true);
   });
 

@@ -8,7 +8,11 @@ import { connect, type Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ReceiptFacts } from '../../src/emulator/receipts/inspect.js';
-import { RECEIPT_CHECKS_PER_SHOP, RECEIPT_CHECKS_TOTAL, RECEIPT_CHECK_RETRY_AFTER_S } from '../../src/emulator/receipts/limits.js';
+import {
+  RECEIPT_CHECKS_PER_SHOP,
+  RECEIPT_CHECKS_TOTAL,
+  RECEIPT_CHECK_RETRY_AFTER_S,
+} from '../../src/emulator/receipts/limits.js';
 import { receiptChecksOf } from '../../src/emulator/receipts/queue.js';
 import { LINGER_BYTES } from '../../src/emulator/receipts/upload-body.js';
 import { useSandboxes, type SandboxUnderTest } from '../helpers/sandbox.js';
@@ -18,7 +22,14 @@ import { paymentBody } from '../helpers/harness.js';
 const gate = vi.hoisted(() => ({ hold: false, started: [] as string[], waiting: [] as (() => void)[] }));
 vi.mock('../../src/emulator/receipts/inspect.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/emulator/receipts/inspect.js')>();
-  const unreadable: ReceiptFacts = { kind: 'unreadable_pdf', text: '', amounts: [], forgery: [], in_progress: false, pages: 0 };
+  const unreadable: ReceiptFacts = {
+    kind: 'unreadable_pdf',
+    text: '',
+    amounts: [],
+    forgery: [],
+    in_progress: false,
+    pages: 0,
+  };
   return {
     ...real,
     inspectReceipt: async (bytes: Uint8Array, options?: Parameters<typeof real.inspectReceipt>[1]) => {
@@ -63,7 +74,10 @@ async function releaseAll(queue: ReturnType<typeof receiptChecksOf>): Promise<vo
 }
 
 async function payment(sb: SandboxUnderTest, shop: string, over: Record<string, unknown> = {}, path = '/v1/payment') {
-  const res = await sb.call('POST', path, { key: sb.keyOf(shop), body: paymentBody({ client_id: 'payer+receipt', ...over }) });
+  const res = await sb.call('POST', path, {
+    key: sb.keyOf(shop),
+    body: paymentBody({ client_id: 'payer+receipt', ...over }),
+  });
   expect(res.status).toBe(200);
   return res.body as { operation_id: string; status: string; payment_url?: string | null };
 }
@@ -73,7 +87,13 @@ function confirm(sb: SandboxUnderTest, shop: string, id: string, file: Uint8Arra
   form.set('operation_id', id);
   form.set('confirmation_type', 'receipt');
   form.set('receipt', new Blob([file], { type: 'application/pdf' }), 'receipt.pdf');
-  return sb.handler.fetch(new Request(`${sb.baseUrl}/v1/confirm_payment`, { method: 'POST', headers: { 'x-api-key': sb.keyOf(shop) }, body: form }));
+  return sb.handler.fetch(
+    new Request(`${sb.baseUrl}/v1/confirm_payment`, {
+      method: 'POST',
+      headers: { 'x-api-key': sb.keyOf(shop) },
+      body: form,
+    }),
+  );
 }
 
 /** A raw HTTP/1.1 request over a socket; the answer's head is read while the client still holds most of the body. */
@@ -117,11 +137,16 @@ async function sendUntilClosed(req: Raw, frame: (filler: string) => string): Pro
 }
 
 const BOUNDARY = 'paygate-test-boundary';
-const part = (name: string, value: string) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+const part = (name: string, value: string) =>
+  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
 const filePart = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="receipt"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\n`;
 
 function requestHead(path: string, headers: Record<string, string>): string {
-  const lines = Object.entries({ host: 'paygate.test', 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, ...headers }).map(([k, v]) => `${k}: ${v}\r\n`);
+  const lines = Object.entries({
+    host: 'paygate.test',
+    'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+    ...headers,
+  }).map(([k, v]) => `${k}: ${v}\r\n`);
   return `POST ${path} HTTP/1.1\r\n${lines.join('')}\r\n`;
 }
 
@@ -150,7 +175,10 @@ describe('an upload the payment cannot take is refused before its body is read',
     ];
     for (const c of cases) {
       const body = part('operation_id', c.id) + part('confirmation_type', 'receipt') + filePart;
-      const req = raw(sb, requestHead('/v1/confirm_payment', { 'x-api-key': c.key, 'content-length': String(10 * MiB - 1024) }) + body);
+      const req = raw(
+        sb,
+        requestHead('/v1/confirm_payment', { 'x-api-key': c.key, 'content-length': String(10 * MiB - 1024) }) + body,
+      );
       req.socket.write(Buffer.alloc(64 * 1024, 0x20));
       const { status } = await req.answer;
       expect(status).toBe(c.status);
@@ -162,8 +190,14 @@ describe('an upload the payment cannot take is refused before its body is read',
   it('a declared length over 10 MiB is 413 before anything is read; a client that keeps sending is cut off a few MiB later', async () => {
     const sb = await open({ transport: 'http', frozenClock: true, log: () => {} });
     const op = await payment(sb, 'shop_a', {}, '/v1/payment/link');
-    for (const [path, key] of [[`${new URL(op.payment_url!).pathname}/receipt`, undefined], ['/v1/confirm_payment', sb.keyOf('shop_a')]] as const) {
-      const req = raw(sb, requestHead(path, { 'content-length': String(1024 * MiB), ...(key ? { 'x-api-key': key } : {}) }));
+    for (const [path, key] of [
+      [`${new URL(op.payment_url!).pathname}/receipt`, undefined],
+      ['/v1/confirm_payment', sb.keyOf('shop_a')],
+    ] as const) {
+      const req = raw(
+        sb,
+        requestHead(path, { 'content-length': String(1024 * MiB), ...(key ? { 'x-api-key': key } : {}) }),
+      );
       const { status } = await req.answer; // nothing of the body sent yet
       expect(status).toBe(413);
       const sent = await sendUntilClosed(req, (filler) => filler);
@@ -174,7 +208,10 @@ describe('an upload the payment cannot take is refused before its body is read',
   it('a body of unknown length (chunked) is cut at 10 MiB: 413 while the client is still sending, then the connection is closed; nothing stored', async () => {
     const sb = await open({ transport: 'http', frozenClock: true, log: () => {} });
     const op = await payment(sb, 'shop_a');
-    const req = raw(sb, requestHead('/v1/confirm_payment', { 'x-api-key': sb.keyOf('shop_a'), 'transfer-encoding': 'chunked' }));
+    const req = raw(
+      sb,
+      requestHead('/v1/confirm_payment', { 'x-api-key': sb.keyOf('shop_a'), 'transfer-encoding': 'chunked' }),
+    );
     const chunk = (data: string) => `${Buffer.byteLength(data, 'latin1').toString(16)}\r\n${data}\r\n`;
     req.socket.write(chunk(part('operation_id', op.operation_id) + part('confirmation_type', 'receipt') + filePart));
     const sent = await sendUntilClosed(req, chunk);
@@ -196,16 +233,23 @@ describe('the receipt-check queue', () => {
     for (let i = 0; i <= RECEIPT_CHECKS_PER_SHOP; i++) ops.push(await payment(sb, 'shop_a', {}, '/v1/payment/link'));
     const other = await payment(sb, 'shop_b');
 
-    const admitted = ops.slice(0, RECEIPT_CHECKS_PER_SHOP).map((op, i) => confirm(sb, 'shop_a', op.operation_id, tagged(`a${i}`)));
-    await until(`${RECEIPT_CHECKS_PER_SHOP} uploads of shop A admitted`, () => queue.size('shop_a') === RECEIPT_CHECKS_PER_SHOP);
-    await until("the first check of shop A started", () => gate.started.length === 1);
+    const admitted = ops
+      .slice(0, RECEIPT_CHECKS_PER_SHOP)
+      .map((op, i) => confirm(sb, 'shop_a', op.operation_id, tagged(`a${i}`)));
+    await until(
+      `${RECEIPT_CHECKS_PER_SHOP} uploads of shop A admitted`,
+      () => queue.size('shop_a') === RECEIPT_CHECKS_PER_SHOP,
+    );
+    await until('the first check of shop A started', () => gate.started.length === 1);
 
     const refused = ops[RECEIPT_CHECKS_PER_SHOP]!;
     const busy = await confirm(sb, 'shop_a', refused.operation_id, okReceipt);
     expect(busy.status).toBe(429);
     expect(busy.headers.get('retry-after')).toBe(String(RECEIPT_CHECK_RETRY_AFTER_S));
     expect(((await busy.json()) as { code: string }).code).toBe('receipt_checks_busy');
-    const page = await sb.handler.fetch(new Request(`${refused.payment_url!}/receipt`, { method: 'POST', body: formWith(okReceipt) }));
+    const page = await sb.handler.fetch(
+      new Request(`${refused.payment_url!}/receipt`, { method: 'POST', body: formWith(okReceipt) }),
+    );
     expect(page.status).toBe(429);
     expect(page.headers.get('retry-after')).toBe(String(RECEIPT_CHECK_RETRY_AFTER_S));
     expect(await page.text()).toContain('Too many receipts');
@@ -226,10 +270,18 @@ describe('the receipt-check queue', () => {
     const sb = await open({ transport: 'http', frozenClock: true, log: () => {} });
     const queue = receiptChecksOf(sb.sandbox.service);
     const op = await payment(sb, 'shop_a');
-    for (const framing of [{ 'content-length': String(5 * MiB) }, { 'transfer-encoding': 'chunked' }] as Record<string, string>[]) {
+    for (const framing of [{ 'content-length': String(5 * MiB) }, { 'transfer-encoding': 'chunked' }] as Record<
+      string,
+      string
+    >[]) {
       const chunked = 'transfer-encoding' in framing;
-      const body = part('operation_id', op.operation_id) + part('confirmation_type', 'receipt') + filePart + ' '.repeat(64 * 1024);
-      const req = raw(sb, requestHead('/v1/confirm_payment', { 'x-api-key': sb.keyOf('shop_a'), ...framing }) + (chunked ? `${body.length.toString(16)}\r\n${body}\r\n` : body));
+      const body =
+        part('operation_id', op.operation_id) + part('confirmation_type', 'receipt') + filePart + ' '.repeat(64 * 1024);
+      const req = raw(
+        sb,
+        requestHead('/v1/confirm_payment', { 'x-api-key': sb.keyOf('shop_a'), ...framing }) +
+          (chunked ? `${body.length.toString(16)}\r\n${body}\r\n` : body),
+      );
       await until('the upload admitted', () => queue.size('shop_a') === 1);
       req.socket.destroy();
       await until('its place given back', () => queue.size('shop_a') === 0);
@@ -269,7 +321,10 @@ function formWith(file: Uint8Array): FormData {
 
 /** The default world with shop_a's setup copied into shops shop_0 … shop_{n-1}, each with its own key. */
 function worldWithShops(n: number): unknown {
-  const world = JSON.parse(readFileSync(new URL('../../fixtures/default.json', import.meta.url), 'utf8')) as Record<string, Record<string, unknown>[]>;
+  const world = JSON.parse(readFileSync(new URL('../../fixtures/default.json', import.meta.url), 'utf8')) as Record<
+    string,
+    Record<string, unknown>[]
+  >;
   const of = (list: string) => world[list]!.filter((x) => x.shop_id === 'shop_a' || x.id === 'shop_a');
   const [shopA] = of('shops');
   for (let i = 0; i < n; i++) {

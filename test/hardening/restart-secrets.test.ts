@@ -17,12 +17,30 @@ afterEach(async () => {
 });
 
 async function start(store: string, startTime?: string): Promise<Sandbox> {
-  const sb = await createSandbox({ store, frozenClock: true, adminToken: ADMIN, log: () => {}, ...(startTime ? { startTime } : {}) });
+  const sb = await createSandbox({
+    store,
+    frozenClock: true,
+    adminToken: ADMIN,
+    log: () => {},
+    ...(startTime ? { startTime } : {}),
+  });
   open.push(sb);
   return sb;
 }
-const call = async (sb: Sandbox, method: string, path: string, body?: unknown, headers: Record<string, string> = { 'x-api-key': KEY_A }) => {
-  const res = await sb.fetch(new Request(`http://paygate.local${path}`, { method, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) }));
+const call = async (
+  sb: Sandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = { 'x-api-key': KEY_A },
+) => {
+  const res = await sb.fetch(
+    new Request(`http://paygate.local${path}`, {
+      method,
+      headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    }),
+  );
   return { status: res.status, body: (await res.json().catch(() => undefined)) as any };
 };
 
@@ -32,14 +50,35 @@ describe('what survives a restart', () => {
     dirs.push(dir);
     const store = join(dir, 'sandbox.json');
     let sb = await start(store, T0);
-    const created = (await call(sb, 'POST', '/v1/payment', paymentBody({ client_id: 'payer+receipt' }))).body as { operation_id: string };
+    const created = (await call(sb, 'POST', '/v1/payment', paymentBody({ client_id: 'payer+receipt' }))).body as {
+      operation_id: string;
+    };
     const form = new FormData();
     form.set('operation_id', created.operation_id);
     form.set('confirmation_type', 'receipt');
-    form.set('receipt', new Blob([readFileSync(new URL('../../fixtures/receipts/ok-1500.pdf', import.meta.url))], { type: 'application/pdf' }), 'ok.pdf');
-    expect((await sb.fetch(new Request('http://paygate.local/v1/confirm_payment', { method: 'POST', headers: { 'x-api-key': KEY_A }, body: form }))).status).toBe(200);
-    const url = (await call(sb, 'POST', '/v1/get_operation_state', { operation_id: created.operation_id })).body.receipts[0].receipt_url as string;
-    expect((await call(sb, 'POST', '/sandbox/clock/advance', { by: '10m' }, { 'x-admin-token': ADMIN })).status).toBe(200);
+    form.set(
+      'receipt',
+      new Blob([readFileSync(new URL('../../fixtures/receipts/ok-1500.pdf', import.meta.url))], {
+        type: 'application/pdf',
+      }),
+      'ok.pdf',
+    );
+    expect(
+      (
+        await sb.fetch(
+          new Request('http://paygate.local/v1/confirm_payment', {
+            method: 'POST',
+            headers: { 'x-api-key': KEY_A },
+            body: form,
+          }),
+        )
+      ).status,
+    ).toBe(200);
+    const url = (await call(sb, 'POST', '/v1/get_operation_state', { operation_id: created.operation_id })).body
+      .receipts[0].receipt_url as string;
+    expect((await call(sb, 'POST', '/sandbox/clock/advance', { by: '10m' }, { 'x-admin-token': ADMIN })).status).toBe(
+      200,
+    );
     const now = sb.clock.now();
     await sb.close();
 
@@ -57,8 +96,24 @@ describe('what survives a restart', () => {
     const store = join(dir, 'sandbox.json');
     let sb = await start(store, T0);
     const POOL = { 'x-api-key': 'pg_test_pool_9Ub4Rn2TgK7mXa1C' };
-    expect((await call(sb, 'POST', '/sandbox/pool/layout', { method: 'WT_RUB_C2C', amounts: ['5000.00'] }, POOL)).status).toBe(200);
-    const link = await call(sb, 'POST', '/v1/payment/link/flexible', { merchant_operation_id: 'flex-1', client_id: 'c1', method: 'WT_RUB_C2C', currency: 'RUB', recommended_amount: '1234.56', min_amount: '100.00', max_amount: '30000.00' }, { 'x-api-key': 'pg_test_pool_9Ub4Rn2TgK7mXa1C' });
+    expect(
+      (await call(sb, 'POST', '/sandbox/pool/layout', { method: 'WT_RUB_C2C', amounts: ['5000.00'] }, POOL)).status,
+    ).toBe(200);
+    const link = await call(
+      sb,
+      'POST',
+      '/v1/payment/link/flexible',
+      {
+        merchant_operation_id: 'flex-1',
+        client_id: 'c1',
+        method: 'WT_RUB_C2C',
+        currency: 'RUB',
+        recommended_amount: '1234.56',
+        min_amount: '100.00',
+        max_amount: '30000.00',
+      },
+      { 'x-api-key': 'pg_test_pool_9Ub4Rn2TgK7mXa1C' },
+    );
     expect(link.body.payment_url).toMatch(/[?&]k=/);
     await sb.close();
     const secrets = JSON.parse(readFileSync(`${store}.secrets`, 'utf8')) as { url_secret: string; link_secret: string };
@@ -68,7 +123,21 @@ describe('what survives a restart', () => {
     expect(stored).not.toContain(secrets.url_secret);
 
     sb = await start(store);
-    const again = await call(sb, 'POST', '/v1/payment/link/flexible', { merchant_operation_id: 'flex-1', client_id: 'c1', method: 'WT_RUB_C2C', currency: 'RUB', recommended_amount: '1234.56', min_amount: '100.00', max_amount: '30000.00' }, { 'x-api-key': 'pg_test_pool_9Ub4Rn2TgK7mXa1C' });
+    const again = await call(
+      sb,
+      'POST',
+      '/v1/payment/link/flexible',
+      {
+        merchant_operation_id: 'flex-1',
+        client_id: 'c1',
+        method: 'WT_RUB_C2C',
+        currency: 'RUB',
+        recommended_amount: '1234.56',
+        min_amount: '100.00',
+        max_amount: '30000.00',
+      },
+      { 'x-api-key': 'pg_test_pool_9Ub4Rn2TgK7mXa1C' },
+    );
     expect(again.body.payment_url).toBe(link.body.payment_url);
   });
 });

@@ -28,7 +28,14 @@ function streamed(limits: Partial<StreamLimits>, transport: 'http' | 'in-process
   const own = { gate: new StreamGate() };
   const h = useSandbox(() => {
     own.gate = new StreamGate({ ...DEFAULT_STREAM_LIMITS, ...limits });
-    return { transport, frozenClock: true, startTime: T0, adminToken: ADMIN, streamGate: own.gate, limits: { streams: limits } };
+    return {
+      transport,
+      frozenClock: true,
+      startTime: T0,
+      adminToken: ADMIN,
+      streamGate: own.gate,
+      limits: { streams: limits },
+    };
   });
   return { h, own };
 }
@@ -49,7 +56,9 @@ describe('a client that stops reading is dropped', () => {
   const { h, own } = streamed({ maxBufferedEvents: 8, maxBufferedBytes: 1024 * 1024 }, 'in-process');
 
   it('past its bound in events: the stream errors, its listener is removed and its place freed', async () => {
-    const res = await h.sandbox.fetch(new Request('http://sandbox.local/sandbox/operations/stream', { headers: { 'x-admin-token': ADMIN } }));
+    const res = await h.sandbox.fetch(
+      new Request('http://sandbox.local/sandbox/operations/stream', { headers: { 'x-admin-token': ADMIN } }),
+    );
     expect(res.status).toBe(200);
     expect(h.sandbox.service.writeListeners.size).toBe(1);
     expect(own.gate.size()).toBe(1);
@@ -67,7 +76,9 @@ describe('a client that stops reading is dropped', () => {
   });
 
   it('a client that reads keeps its stream: the bound is on what waits, not on what was sent', async () => {
-    const res = await h.sandbox.fetch(new Request('http://sandbox.local/sandbox/operations/stream', { headers: { 'x-admin-token': ADMIN } }));
+    const res = await h.sandbox.fetch(
+      new Request('http://sandbox.local/sandbox/operations/stream', { headers: { 'x-admin-token': ADMIN } }),
+    );
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
     let text = '';
     for (let i = 0; i < 30; i++) {
@@ -88,7 +99,9 @@ describe('past its bound in bytes', () => {
   it('the logs stream drops a client that let more than maxBufferedBytes wait; a requested backlog is let through', async () => {
     for (let i = 0; i < 20; i++) await h.sandbox.fetch(new Request('http://sandbox.local/livez'));
     // A backlog of 20 entries (over 2 KiB) is what the client asked for: it is not held against it.
-    const res = await h.sandbox.fetch(new Request('http://sandbox.local/sandbox/logs/stream?backlog=20', { headers: { 'x-admin-token': ADMIN } }));
+    const res = await h.sandbox.fetch(
+      new Request('http://sandbox.local/sandbox/logs/stream?backlog=20', { headers: { 'x-admin-token': ADMIN } }),
+    );
     expect(res.status).toBe(200);
     expect(own.gate.size()).toBe(1);
     let n = 0;
@@ -107,7 +120,11 @@ describe('past its bound in bytes', () => {
 describe('reconnecting with Last-Event-ID', () => {
   const { h, own } = streamed({}, 'in-process');
   const logsStream = (headers: Record<string, string> = {}) =>
-    h.sandbox.fetch(new Request('http://sandbox.local/sandbox/logs/stream?path=/livez', { headers: { 'x-admin-token': ADMIN, ...headers } }));
+    h.sandbox.fetch(
+      new Request('http://sandbox.local/sandbox/logs/stream?path=/livez', {
+        headers: { 'x-admin-token': ADMIN, ...headers },
+      }),
+    );
   const livez = (n: number) => h.sandbox.fetch(new Request(`http://sandbox.local/livez?n=${n}`));
 
   it('the logs stream sends each entry with its id; a client that reconnects gets what it missed, in order', async () => {
@@ -123,7 +140,9 @@ describe('reconnecting with Last-Event-ID', () => {
     // Missed while away: 3 and 4.
     await livez(3);
     await livez(4);
-    const again = (await logsStream({ 'last-event-id': ids[1]! })).body!.pipeThrough(new TextDecoderStream()).getReader();
+    const again = (await logsStream({ 'last-event-id': ids[1]! }))
+      .body!.pipeThrough(new TextDecoderStream())
+      .getReader();
     let more = '';
     await livez(5);
     while (!more.includes('n=5')) more += (await again.read()).value ?? '';
@@ -135,7 +154,8 @@ describe('reconnecting with Last-Event-ID', () => {
 describe('streams per credential and in all', () => {
   const { h, own } = streamed({ perCredential: 2, total: 3 }, 'http');
 
-  const open = (path: string, headers: Record<string, string>, signal: AbortSignal) => fetch(`${h.baseUrl}${path}`, { headers, signal });
+  const open = (path: string, headers: Record<string, string>, signal: AbortSignal) =>
+    fetch(`${h.baseUrl}${path}`, { headers, signal });
 
   it('one more than a credential may have is 429 streams_busy, one more than the server takes is 503 streams_full; a closed one gives its place back', async () => {
     const a = { 'x-api-key': h.keyOf('shop_a') };
@@ -149,7 +169,10 @@ describe('streams per credential and in all', () => {
     expect(busy.status).toBe(429);
     expect(busy.headers.get('retry-after')).toBe(String(LIMIT_RETRY_AFTER_S));
     expect(busy.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await busy.json()).toMatchObject({ code: 'streams_busy', message: expect.stringMatching(/2 event streams open/) });
+    expect(await busy.json()).toMatchObject({
+      code: 'streams_busy',
+      message: expect.stringMatching(/2 event streams open/),
+    });
 
     const ac2 = new AbortController();
     const third = await open('/sandbox/operations/stream', b, ac2.signal);

@@ -16,7 +16,10 @@ describe('lone surrogates in request fields', () => {
   it('a merchant_operation_id with a lone surrogate is 400 validation_error naming the field; nothing is stored', async () => {
     const ops = h.sandbox.service.state.operations.size;
     for (const moid of ['pay-\\ud800', 'pay-\\udfff', '\\udc00lead']) {
-      const r = await h.call('POST', '/v1/payout', { raw: body(moid), headers: { 'content-type': 'application/json' } });
+      const r = await h.call('POST', '/v1/payout', {
+        raw: body(moid),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(r.status, moid).toBe(400);
       expect(r.body).toMatchObject({ code: 'validation_error' });
       expect((r.body as { message: string }).message).toMatch(/^merchant_operation_id: must be well-formed Unicode/);
@@ -25,20 +28,37 @@ describe('lone surrogates in request fields', () => {
   });
 
   it('a literal U+FFFD and a well-formed pair (an emoji) are ordinary text and name different operations', async () => {
-    const a = await h.call('POST', '/v1/payout', { raw: body('pay-\\ufffd'), headers: { 'content-type': 'application/json' } });
-    const b = await h.call('POST', '/v1/payout', { raw: body('pay-\\ud83d\\ude00'), headers: { 'content-type': 'application/json' } });
+    const a = await h.call('POST', '/v1/payout', {
+      raw: body('pay-\\ufffd'),
+      headers: { 'content-type': 'application/json' },
+    });
+    const b = await h.call('POST', '/v1/payout', {
+      raw: body('pay-\\ud83d\\ude00'),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(a.status).toBe(200);
     expect(b.status).toBe(200);
-    expect((a.body as { operation_id: string }).operation_id).not.toBe((b.body as { operation_id: string }).operation_id);
+    expect((a.body as { operation_id: string }).operation_id).not.toBe(
+      (b.body as { operation_id: string }).operation_id,
+    );
   });
 
   it('any field, nested or not, and the get_operation_state and cancel bodies too', async () => {
-    const r = await h.call('POST', '/v1/payment', { raw: body('ok-1', '\\ud800'), headers: { 'content-type': 'application/json' } });
+    const r = await h.call('POST', '/v1/payment', {
+      raw: body('ok-1', '\\ud800'),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(r.status).toBe(400);
     expect((r.body as { message: string }).message).toMatch(/^client_id: /);
-    const s = await h.call('POST', '/v1/get_operation_state', { raw: '{"merchant_operation_id":"x\\udbff"}', headers: { 'content-type': 'application/json' } });
+    const s = await h.call('POST', '/v1/get_operation_state', {
+      raw: '{"merchant_operation_id":"x\\udbff"}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(s.status).toBe(400);
-    const c = await h.call('POST', '/v1/cancel_operation', { raw: '{"merchant_operation_id":"x","reason":"\\ud800"}', headers: { 'content-type': 'application/json' } });
+    const c = await h.call('POST', '/v1/cancel_operation', {
+      raw: '{"merchant_operation_id":"x","reason":"\\ud800"}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(c.status).toBe(400);
     expect((c.body as { message: string }).message).toMatch(/^reason: /);
   });

@@ -10,7 +10,8 @@ describe('webhook endpoint limits', () => {
     h = await harness('in-process', { frozenClock: true });
   });
   afterEach(() => h.close());
-  const add = (url: string, key?: string) => h.call('POST', '/sandbox/webhooks', { body: { url }, ...(key ? { key } : {}) });
+  const add = (url: string, key?: string) =>
+    h.call('POST', '/sandbox/webhooks', { body: { url }, ...(key ? { key } : {}) });
 
   it('a URL longer than 2,048 characters is 400 validation_error; nothing is stored', async () => {
     const before = h.sandbox.service.state.webhookEndpoints.size;

@@ -10,7 +10,11 @@ import type { LoadTarget, SnapshotSource } from '../../src/store/snapshot.js';
 
 /** An error like the one Node.js raises for a write on a full disk: `code: 'ENOSPC'`, `errno: -28`. */
 export function enospcError(syscall = 'write'): NodeJS.ErrnoException {
-  return Object.assign(new Error(`ENOSPC: no space left on device, ${syscall}`), { code: 'ENOSPC', errno: -28, syscall });
+  return Object.assign(new Error(`ENOSPC: no space left on device, ${syscall}`), {
+    code: 'ENOSPC',
+    errno: -28,
+    syscall,
+  });
 }
 
 export class FailingPersistence implements Persistence {
@@ -52,7 +56,8 @@ export class FailingPersistence implements Persistence {
 
   /** Refuse the next `n` commits (replacing any earlier failNext/failAll), with `error` or a fresh ENOSPC error. */
   failNext(n = 1, error?: unknown): this {
-    if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`failNext(n): n must be a non-negative integer, got ${n}`);
+    if (!Number.isSafeInteger(n) || n < 0)
+      throw new RangeError(`failNext(n): n must be a non-negative integer, got ${n}`);
     this.#always = false;
     this.#remaining = n;
     this.#error = error;

@@ -73,7 +73,12 @@ export async function harness(transport: Transport, opts: SandboxOptions = {}): 
       body = JSON.stringify(o.body);
       headers['content-type'] ??= 'application/json';
     }
-    const req = new Request(baseUrl + path, { method, headers, redirect: 'manual', ...(body !== undefined ? { body } : {}) });
+    const req = new Request(baseUrl + path, {
+      method,
+      headers,
+      redirect: 'manual',
+      ...(body !== undefined ? { body } : {}),
+    });
     const res = transport === 'http' ? await fetch(req) : await handler.fetch(req);
     const text = await res.text();
     let parsed: unknown = undefined;

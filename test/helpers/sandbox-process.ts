@@ -6,7 +6,9 @@ import { createInterface } from 'node:readline';
 const BIN = new URL('../../bin/paygate.js', import.meta.url).pathname;
 
 export async function startCli(args: string[]): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', '--json', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', '--json', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   const line = await new Promise<string>((resolve, reject) => {
@@ -17,5 +19,7 @@ export async function startCli(args: string[]): Promise<{ child: ChildProcess; b
 }
 
 export function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((r) => child.once('exit', () => r()));
 }

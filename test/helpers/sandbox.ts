@@ -35,7 +35,11 @@ export async function openSandbox(opts: UseSandboxOptions = {}): Promise<Sandbox
   let dispatcher: Dispatcher | undefined;
   const clientOptions = (): ClientOptions => {
     dispatcher ??= dispatcherFor(transport, h.handler);
-    return { baseUrl: transport === 'http' ? h.baseUrl : 'http://sandbox.local', dispatcher, sleep: instantSleep().sleep };
+    return {
+      baseUrl: transport === 'http' ? h.baseUrl : 'http://sandbox.local',
+      dispatcher,
+      sleep: instantSleep().sleep,
+    };
   };
   const keyOf = (shopId: string): string => {
     const shop = h.sandbox.demo.shops.find((s) => s.id === shopId);
@@ -99,7 +103,9 @@ export function useSandbox(opts: UseSandboxOptions | (() => UseSandboxOptions) =
  * `open(opts)` opens a sandbox inside a test; every one opened is closed after that test. Pass the `defer` of a
  * useCleanup() to share its stack (e.g. a temp dir deferred before the sandbox is removed after it is closed).
  */
-export function useSandboxes(defer: (fn: () => unknown) => void = useCleanup()): (opts?: UseSandboxOptions) => Promise<SandboxUnderTest> {
+export function useSandboxes(
+  defer: (fn: () => unknown) => void = useCleanup(),
+): (opts?: UseSandboxOptions) => Promise<SandboxUnderTest> {
   return async (opts = {}) => {
     const sb = await openSandbox(opts);
     defer(() => sb.close());

@@ -19,9 +19,7 @@ export interface Recorded {
 
 /** What a scripted server does for one request. */
 export type Reply =
-  | { status: number; body?: unknown; headers?: Record<string, string>; raw?: string }
-  | 'hang'
-  | 'destroy';
+  { status: number; body?: unknown; headers?: Record<string, string>; raw?: string } | 'hang' | 'destroy';
 
 export type Script = (req: Recorded, n: number) => Reply;
 
@@ -60,7 +58,12 @@ async function httpServer(script: Script): Promise<TestServer> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const rec: Recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) };
+      const rec: Recorded = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+      };
       requests.push(rec);
       const reply = script(rec, requests.length - 1);
       if (reply === 'hang') {

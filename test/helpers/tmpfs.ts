@@ -22,7 +22,8 @@ function denied(e: unknown): string | undefined {
 
 /** Mount a tmpfs of `size` (e.g. '256k', '4m'). */
 export function mountTmpfs(size: string, prefix = 'paygate-tmpfs-'): Tmpfs {
-  if (process.platform !== 'linux') return { ok: false, reason: `tmpfs mounts need Linux (this is ${process.platform})` };
+  if (process.platform !== 'linux')
+    return { ok: false, reason: `tmpfs mounts need Linux (this is ${process.platform})` };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   try {
     run('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0700`, 'tmpfs', dir]);
@@ -45,7 +46,9 @@ export function mountTmpfs(size: string, prefix = 'paygate-tmpfs-'): Tmpfs {
 
 /** Say loudly that a fault test did not run, and why. */
 export function warnSkipped(file: string, reason: string): void {
-  console.warn(`\n*** SKIPPED ${file}: a tmpfs cannot be mounted here: ${reason}\n*** The real full-disk (ENOSPC) test did NOT run; run the suite as root (CAP_SYS_ADMIN) to run it. ***\n`);
+  console.warn(
+    `\n*** SKIPPED ${file}: a tmpfs cannot be mounted here: ${reason}\n*** The real full-disk (ENOSPC) test did NOT run; run the suite as root (CAP_SYS_ADMIN) to run it. ***\n`,
+  );
 }
 
 /** Fill the file system of `dir` to the last byte with a filler file; returns its path (delete it to free the space). */
@@ -54,7 +57,7 @@ export function fillDisk(dir: string): string {
   const fd = fs.openSync(filler, 'w');
   const chunk = Buffer.alloc(64 * 1024);
   try {
-    for (let size = chunk.length; size >= 1; ) {
+    for (let size = chunk.length; size >= 1;) {
       try {
         fs.writeSync(fd, chunk, 0, size);
       } catch (e) {

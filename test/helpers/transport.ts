@@ -16,7 +16,11 @@ export const TRANSPORTS: readonly Transport[] = ['in-process', 'http'];
  * that test HTTP itself (the client's transport, retries, errors and headers on the wire, the emulator's HTTP
  * behaviour); every other suite runs in-process only.
  */
-export function describeTransports(name: string, fn: (transport: Transport) => void, transports: readonly Transport[] = TRANSPORTS): void {
+export function describeTransports(
+  name: string,
+  fn: (transport: Transport) => void,
+  transports: readonly Transport[] = TRANSPORTS,
+): void {
   for (const transport of transports) describe(`${name} (${transport})`, () => fn(transport));
 }
 

@@ -9,7 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, installConsumer, packInto, type Packed } from './install.js';
 
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
-const ENTRIES = ['paygate', 'paygate/client', 'paygate/contract', 'paygate/emulator', 'paygate/webhooks', 'paygate/testing', 'paygate/msw'];
+const ENTRIES = [
+  'paygate',
+  'paygate/client',
+  'paygate/contract',
+  'paygate/emulator',
+  'paygate/webhooks',
+  'paygate/testing',
+  'paygate/msw',
+];
 
 /** A consumer's code: types from every entry, used the way an integration would. */
 const CONSUMER_TS = `
@@ -66,7 +74,12 @@ function tsconfig(resolution: 'NodeNext' | 'Bundler', files: string[]): object {
 }
 
 /** tsc over `files` of the consumer project; its output (errors; with --listFiles, every file read). */
-function typeCheck(dir: string, resolution: 'NodeNext' | 'Bundler', files: string[], ...args: string[]): { status: number | null; out: string } {
+function typeCheck(
+  dir: string,
+  resolution: 'NodeNext' | 'Bundler',
+  files: string[],
+  ...args: string[]
+): { status: number | null; out: string } {
   const config = `tsconfig.${resolution}.json`;
   writeFileSync(join(dir, config), JSON.stringify(tsconfig(resolution, files), null, 2));
   const r = spawnSync(process.execPath, [TSC, '-p', config, ...args], { cwd: dir, encoding: 'utf8' });
@@ -95,16 +108,23 @@ describe('a strict consumer of the packed tarball (no skipLibCheck)', () => {
     const read = out.split('\n').filter((l) => l.includes('/node_modules/'));
     expect(read.some((f) => f.includes('/paygate/dist/emulator/sandbox.d.ts'))).toBe(true);
     const leaked = read.filter((f) =>
-      /\/node_modules\/(h3|crossws|srvx|listhen|lowdb)\/|\/paygate\/dist\/(store\/|domain\/|emulator\/(app|context|runtime\/service|webhooks\/)[^/]*)/.test(f),
+      /\/node_modules\/(h3|crossws|srvx|listhen|lowdb)\/|\/paygate\/dist\/(store\/|domain\/|emulator\/(app|context|runtime\/service|webhooks\/)[^/]*)/.test(
+        f,
+      ),
     );
     expect(leaked).toEqual([]);
   }, 120_000);
 
-  it('type-checks with Bundler resolution (the exports types conditions), and reports a consumer\'s own type error', () => {
+  it("type-checks with Bundler resolution (the exports types conditions), and reports a consumer's own type error", () => {
     // wrong.ts proves the check is live: its one error must be the only one.
-    writeFileSync(join(consumer, 'wrong.ts'), "import type { SandboxUrls } from 'paygate/emulator';\nexport const urls: SandboxUrls = { base: 1 };\n");
+    writeFileSync(
+      join(consumer, 'wrong.ts'),
+      "import type { SandboxUrls } from 'paygate/emulator';\nexport const urls: SandboxUrls = { base: 1 };\n",
+    );
     const { status, out } = typeCheck(consumer, 'Bundler', ['index.ts', 'wrong.ts']);
-    expect(out.split('\n').filter((l) => /error TS/.test(l))).toEqual([expect.stringMatching(/^wrong\.ts\(2,\d+\): error TS2322/)]);
+    expect(out.split('\n').filter((l) => /error TS/.test(l))).toEqual([
+      expect.stringMatching(/^wrong\.ts\(2,\d+\): error TS2322/),
+    ]);
     expect(status).not.toBe(0);
   }, 120_000);
 
@@ -112,17 +132,30 @@ describe('a strict consumer of the packed tarball (no skipLibCheck)', () => {
     const script = `for (const e of ${JSON.stringify(ENTRIES)}) await import(e);
 const { default: pkg } = await import('paygate/package.json', { with: { type: 'json' } });
 process.stdout.write(pkg.name);`;
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer, encoding: 'utf8' });
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: consumer,
+      encoding: 'utf8',
+    });
     expect(out).toBe('paygate');
   }, 120_000);
 });
 
 describe('the tarball', () => {
-  const manifest = () => JSON.parse(readFileSync(join(consumer, 'node_modules/paygate/package.json'), 'utf8')) as Record<string, unknown>;
+  const manifest = () =>
+    JSON.parse(readFileSync(join(consumer, 'node_modules/paygate/package.json'), 'utf8')) as Record<string, unknown>;
 
   it('every export has a types condition first and both files are shipped', () => {
     const exports = manifest()['exports'] as Record<string, string | { types: string; default: string }>;
-    expect(Object.keys(exports).sort()).toEqual(['.', './client', './contract', './emulator', './msw', './package.json', './testing', './webhooks']);
+    expect(Object.keys(exports).sort()).toEqual([
+      '.',
+      './client',
+      './contract',
+      './emulator',
+      './msw',
+      './package.json',
+      './testing',
+      './webhooks',
+    ]);
     for (const [key, target] of Object.entries(exports)) {
       if (key === './package.json') continue;
       expect(typeof target, key).toBe('object');
@@ -140,9 +173,17 @@ describe('the tarball', () => {
   });
 
   it('ships LICENSE, CHANGELOG.md and README.md, no source map or build info', () => {
-    expect(packed.files).toEqual(expect.arrayContaining(['LICENSE', 'CHANGELOG.md', 'README.md', 'docs/spec/payment-gateway-interface.md']));
+    expect(packed.files).toEqual(
+      expect.arrayContaining(['LICENSE', 'CHANGELOG.md', 'README.md', 'docs/spec/payment-gateway-interface.md']),
+    );
     expect(packed.files.filter((f) => /\.(map|tsbuildinfo)$/.test(f))).toEqual([]);
-    expect(packed.files.filter((f) => f.startsWith('dist/') && /sourceMappingURL/.test(readFileSync(join(consumer, 'node_modules/paygate', f), 'utf8')))).toEqual([]);
+    expect(
+      packed.files.filter(
+        (f) =>
+          f.startsWith('dist/') &&
+          /sourceMappingURL/.test(readFileSync(join(consumer, 'node_modules/paygate', f), 'utf8')),
+      ),
+    ).toEqual([]);
   });
 
   it('every relative link of a shipped Markdown file points at a shipped file or folder', () => {

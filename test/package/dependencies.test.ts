@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, dependencyClosure } from './install.js';
 
-const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+};
 
 function sourceFiles(dir: string): { path: string; text: string }[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })

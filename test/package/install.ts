@@ -29,11 +29,15 @@ export function packInto(dir: string): Packed {
   return { tarball: join(dir, info.filename), files: info.files.map((f) => f.path) };
 }
 
-type LockEntry = { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+type LockEntry = {
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+};
 
 /** The lock path (`node_modules/a/node_modules/b`) Node finds `name` at from the package at `from` ('' is the root). */
 function resolveFrom(packages: Record<string, LockEntry>, from: string, name: string): string | undefined {
-  for (let base = from; ; ) {
+  for (let base = from; ;) {
     const key = `${base ? `${base}/` : ''}node_modules/${name}`;
     if (packages[key]) return key;
     if (!base) return undefined;
@@ -44,14 +48,20 @@ function resolveFrom(packages: Record<string, LockEntry>, from: string, name: st
 
 /** Top-level packages of this checkout's install that `roots` need, with everything they need in turn. */
 export function dependencyClosure(roots: string[]): string[] {
-  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, LockEntry>;
+  };
   const seen = new Set<string>();
   const queue = roots.map((name) => resolveFrom(lock.packages, '', name)).filter((k): k is string => k !== undefined);
   for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
     if (seen.has(key)) continue;
     seen.add(key);
     const entry = lock.packages[key] ?? {};
-    for (const name of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies, ...entry.peerDependencies })) {
+    for (const name of Object.keys({
+      ...entry.dependencies,
+      ...entry.optionalDependencies,
+      ...entry.peerDependencies,
+    })) {
       const found = resolveFrom(lock.packages, key, name);
       if (found && !seen.has(found)) queue.push(found);
     }
@@ -68,7 +78,9 @@ export function installConsumer(dir: string, tarball: string, devDependencies: s
   const pkgDir = join(dir, 'node_modules/paygate');
   mkdirSync(pkgDir, { recursive: true });
   execFileSync('tar', ['-xzf', tarball, '-C', pkgDir, '--strip-components=1']);
-  const shipped = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  const shipped = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
   const linked = dependencyClosure([...Object.keys(shipped.dependencies ?? {}), ...devDependencies]).filter(
     (name) => existsSync(join(ROOT, 'node_modules', name)), // an optional package this platform did not install
   );
@@ -77,6 +89,9 @@ export function installConsumer(dir: string, tarball: string, devDependencies: s
     mkdirSync(dirname(at), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules', name), at, 'dir');
   }
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2),
+  );
   return linked;
 }

@@ -2,13 +2,26 @@
 // builds with esbuild what the sandbox and the CLI need, a second run with nothing changed builds nothing, and a
 // changed source is built again. Also: `npm test` and `npm pack` still build with tsc, and the stamp is not packed.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './install.js';
 
-const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string>; files: string[] };
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  scripts: Record<string, string>;
+  files: string[];
+};
 
 let dir: string;
 const build = () => {
@@ -34,14 +47,20 @@ describe('npm start builds only when a source changed', () => {
     const bundle = mtime('dist/cli-bundle/main.js');
     const module = mtime('dist/index.js');
     // The build runs: the CLI answers from the bundle.
-    const version = spawnSync(process.execPath, [join(dir, 'bin/paygate.js'), '--version'], { cwd: dir, encoding: 'utf8' });
+    const version = spawnSync(process.execPath, [join(dir, 'bin/paygate.js'), '--version'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
     expect(version.status).toBe(0);
 
     expect(build()).toMatch(/^build: up to date/);
     expect(mtime('dist/cli-bundle/main.js')).toBe(bundle);
     expect(mtime('dist/index.js')).toBe(module);
 
-    writeFileSync(join(dir, 'src/index.ts'), `${readFileSync(join(dir, 'src/index.ts'), 'utf8')}\nexport const startBuildProbe = 1;\n`);
+    writeFileSync(
+      join(dir, 'src/index.ts'),
+      `${readFileSync(join(dir, 'src/index.ts'), 'utf8')}\nexport const startBuildProbe = 1;\n`,
+    );
     expect(build()).toMatch(/modules compiled by esbuild/);
     expect(readFileSync(join(dir, 'dist/index.js'), 'utf8')).toContain('startBuildProbe');
     expect(build()).toMatch(/^build: up to date/);

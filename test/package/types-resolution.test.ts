@@ -37,7 +37,11 @@ function attw(...args: string[]): { status: number | null; stdout: string; stder
   const out = join(dir, 'attw.out');
   const fd = openSync(out, 'w');
   try {
-    const r = spawnSync(process.execPath, [ATTW, packed.tarball, ...args], { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const r = spawnSync(process.execPath, [ATTW, packed.tarball, ...args], {
+      stdio: ['ignore', fd, 'pipe'],
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     return { status: r.status, stdout: readFileSync(out, 'utf8'), stderr: r.stderr };
   } finally {
     closeSync(fd);
@@ -58,7 +62,11 @@ describe('the types of every entry, under every module resolution (attw on the p
       if (subpath === '.') continue;
       expect([subpath, map[subpath.slice(2)]]).toEqual([subpath, [types]]);
     }
-    expect(Object.keys(map).sort()).toEqual(TYPED.filter(([s]) => s !== '.').map(([s]) => s.slice(2)).sort());
+    expect(Object.keys(map).sort()).toEqual(
+      TYPED.filter(([s]) => s !== '.')
+        .map(([s]) => s.slice(2))
+        .sort(),
+    );
   });
 
   it('each entry resolves under node10, node16 (CJS and ESM) and bundler to its own .d.ts; attw passes', () => {
@@ -67,10 +75,13 @@ describe('the types of every entry, under every module resolution (attw on the p
     for (const [subpath, types] of TYPED) {
       const entry = report.analysis.entrypoints[subpath];
       const expected = `/node_modules/paygate/${types.slice(2)}`;
-      for (const kind of RESOLUTIONS) expect([subpath, kind, entry?.resolutions[kind]?.resolution?.fileName]).toEqual([subpath, kind, expected]);
+      for (const kind of RESOLUTIONS)
+        expect([subpath, kind, entry?.resolutions[kind]?.resolution?.fileName]).toEqual([subpath, kind, expected]);
     }
     // The only remark: an ES module reached from CommonJS (node16-cjs), for every entry, and nothing else.
-    expect(report.analysis.problems.filter((p) => !(p.kind === 'CJSResolvesToESM' && p.resolutionKind === 'node16-cjs'))).toEqual([]);
+    expect(
+      report.analysis.problems.filter((p) => !(p.kind === 'CJSResolvesToESM' && p.resolutionKind === 'node16-cjs')),
+    ).toEqual([]);
     const strict = attw('--ignore-rules', 'cjs-resolves-to-esm', '--format', 'ascii');
     expect(strict.status, strict.stdout + strict.stderr).toBe(0);
   }, 120_000);

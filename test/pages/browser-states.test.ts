@@ -6,7 +6,16 @@ import { mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTEXT, launch, LOCALE_OF, overflowsSideways, seriousViolations, VIEWPORTS, watchProblems, type Viewport } from './browser.js';
+import {
+  CONTEXT,
+  launch,
+  LOCALE_OF,
+  overflowsSideways,
+  seriousViolations,
+  VIEWPORTS,
+  watchProblems,
+  type Viewport,
+} from './browser.js';
 import { chromiumPath, closePages, runScenarioPage, scenarioFiles, type ScenarioPage } from './helpers.js';
 
 const chromium = chromiumPath();
@@ -49,7 +58,8 @@ describe.skipIf(!chromium)('every state of the hosted page in Chromium', { timeo
       expect(await overflowsSideways(page), `${sp.file} at 320 px scrolls sideways`).toBe(false);
       await page.setViewportSize(VIEWPORTS.zoom200);
     }
-    if (shots && v !== 'zoom200') await page.screenshot({ path: join(shots, `${basename(sp.file, '.yaml')}-${v}.png`), fullPage: true });
+    if (shots && v !== 'zoom200')
+      await page.screenshot({ path: join(shots, `${basename(sp.file, '.yaml')}-${v}.png`), fullPage: true });
     expect(problems.take(), `${sp.file} ${v}`).toEqual([]);
   }
 

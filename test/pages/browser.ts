@@ -37,7 +37,8 @@ export interface AxeFinding {
 export async function seriousViolations(page: Page): Promise<AxeFinding[]> {
   // Evaluated through the debugging protocol, which the page's CSP does not govern (an injected tag would be refused).
   if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(axeSource);
-  const found = (await page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })
+  const found =
+    (await page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })
     .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) })))`)) as AxeFinding[];
   return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
@@ -46,7 +47,8 @@ export async function seriousViolations(page: Page): Promise<AxeFinding[]> {
 export function watchProblems(page: Page): { take(): string[] } {
   let problems: string[] = [];
   page.on('console', (m) => {
-    if (m.type() === 'error' || /Content Security Policy|Refused to/.test(m.text())) problems.push(`console: ${m.text()}`);
+    if (m.type() === 'error' || /Content Security Policy|Refused to/.test(m.text()))
+      problems.push(`console: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`exception: ${e.message}`));
   return {
@@ -60,5 +62,7 @@ export function watchProblems(page: Page): { take(): string[] } {
 
 /** Whether the page scrolls sideways (content wider than the viewport): it must reflow instead. */
 export function overflowsSideways(page: Page): Promise<boolean> {
-  return page.evaluate('document.documentElement.scrollWidth > document.documentElement.clientWidth') as Promise<boolean>;
+  return page.evaluate(
+    'document.documentElement.scrollWidth > document.documentElement.clientWidth',
+  ) as Promise<boolean>;
 }

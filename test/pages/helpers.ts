@@ -25,19 +25,32 @@ export interface ScenarioPage {
 /** Run one hosted-page scenario against a fresh sandbox listening on 127.0.0.1:0, and leave that sandbox open. */
 export async function runScenarioPage(file: string, index: number): Promise<ScenarioPage> {
   const s = parseScenario(readFileSync(file, 'utf8'), file);
-  const fixtures = s.fixtures === 'default' ? undefined : isAbsolute(s.fixtures) ? s.fixtures : resolve(dirname(file), s.fixtures);
-  const sandbox = await createSandbox({ ...(fixtures ? { fixtures } : {}), frozenClock: true, startTime: s.startTime, log: () => {} });
+  const fixtures =
+    s.fixtures === 'default' ? undefined : isAbsolute(s.fixtures) ? s.fixtures : resolve(dirname(file), s.fixtures);
+  const sandbox = await createSandbox({
+    ...(fixtures ? { fixtures } : {}),
+    frozenClock: true,
+    startTime: s.startTime,
+    log: () => {},
+  });
   try {
     const { url: baseUrl } = await sandbox.listen({ port: 0, host: '127.0.0.1' });
     const keys = Object.fromEntries(sandbox.demo.shops.map((x) => [x.id, x.api_key]));
     const shop = s.shop ?? sandbox.demo.shops[0]!.id;
     // Its own fixtures are already the sandbox's: run it as a default-world scenario with the sandbox's keys.
-    const result = await runOneScenario({ ...s, fixtures: 'default', shop }, { seed: 7, index, remote: { baseUrl, keys, adminToken: sandbox.adminToken, reset: false } });
-    if (result.status !== 'passed') throw new Error(`${file}: ${result.status} ${JSON.stringify(result.steps.find((x) => x.status === 'failed') ?? result.error)}`);
+    const result = await runOneScenario(
+      { ...s, fixtures: 'default', shop },
+      { seed: 7, index, remote: { baseUrl, keys, adminToken: sandbox.adminToken, reset: false } },
+    );
+    if (result.status !== 'passed')
+      throw new Error(
+        `${file}: ${result.status} ${JSON.stringify(result.steps.find((x) => x.status === 'failed') ?? result.error)}`,
+      );
     const step = result.steps.find((x) => x.id === 'page');
     const url = (step?.response?.body as { payment_url?: string } | undefined)?.payment_url;
     const state = s.tags?.find((t) => t.startsWith('page:'))?.slice('page:'.length);
-    if (!url || !state) throw new Error(`${file}: needs a step with id "page" answering a payment_url, and a page:<state> tag`);
+    if (!url || !state)
+      throw new Error(`${file}: needs a step with id "page" answering a payment_url, and a page:<state> tag`);
     return { file, name: s.name, state, url, sandbox };
   } catch (e) {
     await sandbox.close();
@@ -69,7 +82,11 @@ export async function closePages(pages: readonly ScenarioPage[]): Promise<void> 
 }
 
 /** A multipart receipt form as a browser would send it. */
-export async function receiptForm(file: Uint8Array, filename = 'receipt.pdf', type = 'application/pdf'): Promise<{ body: Uint8Array; contentType: string }> {
+export async function receiptForm(
+  file: Uint8Array,
+  filename = 'receipt.pdf',
+  type = 'application/pdf',
+): Promise<{ body: Uint8Array; contentType: string }> {
   const form = new FormData();
   form.set('receipt', new Blob([file], { type }), filename);
   const req = new Request('http://x/', { method: 'POST', body: form });
@@ -78,7 +95,9 @@ export async function receiptForm(file: Uint8Array, filename = 'receipt.pdf', ty
 
 /** Where Debian's chromium is, or undefined (the browser tests then skip, loudly). */
 export function chromiumPath(): string | undefined {
-  const found = [process.env.PAYGATE_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => !!p && existsSync(p));
+  const found = [process.env.PAYGATE_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+    (p): p is string => !!p && existsSync(p),
+  );
   if (!found) {
     const line = '!'.repeat(100);
     console.warn(

@@ -14,17 +14,29 @@ const KEY_FIELD = 'pg_test_field_4Hs8Kq1WzN6bVt3P';
 
 describe('the receipt upload of the page', () => {
   const h = useSandbox({ frozenClock: true, startTime: '2026-07-01T10:00:00Z', adminToken: 'adm' });
-  const link = async (over: Record<string, unknown> = {}) => (await h.call('POST', '/v1/payment/link', { body: paymentBody({ client_id: 'p+receipt', ...over }) })).body;
-  const upload = async (url: string, file: Uint8Array, opts: { name?: string; type?: string; headers?: Record<string, string> } = {}) => {
+  const link = async (over: Record<string, unknown> = {}) =>
+    (await h.call('POST', '/v1/payment/link', { body: paymentBody({ client_id: 'p+receipt', ...over }) })).body;
+  const upload = async (
+    url: string,
+    file: Uint8Array,
+    opts: { name?: string; type?: string; headers?: Record<string, string> } = {},
+  ) => {
     const form = await receiptForm(file, opts.name, opts.type);
-    return h.call('POST', `${new URL(url).pathname}/receipt?lang=en`, { key: null, raw: form.body, headers: { 'content-type': form.contentType, ...opts.headers } });
+    return h.call('POST', `${new URL(url).pathname}/receipt?lang=en`, {
+      key: null,
+      raw: form.body,
+      headers: { 'content-type': form.contentType, ...opts.headers },
+    });
   };
-  const state = async (id: string) => (await h.call('POST', '/v1/get_operation_state', { body: { operation_id: id } })).body.status;
+  const state = async (id: string) =>
+    (await h.call('POST', '/v1/get_operation_state', { body: { operation_id: id } })).body.status;
   const uploads = async (id: string) => (await h.call('GET', `/sandbox/operations/${id}`, {})).body.uploads.length;
 
   it('a matching PDF receipt completes the payment, and the page says Paid', async () => {
     const op = await link();
-    const r = await upload(op.payment_url, sample('ok-1500.pdf'), { headers: { origin: 'http://paygate.local', 'sec-fetch-site': 'same-origin' } });
+    const r = await upload(op.payment_url, sample('ok-1500.pdf'), {
+      headers: { origin: 'http://paygate.local', 'sec-fetch-site': 'same-origin' },
+    });
     expect(r.status).toBe(303);
     expect(r.headers.get('location')).toBe(`${op.payment_url}?lang=en`);
     expect(await state(op.operation_id)).toBe('completed');
@@ -62,7 +74,11 @@ describe('the receipt upload of the page', () => {
 
   it('refuses a POST another site made a browser send (CSRF), before reading it', async () => {
     const op = await link();
-    const attempts: Record<string, string>[] = [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site', origin: 'http://sub.paygate.local' }];
+    const attempts: Record<string, string>[] = [
+      { origin: 'https://evil.example' },
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site', origin: 'http://sub.paygate.local' },
+    ];
     for (const headers of attempts) {
       const r = await upload(op.payment_url, sample('ok-1500.pdf'), { headers });
       expect(r.status, JSON.stringify(headers)).toBe(403);
@@ -97,15 +113,32 @@ describe('the receipt upload of the page', () => {
 
 describe('the flexible-link picker', () => {
   const h = useSandbox({ frozenClock: true, startTime: '2026-07-01T10:00:00Z', adminToken: 'adm' });
-  const layout = (amounts: string[], key = KEY_POOL) => h.call('POST', '/sandbox/pool/layout', { key, body: { method: 'WT_RUB_C2C', amounts } });
+  const layout = (amounts: string[], key = KEY_POOL) =>
+    h.call('POST', '/sandbox/pool/layout', { key, body: { method: 'WT_RUB_C2C', amounts } });
   const flexible = async (over: Record<string, unknown>, key = KEY_POOL) =>
-    (await h.call('POST', '/v1/payment/link/flexible', { key, body: { merchant_operation_id: `f-${Math.random()}`, client_id: 'p1', method: 'WT_RUB_C2C', currency: 'RUB', ...over } })).body;
+    (
+      await h.call('POST', '/v1/payment/link/flexible', {
+        key,
+        body: {
+          merchant_operation_id: `f-${Math.random()}`,
+          client_id: 'p1',
+          method: 'WT_RUB_C2C',
+          currency: 'RUB',
+          ...over,
+        },
+      })
+    ).body;
   const choose = (url: string, amount: string, headers: Record<string, string> = {}) => {
     const u = new URL(url);
-    return h.call('POST', `${u.pathname}/amount${u.search}&lang=en`, { key: null, raw: new URLSearchParams({ amount }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
+    return h.call('POST', `${u.pathname}/amount${u.search}&lang=en`, {
+      key: null,
+      raw: new URLSearchParams({ amount }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    });
   };
   const open = (url: string) => h.call('GET', new URL(url).pathname + new URL(url).search, { key: null });
-  const opState = async (id: string, key = KEY_POOL) => (await h.call('POST', '/v1/get_operation_state', { key, body: { operation_id: id } })).body;
+  const opState = async (id: string, key = KEY_POOL) =>
+    (await h.call('POST', '/v1/get_operation_state', { key, body: { operation_id: id } })).body;
 
   it('lists the ranges the pool can take now; a chosen amount creates the payment and the page becomes its page (rules 5, 7)', async () => {
     await layout(['300.00', '1500.00', '25000.00']);
@@ -140,8 +173,13 @@ describe('the flexible-link picker', () => {
     expect(r.text).toContain('That amount was just taken by another payment.');
     expect(r.text).not.toContain('value="3000.00"');
     expect(r.text).toContain('name="amount" value="2700.00"');
-    expect((await h.call('POST', '/v1/get_operation_state', { key: KEY_POOL, body: { operation_id: f.operation_id } })).status).toBe(404);
-    expect((await h.call('GET', `/sandbox/links/${f.operation_id}`, { key: KEY_POOL })).body.status).toBe('amount_selection');
+    expect(
+      (await h.call('POST', '/v1/get_operation_state', { key: KEY_POOL, body: { operation_id: f.operation_id } }))
+        .status,
+    ).toBe(404);
+    expect((await h.call('GET', `/sandbox/links/${f.operation_id}`, { key: KEY_POOL })).body.status).toBe(
+      'amount_selection',
+    );
     const again = await choose(f.payment_url, '2700.00');
     expect(again.status).toBe(303);
     expect(await opState(f.operation_id)).toMatchObject({ status: 'pending', expected_amount: '2700.00' });
@@ -157,7 +195,10 @@ describe('the flexible-link picker', () => {
     const r = await choose(f.payment_url, '4000.00');
     expect(r.status).toBe(410);
     expect(r.text).toContain('data-state="expired"');
-    expect((await h.call('POST', '/v1/get_operation_state', { key: KEY_POOL, body: { operation_id: f.operation_id } })).status).toBe(404);
+    expect(
+      (await h.call('POST', '/v1/get_operation_state', { key: KEY_POOL, body: { operation_id: f.operation_id } }))
+        .status,
+    ).toBe(404);
   });
 
   it('refuses what is not an amount, or out of bounds, with the page and its reason; and a cross-site choice', async () => {
@@ -171,16 +212,33 @@ describe('the flexible-link picker', () => {
     expect(out.text).toContain('Enter an amount from ₽200.00 to ₽30,000.00.');
     const csrf = await choose(f.payment_url, '300.00', { origin: 'https://evil.example' });
     expect(csrf.status).toBe(403);
-    expect((await h.call('GET', `/sandbox/links/${f.operation_id}`, { key: KEY_POOL })).body.status).toBe('amount_selection');
-    const noK = await h.call('POST', `/pay/${f.operation_id}/amount`, { key: null, raw: 'amount=300.00', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect((await h.call('GET', `/sandbox/links/${f.operation_id}`, { key: KEY_POOL })).body.status).toBe(
+      'amount_selection',
+    );
+    const noK = await h.call('POST', `/pay/${f.operation_id}/amount`, {
+      key: null,
+      raw: 'amount=300.00',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(noK.status).toBe(404);
   });
 
   describe('a shop configured for one amount field (rule 7)', () => {
     const f2 = useSandbox({ frozenClock: true, fixtures: `${ROOT}fixtures/picker-amount-field.json` });
     it('shows one field within the bounds and the nearest payable amounts, and takes an amount typed in it', async () => {
-      await f2.call('POST', '/sandbox/pool/layout', { key: KEY_FIELD, body: { method: 'WT_RUB_C2C', amounts: ['1500.00', '8000.00'] } });
-      const body = { merchant_operation_id: 'field-1', client_id: 'p1', method: 'WT_RUB_C2C', currency: 'RUB', recommended_amount: '7800.00', min_amount: '1000.00', max_amount: '9000.00' };
+      await f2.call('POST', '/sandbox/pool/layout', {
+        key: KEY_FIELD,
+        body: { method: 'WT_RUB_C2C', amounts: ['1500.00', '8000.00'] },
+      });
+      const body = {
+        merchant_operation_id: 'field-1',
+        client_id: 'p1',
+        method: 'WT_RUB_C2C',
+        currency: 'RUB',
+        recommended_amount: '7800.00',
+        min_amount: '1000.00',
+        max_amount: '9000.00',
+      };
       const f = (await f2.call('POST', '/v1/payment/link/flexible', { key: KEY_FIELD, body })).body;
       const u = new URL(f.payment_url);
       const page = (await f2.call('GET', u.pathname + u.search, { key: null })).text;
@@ -188,9 +246,16 @@ describe('the flexible-link picker', () => {
       expect(page).toContain('Amount, from ₽1,000.00 to ₽9,000.00');
       expect(page).toContain('name="amount" value="8000.00"');
       expect(page).toContain('name="amount" value="7500.00"');
-      const r = await f2.call('POST', `${u.pathname}/amount${u.search}`, { key: null, raw: 'amount=1200.50', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const r = await f2.call('POST', `${u.pathname}/amount${u.search}`, {
+        key: null,
+        raw: 'amount=1200.50',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
       expect(r.status).toBe(303);
-      expect((await f2.call('POST', '/v1/get_operation_state', { key: KEY_FIELD, body: { operation_id: f.operation_id } })).body.expected_amount).toBe('1200.50');
+      expect(
+        (await f2.call('POST', '/v1/get_operation_state', { key: KEY_FIELD, body: { operation_id: f.operation_id } }))
+          .body.expected_amount,
+      ).toBe('1200.50');
     });
   });
 });

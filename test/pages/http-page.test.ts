@@ -9,12 +9,23 @@ const ADMIN = { key: null, headers: { 'x-admin-token': 'adm' } };
 
 describe('hosted page over HTTP', () => {
   const h = useSandbox({ frozenClock: true, startTime: '2026-07-01T10:00:00Z', adminToken: 'adm' });
-  const link = async (over: Record<string, unknown> = {}) => (await h.call('POST', '/v1/payment/link', { body: paymentBody(over) })).body;
+  const link = async (over: Record<string, unknown> = {}) =>
+    (await h.call('POST', '/v1/payment/link', { body: paymentBody(over) })).body;
   const path = (url: string) => new URL(url).pathname + new URL(url).search;
   const open = (url: string, headers: Record<string, string> = {}) => h.call('GET', path(url), { key: null, headers });
   const flexible = async (over: Record<string, unknown> = {}) => {
-    await h.call('POST', '/sandbox/pool/layout', { key: KEY_POOL, body: { method: 'WT_RUB_C2C', amounts: ['300.00', '1500.00', '25000.00'] } });
-    const body = { merchant_operation_id: `f-${Math.random()}`, client_id: 'p1', method: 'WT_RUB_C2C', currency: 'RUB', recommended_amount: '24800.00', ...over };
+    await h.call('POST', '/sandbox/pool/layout', {
+      key: KEY_POOL,
+      body: { method: 'WT_RUB_C2C', amounts: ['300.00', '1500.00', '25000.00'] },
+    });
+    const body = {
+      merchant_operation_id: `f-${Math.random()}`,
+      client_id: 'p1',
+      method: 'WT_RUB_C2C',
+      currency: 'RUB',
+      recommended_amount: '24800.00',
+      ...over,
+    };
     return (await h.call('POST', '/v1/payment/link/flexible', { key: KEY_POOL, body })).body;
   };
 
@@ -31,10 +42,12 @@ describe('hosted page over HTTP', () => {
 
   const expectCleanMarkup = (html: string) => {
     // No script runs but the sandbox's own file; the texts travel in a JSON data block. No inline style either.
-    for (const tag of html.match(/<script\b[^>]*>/g) ?? []) expect(tag).toMatch(/ src="http:\/\/paygate\.local\/pay\/assets\/page\.js\?v=|type="application\/json"/);
+    for (const tag of html.match(/<script\b[^>]*>/g) ?? [])
+      expect(tag).toMatch(/ src="http:\/\/paygate\.local\/pay\/assets\/page\.js\?v=|type="application\/json"/);
     expect(html).not.toMatch(/\sstyle=|\son[a-z]+=/i);
     // Nothing from another origin: every address is the sandbox's own ({payment_page_url}).
-    for (const [, url] of html.matchAll(/(?:src|href|action)="([^"]+)"/g)) expect(url!).toMatch(/^(http:\/\/paygate\.local\/pay\/|data:,$)/);
+    for (const [, url] of html.matchAll(/(?:src|href|action)="([^"]+)"/g))
+      expect(url!).toMatch(/^(http:\/\/paygate\.local\/pay\/|data:,$)/);
   };
 
   it('every answer of the page carries the safety headers, and the markup runs no inline code', async () => {
@@ -54,7 +67,11 @@ describe('hosted page over HTTP', () => {
     expectSafe(asset, 'public, max-age=31536000, immutable');
     expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(() => new Script(asset.text)).not.toThrow();
-    const css = await h.call('GET', page.text.match(/href="http:\/\/paygate\.local(\/pay\/assets\/page\.css\?v=[^"]+)"/)![1]!, { key: null });
+    const css = await h.call(
+      'GET',
+      page.text.match(/href="http:\/\/paygate\.local(\/pay\/assets\/page\.css\?v=[^"]+)"/)![1]!,
+      { key: null },
+    );
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
     expect(css.text).not.toMatch(/url\(|@import/);
     expect((await h.call('GET', '/pay/assets/other.js', { key: null })).status).toBe(404);
@@ -89,7 +106,16 @@ describe('hosted page over HTTP', () => {
     expect(card.number).toMatch(/^\d{16}$/);
     expect(page).toContain(card.number.replace(/(\d{4})(?=\d)/g, '$1 '));
     expect(page).toContain(`data-copy="${card.number}"`);
-    for (const secret of ['order-secret-42', 'client-secret-7', 'sim_cards', 'r_a_c2c_in', 'pg_test_', 'settlement', 'commission']) expect(page).not.toContain(secret);
+    for (const secret of [
+      'order-secret-42',
+      'client-secret-7',
+      'sim_cards',
+      'r_a_c2c_in',
+      'pg_test_',
+      'settlement',
+      'commission',
+    ])
+      expect(page).not.toContain(secret);
     const phone = await link({ method: 'WT_RUB_PHONE' });
     const p = (await open(phone.payment_url, { 'accept-language': 'ru' })).text;
     expect(p).toMatch(/\+7 9\d\d \d{3}-\d\d-\d\d/);
@@ -106,7 +132,10 @@ describe('hosted page over HTTP', () => {
     form.set('confirmation_type', 'receipt');
     form.set('receipt', new Blob([new TextEncoder().encode('%PDF-1.4 broken')], { type: 'application/pdf' }), 'r.pdf');
     const req = new Request('http://x', { method: 'POST', body: form });
-    const sent = await h.call('POST', '/v1/confirm_payment', { raw: new Uint8Array(await req.arrayBuffer()), headers: { 'content-type': req.headers.get('content-type')! } });
+    const sent = await h.call('POST', '/v1/confirm_payment', {
+      raw: new Uint8Array(await req.arrayBuffer()),
+      headers: { 'content-type': req.headers.get('content-type')! },
+    });
     expect(sent.body.manual_check_reason).toBe('not_terminal');
     const review = (await open(op.payment_url)).text;
     expect(review).toContain('data-state="review"');
@@ -137,7 +166,13 @@ describe('hosted page over HTTP', () => {
     const f = await flexible();
     expect(f.status).toBe('amount_selection');
     const id = f.operation_id;
-    for (const p of [`/pay/${id}`, `/pay/${id}?k=wrong`, `/pay/${id}/events`, `/pay/${id}/events?k=wrong`, `/pay/${id}/amount?k=x`]) {
+    for (const p of [
+      `/pay/${id}`,
+      `/pay/${id}?k=wrong`,
+      `/pay/${id}/events`,
+      `/pay/${id}/events?k=wrong`,
+      `/pay/${id}/amount?k=x`,
+    ]) {
       expect((await h.call('GET', p, { key: null })).status, p).toBe(404);
     }
     const ok = await open(f.payment_url);

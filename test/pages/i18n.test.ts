@@ -30,13 +30,15 @@ describe('hosted page language and formats', () => {
   it('escapes what it fills in, and has every text in both languages', () => {
     expect(t('en', 'lead.paid', { amount: '<b>' })).toContain('&#60;b&#62;');
     expect(Object.keys(MESSAGES.ru).sort()).toEqual(Object.keys(MESSAGES.en).sort());
-    for (const [k, v] of Object.entries(MESSAGES.ru)) expect(v.match(/\{\w+\}/g) ?? [], k).toEqual(MESSAGES.en[k as keyof typeof MESSAGES.en].match(/\{\w+\}/g) ?? []);
+    for (const [k, v] of Object.entries(MESSAGES.ru))
+      expect(v.match(/\{\w+\}/g) ?? [], k).toEqual(MESSAGES.en[k as keyof typeof MESSAGES.en].match(/\{\w+\}/g) ?? []);
   });
 
   it('reads an amount as a payer types it', () => {
     expect(parseAmount('1 500,5')).toBe('1500.50');
     expect(parseAmount('1500.50 ₽')).toBe('1500.50');
     expect(parseAmount('\u00a024\u202f500')).toBe('24500.00');
-    for (const bad of [null, '', 'abc', '1.234', '-5', '0', '0,00', '1e3', '1,500.00']) expect(parseAmount(bad), String(bad)).toBeUndefined();
+    for (const bad of [null, '', 'abc', '1.234', '-5', '0', '0,00', '1e3', '1,500.00'])
+      expect(parseAmount(bad), String(bad)).toBeUndefined();
   });
 });

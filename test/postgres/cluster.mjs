@@ -12,7 +12,9 @@ import pg from 'pg';
 export function postgresBinDir() {
   const base = '/usr/lib/postgresql';
   if (existsSync(base)) {
-    const versions = readdirSync(base).filter((v) => existsSync(join(base, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(base)
+      .filter((v) => existsSync(join(base, v, 'bin', 'initdb')))
+      .sort((a, b) => Number(b) - Number(a));
     if (versions.length > 0) return join(base, versions[0], 'bin');
   }
   try {
@@ -24,7 +26,9 @@ export function postgresBinDir() {
 
 /** Why the PostgreSQL tests cannot run here, or undefined when they can. */
 export function postgresMissing() {
-  return postgresBinDir() ? undefined : 'PostgreSQL is not installed (no /usr/lib/postgresql/<ver>/bin/initdb): apt-get install -y postgresql (.ci/run does this as root)';
+  return postgresBinDir()
+    ? undefined
+    : 'PostgreSQL is not installed (no /usr/lib/postgresql/<ver>/bin/initdb): apt-get install -y postgresql (.ci/run does this as root)';
 }
 
 function freePort() {
@@ -59,10 +63,27 @@ export async function startCluster({ fsync = false, log = () => {} } = {}) {
   chmodSync(dir, 0o755);
   if (who.uid !== undefined) chownSync(dir, who.uid, who.gid);
   const t0 = Date.now();
-  execFileSync(join(bin, 'initdb'), ['-D', data, '-U', 'paygate', '--auth=trust', '-E', 'UTF8', '--no-sync', '--locale=C'], { ...who, stdio: 'pipe' });
+  execFileSync(
+    join(bin, 'initdb'),
+    ['-D', data, '-U', 'paygate', '--auth=trust', '-E', 'UTF8', '--no-sync', '--locale=C'],
+    { ...who, stdio: 'pipe' },
+  );
   log(`initdb ${Date.now() - t0} ms`);
   const port = await freePort();
-  const args = ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', `fsync=${fsync ? 'on' : 'off'}`];
+  const args = [
+    '-D',
+    data,
+    '-p',
+    String(port),
+    '-k',
+    dir,
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'max_connections=200',
+    '-c',
+    `fsync=${fsync ? 'on' : 'off'}`,
+  ];
   if (!fsync) args.push('-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   const url = (db = 'postgres') => `postgres://paygate@127.0.0.1:${port}/${db}`;
   let server;

@@ -25,12 +25,31 @@ interface Proc {
 }
 
 function start(store: string, hook: string, extra: string[] = []): Proc {
-  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--store', store, '--port', '0', '--json', '--frozen-clock', '--webhook-url', hook, ...extra], {
-    env: { ...process.env, PAYGATE_ADMIN_TOKEN: ADMIN, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      'sandbox',
+      'start',
+      '--store',
+      store,
+      '--port',
+      '0',
+      '--json',
+      '--frozen-clock',
+      '--webhook-url',
+      hook,
+      ...extra,
+    ],
+    {
+      env: { ...process.env, PAYGATE_ADMIN_TOKEN: ADMIN, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let err = '';
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code, sig) => reject(new Error(`sandbox exited (${code ?? sig}): ${err}`))));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code, sig) => reject(new Error(`sandbox exited (${code ?? sig}): ${err}`))),
+  );
   exited.catch(() => {});
   const standby = new Promise<string>((resolve) =>
     child.stderr!.on('data', (d: Buffer) => {
@@ -39,7 +58,10 @@ function start(store: string, hook: string, extra: string[] = []): Proc {
       if (m) resolve(m[1]!);
     }),
   );
-  const active = Promise.race([new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve)), exited]).then((l) => JSON.parse(l) as { base_url: string });
+  const active = Promise.race([
+    new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve)),
+    exited,
+  ]).then((l) => JSON.parse(l) as { base_url: string });
   const standingBy = Promise.race([standby, exited]);
   // Each process ends killed: a promise it never fulfilled is not an error.
   active.catch(() => {});
@@ -58,7 +80,13 @@ const create = (base: string, mop: string) =>
   fetch(`${base}/v1/payment`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': KEY_A },
-    body: JSON.stringify({ merchant_operation_id: mop, client_id: 'c', method: 'WT_RUB_C2C', amount: '100.00', currency: 'RUB' }),
+    body: JSON.stringify({
+      merchant_operation_id: mop,
+      client_id: 'c',
+      method: 'WT_RUB_C2C',
+      amount: '100.00',
+      currency: 'RUB',
+    }),
   });
 
 pgDescribe('failover on PostgreSQL', () => {
@@ -118,7 +146,9 @@ pgDescribe('failover on PostgreSQL', () => {
         if (!ready) await new Promise((res) => setTimeout(res, 25));
       }
       const failoverMs = ready - killedAt;
-      process.stderr.write(`failover: ${failoverMs} ms (${acked.size} creates acknowledged, ${unknown.size} in flight at the kill)\n`);
+      process.stderr.write(
+        `failover: ${failoverMs} ms (${acked.size} creates acknowledged, ${unknown.size} in flight at the kill)\n`,
+      );
       expect(failoverMs).toBeLessThan(5000);
       expect((await b.active).base_url).toBe(bBase);
 
@@ -136,7 +166,11 @@ pgDescribe('failover on PostgreSQL', () => {
       }
 
       // Timers resume on the new active one: the payments expire, deliveries due are made.
-      const adv = await fetch(`${bBase}/sandbox/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN }, body: JSON.stringify({ by: '31m' }) });
+      const adv = await fetch(`${bBase}/sandbox/clock/advance`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN },
+        body: JSON.stringify({ by: '31m' }),
+      });
       expect(adv.status).toBe(200);
       const ops = new Set(acked.values());
       const seen = new Map<string, Set<string>>(); // event (type + operation + status) → webhook-ids
@@ -146,7 +180,10 @@ pgDescribe('failover on PostgreSQL', () => {
       while (expired.size < ops.size) {
         const r = await Promise.race([rx.next(), deadline]);
         if (!r) throw new Error(`only ${expired.size} of ${ops.size} operations' expiry were delivered`);
-        const ev = JSON.parse(r.body) as { type: string; data: { operation: { operation_id: string; status: string } } };
+        const ev = JSON.parse(r.body) as {
+          type: string;
+          data: { operation: { operation_id: string; status: string } };
+        };
         const op = ev.data.operation;
         const key = `${ev.type} ${op.operation_id} ${op.status}`;
         if (!seen.has(key)) seen.set(key, new Set());
@@ -210,7 +247,9 @@ pgDescribe('failover on PostgreSQL', () => {
       const code = await new Promise<number | null>((r) => b.child.once('exit', (c) => r(c)));
       expect(code).toBe(5);
       expect(b.stderr()).toMatch(/holds its active lease, and --reset would delete its data/);
-      expect(((await (await create(base, 'kept')).json()) as { operation_id: string }).operation_id).toBe(made.operation_id);
+      expect(((await (await create(base, 'kept')).json()) as { operation_id: string }).operation_id).toBe(
+        made.operation_id,
+      );
     } finally {
       await kill(a.child);
       await rx.close();

@@ -37,7 +37,10 @@ export async function killWriterSessions(url: string, only?: 'standby'): Promise
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    const notHolder = only === 'standby' ? "AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND l.locktype = 'advisory' AND l.objid = 1 AND l.granted)" : '';
+    const notHolder =
+      only === 'standby'
+        ? "AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND l.locktype = 'advisory' AND l.objid = 1 AND l.granted)"
+        : '';
     const { rows } = await c.query<{ ok: boolean }>(
       `SELECT pg_terminate_backend(a.pid, 5000) AS ok FROM pg_stat_activity a WHERE a.application_name LIKE 'paygate pid %' AND a.datname = current_database() ${notHolder}`,
     );

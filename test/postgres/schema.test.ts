@@ -31,7 +31,9 @@ pgDescribe('PostgreSQL schema migrations', () => {
     const url = await cluster.get().createDatabase();
     const old = await client(url);
     expect(await migrate(old, 'test', 1)).toBe(0);
-    await old.query("INSERT INTO paygate_journal (workspace, seq, tx) VALUES ('default', 1, $1)", [JSON.stringify([{ c: 'operations', v: { id: 'from-v1' } }])]);
+    await old.query("INSERT INTO paygate_journal (workspace, seq, tx) VALUES ('default', 1, $1)", [
+      JSON.stringify([{ c: 'operations', v: { id: 'from-v1' } }]),
+    ]);
     const ws = backend(url).workspace('default');
     expect(await ws.persistence.open()).toEqual({ operations: [{ id: 'from-v1' }] });
     await ws.files.put('r1', new Uint8Array([9]));
@@ -44,7 +46,10 @@ pgDescribe('PostgreSQL schema migrations', () => {
     const c = await client(url);
     await migrate(c, 'test');
     await c.query("INSERT INTO paygate_schema (version, description) VALUES (99, 'from the future')");
-    const err = await backend(url).workspace('default').persistence.open().catch((e: unknown) => e);
+    const err = await backend(url)
+      .workspace('default')
+      .persistence.open()
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'store_schema' });
     expect((err as Error).message).toMatch(/schema version 99, newer than this paygate knows \(2\).*Upgrade paygate/);
     expect((await c.query('SELECT count(*)::int AS n FROM paygate_schema')).rows[0].n).toBe(SCHEMA_VERSION + 1);
@@ -55,7 +60,9 @@ pgDescribe('PostgreSQL schema migrations', () => {
     const [a, b, d] = [backend(url), backend(url), backend(url)];
     await Promise.all([a.connect(), b.connect(), d.connect()]);
     const c = await client(url);
-    expect((await c.query('SELECT version FROM paygate_schema ORDER BY version')).rows.map((r) => r.version)).toEqual([1, 2]);
+    expect((await c.query('SELECT version FROM paygate_schema ORDER BY version')).rows.map((r) => r.version)).toEqual([
+      1, 2,
+    ]);
   });
 
   it('a gap in the journal or a row that is not JSON is store_corrupt, naming the transaction; nothing is written', async () => {
@@ -63,14 +70,23 @@ pgDescribe('PostgreSQL schema migrations', () => {
     const c = await client(url);
     await migrate(c, 'test');
     const tx = (id: string) => JSON.stringify([{ c: 'operations', v: { id } }]);
-    await c.query("INSERT INTO paygate_journal (workspace, seq, tx) VALUES ('default', 1, $1), ('default', 3, $2), ('other', 1, '{oops')", [tx('a'), tx('c')]);
-    const gap = await backend(url).workspace('default').persistence.open().catch((e: unknown) => e);
+    await c.query(
+      "INSERT INTO paygate_journal (workspace, seq, tx) VALUES ('default', 1, $1), ('default', 3, $2), ('other', 1, '{oops')",
+      [tx('a'), tx('c')],
+    );
+    const gap = await backend(url)
+      .workspace('default')
+      .persistence.open()
+      .catch((e: unknown) => e);
     expect(gap).toMatchObject({ code: 'store_corrupt' });
     expect((gap as Error).message).toMatch(/transaction 2 is missing \(the next one is 3\)/);
     // The remedies are the database's, not a file's.
     expect((gap as Error).message).toMatch(/Nothing was changed\. Repair that row of paygate_journal .*--reset/);
     expect((gap as Error).message).not.toMatch(/--in-memory|\.journal\b|the file/i);
-    const bad = await backend(url).workspace('other').persistence.open().catch((e: unknown) => e);
+    const bad = await backend(url)
+      .workspace('other')
+      .persistence.open()
+      .catch((e: unknown) => e);
     expect((bad as Error).message).toMatch(/workspace other.*not valid JSON/);
     expect((bad as Error).message).toMatch(/Nothing was changed/);
     expect((await c.query('SELECT count(*)::int AS n FROM paygate_snapshot')).rows[0].n).toBe(0);

@@ -22,7 +22,10 @@ pgDescribe('warm standby', () => {
     const url = await cluster.get().createDatabase();
     const a = new PostgresBackend({ url });
     const b = new PostgresBackend({ url, pollMs: 10 });
-    closers.push(() => a.close(), () => b.close());
+    closers.push(
+      () => a.close(),
+      () => b.close(),
+    );
     const pa = a.workspace('default').persistence;
     await pa.open();
     for (let i = 1; i <= 5; i++) await pa.commit([op(`a${i}`)]);

@@ -19,7 +19,11 @@ async function start(store: string, startTime?: string): Promise<Sandbox> {
 }
 
 async function call(sb: Sandbox, method: string, path: string, headers: Record<string, string>, body?: unknown) {
-  const init = { method, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) };
+  const init = {
+    method,
+    headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  };
   const res = await sb.fetch(new Request(`http://paygate.local${path}`, init));
   return { status: res.status, body: (await res.json().catch(() => undefined)) as any };
 }
@@ -38,17 +42,36 @@ pgDescribe('workspaces on PostgreSQL', () => {
     const b = await made('ci-b', '2028-01-01T00:00:00Z');
     const keyA = { 'x-api-key': a.keys.shop_a! };
     const keyB = { 'x-api-key': b.keys.shop_a! };
-    const op = (await call(sb, 'POST', '/w/ci-a/v1/payment', keyA, paymentBody({ client_id: 'payer+receipt' }))).body as { operation_id: string };
+    const op = (await call(sb, 'POST', '/w/ci-a/v1/payment', keyA, paymentBody({ client_id: 'payer+receipt' })))
+      .body as { operation_id: string };
     const form = new FormData();
     form.set('operation_id', op.operation_id);
     form.set('confirmation_type', 'receipt');
-    form.set('receipt', new Blob([readFileSync(new URL('../../fixtures/receipts/ok-1500.pdf', import.meta.url))], { type: 'application/pdf' }), 'ok.pdf');
-    expect((await sb.fetch(new Request('http://paygate.local/w/ci-a/v1/confirm_payment', { method: 'POST', headers: keyA, body: form }))).status).toBe(200);
-    expect((await call(sb, 'POST', '/sandbox/clock/advance', { 'x-admin-token': a.admin_token }, { by: '5m' })).status).toBe(200);
+    form.set(
+      'receipt',
+      new Blob([readFileSync(new URL('../../fixtures/receipts/ok-1500.pdf', import.meta.url))], {
+        type: 'application/pdf',
+      }),
+      'ok.pdf',
+    );
+    expect(
+      (
+        await sb.fetch(
+          new Request('http://paygate.local/w/ci-a/v1/confirm_payment', { method: 'POST', headers: keyA, body: form }),
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (await call(sb, 'POST', '/sandbox/clock/advance', { 'x-admin-token': a.admin_token }, { by: '5m' })).status,
+    ).toBe(200);
     // Nothing crosses: B's key is 401 in A, A's operation is not found with B's key, B's clock did not move.
     expect((await call(sb, 'GET', '/w/ci-a/v1/balances', keyB)).status).toBe(401);
-    expect((await call(sb, 'POST', '/v1/get_operation_state', keyB, { operation_id: op.operation_id })).status).toBe(404);
-    expect((await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': b.admin_token })).body.now).toBe('2028-01-01T00:00:00.000Z');
+    expect((await call(sb, 'POST', '/v1/get_operation_state', keyB, { operation_id: op.operation_id })).status).toBe(
+      404,
+    );
+    expect((await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': b.admin_token })).body.now).toBe(
+      '2028-01-01T00:00:00.000Z',
+    );
     await sb.close();
     // It all lives in the database, by workspace: the receipt's bytes too.
     const db = new pg.Client({ connectionString: url });
@@ -61,8 +84,12 @@ pgDescribe('workspaces on PostgreSQL', () => {
     expect(sb.adminToken).toBeUndefined();
     const list = await call(sb, 'GET', '/sandbox/workspaces', server);
     expect(list.body.workspaces.map((w: { id: string }) => w.id)).toEqual(['ci-a', 'ci-b']);
-    expect((await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': a.admin_token })).body.now).toBe('2027-01-01T00:05:00.000Z');
-    expect((await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': b.admin_token })).body.now).toBe('2028-01-01T00:00:00.000Z');
+    expect((await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': a.admin_token })).body.now).toBe(
+      '2027-01-01T00:05:00.000Z',
+    );
+    expect((await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': b.admin_token })).body.now).toBe(
+      '2028-01-01T00:00:00.000Z',
+    );
     const state = await call(sb, 'POST', '/v1/get_operation_state', keyA, { operation_id: op.operation_id });
     expect(state.status).toBe(200);
     const file = await sb.fetch(new Request(state.body.receipts[0].receipt_url as string));
@@ -72,7 +99,9 @@ pgDescribe('workspaces on PostgreSQL', () => {
     expect((await call(sb, 'DELETE', '/sandbox/workspaces/ci-b', server)).status).toBe(200);
     await sb.close();
     sb = await start(url);
-    expect((await call(sb, 'GET', '/sandbox/workspaces', server)).body.workspaces.map((w: { id: string }) => w.id)).toEqual(['ci-a']);
+    expect(
+      (await call(sb, 'GET', '/sandbox/workspaces', server)).body.workspaces.map((w: { id: string }) => w.id),
+    ).toEqual(['ci-a']);
     expect((await call(sb, 'GET', '/v1/balances', keyB)).status).toBe(401);
   }, 60_000);
 });

@@ -4,7 +4,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closePdfReader, DEFAULT_MAX_TEXT_CHARS, inspectReceipt, isPdf, type ReceiptFacts } from '../../src/emulator/receipts/inspect.js';
+import {
+  closePdfReader,
+  DEFAULT_MAX_TEXT_CHARS,
+  inspectReceipt,
+  isPdf,
+  type ReceiptFacts,
+} from '../../src/emulator/receipts/inspect.js';
 import { RECEIPT_CHECK_WORKERS } from '../../src/emulator/receipts/limits.js';
 import { PDF_WORKER_NICE } from '../../src/emulator/receipts/pdf-reader.js';
 import { buildPdf, receiptLines } from './make-samples.mjs';
@@ -51,7 +57,12 @@ function textBomb(mb: number): Uint8Array {
 }
 
 const CREATED = "D:20250114093015+03'00'";
-const BANK = { Producer: 'Sandbox Bank statements 2.1', Creator: 'Sandbox Bank online', CreationDate: CREATED, ModDate: CREATED };
+const BANK = {
+  Producer: 'Sandbox Bank statements 2.1',
+  Creator: 'Sandbox Bank online',
+  CreationDate: CREATED,
+  ModDate: CREATED,
+};
 
 describe('inspectReceipt on the samples', () => {
   const cases: [string, Partial<ReceiptFacts>][] = [
@@ -59,7 +70,13 @@ describe('inspectReceipt on the samples', () => {
     ['ok-2000.pdf', { kind: 'pdf', amounts: ['2000.00', '0.00'], forgery: [], in_progress: false, pages: 1 }],
     [
       'fake-photoshop.pdf',
-      { kind: 'pdf', amounts: ['1500.00', '0.00'], forgery: ['edited_with:Adobe Photoshop'], in_progress: false, producer: 'Adobe Photoshop 25.0' },
+      {
+        kind: 'pdf',
+        amounts: ['1500.00', '0.00'],
+        forgery: ['edited_with:Adobe Photoshop'],
+        in_progress: false,
+        producer: 'Adobe Photoshop 25.0',
+      },
     ],
     ['processing-1500.pdf', { kind: 'pdf', amounts: ['1500.00', '0.00'], forgery: [], in_progress: true }],
     ['mismatch-1499.pdf', { kind: 'pdf', amounts: ['1499.00', '0.00'], forgery: [], in_progress: false }],
@@ -100,13 +117,18 @@ describe('inspectReceipt: what makes a PDF', () => {
 
   it('a PDF with 25 pages is unreadable; 20 pages is read', async () => {
     const pages = (n: number) => Array.from({ length: n }, (_, i) => [`Page ${i + 1}`, 'Amount: 1 500,00 RUB']);
-    expect(await inspectReceipt(buildPdf({ pages: pages(25), info: BANK }))).toMatchObject({ kind: 'unreadable_pdf', pages: 0 });
+    expect(await inspectReceipt(buildPdf({ pages: pages(25), info: BANK }))).toMatchObject({
+      kind: 'unreadable_pdf',
+      pages: 0,
+    });
     expect(await inspectReceipt(buildPdf({ pages: pages(20), info: BANK }))).toMatchObject({
       kind: 'pdf',
       pages: 20,
       amounts: ['1500.00'],
     });
-    expect((await inspectReceipt(buildPdf({ pages: pages(3), info: BANK }), { maxPages: 2 })).kind).toBe('unreadable_pdf');
+    expect((await inspectReceipt(buildPdf({ pages: pages(3), info: BANK }), { maxPages: 2 })).kind).toBe(
+      'unreadable_pdf',
+    );
   });
 
   it('a PDF over the size bound is unreadable', async () => {
@@ -161,7 +183,9 @@ describe('inspectReceipt: a hostile PDF cannot hold the process', () => {
     const running = new AbortController();
     const queued = new AbortController();
     // Every worker of the pool busy with a slow document; the next read waits for one.
-    const slow = Array.from({ length: RECEIPT_CHECK_WORKERS }, () => inspectReceipt(textBomb(20), { signal: running.signal, timeoutMs: 20_000 }));
+    const slow = Array.from({ length: RECEIPT_CHECK_WORKERS }, () =>
+      inspectReceipt(textBomb(20), { signal: running.signal, timeoutMs: 20_000 }),
+    );
     const second = inspectReceipt(sample('ok-1500.pdf'), { signal: queued.signal });
     queued.abort();
     setTimeout(() => running.abort(), 50);
@@ -173,7 +197,9 @@ describe('inspectReceipt: a hostile PDF cannot hold the process', () => {
   it(`receipts are read in a pool of ${RECEIPT_CHECK_WORKERS} workers: a slow one holds its worker only, another is read meanwhile`, async () => {
     const stop = new AbortController();
     let slowDone = false;
-    const slow = inspectReceipt(textBomb(40), { signal: stop.signal, timeoutMs: 60_000 }).then((f) => ((slowDone = true), f));
+    const slow = inspectReceipt(textBomb(40), { signal: stop.signal, timeoutMs: 60_000 }).then(
+      (f) => ((slowDone = true), f),
+    );
     try {
       // With one shared worker this read would wait for the slow one: for its whole minute.
       const facts = await inspectReceipt(sample('ok-1500.pdf'));
@@ -186,13 +212,17 @@ describe('inspectReceipt: a hostile PDF cannot hold the process', () => {
     expect((await slow).kind).toBe('unreadable_pdf');
   });
 
-  it.runIf(process.platform === 'linux')(`the PDF workers run at a lower CPU priority than the event loop (nice ${PDF_WORKER_NICE})`, async () => {
-    await inspectReceipt(sample('ok-1500.pdf'));
-    const nice = (tid: string) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
-    const main = nice(String(process.pid));
-    if (main >= PDF_WORKER_NICE) return; // the whole process already runs at that priority or lower
-    expect(readdirSync('/proc/self/task').map(nice)).toContain(PDF_WORKER_NICE);
-  });
+  it.runIf(process.platform === 'linux')(
+    `the PDF workers run at a lower CPU priority than the event loop (nice ${PDF_WORKER_NICE})`,
+    async () => {
+      await inspectReceipt(sample('ok-1500.pdf'));
+      const nice = (tid: string) =>
+        Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+      const main = nice(String(process.pid));
+      if (main >= PDF_WORKER_NICE) return; // the whole process already runs at that priority or lower
+      expect(readdirSync('/proc/self/task').map(nice)).toContain(PDF_WORKER_NICE);
+    },
+  );
 
   it('receipts inspected concurrently each get their own facts', async () => {
     const names = ['ok-1500.pdf', 'ok-2000.pdf', 'mismatch-1499.pdf', 'broken.pdf', 'processing-1500.pdf'];
@@ -211,18 +241,24 @@ describe('inspectReceipt: forgery signals from the file', () => {
   const lines = receiptLines({ amount: '1 500,00' });
 
   it('ModDate later than CreationDate', async () => {
-    const facts = await inspectReceipt(buildPdf({ pages: [lines], info: { ...BANK, ModDate: "D:20250115101500+03'00'" } }));
+    const facts = await inspectReceipt(
+      buildPdf({ pages: [lines], info: { ...BANK, ModDate: "D:20250115101500+03'00'" } }),
+    );
     expect(facts.forgery).toEqual(['modified_after_creation']);
   });
 
   it('an incremental update after the fact (two %%EOF)', async () => {
-    const facts = await inspectReceipt(buildPdf({ pages: [lines], info: BANK, update: { ...BANK, Producer: 'Sandbox Bank statements 2.1' } }));
+    const facts = await inspectReceipt(
+      buildPdf({ pages: [lines], info: BANK, update: { ...BANK, Producer: 'Sandbox Bank statements 2.1' } }),
+    );
     expect(facts.kind).toBe('pdf');
     expect(facts.forgery).toEqual(['incremental_update']);
   });
 
   it('the updated Info dictionary is the one read', async () => {
-    const facts = await inspectReceipt(buildPdf({ pages: [lines], info: BANK, update: { ...BANK, Producer: 'iLovePDF' } }));
+    const facts = await inspectReceipt(
+      buildPdf({ pages: [lines], info: BANK, update: { ...BANK, Producer: 'iLovePDF' } }),
+    );
     expect(facts.producer).toBe('iLovePDF');
     expect(facts.forgery).toEqual(['edited_with:iLovePDF', 'incremental_update']);
   });

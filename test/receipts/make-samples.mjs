@@ -47,7 +47,7 @@ export function buildPdf({ pages, info = {}, update, xmp, padding }) {
     const at = length;
     let out = 'xref\n';
     // one subsection per run of consecutive object numbers
-    for (let i = 0; i < sorted.length; ) {
+    for (let i = 0; i < sorted.length;) {
       let j = i;
       while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
       out += `${sorted[i]} ${j - i + 1}\n`;
@@ -111,15 +111,18 @@ export function buildPdf({ pages, info = {}, update, xmp, padding }) {
     offsets.clear();
     object(infoNum, infoDict(update));
     const at = xref([infoNum]);
-    push(
-      `trailer\n<< /Size ${size} /Root 1 0 R /Info ${infoNum} 0 R /Prev ${firstXref} >>\nstartxref\n${at}\n%%EOF\n`,
-    );
+    push(`trailer\n<< /Size ${size} /Root 1 0 R /Info ${infoNum} 0 R /Prev ${firstXref} >>\nstartxref\n${at}\n%%EOF\n`);
   }
   return new Uint8Array(Buffer.concat(chunks));
 }
 
 const CREATED = "D:20250114093015+03'00'";
-const BANK = { Producer: 'Sandbox Bank statements 2.1', Creator: 'Sandbox Bank online', CreationDate: CREATED, ModDate: CREATED };
+const BANK = {
+  Producer: 'Sandbox Bank statements 2.1',
+  Creator: 'Sandbox Bank online',
+  CreationDate: CREATED,
+  ModDate: CREATED,
+};
 
 function crc32(bytes) {
   let c = ~0;
@@ -156,7 +159,12 @@ export function tinyPng() {
   const stored = Buffer.from([0x01, raw.length, 0, ~raw.length & 0xff, 0xff]);
   const idat = Buffer.concat([Buffer.from([0x78, 0x01]), stored, raw, adler]);
   return new Uint8Array(
-    Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]),
+    Buffer.concat([
+      Buffer.from('89504e470d0a1a0a', 'hex'),
+      chunk('IHDR', ihdr),
+      chunk('IDAT', idat),
+      chunk('IEND', Buffer.alloc(0)),
+    ]),
   );
 }
 

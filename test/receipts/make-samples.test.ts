@@ -57,7 +57,9 @@ describe('make-samples.mjs', () => {
     for (const name of readdirSync(fixtures).filter((f) => f.endsWith('.pdf') && f !== 'broken.pdf')) {
       checkStructure(new Uint8Array(readFileSync(join(fixtures, name))));
     }
-    checkStructure(buildPdf({ pages: [['a'], ['b'], ['c']], info: { Producer: 'x' }, update: { Producer: 'y' }, xmp: '<x/>' }));
+    checkStructure(
+      buildPdf({ pages: [['a'], ['b'], ['c']], info: { Producer: 'x' }, update: { Producer: 'y' }, xmp: '<x/>' }),
+    );
   });
 
   it('writes a valid PNG signature for the non-PDF sample and no PDF magic', () => {

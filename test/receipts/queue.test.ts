@@ -38,7 +38,13 @@ const refusal = (f: () => unknown) => {
 
 describe('ReceiptCheckQueue', () => {
   it('the default bounds: 2 workers, one check per shop at a time, 4 per shop, 16 in total', () => {
-    expect(RECEIPT_CHECK_LIMITS).toMatchObject({ workers: 2, runningPerShop: 1, perShop: 4, total: 16, retryAfterS: 5 });
+    expect(RECEIPT_CHECK_LIMITS).toMatchObject({
+      workers: 2,
+      runningPerShop: 1,
+      perShop: 4,
+      total: 16,
+      retryAfterS: 5,
+    });
   });
 
   it('refuses past the shop bound with 429 and past the total with 503, both with Retry-After; a release makes room', () => {

@@ -77,10 +77,13 @@ describe('findAmounts', () => {
 });
 
 describe('isInProgress', () => {
-  it.each(['Status: processing', 'Статус: В обработке', 'Статус: исполняется', 'Status: PENDING', 'Status - in progress'])(
-    '%j is in progress',
-    (text) => expect(isInProgress(`Sandbox Bank\n${text}\nAmount: 1 RUB`)).toBe(true),
-  );
+  it.each([
+    'Status: processing',
+    'Статус: В обработке',
+    'Статус: исполняется',
+    'Status: PENDING',
+    'Status - in progress',
+  ])('%j is in progress', (text) => expect(isInProgress(`Sandbox Bank\n${text}\nAmount: 1 RUB`)).toBe(true));
 
   it.each(['Status: Completed', 'Статус: Исполнен', 'Status: Done'])('%j is not', (text) => {
     expect(isInProgress(`Sandbox Bank\n${text}`)).toBe(false);
@@ -171,7 +174,13 @@ describe('forgerySignals', () => {
   it('lists signals in a stable order', () => {
     expect(
       forgerySignals({ ...clean, tools: ['iLovePDF', 'GIMP'], modDate: 'D:20260101', eofMarkers: 2, text: 'FORGED' }),
-    ).toEqual(['edited_with:GIMP', 'edited_with:iLovePDF', 'modified_after_creation', 'incremental_update', 'marker:FORGED']);
+    ).toEqual([
+      'edited_with:GIMP',
+      'edited_with:iLovePDF',
+      'modified_after_creation',
+      'incremental_update',
+      'marker:FORGED',
+    ]);
   });
 
   it('every editor signature has a distinct name', () => {

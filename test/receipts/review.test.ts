@@ -51,11 +51,23 @@ describe('reviewReceipt rules', () => {
 
   const cases: [string, Partial<ReviewFacts>, ReviewOutcome][] = [
     ['not a PDF', { kind: 'not_pdf', amounts: [] }, { to: 'manual_check', reason: 'not_terminal', rule: 'not_pdf' }],
-    ['unreadable PDF', { kind: 'unreadable_pdf', amounts: [] }, { to: 'manual_check', reason: 'not_terminal', rule: 'unreadable_pdf' }],
-    ['a forgery signal', { forgery: ['modified_after_creation'] }, { to: 'manual_check', reason: 'potential_fake', rule: 'forgery_signal' }],
+    [
+      'unreadable PDF',
+      { kind: 'unreadable_pdf', amounts: [] },
+      { to: 'manual_check', reason: 'not_terminal', rule: 'unreadable_pdf' },
+    ],
+    [
+      'a forgery signal',
+      { forgery: ['modified_after_creation'] },
+      { to: 'manual_check', reason: 'potential_fake', rule: 'forgery_signal' },
+    ],
     ['in progress', { in_progress: true }, { to: 'manual_check', reason: 'not_terminal', rule: 'in_progress' }],
     ['no amount', { amounts: [] }, { to: 'manual_check', reason: 'potential_fake', rule: 'no_amount' }],
-    ['the expected amount among others', { amounts: ['10.00', '1500.00'] }, { to: 'completed', amount: '1500.00', rule: 'amount_matches' }],
+    [
+      'the expected amount among others',
+      { amounts: ['10.00', '1500.00'] },
+      { to: 'completed', amount: '1500.00', rule: 'amount_matches' },
+    ],
     ['only a different amount', { amounts: ['1499.99'] }, { to: 'manual_check', reason: null, rule: 'amount_differs' }],
   ];
 

@@ -57,12 +57,21 @@ describe('verifySignedPath', () => {
 
   it('refuses a tampered path', () => {
     const [, query] = split(signed);
-    expect(verifySignedPath('/receipts/other-file', query, NOW, SECRET)).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(verifySignedPath('/receipts/other-file', query, NOW, SECRET)).toEqual({
+      ok: false,
+      reason: 'bad_signature',
+    });
     expect(verifySignedPath(`${PATH}x`, query, NOW, SECRET)).toEqual({ ok: false, reason: 'bad_signature' });
   });
 
   it('refuses a tampered expiry, even one further in the future or already past', () => {
-    for (const expires of [String(EXPIRES / 1000 + 3600), String(EXPIRES / 1000 - 3600), `0${EXPIRES / 1000}`, '1e10', '-1']) {
+    for (const expires of [
+      String(EXPIRES / 1000 + 3600),
+      String(EXPIRES / 1000 - 3600),
+      `0${EXPIRES / 1000}`,
+      '1e10',
+      '-1',
+    ]) {
       const [path, query] = split(signed);
       query.set('expires', expires);
       expect(verifySignedPath(path, query, NOW, SECRET), expires).toEqual({ ok: false, reason: 'bad_signature' });
@@ -72,7 +81,12 @@ describe('verifySignedPath', () => {
   it('refuses a tampered or truncated signature', () => {
     const [path, query] = split(signed);
     const sig = query.get('signature') ?? '';
-    for (const bad of [`${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}`, sig.slice(0, -1), `${sig}A`, 'Ł'.repeat(43)]) {
+    for (const bad of [
+      `${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}`,
+      sig.slice(0, -1),
+      `${sig}A`,
+      'Ł'.repeat(43),
+    ]) {
       const q = new URLSearchParams(query);
       q.set('signature', bad);
       expect(verifySignedPath(path, q, NOW, SECRET), bad).toEqual({ ok: false, reason: 'bad_signature' });
@@ -99,6 +113,9 @@ describe('verifySignedPath', () => {
       expect(verifySignedPath(path, q, NOW, SECRET), drop).toEqual({ ok: false, reason: 'missing' });
     }
     expect(verifySignedPath(path, new URLSearchParams(), NOW, SECRET)).toEqual({ ok: false, reason: 'missing' });
-    expect(verifySignedPath(path, new URLSearchParams('expires=&signature='), NOW, SECRET)).toEqual({ ok: false, reason: 'missing' });
+    expect(verifySignedPath(path, new URLSearchParams('expires=&signature='), NOW, SECRET)).toEqual({
+      ok: false,
+      reason: 'missing',
+    });
   });
 });

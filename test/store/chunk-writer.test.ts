@@ -17,7 +17,14 @@ it('writes every line in order through a small buffer and reports where each one
   const file = path.join(dir, 'out');
   const fh = await open(file, 'w');
   const w = new ChunkWriter(fh, 64);
-  const lines = ['short\n', `${'x'.repeat(63)}\n`, `${'ü'.repeat(50)}\n`, `${'long '.repeat(40)}\n`, 'a\n', `${'€'.repeat(5)}\n`];
+  const lines = [
+    'short\n',
+    `${'x'.repeat(63)}\n`,
+    `${'ü'.repeat(50)}\n`,
+    `${'long '.repeat(40)}\n`,
+    'a\n',
+    `${'€'.repeat(5)}\n`,
+  ];
   const offsets: number[] = [];
   for (const line of lines) {
     offsets.push(await w.add(line));
@@ -27,5 +34,7 @@ it('writes every line in order through a small buffer and reports where each one
   await fh.close();
   const bytes = fs.readFileSync(file);
   expect(bytes.toString('utf8')).toBe(lines.join(''));
-  lines.forEach((line, i) => expect(bytes.subarray(offsets[i]!, offsets[i]! + Buffer.byteLength(line)).toString('utf8')).toBe(line));
+  lines.forEach((line, i) =>
+    expect(bytes.subarray(offsets[i]!, offsets[i]! + Buffer.byteLength(line)).toString('utf8')).toBe(line),
+  );
 });

@@ -20,8 +20,16 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const file = () => path.join(dir, 'sandbox.json');
 const event = (i: number, type = 'operation.pending'): OperationEvent =>
-  ({ id: `evt_${i}`, shop_id: 'shop_a', operation_id: `op_${i}`, type, created_at: '2026-01-01T00:00:00.000Z', operation: {} }) as unknown as OperationEvent;
-const put = (s: Store, from: number, to: number, type?: string) => Promise.all(Array.from({ length: to - from }, (_, k) => s.commit([{ kind: 'event', event: event(from + k, type) }])));
+  ({
+    id: `evt_${i}`,
+    shop_id: 'shop_a',
+    operation_id: `op_${i}`,
+    type,
+    created_at: '2026-01-01T00:00:00.000Z',
+    operation: {},
+  }) as unknown as OperationEvent;
+const put = (s: Store, from: number, to: number, type?: string) =>
+  Promise.all(Array.from({ length: to - from }, (_, k) => s.commit([{ kind: 'event', event: event(from + k, type) }])));
 
 async function reopened(opts: { compactAfter?: number } = {}): Promise<{ s: Store; p: FilePersistence }> {
   const p = new FilePersistence({ path: file(), fsync: false, ...opts });
@@ -40,8 +48,16 @@ describe('texts left in the snapshot file', () => {
       expect(s.state.events.size).toBe(2000);
       expect(s.state.cold.handles).toBe(2000);
       expect(s.state.cold.openFiles).toBe(1);
-      expect(s.state.events.get('evt_1999')).toEqual({ id: 'evt_1999', shop_id: 'shop_a', operation_id: 'op_1999', type: 'operation.pending', created_at: '2026-01-01T00:00:00.000Z' });
-      expect(s.state.events.raw('evt_7')).toBe('{"id":"evt_7","shop_id":"shop_a","operation_id":"op_7","type":"operation.pending","created_at":"2026-01-01T00:00:00.000Z"}');
+      expect(s.state.events.get('evt_1999')).toEqual({
+        id: 'evt_1999',
+        shop_id: 'shop_a',
+        operation_id: 'op_1999',
+        type: 'operation.pending',
+        created_at: '2026-01-01T00:00:00.000Z',
+      });
+      expect(s.state.events.raw('evt_7')).toBe(
+        '{"id":"evt_7","shop_id":"shop_a","operation_id":"op_7","type":"operation.pending","created_at":"2026-01-01T00:00:00.000Z"}',
+      );
     } finally {
       await s.close();
     }

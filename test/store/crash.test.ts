@@ -34,7 +34,7 @@ afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-it('every acknowledged commit survives SIGKILL of its owner, and the dead owner\'s lock is taken over', async () => {
+it("every acknowledged commit survives SIGKILL of its owner, and the dead owner's lock is taken over", async () => {
   const script = path.join(dir, 'child.mjs');
   fs.writeFileSync(script, CHILD);
   const store = path.join(dir, '.paygate', 'sandbox.json');

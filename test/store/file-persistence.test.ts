@@ -51,7 +51,10 @@ const journalLines = (p: FilePersistence) =>
     .map((l) => JSON.parse(l) as { seq: number; ch: Change[] });
 
 /** A FileHandle's prototype, to make write/datasync fail on demand. */
-async function fileHandleProto(): Promise<{ write: (...a: unknown[]) => Promise<{ bytesWritten: number }>; datasync: () => Promise<void> }> {
+async function fileHandleProto(): Promise<{
+  write: (...a: unknown[]) => Promise<{ bytesWritten: number }>;
+  datasync: () => Promise<void>;
+}> {
   const fh = await fsp.open(path.join(dir, 'probe'), 'w');
   await fh.close();
   return Object.getPrototypeOf(fh);
@@ -165,7 +168,12 @@ describe('torn and corrupt journal', () => {
     const p = store({ compactOnOpen: false });
     const good = line(1, 'a') + line(2, 'b');
     writeJournal(p, `${good}{"seq":3,"ch":[{"c":"operations","v":{"id":"c"`);
-    expect(await p.open()).toEqual({ operations: [{ id: 'a', n: 1 }, { id: 'b', n: 2 }] });
+    expect(await p.open()).toEqual({
+      operations: [
+        { id: 'a', n: 1 },
+        { id: 'b', n: 2 },
+      ],
+    });
     expect(readJournal(p)).toBe(good);
     expect(p.stats.journalRecords).toBe(2);
     await p.commit([op('d')]); // appends on a clean line boundary, seq continues after the last good one
@@ -179,7 +187,9 @@ describe('torn and corrupt journal', () => {
     await p.commit([op('b')]);
     await p.commit([op('c')]);
     await p.close(); // no state given: no compaction, the journal stays as written
-    expect(readJournal(p)).toBe(`${line(1, 'a')}${JSON.stringify({ seq: 2, ch: [op('b')] })}\n${JSON.stringify({ seq: 3, ch: [op('c')] })}\n`);
+    expect(readJournal(p)).toBe(
+      `${line(1, 'a')}${JSON.stringify({ seq: 2, ch: [op('b')] })}\n${JSON.stringify({ seq: 3, ch: [op('c')] })}\n`,
+    );
     const q = store({ compactOnOpen: false });
     expect(await q.open()).toEqual({ operations: [{ id: 'a', n: 1 }, { id: 'b' }, { id: 'c' }] });
   });
@@ -210,13 +220,19 @@ describe('torn and corrupt journal', () => {
 
     const q = store();
     writeJournal(q, line(1, 'a') + line(5, 'e'));
-    await expect(q.open()).rejects.toMatchObject({ line: 2, reason: '"seq" jumps from 1 to 5: the lines with seq 2 to 4 are missing' });
+    await expect(q.open()).rejects.toMatchObject({
+      line: 2,
+      reason: '"seq" jumps from 1 to 5: the lines with seq 2 to 4 are missing',
+    });
   });
 
-  it('a first new record that does not follow the snapshot\'s lastSeq is a gap too', async () => {
+  it("a first new record that does not follow the snapshot's lastSeq is a gap too", async () => {
     const p = store();
     fs.mkdirSync(path.dirname(p.path), { recursive: true });
-    fs.writeFileSync(p.path, JSON.stringify({ format: 'paygate-store', version: 1, lastSeq: 2, collections: { operations: [{ id: 'a' }] } }));
+    fs.writeFileSync(
+      p.path,
+      JSON.stringify({ format: 'paygate-store', version: 1, lastSeq: 2, collections: { operations: [{ id: 'a' }] } }),
+    );
     const before = writeJournal(p, line(4, 'd'));
     await expect(p.open()).rejects.toMatchObject({
       code: 'store_corrupt',
@@ -229,7 +245,10 @@ describe('torn and corrupt journal', () => {
   it('with compactOnOpen (the default) the replayed records move into the snapshot and the journal is emptied', async () => {
     const p = store();
     writeJournal(p, `${line(1, 'a')}${line(2, 'b')}{"seq":3,"ch":[`);
-    expect((await p.open()).operations).toEqual([{ id: 'a', n: 1 }, { id: 'b', n: 2 }]);
+    expect((await p.open()).operations).toEqual([
+      { id: 'a', n: 1 },
+      { id: 'b', n: 2 },
+    ]);
     expect(fs.statSync(p.journalPath).size).toBe(0);
     expect(readSnapshot(p.path)).toMatchObject({ lastSeq: 2, collections: { operations: [{ id: 'a' }, { id: 'b' }] } });
     await p.commit([op('c')]);
@@ -260,30 +279,52 @@ describe('torn and corrupt journal', () => {
   it('a final line with the wrong shape is corruption, not a torn write', async () => {
     const p = store();
     const before = writeJournal(p, `${line(1, 'a')}{"seq":2,"ch":[{"c":"operations","v":{"no_id":true}}]}\n`);
-    await expect(p.open()).rejects.toMatchObject({ code: 'store_corrupt', line: 2, reason: expect.stringContaining('"id"') });
+    await expect(p.open()).rejects.toMatchObject({
+      code: 'store_corrupt',
+      line: 2,
+      reason: expect.stringContaining('"id"'),
+    });
     expect(fs.readFileSync(p.journalPath).equals(before)).toBe(true);
   });
 
   it('a seq that goes backwards is corruption', async () => {
     const p = store();
     writeJournal(p, `${line(1, 'a')}${line(2, 'b')}${line(1, 'c')}`);
-    await expect(p.open()).rejects.toMatchObject({ code: 'store_corrupt', line: 3, reason: expect.stringContaining('two writers') });
+    await expect(p.open()).rejects.toMatchObject({
+      code: 'store_corrupt',
+      line: 3,
+      reason: expect.stringContaining('two writers'),
+    });
   });
 
-  it('ignores records at or below the snapshot\'s lastSeq (a compaction that crashed before truncating the journal)', async () => {
+  it("ignores records at or below the snapshot's lastSeq (a compaction that crashed before truncating the journal)", async () => {
     const p = store({ compactOnOpen: false });
     fs.mkdirSync(path.dirname(p.path), { recursive: true });
-    const snapshot = { format: 'paygate-store', version: 1, lastSeq: 2, collections: { operations: [{ id: 'a', n: 9 }] } };
+    const snapshot = {
+      format: 'paygate-store',
+      version: 1,
+      lastSeq: 2,
+      collections: { operations: [{ id: 'a', n: 9 }] },
+    };
     fs.writeFileSync(p.path, JSON.stringify(snapshot));
     writeJournal(p, line(1, 'a', 1) + line(2, 'a', 2) + line(3, 'b', 3));
-    expect(await p.open()).toEqual({ operations: [{ id: 'a', n: 9 }, { id: 'b', n: 3 }] });
+    expect(await p.open()).toEqual({
+      operations: [
+        { id: 'a', n: 9 },
+        { id: 'b', n: 3 },
+      ],
+    });
     expect(p.seq).toBe(3);
   });
 
   it('a journal the snapshot fully covers is emptied without rewriting the snapshot', async () => {
     const p = store();
     fs.mkdirSync(path.dirname(p.path), { recursive: true });
-    const snapshot = JSON.stringify({ format: 'paygate-store', version: 1, lastSeq: 2, collections: { operations: [{ id: 'a', n: 2 }] } }, null, 2);
+    const snapshot = JSON.stringify(
+      { format: 'paygate-store', version: 1, lastSeq: 2, collections: { operations: [{ id: 'a', n: 2 }] } },
+      null,
+      2,
+    );
     fs.writeFileSync(p.path, snapshot);
     writeJournal(p, line(1, 'a', 1) + line(2, 'a', 2));
     expect(await p.open()).toEqual({ operations: [{ id: 'a', n: 2 }] });
@@ -297,7 +338,12 @@ describe('torn and corrupt journal', () => {
     const text = `${line(1, 'é€😀')}${line(2, 'b')}{"seq":3`;
     const colls = new Map();
     const r = replayJournal(Buffer.from(text), 'j', 0, colls);
-    expect(r).toEqual({ goodEnd: Buffer.byteLength(text) - Buffer.byteLength('{"seq":3'), records: 2, applied: 2, maxSeq: 2 });
+    expect(r).toEqual({
+      goodEnd: Buffer.byteLength(text) - Buffer.byteLength('{"seq":3'),
+      records: 2,
+      applied: 2,
+      maxSeq: 2,
+    });
   });
 });
 
@@ -330,7 +376,10 @@ describe('corrupt snapshot', () => {
     expect(e.message).toContain('not valid JSON');
     expect(e.message).toContain(parseMessage);
 
-    fs.writeFileSync(p.path, JSON.stringify({ format: 'paygate-store', version: 1, lastSeq: 7, collections: { keys: [{ id: 'k' }] } }));
+    fs.writeFileSync(
+      p.path,
+      JSON.stringify({ format: 'paygate-store', version: 1, lastSeq: 7, collections: { keys: [{ id: 'k' }] } }),
+    );
     expect(await p.open()).toEqual({ keys: [{ id: 'k' }] });
     await p.commit([{ c: 'keys', v: { id: 'k2' } }]);
     expect(journalLines(p)[0]!.seq).toBe(8);
@@ -338,13 +387,24 @@ describe('corrupt snapshot', () => {
 
   it('wrong format, unsupported version, bad collections, an entity without id, an empty file', async () => {
     expect((await openFails(store(), JSON.stringify({ operations: [] }))).reason).toContain('"format" is missing');
-    expect((await openFails(store(), JSON.stringify({ format: 'other', version: 1, collections: {} }))).reason).toContain('"other"');
-    expect((await openFails(store(), JSON.stringify({ format: 'paygate-store', version: 3, collections: {} }))).reason).toContain('version');
-    expect((await openFails(store(), JSON.stringify({ format: 'paygate-store', version: 1, collections: [] }))).reason).toContain('"collections"');
-    expect((await openFails(store(), JSON.stringify({ format: 'paygate-store', version: 1, collections: { ops: {} } }))).reason).toContain(
-      'collections.ops',
-    );
-    const noId = JSON.stringify({ format: 'paygate-store', version: 1, collections: { ops: [{ id: 'a' }, { amount: 1 }] } });
+    expect(
+      (await openFails(store(), JSON.stringify({ format: 'other', version: 1, collections: {} }))).reason,
+    ).toContain('"other"');
+    expect(
+      (await openFails(store(), JSON.stringify({ format: 'paygate-store', version: 3, collections: {} }))).reason,
+    ).toContain('version');
+    expect(
+      (await openFails(store(), JSON.stringify({ format: 'paygate-store', version: 1, collections: [] }))).reason,
+    ).toContain('"collections"');
+    expect(
+      (await openFails(store(), JSON.stringify({ format: 'paygate-store', version: 1, collections: { ops: {} } })))
+        .reason,
+    ).toContain('collections.ops');
+    const noId = JSON.stringify({
+      format: 'paygate-store',
+      version: 1,
+      collections: { ops: [{ id: 'a' }, { amount: 1 }] },
+    });
     expect((await openFails(store(), noId)).reason).toContain('collections.ops[1]');
     expect((await openFails(store(), '')).reason).toContain('empty');
     expect((await openFails(store(), 'null')).reason).toContain('null');
@@ -384,11 +444,16 @@ describe('lock', () => {
     try {
       const p = store();
       fs.mkdirSync(path.dirname(p.lockPath), { recursive: true });
-      fs.writeFileSync(p.lockPath, JSON.stringify({ pid: child.pid, startedAt: '2020-01-01T00:00:00.000Z', hostname: 'box' }));
+      fs.writeFileSync(
+        p.lockPath,
+        JSON.stringify({ pid: child.pid, startedAt: '2020-01-01T00:00:00.000Z', hostname: 'box' }),
+      );
       const err = (await p.open().catch((e: unknown) => e)) as StoreLockedError;
       expect(err).toBeInstanceOf(StoreLockedError);
       expect(err.pid).toBe(child.pid);
-      expect(err.message).toContain(`another paygate sandbox (pid ${child.pid} on box since 2020-01-01T00:00:00.000Z) owns it`);
+      expect(err.message).toContain(
+        `another paygate sandbox (pid ${child.pid} on box since 2020-01-01T00:00:00.000Z) owns it`,
+      );
       expect(err.message).toContain('--store <other path> or --in-memory');
       expect(fs.readFileSync(p.lockPath, 'utf8')).toContain(`"pid":${child.pid}`); // not touched
     } finally {
@@ -413,7 +478,10 @@ describe('lock', () => {
   it('a lock with our own pid that this process does not hold is stale (a restarted container where we are pid 1 again)', async () => {
     const p = store();
     fs.mkdirSync(path.dirname(p.lockPath), { recursive: true });
-    fs.writeFileSync(p.lockPath, JSON.stringify({ pid: process.pid, startedAt: '2020-01-01T00:00:00.000Z', nonce: 'previous-life' }));
+    fs.writeFileSync(
+      p.lockPath,
+      JSON.stringify({ pid: process.pid, startedAt: '2020-01-01T00:00:00.000Z', nonce: 'previous-life' }),
+    );
     await expect(p.open()).resolves.toEqual({});
   });
 
@@ -569,7 +637,12 @@ describe('bad input and failures', () => {
     await p.open();
     await p.commit([op('before')]);
     const realWrite = proto.write;
-    vi.spyOn(proto, 'write').mockImplementationOnce(async function (this: unknown, buf: unknown, off: unknown, len: unknown) {
+    vi.spyOn(proto, 'write').mockImplementationOnce(async function (
+      this: unknown,
+      buf: unknown,
+      off: unknown,
+      len: unknown,
+    ) {
       await realWrite.call(this, buf, off, Math.floor((len as number) / 2)); // half of it lands in the file
       throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
     });
@@ -585,7 +658,9 @@ describe('bad input and failures', () => {
     const p = store();
     await p.open();
     await p.commit([op('before')]);
-    vi.spyOn(proto, 'write').mockRejectedValueOnce(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
+    vi.spyOn(proto, 'write').mockRejectedValueOnce(
+      Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }),
+    );
     const lost = await Promise.allSettled([p.commit([op('lost1')]), p.commit([op('lost2')])]); // one group write
     expect(lost.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     await p.commit([op('after1')]);
@@ -623,7 +698,9 @@ describe('bad input and failures', () => {
     const proto = await fileHandleProto();
     const p = store();
     await p.open();
-    vi.spyOn(proto, 'datasync').mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+    vi.spyOn(proto, 'datasync').mockRejectedValueOnce(
+      Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }),
+    );
     const err = await p.commit([op('a')]).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreFailedError);
     expect((err as Error).message).toContain(p.journalPath);

@@ -10,7 +10,9 @@ import { Store } from '../../src/store/store.js';
 
 const turn = () => new Promise<void>((r) => setImmediate(r));
 
-function recorder(opts: { maxGroup?: number; maxQueued?: number; cascade?: boolean; fail?: (g: readonly number[]) => boolean } = {}) {
+function recorder(
+  opts: { maxGroup?: number; maxQueued?: number; cascade?: boolean; fail?: (g: readonly number[]) => boolean } = {},
+) {
   const writes: number[][] = [];
   const settled: { items: number[]; error: unknown }[] = [];
   const w = new GroupWriter<number>({
@@ -32,7 +34,11 @@ describe('GroupWriter', () => {
     for (let i = 0; i < 10; i++) w.submit(i);
     expect(writes).toEqual([]); // nothing before the turn ends
     await w.sync();
-    expect(writes).toEqual([[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]);
+    expect(writes).toEqual([
+      [0, 1, 2, 3],
+      [4, 5, 6, 7],
+      [8, 9],
+    ]);
     expect(w.idle).toBe(true);
   });
 
@@ -93,7 +99,10 @@ describe('the Store writes through one gathering turn', () => {
     })();
     const store = new Store(p);
     await store.open();
-    const done = [store.commit([{ kind: 'meta', meta: { id: 'a' } }]), store.commit([{ kind: 'meta', meta: { id: 'b' } }])];
+    const done = [
+      store.commit([{ kind: 'meta', meta: { id: 'a' } }]),
+      store.commit([{ kind: 'meta', meta: { id: 'b' } }]),
+    ];
     await turn();
     expect(groups.map((g) => g.map((c) => c.v.id))).toEqual([['a', 'b']]);
     await Promise.all(done);
@@ -106,7 +115,9 @@ describe("the Store's bound", () => {
     const { MAX_QUEUED } = await import('../../src/store/store.js');
     const store = new Store(new MemoryPersistence());
     await store.open();
-    const queued = Array.from({ length: MAX_QUEUED }, (_, i) => store.commit([{ kind: 'meta', meta: { id: `m${i}` } }]));
+    const queued = Array.from({ length: MAX_QUEUED }, (_, i) =>
+      store.commit([{ kind: 'meta', meta: { id: `m${i}` } }]),
+    );
     const refused = await store.commit([{ kind: 'meta', meta: { id: 'one-too-many' } }]).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(GroupWriterFullError);
     expect(store.state.meta.has('one-too-many')).toBe(false);

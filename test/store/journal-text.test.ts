@@ -6,15 +6,23 @@ import { describe, expect, it } from 'vitest';
 import { serializeChanges } from '../../src/store/journal.js';
 import { PackedMap } from '../../src/store/packed-map.js';
 
-const entity = fc.record({ id: fc.string({ minLength: 1 }), note: fc.string({ unit: 'binary' }), n: fc.double({ noNaN: true }), nested: fc.jsonValue() });
+const entity = fc.record({
+  id: fc.string({ minLength: 1 }),
+  note: fc.string({ unit: 'binary' }),
+  n: fc.double({ noNaN: true }),
+  nested: fc.jsonValue(),
+});
 
 describe('journal record text', () => {
   it('is JSON.stringify of the {c, v} list, byte for byte', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.constantFrom('operations', 'events', 'postings', 'odd "name"\u2028'), entity)), (list) => {
-        const changes = list.map(([c, v]) => ({ c, v }));
-        expect(serializeChanges(changes)).toBe(JSON.stringify(changes.map((ch) => ({ c: ch.c, v: ch.v }))));
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('operations', 'events', 'postings', 'odd "name"\u2028'), entity)),
+        (list) => {
+          const changes = list.map(([c, v]) => ({ c, v }));
+          expect(serializeChanges(changes)).toBe(JSON.stringify(changes.map((ch) => ({ c: ch.c, v: ch.v }))));
+        },
+      ),
     );
   });
 
@@ -39,23 +47,29 @@ describe('journal record text', () => {
 describe('PackedMap hot objects', () => {
   it('cools the least recently written first, a rewrite making an id newest again, and keeps at most hotLimit objects', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.constantFrom('set', 'set', 'set', 'delete', 'text'), fc.integer({ min: 0, max: 12 })), { maxLength: 300 }), fc.integer({ min: 1, max: 5 }), (ops, limit) => {
-        const map = new PackedMap<{ id: string; n: number }>(limit, 2);
-        const model: string[] = []; // hot ids, oldest first
-        ops.forEach(([op, k], i) => {
-          const id = `e${k}`;
-          const at = model.indexOf(id);
-          if (at >= 0) model.splice(at, 1);
-          if (op === 'set') {
-            map.set(id, { id, n: i });
-            model.push(id);
-            if (model.length > limit) model.shift();
-          } else if (op === 'delete') map.delete(id);
-          else map.setText(id, JSON.stringify({ id, n: i }));
-        });
-        const hot = [...map.keys()].filter((id) => typeof map.raw(id) === 'object');
-        expect(hot.sort()).toEqual(model.slice().sort());
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('set', 'set', 'set', 'delete', 'text'), fc.integer({ min: 0, max: 12 })), {
+          maxLength: 300,
+        }),
+        fc.integer({ min: 1, max: 5 }),
+        (ops, limit) => {
+          const map = new PackedMap<{ id: string; n: number }>(limit, 2);
+          const model: string[] = []; // hot ids, oldest first
+          ops.forEach(([op, k], i) => {
+            const id = `e${k}`;
+            const at = model.indexOf(id);
+            if (at >= 0) model.splice(at, 1);
+            if (op === 'set') {
+              map.set(id, { id, n: i });
+              model.push(id);
+              if (model.length > limit) model.shift();
+            } else if (op === 'delete') map.delete(id);
+            else map.setText(id, JSON.stringify({ id, n: i }));
+          });
+          const hot = [...map.keys()].filter((id) => typeof map.raw(id) === 'object');
+          expect(hot.sort()).toEqual(model.slice().sort());
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -18,21 +18,25 @@ afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-type Op =
-  | { t: 'commit'; changes: Change[] }
-  | { t: 'compact' }
-  | { t: 'restart' }
-  | { t: 'crash'; torn: string };
+type Op = { t: 'commit'; changes: Change[] } | { t: 'compact' } | { t: 'restart' } | { t: 'crash'; torn: string };
 
 const change = fc.record({
   c: fc.constantFrom('operations', 'postings', 'events'),
   v: fc.record({ id: fc.constantFrom('a', 'b', 'c', 'd', 'é😀'), n: fc.integer(), s: fc.string() }),
 });
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 6, arbitrary: fc.array(change, { minLength: 1, maxLength: 4 }).map((changes) => ({ t: 'commit' as const, changes })) },
+  {
+    weight: 6,
+    arbitrary: fc.array(change, { minLength: 1, maxLength: 4 }).map((changes) => ({ t: 'commit' as const, changes })),
+  },
   { weight: 1, arbitrary: fc.constant({ t: 'compact' as const }) },
   { weight: 1, arbitrary: fc.constant({ t: 'restart' as const }) },
-  { weight: 1, arbitrary: fc.constantFrom('{"seq":', '{"seq":99,"ch":[{"c":"x","v":{"id":"z"}}]}', '\u0000\u0000', '{').map((torn) => ({ t: 'crash' as const, torn })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom('{"seq":', '{"seq":99,"ch":[{"c":"x","v":{"id":"z"}}]}', '\u0000\u0000', '{')
+      .map((torn) => ({ t: 'crash' as const, torn })),
+  },
 );
 
 function modelCollections(model: Map<string, Map<string, unknown>>): Collections {

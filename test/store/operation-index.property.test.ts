@@ -17,64 +17,119 @@ type Step =
   | { kind: 'undo_move'; pick: number; status: number };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('create' as const), shop: fc.nat(1), type: fc.constantFrom('payment' as const, 'payout' as const), status: fc.nat(STATUSES.length - 1), moid: fc.nat(3) }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('move' as const), pick: fc.nat(), status: fc.nat(STATUSES.length - 1) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('create' as const),
+      shop: fc.nat(1),
+      type: fc.constantFrom('payment' as const, 'payout' as const),
+      status: fc.nat(STATUSES.length - 1),
+      moid: fc.nat(3),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant('move' as const), pick: fc.nat(), status: fc.nat(STATUSES.length - 1) }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('undo_create' as const), pick: fc.nat() }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('undo_move' as const), pick: fc.nat(), status: fc.nat(STATUSES.length - 1) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('undo_move' as const),
+      pick: fc.nat(),
+      status: fc.nat(STATUSES.length - 1),
+    }),
+  },
 );
 
-const asRecord = (r: Row) => ({ merchant_operation_id: r.id, client_id: 'c', method: 'WT_RUB_C2C', expected_amount: '100.00', created_at: '2026-01-01T00:00:00.000Z', ...r }) as unknown as OperationRecord;
+const asRecord = (r: Row) =>
+  ({
+    merchant_operation_id: r.id,
+    client_id: 'c',
+    method: 'WT_RUB_C2C',
+    expected_amount: '100.00',
+    created_at: '2026-01-01T00:00:00.000Z',
+    ...r,
+  }) as unknown as OperationRecord;
 
 /** The reference: every live row in creation order, filtered, newest first. */
-function scan(rows: Row[], shop: string | undefined, f: { status?: string | undefined; type?: string | undefined; merchant_operation_id?: string | undefined }, offset: number, limit: number) {
-  const all = rows.filter((r) => (shop === undefined || r.shop_id === shop) && r.status !== 'admitting' && (!f.status || r.status === f.status) && (!f.type || r.type === f.type) && (f.merchant_operation_id === undefined || (r.merchant_operation_id ?? r.id) === f.merchant_operation_id));
+function scan(
+  rows: Row[],
+  shop: string | undefined,
+  f: { status?: string | undefined; type?: string | undefined; merchant_operation_id?: string | undefined },
+  offset: number,
+  limit: number,
+) {
+  const all = rows.filter(
+    (r) =>
+      (shop === undefined || r.shop_id === shop) &&
+      r.status !== 'admitting' &&
+      (!f.status || r.status === f.status) &&
+      (!f.type || r.type === f.type) &&
+      (f.merchant_operation_id === undefined || (r.merchant_operation_id ?? r.id) === f.merchant_operation_id),
+  );
   const newest = all.reverse();
-  return { total: all.length, ids: newest.slice(offset, offset + limit).map((r) => r.id), has_more: newest.length > offset + limit };
+  return {
+    total: all.length,
+    ids: newest.slice(offset, offset + limit).map((r) => r.id),
+    has_more: newest.length > offset + limit,
+  };
 }
 
 describe('OperationIndex', () => {
   it('pages like a scan after any sequence of creates, moves and undos', () => {
     fc.assert(
-      fc.property(fc.array(step, { maxLength: 120 }), fc.nat(6), fc.integer({ min: 1, max: 8 }), (steps, offset, limit) => {
-        const live = new Map<string, OperationRecord>();
-        const index = new OperationIndex();
-        const rows: Row[] = [];
-        let n = 0;
-        for (const s of steps) {
-          if (s.kind === 'create') {
-            // A few merchant ids, so that shops share them (an id is unique within a shop in the sandbox, not here: the
-            // index does not rely on it).
-            const row: Row = { id: `op-${n++}`, shop_id: SHOPS[s.shop]!, type: s.type, status: STATUSES[s.status]!, merchant_operation_id: `m-${s.moid}` };
-            index.put(asRecord(row), undefined);
-            live.set(row.id, asRecord(row));
-            rows.push(row);
-          } else if (rows.length > 0) {
-            const at = s.pick % rows.length;
-            const cur = rows[at]!;
-            if (s.kind === 'undo_create') {
-              index.remove(asRecord(cur));
-              live.delete(cur.id);
-              rows.splice(at, 1);
-            } else {
-              // A move puts the new version; an undo of a move puts the old version back over the current one.
-              const next = { ...cur, status: STATUSES[s.status]! };
-              index.put(asRecord(next), asRecord(cur));
-              live.set(next.id, asRecord(next));
-              rows[at] = next;
-            }
-          }
-        }
-        for (const shop of [...SHOPS, undefined]) {
-          for (const status of [undefined, ...STATUSES.slice(1)]) {
-            for (const type of [undefined, 'payment', 'payout']) {
-              for (const merchant_operation_id of [undefined, 'm-0', 'm-3']) {
-                const f = { status, type, merchant_operation_id };
-                expect(index.page({ shop, ...f }, { offset, limit })).toEqual(scan(rows, shop, f, offset, limit));
+      fc.property(
+        fc.array(step, { maxLength: 120 }),
+        fc.nat(6),
+        fc.integer({ min: 1, max: 8 }),
+        (steps, offset, limit) => {
+          const live = new Map<string, OperationRecord>();
+          const index = new OperationIndex();
+          const rows: Row[] = [];
+          let n = 0;
+          for (const s of steps) {
+            if (s.kind === 'create') {
+              // A few merchant ids, so that shops share them (an id is unique within a shop in the sandbox, not here: the
+              // index does not rely on it).
+              const row: Row = {
+                id: `op-${n++}`,
+                shop_id: SHOPS[s.shop]!,
+                type: s.type,
+                status: STATUSES[s.status]!,
+                merchant_operation_id: `m-${s.moid}`,
+              };
+              index.put(asRecord(row), undefined);
+              live.set(row.id, asRecord(row));
+              rows.push(row);
+            } else if (rows.length > 0) {
+              const at = s.pick % rows.length;
+              const cur = rows[at]!;
+              if (s.kind === 'undo_create') {
+                index.remove(asRecord(cur));
+                live.delete(cur.id);
+                rows.splice(at, 1);
+              } else {
+                // A move puts the new version; an undo of a move puts the old version back over the current one.
+                const next = { ...cur, status: STATUSES[s.status]! };
+                index.put(asRecord(next), asRecord(cur));
+                live.set(next.id, asRecord(next));
+                rows[at] = next;
               }
             }
           }
-        }
-      }),
+          for (const shop of [...SHOPS, undefined]) {
+            for (const status of [undefined, ...STATUSES.slice(1)]) {
+              for (const type of [undefined, 'payment', 'payout']) {
+                for (const merchant_operation_id of [undefined, 'm-0', 'm-3']) {
+                  const f = { status, type, merchant_operation_id };
+                  expect(index.page({ shop, ...f }, { offset, limit })).toEqual(scan(rows, shop, f, offset, limit));
+                }
+              }
+            }
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -86,12 +141,28 @@ describe('OperationIndex', () => {
       index.put(asRecord(r), prev && asRecord(prev));
       live.set(r.id, asRecord(r));
     };
-    for (let i = 0; i < 100_000; i++) put({ id: `op-${i}`, shop_id: 'shop_a', type: 'payment', status: i % 100 === 0 ? 'rejected' : 'pending' });
+    for (let i = 0; i < 100_000; i++)
+      put({ id: `op-${i}`, shop_id: 'shop_a', type: 'payment', status: i % 100 === 0 ? 'rejected' : 'pending' });
     // An old operation changes status: it moves between buckets and keeps its place in creation order.
-    put({ id: 'op-5', shop_id: 'shop_a', type: 'payment', status: 'completed' }, { id: 'op-5', shop_id: 'shop_a', type: 'payment', status: 'pending' });
-    expect(index.page({ shop: 'shop_a', status: 'rejected' }, { limit: 2 })).toEqual({ total: 1000, ids: ['op-99900', 'op-99800'], has_more: true });
-    expect(index.page({ shop: 'shop_a', status: 'completed' }, { limit: 50 })).toEqual({ total: 1, ids: ['op-5'], has_more: false });
-    expect(index.page({ shop: 'shop_a' }, { offset: 99_998, limit: 50 })).toEqual({ total: 100_000, ids: ['op-1', 'op-0'], has_more: false });
+    put(
+      { id: 'op-5', shop_id: 'shop_a', type: 'payment', status: 'completed' },
+      { id: 'op-5', shop_id: 'shop_a', type: 'payment', status: 'pending' },
+    );
+    expect(index.page({ shop: 'shop_a', status: 'rejected' }, { limit: 2 })).toEqual({
+      total: 1000,
+      ids: ['op-99900', 'op-99800'],
+      has_more: true,
+    });
+    expect(index.page({ shop: 'shop_a', status: 'completed' }, { limit: 50 })).toEqual({
+      total: 1,
+      ids: ['op-5'],
+      has_more: false,
+    });
+    expect(index.page({ shop: 'shop_a' }, { offset: 99_998, limit: 50 })).toEqual({
+      total: 100_000,
+      ids: ['op-1', 'op-0'],
+      has_more: false,
+    });
     // A cursor continues after the operation it names.
     expect(index.page({ status: 'rejected' }, { after: 'op-99800', limit: 1 }).ids).toEqual(['op-99700']);
     expect(index.page({ shop: 'shop_a', status: 'pending', type: 'payment' }, { limit: 1 }).total).toBeUndefined();
@@ -102,11 +173,27 @@ describe('OperationIndex', () => {
     const AMOUNTS = ['0.01', '0.50', '1.00', '99.99', '100.00', '150.50', '1000.00', '123456.78'];
     const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
     const bound = fc.option(fc.nat(12), { nil: undefined });
-    const amountBound = fc.option(fc.constantFrom(...AMOUNTS, '0.02', '150.49', '5000.00', '999999.99'), { nil: undefined });
+    const amountBound = fc.option(fc.constantFrom(...AMOUNTS, '0.02', '150.49', '5000.00', '999999.99'), {
+      nil: undefined,
+    });
     fc.assert(
       fc.property(
-        fc.array(fc.record({ gap: fc.nat(2), amount: fc.nat(AMOUNTS.length - 1), shop: fc.nat(1), status: fc.nat(STATUSES.length - 1) }), { maxLength: 60 }),
-        fc.record({ since: bound, until: bound, min: amountBound, max: amountBound, status: fc.option(fc.nat(STATUSES.length - 1), { nil: undefined }) }),
+        fc.array(
+          fc.record({
+            gap: fc.nat(2),
+            amount: fc.nat(AMOUNTS.length - 1),
+            shop: fc.nat(1),
+            status: fc.nat(STATUSES.length - 1),
+          }),
+          { maxLength: 60 },
+        ),
+        fc.record({
+          since: bound,
+          until: bound,
+          min: amountBound,
+          max: amountBound,
+          status: fc.option(fc.nat(STATUSES.length - 1), { nil: undefined }),
+        }),
         fc.integer({ min: 1, max: 5 }),
         (creates, f, limit) => {
           const live = new Map<string, OperationRecord>();
@@ -115,7 +202,11 @@ describe('OperationIndex', () => {
           let minute = 0;
           creates.forEach((c, n) => {
             minute += c.gap;
-            const op = { ...asRecord({ id: `op-${n}`, shop_id: SHOPS[c.shop]!, type: 'payment', status: STATUSES[c.status]! }), created_at: at(minute), expected_amount: AMOUNTS[c.amount]! } as OperationRecord;
+            const op = {
+              ...asRecord({ id: `op-${n}`, shop_id: SHOPS[c.shop]!, type: 'payment', status: STATUSES[c.status]! }),
+              created_at: at(minute),
+              expected_amount: AMOUNTS[c.amount]!,
+            } as OperationRecord;
             index.put(op, undefined);
             live.set(op.id, op);
             rows.push({ ...op, amount: AMOUNTS[c.amount]! });
@@ -130,7 +221,11 @@ describe('OperationIndex', () => {
           const expected = rows
             .filter((r) => r.status !== 'admitting' && (!q.status || r.status === q.status))
             .filter((r) => (!q.since || r.created_at >= q.since) && (!q.until || r.created_at < q.until))
-            .filter((r) => (!q.min_amount || new Decimal(r.amount).gte(q.min_amount)) && (!q.max_amount || new Decimal(r.amount).lte(q.max_amount)))
+            .filter(
+              (r) =>
+                (!q.min_amount || new Decimal(r.amount).gte(q.min_amount)) &&
+                (!q.max_amount || new Decimal(r.amount).lte(q.max_amount)),
+            )
             .reverse()
             .map((r) => r.id);
           // Walk every page with the cursor: every match once, newest first.
@@ -155,7 +250,10 @@ describe('OperationIndex', () => {
     const index = new OperationIndex();
     for (let i = 0; i < 100_000; i++) {
       // One payment in 5,000 is of 100.00 or less; the rest 1,000.00 to 9,999.00.
-      const op = { ...asRecord({ id: `op-${i}`, shop_id: 'shop_a', type: 'payment', status: 'pending' }), expected_amount: i % 5000 === 7 ? '100.00' : `${1000 + (i % 9000)}.00` } as OperationRecord;
+      const op = {
+        ...asRecord({ id: `op-${i}`, shop_id: 'shop_a', type: 'payment', status: 'pending' }),
+        expected_amount: i % 5000 === 7 ? '100.00' : `${1000 + (i % 9000)}.00`,
+      } as OperationRecord;
       index.put(op, undefined);
       live.set(op.id, op);
     }
@@ -170,7 +268,9 @@ describe('OperationIndex', () => {
 
   it('moves an old operation only between the buckets whose key changed (an expiry at 100,000 stored shifts 4 lists, not 24)', () => {
     const index = new OperationIndex();
-    const ops = Array.from({ length: 100_000 }, (_, i) => asRecord({ id: `op-${i}`, shop_id: 'shop_a', type: 'payment', status: 'pending' }));
+    const ops = Array.from({ length: 100_000 }, (_, i) =>
+      asRecord({ id: `op-${i}`, shop_id: 'shop_a', type: 'payment', status: 'pending' }),
+    );
     for (const op of ops) index.put(op, undefined);
     index.put({ ...ops[99_999]!, status: 'rejected' } as OperationRecord, ops[99_999]);
     const splice = vi.spyOn(Array.prototype, 'splice');

@@ -37,7 +37,8 @@ const fileSubject: Subject = {
     return {
       backend: () => new FileBackend({ path: store }),
       // A dead process leaves its lock behind: the next owner takes it over.
-      crash: async (b) => fs.writeFileSync(`${(b as FileBackend).pathOf('default')}.lock`, JSON.stringify({ pid: 2 ** 22 + 12345 })),
+      crash: async (b) =>
+        fs.writeFileSync(`${(b as FileBackend).pathOf('default')}.lock`, JSON.stringify({ pid: 2 ** 22 + 12345 })),
     };
   },
 };
@@ -123,7 +124,9 @@ describe.each(subjects)('persistence contract: $name', (subject) => {
     const p = open(first);
     await p.open();
     const acked: string[] = [];
-    await Promise.all(Array.from({ length: 50 }, (_, i) => p.commit([op(`o${i}`, { i })]).then(() => void acked.push(`o${i}`))));
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) => p.commit([op(`o${i}`, { i })]).then(() => void acked.push(`o${i}`))),
+    );
     await s.crash(first);
     const q = open(s.backend());
     const all = await q.open();
@@ -151,7 +154,9 @@ describe.each(subjects)('persistence contract: $name', (subject) => {
     expect(p.stats.commits).toBe(200);
     expect(p.stats.flushes).toBeLessThan(20);
     await p.close();
-    expect((await open(s.backend()).open()).operations!.map((e) => e.id)).toEqual(Array.from({ length: 200 }, (_, i) => `op_${i}`));
+    expect((await open(s.backend()).open()).operations!.map((e) => e.id)).toEqual(
+      Array.from({ length: 200 }, (_, i) => `op_${i}`),
+    );
   });
 
   it('compaction empties the journal, keeps everything, and commits issued during it are kept', async () => {
@@ -166,7 +171,15 @@ describe.each(subjects)('persistence contract: $name', (subject) => {
     await Promise.all([compacting, ...during]);
     expect(p.stats.journalRecords).toBe(2);
     await s.crash(first);
-    expect((await open(s.backend()).open()).operations!.map((e) => e.id)).toEqual(['a0', 'a1', 'a2', 'a3', 'a4', 'b0', 'b1']);
+    expect((await open(s.backend()).open()).operations!.map((e) => e.id)).toEqual([
+      'a0',
+      'a1',
+      'a2',
+      'a3',
+      'a4',
+      'b0',
+      'b1',
+    ]);
   });
 
   it('rejects malformed changes without writing; closed use is StoreClosedError; close is idempotent', async () => {

@@ -58,11 +58,16 @@ describe('PackedMap', () => {
 
 describe('snapshot versions 2 and 3', () => {
   it('a version 1 snapshot (one document) still opens, and the next compaction rewrites it as JSON Lines', async () => {
-    fs.writeFileSync(file(), JSON.stringify({ format: 'paygate-store', version: 1, lastSeq: 0, collections: { meta: [{ id: 'x', n: 1 }] } }));
+    fs.writeFileSync(
+      file(),
+      JSON.stringify({ format: 'paygate-store', version: 1, lastSeq: 0, collections: { meta: [{ id: 'x', n: 1 }] } }),
+    );
     const p = new FilePersistence({ path: file(), fsync: false });
     expect(await p.open()).toEqual({ meta: [{ id: 'x', n: 1 }] });
     await p.close({ meta: [{ id: 'x', n: 1 }] });
-    expect(fs.readFileSync(file(), 'utf8')).toBe('{"format":"paygate-store","version":3,"lastSeq":0}\n"meta"\t"x"\t{"id":"x","n":1}\n{"end":1}\n');
+    expect(fs.readFileSync(file(), 'utf8')).toBe(
+      '{"format":"paygate-store","version":3,"lastSeq":0}\n"meta"\t"x"\t{"id":"x","n":1}\n{"end":1}\n',
+    );
   });
 
   it('a snapshot cut short (no end line) or with a bad line is a StoreCorruptError and is left untouched', async () => {
@@ -135,7 +140,12 @@ describe('background compaction', () => {
     fs.renameSync(p.journalPath, `${p.journalPath}.old`);
     fs.writeFileSync(p.journalPath, '{"seq":3,"ch":[{"c":"meta","v":{"id":"a","n":2}}]}\n');
     const q = new FilePersistence({ path: file(), fsync: false });
-    expect(await q.open()).toEqual({ meta: [{ id: 'a', n: 2 }, { id: 'b', n: 1 }] });
+    expect(await q.open()).toEqual({
+      meta: [
+        { id: 'a', n: 2 },
+        { id: 'b', n: 1 },
+      ],
+    });
     expect(fs.existsSync(`${p.journalPath}.old`)).toBe(false); // folded into the snapshot on open
     expect(q.seq).toBe(3);
     await q.close();
@@ -145,7 +155,18 @@ describe('background compaction', () => {
     const p = new FilePersistence({ path: file(), fsync: false, compactAfter: 1 });
     const s = new Store(p);
     await s.open();
-    const op = { id: 'op1', shop_id: 's', merchant_operation_id: 'm', status: 'pending', type: 'payment', method: 'x', client_id: 'c', expected_amount: '1.00', created_at: '2026-01-01T00:00:00.000Z', history: [] } as unknown as OperationRecord;
+    const op = {
+      id: 'op1',
+      shop_id: 's',
+      merchant_operation_id: 'm',
+      status: 'pending',
+      type: 'payment',
+      method: 'x',
+      client_id: 'c',
+      expected_amount: '1.00',
+      created_at: '2026-01-01T00:00:00.000Z',
+      history: [],
+    } as unknown as OperationRecord;
     const first = s.commit([meta('a', 1)]);
     await first;
     // The compaction began when `a` was written; op1 is applied in memory, its write queued behind the rotation.
@@ -166,28 +187,56 @@ describe('background compaction', () => {
 
 describe('stored events', () => {
   it('keep no copy of the operation (the webhook body is rendered from it at commit), before and after a restart', async () => {
-    const open = (reset: boolean) => createSandbox({ store: file(), reset, fsync: false, frozenClock: true, log: () => {} });
+    const open = (reset: boolean) =>
+      createSandbox({ store: file(), reset, fsync: false, frozenClock: true, log: () => {} });
     const sb = await open(true);
-    const op = await sb.service.create('shop_a', 'payment', { merchant_operation_id: 'ev-1', client_id: 'c', method: 'WT_RUB_C2C', amount: '100.00', currency: 'RUB' });
+    const op = await sb.service.create('shop_a', 'payment', {
+      merchant_operation_id: 'ev-1',
+      client_id: 'c',
+      method: 'WT_RUB_C2C',
+      amount: '100.00',
+      currency: 'RUB',
+    });
     await sb.service.pay('shop_a', { operation_id: op.id });
-    const shape = (s: typeof sb) => [...s.service.state.events.values()].filter((e) => e.operation_id === op.id).map((e) => Object.keys(e).sort().join());
+    const shape = (s: typeof sb) =>
+      [...s.service.state.events.values()]
+        .filter((e) => e.operation_id === op.id)
+        .map((e) => Object.keys(e).sort().join());
     const keys = 'created_at,id,operation_id,shop_id,type';
     expect(shape(sb)).toEqual([keys, keys]);
     await sb.close();
-    const stored = fs.readdirSync(dir).filter((f) => fs.statSync(path.join(dir, f)).isFile()).map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n');
+    const stored = fs
+      .readdirSync(dir)
+      .filter((f) => fs.statSync(path.join(dir, f)).isFile())
+      .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))
+      .join('\n');
     expect(stored).toContain(`evt_${op.id}_1`);
     expect(stored).not.toMatch(/"operation":\{/);
     const again = await open(false);
     try {
       expect(shape(again)).toEqual([keys, keys]);
-      expect([...again.service.state.events.values()].filter((e) => e.operation_id === op.id).map((e) => e.type)).toEqual(['operation.pending', 'operation.completed']);
+      expect(
+        [...again.service.state.events.values()].filter((e) => e.operation_id === op.id).map((e) => e.type),
+      ).toEqual(['operation.pending', 'operation.completed']);
     } finally {
       await again.close();
     }
   });
 
   it('an event stored with a copy of the operation (before) opens without it', async () => {
-    const old = { id: 'evt_x_0', shop_id: 'shop_a', operation_id: 'x', type: 'operation.pending', created_at: '2026-01-01T00:00:00.000Z', operation: { id: 'x', status: 'pending', destination: { number: '2200707590765230', name: 'IVAN PETROV' }, note: 'an operation copy is 600-1,000 bytes'.repeat(12) } };
+    const old = {
+      id: 'evt_x_0',
+      shop_id: 'shop_a',
+      operation_id: 'x',
+      type: 'operation.pending',
+      created_at: '2026-01-01T00:00:00.000Z',
+      operation: {
+        id: 'x',
+        status: 'pending',
+        destination: { number: '2200707590765230', name: 'IVAN PETROV' },
+        note: 'an operation copy is 600-1,000 bytes'.repeat(12),
+      },
+    };
     fs.writeFileSync(file(), serializeSnapshot({ events: [old] }, 0));
     const sb = await createSandbox({ store: file(), fsync: false, frozenClock: true, log: () => {} });
     try {
@@ -201,15 +250,40 @@ describe('stored events', () => {
 });
 
 describe('restart recovery reads only what can have a timer', () => {
-  const STATUSES = ['admitting', 'pending', 'awaiting_confirmation', 'manual_check', 'completed', 'cancelled', 'rejected'] as const;
+  const STATUSES = [
+    'admitting',
+    'pending',
+    'awaiting_confirmation',
+    'manual_check',
+    'completed',
+    'cancelled',
+    'rejected',
+  ] as const;
   const opOf = (i: number, status: string, type: 'payment' | 'payout') =>
-    ({ id: `op${i}`, shop_id: 's', merchant_operation_id: `m${i}`, status, type, method: 'x', client_id: 'c', expected_amount: '1.00', provider_id: 'p', magic: [], created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', accept_at: '2026-01-01T00:00:01.000Z', expires_at: '2026-01-01T00:30:00.000Z', history: [] }) as unknown as OperationRecord;
+    ({
+      id: `op${i}`,
+      shop_id: 's',
+      merchant_operation_id: `m${i}`,
+      status,
+      type,
+      method: 'x',
+      client_id: 'c',
+      expected_amount: '1.00',
+      provider_id: 'p',
+      magic: [],
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-01T00:00:00.000Z',
+      accept_at: '2026-01-01T00:00:01.000Z',
+      expires_at: '2026-01-01T00:30:00.000Z',
+      history: [],
+    }) as unknown as OperationRecord;
 
   it('TIMER_STATUSES holds every status timersOf gives a timer in', () => {
     const world = { providers: new Map([['p', { payout_settlement_ms: 1000 }]]) } as unknown as WorldIndex;
     for (const status of STATUSES) {
       for (const type of ['payment', 'payout'] as const) {
-        if (timersOf(world, opOf(0, status, type)).length > 0) expect(TIMER_STATUSES.has(status), `${type} ${status}`).toBe(true);
+        if (timersOf(world, opOf(0, status, type)).length > 0)
+          expect(TIMER_STATUSES.has(status), `${type} ${status}`).toBe(true);
       }
     }
   });
@@ -218,13 +292,32 @@ describe('restart recovery reads only what can have a timer', () => {
     const sb = await createSandbox({ store: file(), reset: true, fsync: false, frozenClock: true, log: () => {} });
     try {
       const s = sb.service;
-      const body = (i: number, client: string) => ({ merchant_operation_id: `v-${i}`, client_id: client, method: 'WT_RUB_C2C', amount: '100.00', currency: 'RUB' });
-      for (const [i, client] of ['c', 'c+receipt', 'c+expire'].entries()) await s.create('shop_a', 'payment', body(i, client));
-      for (const [i, client] of ['c', 'c+fail'].entries()) await s.create('shop_a', 'payout', { ...body(10 + i, client), number: '2200700000000004' });
+      const body = (i: number, client: string) => ({
+        merchant_operation_id: `v-${i}`,
+        client_id: client,
+        method: 'WT_RUB_C2C',
+        amount: '100.00',
+        currency: 'RUB',
+      });
+      for (const [i, client] of ['c', 'c+receipt', 'c+expire'].entries())
+        await s.create('shop_a', 'payment', body(i, client));
+      for (const [i, client] of ['c', 'c+fail'].entries())
+        await s.create('shop_a', 'payout', { ...body(10 + i, client), number: '2200700000000004' });
       const world = s.world;
-      const synthetic = STATUSES.flatMap((status) => (['payment', 'payout'] as const).map((type, i) => ({ ...opOf(i, status, type), history: [{ at: '2026-01-01T00:00:05.000Z', from: null, to: status, cause: 'x' }] }) as OperationRecord));
+      const synthetic = STATUSES.flatMap((status) =>
+        (['payment', 'payout'] as const).map(
+          (type, i) =>
+            ({
+              ...opOf(i, status, type),
+              history: [{ at: '2026-01-01T00:00:05.000Z', from: null, to: status, cause: 'x' }],
+            }) as OperationRecord,
+        ),
+      );
       const world2 = { providers: new Map([['p', { payout_settlement_ms: 1000 }]]) } as unknown as WorldIndex;
-      const cases: [WorldIndex, OperationRecord][] = [...[...sb.service.state.operations.values()].map((op) => [world, op] as [WorldIndex, OperationRecord]), ...synthetic.map((op) => [world2, op] as [WorldIndex, OperationRecord])];
+      const cases: [WorldIndex, OperationRecord][] = [
+        ...[...sb.service.state.operations.values()].map((op) => [world, op] as [WorldIndex, OperationRecord]),
+        ...synthetic.map((op) => [world2, op] as [WorldIndex, OperationRecord]),
+      ];
       let compared = 0;
       for (const [w, op] of cases) {
         const view = { ...(JSON.parse(JSON.stringify(loadView(op))) as OperationRecord & { full?: 1 }), id: op.id };
@@ -233,7 +326,13 @@ describe('restart recovery reads only what can have a timer', () => {
         compared++;
       }
       expect(compared).toBeGreaterThanOrEqual(5 + 6);
-      expect(new Set(cases.filter(([w, op]) => TIMER_STATUSES.has(op.status) && timersOf(w, op).length > 0).map(([, op]) => op.status)).size).toBe(3);
+      expect(
+        new Set(
+          cases
+            .filter(([w, op]) => TIMER_STATUSES.has(op.status) && timersOf(w, op).length > 0)
+            .map(([, op]) => op.status),
+        ).size,
+      ).toBe(3);
     } finally {
       await sb.close();
     }
@@ -242,7 +341,9 @@ describe('restart recovery reads only what can have a timer', () => {
   it('operationsWithStatus gives the load views of those statuses without decoding, then decodes only those', async () => {
     const s = new Store(new FilePersistence({ path: file(), fsync: false }));
     await s.open();
-    const ops = Array.from({ length: 70 }, (_, i) => opOf(i, STATUSES[i % STATUSES.length]!, i % 2 ? 'payout' : 'payment'));
+    const ops = Array.from({ length: 70 }, (_, i) =>
+      opOf(i, STATUSES[i % STATUSES.length]!, i % 2 ? 'payout' : 'payment'),
+    );
     await s.commit(ops.map((op) => ({ kind: 'operation' as const, op })));
     await s.close();
     const again = new Store(new FilePersistence({ path: file(), fsync: false }));
@@ -263,9 +364,17 @@ describe('restart recovery reads only what can have a timer', () => {
   });
 
   it('after a restart, a pending payment still expires on time and a completed one is left alone', async () => {
-    const open = (reset: boolean) => createSandbox({ store: file(), reset, fsync: false, frozenClock: true, log: () => {} });
+    const open = (reset: boolean) =>
+      createSandbox({ store: file(), reset, fsync: false, frozenClock: true, log: () => {} });
     const sb = await open(true);
-    const pay = (i: number) => sb.service.create('shop_a', 'payment', { merchant_operation_id: `r-${i}`, client_id: 'c', method: 'WT_RUB_C2C', amount: '100.00', currency: 'RUB' });
+    const pay = (i: number) =>
+      sb.service.create('shop_a', 'payment', {
+        merchant_operation_id: `r-${i}`,
+        client_id: 'c',
+        method: 'WT_RUB_C2C',
+        amount: '100.00',
+        currency: 'RUB',
+      });
     const pending = await pay(1);
     const done = await pay(2);
     await sb.service.pay('shop_a', { operation_id: done.id });

@@ -19,7 +19,13 @@ interface Made {
   admin: Paygate;
 }
 
-const payment = (moid: string, client: string, amount: string, method = 'WT_RUB_C2C') => ({ merchant_operation_id: moid, client_id: client, method, amount, currency: 'RUB' });
+const payment = (moid: string, client: string, amount: string, method = 'WT_RUB_C2C') => ({
+  merchant_operation_id: moid,
+  client_id: client,
+  method,
+  amount,
+  currency: 'RUB',
+});
 
 /**
  * One minute apart on the sandbox clock:
@@ -50,13 +56,20 @@ describe('GET /sandbox/operations: filters', () => {
     w = await world();
   });
   /** The names of the listed operations, in the order listed. */
-  const names = (ops: { operation_id: string }[]) => ops.map((o) => Object.entries(w.ids).find(([, id]) => id === o.operation_id)?.[0] ?? o.operation_id);
+  const names = (ops: { operation_id: string }[]) =>
+    ops.map((o) => Object.entries(w.ids).find(([, id]) => id === o.operation_id)?.[0] ?? o.operation_id);
 
   it('the world is what the filters below assume', async () => {
     const all = await w.admin.sandbox.operations.list();
     expect(all.total).toBe(5);
     expect(names(all.operations)).toEqual(['p5', 'p4', 'p3', 'p2', 'p1']);
-    expect(all.operations.map((o) => o.status)).toEqual(['rejected', 'completed', 'pending', 'awaiting_confirmation', 'completed']);
+    expect(all.operations.map((o) => o.status)).toEqual([
+      'rejected',
+      'completed',
+      'pending',
+      'awaiting_confirmation',
+      'completed',
+    ]);
     expect(all.operations.map((o) => o.created_at)).toEqual([at(4), at(3), at(2), at(1), at(0)]);
     expect(all).toMatchObject({ has_more: false, next_cursor: null });
   });
@@ -64,11 +77,23 @@ describe('GET /sandbox/operations: filters', () => {
   it('rows carry shop, merchant_operation_id, client_id, created and updated times and the reason', async () => {
     const { operations } = await w.admin.sandbox.operations.list();
     const p1 = operations.find((o) => o.operation_id === w.ids.p1)!;
-    expect(p1).toMatchObject({ shop_id: 'shop_a', merchant_operation_id: 'ord-1', client_id: 'c1', created_at: at(0), updated_at: at(4), status: 'completed' });
+    expect(p1).toMatchObject({
+      shop_id: 'shop_a',
+      merchant_operation_id: 'ord-1',
+      client_id: 'c1',
+      created_at: at(0),
+      updated_at: at(4),
+      status: 'completed',
+    });
     expect(p1.reason).toMatch(/pay/);
     const p5 = operations.find((o) => o.operation_id === w.ids.p5)!;
     expect(p5.reason).toBe('create: no_provider_accepted');
-    expect(operations.find((o) => o.operation_id === w.ids.p3)).toMatchObject({ shop_id: 'shop_b', merchant_operation_id: 'ord-1', expected_amount: '700.00', reason: 'create' });
+    expect(operations.find((o) => o.operation_id === w.ids.p3)).toMatchObject({
+      shop_id: 'shop_b',
+      merchant_operation_id: 'ord-1',
+      expected_amount: '700.00',
+      reason: 'create',
+    });
   });
 
   const cases: [string, Record<string, string>, string[]][] = [
@@ -143,7 +168,10 @@ describe('GET /sandbox/operations: paging', () => {
     return { admin, ids };
   }
 
-  async function walk(admin: Paygate, query: Record<string, string | number>): Promise<{ ids: string[]; pages: number; totals: (number | undefined)[] }> {
+  async function walk(
+    admin: Paygate,
+    query: Record<string, string | number>,
+  ): Promise<{ ids: string[]; pages: number; totals: (number | undefined)[] }> {
     const ids: string[] = [];
     const totals: (number | undefined)[] = [];
     let cursor: string | undefined;
@@ -197,7 +225,9 @@ describe('GET /sandbox/operations: paging', () => {
     expect([...first.operations.map((o) => o.operation_id), ...continued]).toEqual([...ids].reverse());
     // offset=10 now starts 3 rows earlier: the last 3 rows of the first page again.
     const offset = await admin.sandbox.operations.list({ limit: 10, offset: 10 });
-    expect(offset.operations.slice(0, 3).map((o) => o.operation_id)).toEqual(first.operations.slice(7).map((o) => o.operation_id));
+    expect(offset.operations.slice(0, 3).map((o) => o.operation_id)).toEqual(
+      first.operations.slice(7).map((o) => o.operation_id),
+    );
   });
 
   it('a cursor whose operation changed status since still continues from its place', async () => {
@@ -227,7 +257,10 @@ describe('GET /sandbox/operations: bad queries are 400 and name the parameter', 
   ];
   for (const [query, message] of bad) {
     it(query, async () => {
-      const res = await h.call('GET', `/sandbox/operations?${query}`, { key: null, headers: { 'x-admin-token': ADMIN } });
+      const res = await h.call('GET', `/sandbox/operations?${query}`, {
+        key: null,
+        headers: { 'x-admin-token': ADMIN },
+      });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('validation_error');
       expect(res.body.message).toMatch(message);

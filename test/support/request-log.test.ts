@@ -22,15 +22,42 @@ describe('GET /sandbox/logs', () => {
   };
 
   it('each answer: shop, method, path, status, error code, latency, and its id is the x-request-id header', async () => {
-    const created = await h.call('POST', '/v1/payment', { body: { merchant_operation_id: 'l-1', client_id: 'c', method: 'WT_RUB_C2C', amount: '500.00', currency: 'RUB' } });
-    const invalid = await h.call('POST', '/v1/payment', { key: KEY_B, body: { merchant_operation_id: 'l-2', client_id: 'c', method: 'WT_RUB_C2C', amount: '1,500.00', currency: 'RUB' } });
+    const created = await h.call('POST', '/v1/payment', {
+      body: { merchant_operation_id: 'l-1', client_id: 'c', method: 'WT_RUB_C2C', amount: '500.00', currency: 'RUB' },
+    });
+    const invalid = await h.call('POST', '/v1/payment', {
+      key: KEY_B,
+      body: { merchant_operation_id: 'l-2', client_id: 'c', method: 'WT_RUB_C2C', amount: '1,500.00', currency: 'RUB' },
+    });
     const unauth = await h.call('GET', '/v1/balances', { key: 'pg_test_wrong' });
     const control = await h.call('GET', '/sandbox/clock', admin);
     const [c, i, u, k] = (await logs('?limit=4')).reverse();
-    expect(c).toMatchObject({ id: created.headers.get('x-request-id'), shop_id: 'shop_a', method: 'POST', path: '/v1/payment', status: 200, error_code: null });
-    expect(i).toMatchObject({ id: invalid.headers.get('x-request-id'), shop_id: 'shop_b', status: 400, error_code: 'validation_error' });
-    expect(u).toMatchObject({ id: unauth.headers.get('x-request-id'), shop_id: '', status: 401, error_code: 'invalid_api_key' });
-    expect(k).toMatchObject({ id: control.headers.get('x-request-id'), shop_id: '', path: '/sandbox/clock', status: 200 });
+    expect(c).toMatchObject({
+      id: created.headers.get('x-request-id'),
+      shop_id: 'shop_a',
+      method: 'POST',
+      path: '/v1/payment',
+      status: 200,
+      error_code: null,
+    });
+    expect(i).toMatchObject({
+      id: invalid.headers.get('x-request-id'),
+      shop_id: 'shop_b',
+      status: 400,
+      error_code: 'validation_error',
+    });
+    expect(u).toMatchObject({
+      id: unauth.headers.get('x-request-id'),
+      shop_id: '',
+      status: 401,
+      error_code: 'invalid_api_key',
+    });
+    expect(k).toMatchObject({
+      id: control.headers.get('x-request-id'),
+      shop_id: '',
+      path: '/sandbox/clock',
+      status: 200,
+    });
     for (const e of [c, i, u, k]) {
       expect(e!.latency_ms).toBeGreaterThanOrEqual(0);
       expect(Number.isNaN(Date.parse(e!.at))).toBe(false);
@@ -63,8 +90,17 @@ describe('GET /sandbox/logs', () => {
 
   it('secrets in the query are masked: a signed receipt link, and k, sig, token anywhere', async () => {
     const a = h.make({ apiKey: KEY_A });
-    const op = await a.payments.create({ merchant_operation_id: 'r-1', client_id: 'c', method: 'WT_RUB_PHONE', amount: '1500.00', currency: 'RUB' });
-    await a.payments.confirm({ operation_id: op.operation_id, receipt: fileURLToPath(new URL('../../fixtures/receipts/ok-1500.pdf', import.meta.url)) });
+    const op = await a.payments.create({
+      merchant_operation_id: 'r-1',
+      client_id: 'c',
+      method: 'WT_RUB_PHONE',
+      amount: '1500.00',
+      currency: 'RUB',
+    });
+    await a.payments.confirm({
+      operation_id: op.operation_id,
+      receipt: fileURLToPath(new URL('../../fixtures/receipts/ok-1500.pdf', import.meta.url)),
+    });
     const url = new URL((await a.operations.get({ operation_id: op.operation_id })).receipts[0]!.receipt_url!);
     const signature = url.searchParams.get('signature')!;
     expect(signature.length).toBeGreaterThan(8);
@@ -88,7 +124,10 @@ describe('GET /sandbox/logs', () => {
     expect(paths(await logs('?shop=shop_b'))).toEqual(['GET /v1/balances 200']);
     expect(paths(await logs('?method=post'))).toEqual(['POST /v1/get_operation_state 404']);
     expect(paths(await logs('?status=404'))).toEqual(['GET /v1/nothing 404', 'POST /v1/get_operation_state 404']);
-    expect(paths(await logs('?status=4xx&shop=shop_a'))).toEqual(['GET /v1/nothing 404', 'POST /v1/get_operation_state 404']);
+    expect(paths(await logs('?status=4xx&shop=shop_a'))).toEqual([
+      'GET /v1/nothing 404',
+      'POST /v1/get_operation_state 404',
+    ]);
     expect(paths(await logs('?errors=true&path=/v1/get'))).toEqual(['POST /v1/get_operation_state 404']);
     expect(paths(await logs('?path=/v1/balances&limit=1'))).toEqual(['GET /v1/balances 200']);
     expect((await logs('?path=/v1/balances&limit=1'))[0]!.shop_id).toBe('shop_b');
@@ -138,7 +177,13 @@ describe('GET /sandbox/balances', () => {
 
   it("every shop's balances, the same rows as each shop's /v1/balances", async () => {
     const a = h.make({ apiKey: KEY_A });
-    const op = await a.payments.create({ merchant_operation_id: 'b-1', client_id: 'c', method: 'WT_RUB_C2C', amount: '500.00', currency: 'RUB' });
+    const op = await a.payments.create({
+      merchant_operation_id: 'b-1',
+      client_id: 'c',
+      method: 'WT_RUB_C2C',
+      amount: '500.00',
+      currency: 'RUB',
+    });
     await a.sandbox.operations.pay({ operation_id: op.operation_id });
     const all = await h.admin.sandbox.balances();
     expect(all.shops.map((s) => s.shop_id)).toEqual(h.sandbox.demo.shops.map((s) => s.id));
@@ -148,8 +193,12 @@ describe('GET /sandbox/balances', () => {
       expect(shop.balances).toEqual(own.balances);
     }
     // The paid payment moved shop A's RUB balance off its opening 1000000.00.
-    expect(all.shops.find((s) => s.shop_id === 'shop_a')!.balances.find((b) => b.currency === 'RUB')!.balance).not.toBe('1000000.00');
-    expect(all.shops.find((s) => s.shop_id === 'shop_b')!.balances).toEqual([{ currency: 'RUB', balance: '250000.00', current_minus: '0.00', reserved: '0.00' }]);
+    expect(all.shops.find((s) => s.shop_id === 'shop_a')!.balances.find((b) => b.currency === 'RUB')!.balance).not.toBe(
+      '1000000.00',
+    );
+    expect(all.shops.find((s) => s.shop_id === 'shop_b')!.balances).toEqual([
+      { currency: 'RUB', balance: '250000.00', current_minus: '0.00', reserved: '0.00' },
+    ]);
   });
 
   it('401 without the admin token, also with a shop key', async () => {

@@ -10,7 +10,13 @@ import { useSandbox } from '../helpers/sandbox.js';
 
 const ADMIN = 'adm';
 const T0 = '2026-01-01T00:00:00.000Z';
-const card = (moid: string, client = 'payer-1', amount = '500.00') => ({ merchant_operation_id: moid, client_id: client, method: 'WT_RUB_C2C', amount, currency: 'RUB' });
+const card = (moid: string, client = 'payer-1', amount = '500.00') => ({
+  merchant_operation_id: moid,
+  client_id: client,
+  method: 'WT_RUB_C2C',
+  amount,
+  currency: 'RUB',
+});
 
 /** Resolves the next time `set.add` (or `set.delete`) is called: a listener of a stream registered (or dropped). */
 function nextCall<T>(set: Set<T>, method: 'add' | 'delete'): Promise<void> {
@@ -42,12 +48,18 @@ function collect<T>(stream: AsyncIterable<T>, last?: (item: T) => boolean): { it
 }
 
 /** Open a raw SSE response (resolves once its headers are in: the server has registered its listener) and parse its events. */
-async function rawStream(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<{ events: { event: string; data: unknown }[]; ended: Promise<void>; headers: Headers }> {
+async function rawStream(
+  url: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+): Promise<{ events: { event: string; data: unknown }[]; ended: Promise<void>; headers: Headers }> {
   const res = await fetch(url, { headers: { ...headers, accept: 'text/event-stream' }, signal });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
   const events: { event: string; data: unknown }[] = [];
-  const parser = createParser({ onEvent: (ev) => events.push({ event: ev.event ?? 'message', data: JSON.parse(ev.data) }) });
+  const parser = createParser({
+    onEvent: (ev) => events.push({ event: ev.event ?? 'message', data: JSON.parse(ev.data) }),
+  });
   const ended = (async () => {
     try {
       for await (const chunk of res.body!.pipeThrough(new TextDecoderStream())) parser.feed(chunk);
@@ -67,7 +79,13 @@ describe('GET /sandbox/operations/stream', () => {
     const op = await a.payments.create(card('watch-1'));
     const it = a.sandbox.operations.stream({ id: op.operation_id })[Symbol.asyncIterator]();
     const first = await it.next();
-    expect(first.value).toMatchObject({ operation_id: op.operation_id, status: 'pending', merchant_operation_id: 'watch-1', shop_id: 'shop_a', reason: 'create' });
+    expect(first.value).toMatchObject({
+      operation_id: op.operation_id,
+      status: 'pending',
+      merchant_operation_id: 'watch-1',
+      shop_id: 'shop_a',
+      reason: 'create',
+    });
     expect(listeners().size).toBe(1);
     const dropped = nextCall(listeners(), 'delete');
     await a.sandbox.operations.pay({ operation_id: op.operation_id });
@@ -140,13 +158,21 @@ describe('GET /sandbox/operations/stream', () => {
     // These two end from the client's side (the loop breaks) once they see k-3's completion.
     const k3Completed = (r: SandboxOperationRow) => r.merchant_operation_id === 'k-3' && r.status === 'completed';
     const own = collect(b.sandbox.operations.stream({}, { signal: ac.signal }), k3Completed);
-    const big = collect(h.admin.sandbox.operations.stream({ status: 'completed', min_amount: '1000.00' }, { signal: ac.signal }), k3Completed);
+    const big = collect(
+      h.admin.sandbox.operations.stream({ status: 'completed', min_amount: '1000.00' }, { signal: ac.signal }),
+      k3Completed,
+    );
     await nextCall(listeners(), 'add');
     if (listeners().size < 2) await nextCall(listeners(), 'add');
     const small = await a.payments.create(card('k-1', 'p', '500.00'));
     const large = await a.payments.create(card('k-2', 'p', '1500.00'));
     const inB = await b.payments.create(card('k-3', 'p', '2500.00'));
-    for (const [c, op] of [[a, small], [a, large], [b, inB]] as const) await c.sandbox.operations.pay({ operation_id: op.operation_id });
+    for (const [c, op] of [
+      [a, small],
+      [a, large],
+      [b, inB],
+    ] as const)
+      await c.sandbox.operations.pay({ operation_id: op.operation_id });
     await Promise.all([own.done, big.done]);
     expect(ac.signal.aborted).toBe(false);
     expect(own.items.map((r) => [r.merchant_operation_id, r.status])).toEqual([
@@ -163,8 +189,12 @@ describe('GET /sandbox/operations/stream', () => {
     // With the admin token a merchant_operation_id is resolved as by operations.show: no shop used it is a 404 (it was
     // a 400 asking for shop= before issue 24).
     const a = h.make({ apiKey: h.keyOf('shop_a') });
-    const first = (c: Paygate, q: Record<string, string>) => c.sandbox.operations.stream(q)[Symbol.asyncIterator]().next();
-    await expect(first(h.admin, { min_amount: '1,5' })).rejects.toMatchObject({ status: 400, code: 'validation_error' });
+    const first = (c: Paygate, q: Record<string, string>) =>
+      c.sandbox.operations.stream(q)[Symbol.asyncIterator]().next();
+    await expect(first(h.admin, { min_amount: '1,5' })).rejects.toMatchObject({
+      status: 400,
+      code: 'validation_error',
+    });
     await expect(first(a, { id: '00000000-0000-5000-8000-000000000000' })).rejects.toMatchObject({ status: 404 });
     await expect(first(a, { shop: 'shop_b' })).rejects.toBeInstanceOf(APIError);
     await expect(first(h.admin, { id: 'some-merchant-id' })).rejects.toMatchObject({ status: 404 });
@@ -196,7 +226,11 @@ describe('GET /sandbox/logs/stream', () => {
 
   it('each answered request that matches the filters, as it is answered; the x-request-id header is its id', async () => {
     const ac = new AbortController();
-    const errors = await rawStream(`${h.baseUrl}/sandbox/logs/stream?errors=true`, { 'x-admin-token': ADMIN }, ac.signal);
+    const errors = await rawStream(
+      `${h.baseUrl}/sandbox/logs/stream?errors=true`,
+      { 'x-admin-token': ADMIN },
+      ac.signal,
+    );
     const ok = await fetch(`${h.baseUrl}/v1/balances`, { headers: { 'x-api-key': h.keyOf('shop_a') } });
     const bad = await fetch(`${h.baseUrl}/v1/balances?k=s3cret`, { headers: { 'x-api-key': 'pg_test_nope' } });
     const missing = await fetch(`${h.baseUrl}/v1/nothing-here`, { headers: { 'x-api-key': h.keyOf('shop_b') } });
@@ -204,7 +238,9 @@ describe('GET /sandbox/logs/stream', () => {
     // The stream has the entry of every request answered before this marker's.
     const marker = await fetch(`${h.baseUrl}/v1/marker`, { headers: { 'x-api-key': h.keyOf('shop_b') } });
     await marker.text();
-    await until(() => errors.events.some((e) => (e.data as SandboxRequestLogEntry).id === marker.headers.get('x-request-id')));
+    await until(() =>
+      errors.events.some((e) => (e.data as SandboxRequestLogEntry).id === marker.headers.get('x-request-id')),
+    );
     ac.abort();
     await errors.ended;
     expect(errors.events.every((e) => e.event === 'request')).toBe(true);
@@ -214,7 +250,11 @@ describe('GET /sandbox/logs/stream', () => {
       ['GET', '/v1/nothing-here', 404, 'shop_b'],
       ['GET', '/v1/marker', 404, 'shop_b'],
     ]);
-    expect(seen.map((e) => e.id)).toEqual([bad.headers.get('x-request-id'), missing.headers.get('x-request-id'), marker.headers.get('x-request-id')]);
+    expect(seen.map((e) => e.id)).toEqual([
+      bad.headers.get('x-request-id'),
+      missing.headers.get('x-request-id'),
+      marker.headers.get('x-request-id'),
+    ]);
     expect(seen[1]!.error_code).toBe('not_found');
     expect(seen[0]!.error_code).toBeTruthy();
     expect(JSON.stringify(seen)).not.toContain('s3cret');
@@ -224,7 +264,10 @@ describe('GET /sandbox/logs/stream', () => {
     const ac = new AbortController();
     const raw = await rawStream(`${h.baseUrl}/sandbox/logs/stream`, { 'x-api-key': h.keyOf('shop_b') }, ac.signal);
     await h.make({ apiKey: h.keyOf('shop_a') }).balances.list();
-    const mine = await h.make({ apiKey: h.keyOf('shop_b') }).balances.list().withResponse();
+    const mine = await h
+      .make({ apiKey: h.keyOf('shop_b') })
+      .balances.list()
+      .withResponse();
     await until(() => raw.events.length > 1);
     ac.abort();
     await raw.ended;
@@ -242,7 +285,13 @@ describe('GET /sandbox/logs/stream', () => {
     void next.then((r) => (entry = r));
     // Until the client's stream is open, a request may be answered before it: send until one arrives.
     while (!entry) await b.balances.list();
-    expect(entry.value).toMatchObject({ shop_id: 'shop_b', method: 'GET', path: '/v1/balances', status: 200, error_code: null });
+    expect(entry.value).toMatchObject({
+      shop_id: 'shop_b',
+      method: 'GET',
+      path: '/v1/balances',
+      status: 200,
+      error_code: null,
+    });
     await it.return(undefined);
   });
 });
@@ -252,11 +301,22 @@ describe('GET /sandbox/logs/stream?backlog=n', () => {
 
   it('the newest n matching entries first, oldest first, then the live ones: none missed, none repeated', async () => {
     const before: string[] = [];
-    for (let i = 0; i < 5; i++) before.push((await fetch(`${h.baseUrl}/v1/balances?n=${i}`, { headers: { 'x-api-key': h.keyOf('shop_a') } })).headers.get('x-request-id')!);
+    for (let i = 0; i < 5; i++)
+      before.push(
+        (await fetch(`${h.baseUrl}/v1/balances?n=${i}`, { headers: { 'x-api-key': h.keyOf('shop_a') } })).headers.get(
+          'x-request-id',
+        )!,
+      );
     await fetch(`${h.baseUrl}/livez`);
     const ac = new AbortController();
-    const raw = await rawStream(`${h.baseUrl}/sandbox/logs/stream?backlog=3&path=/v1/balances`, { 'x-admin-token': ADMIN }, ac.signal);
-    const after = (await fetch(`${h.baseUrl}/v1/balances?n=live`, { headers: { 'x-api-key': h.keyOf('shop_a') } })).headers.get('x-request-id')!;
+    const raw = await rawStream(
+      `${h.baseUrl}/sandbox/logs/stream?backlog=3&path=/v1/balances`,
+      { 'x-admin-token': ADMIN },
+      ac.signal,
+    );
+    const after = (
+      await fetch(`${h.baseUrl}/v1/balances?n=live`, { headers: { 'x-api-key': h.keyOf('shop_a') } })
+    ).headers.get('x-request-id')!;
     await until(() => raw.events.length >= 4);
     ac.abort();
     await raw.ended;

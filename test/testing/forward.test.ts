@@ -36,7 +36,12 @@ describe('startSandbox forwardWebhooksTo', () => {
   it('a URL object: every delivery reaches it, verifiable, and its answer is what the sandbox records', async () => {
     const rx = await receiver(503);
     const sb = await start(rx.url);
-    const op = await sb.client.payments.create({ client_id: 'alice', method: 'WT_RUB_C2C', amount: '1500.00', currency: 'RUB' });
+    const op = await sb.client.payments.create({
+      client_id: 'alice',
+      method: 'WT_RUB_C2C',
+      amount: '1500.00',
+      currency: 'RUB',
+    });
     await sb.webhooks.settle();
     expect(rx.got).toHaveLength(1);
     const event = verifyWebhook(rx.got[0]!.body, rx.got[0]!.headers as Record<string, string>, sb.webhookSecret);

@@ -3,7 +3,12 @@
 // back to one per connection, so it never gets a pipelined request re-sent to it (each event arrives once).
 import { Agent, type Dispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { makeDeliverer, PROBATION, type AttemptJob, type AttemptOutcome } from '../../src/emulator/webhook-outbox/attempts.js';
+import {
+  makeDeliverer,
+  PROBATION,
+  type AttemptJob,
+  type AttemptOutcome,
+} from '../../src/emulator/webhook-outbox/attempts.js';
 import { useCleanup } from '../helpers/cleanup.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
@@ -31,16 +36,27 @@ async function setup(answer: Receiver['answer']) {
   const outcomes: AttemptOutcome[] = [];
   // send() waits for its outcomes as they are reported (no polling on a timer).
   let waiting: { count: number; resolve: () => void } | undefined;
-  const d = makeDeliverer({ plain: { dispatcher: plain.agent, perOrigin: 4 }, pipelined: { dispatcher: pipelined.agent, perOrigin: 16 } }, (o) => {
-    outcomes.push(o);
-    if (waiting && outcomes.length >= waiting.count) waiting.resolve();
-  });
+  const d = makeDeliverer(
+    { plain: { dispatcher: plain.agent, perOrigin: 4 }, pipelined: { dispatcher: pipelined.agent, perOrigin: 16 } },
+    (o) => {
+      outcomes.push(o);
+      if (waiting && outcomes.length >= waiting.count) waiting.resolve();
+    },
+  );
   let seq = 0;
   const send = async (n: number, timeout_ms = 5000) => {
     const target = outcomes.length + n;
     for (let i = 0; i < n; i++) {
       const s = ++seq;
-      const job: AttemptJob = { seq: s, url: `${rx.url}`, webhook_id: `evt_${s}`, timestamp: 1_700_000_000, body: `{"n":${s}}`, secrets: [SECRET], timeout_ms };
+      const job: AttemptJob = {
+        seq: s,
+        url: `${rx.url}`,
+        webhook_id: `evt_${s}`,
+        timestamp: 1_700_000_000,
+        body: `{"n":${s}}`,
+        secrets: [SECRET],
+        timeout_ms,
+      };
       d.submit(job);
     }
     if (outcomes.length < target) await new Promise<void>((resolve) => (waiting = { count: target, resolve }));

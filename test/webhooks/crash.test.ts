@@ -15,7 +15,10 @@ const CHILD = new URL('./child-sandbox.mjs', import.meta.url).pathname;
 // CLI's subprocess tests.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
-async function start(store: string, webhookUrl: string): Promise<{ child: ChildProcess; baseUrl: string; secret: string }> {
+async function start(
+  store: string,
+  webhookUrl: string,
+): Promise<{ child: ChildProcess; baseUrl: string; secret: string }> {
   const child = spawn(process.execPath, [CHILD, store, webhookUrl], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
@@ -48,7 +51,13 @@ it('deliveries pending when the sandbox is SIGKILLed are delivered after it rest
     const res = await fetch(`${first.baseUrl}/v1/payment`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': KEY_A },
-      body: JSON.stringify({ merchant_operation_id: `wh-crash-${i}`, client_id: 'c', method: 'WT_RUB_C2C', amount: '100.00', currency: 'RUB' }),
+      body: JSON.stringify({
+        merchant_operation_id: `wh-crash-${i}`,
+        client_id: 'c',
+        method: 'WT_RUB_C2C',
+        amount: '100.00',
+        currency: 'RUB',
+      }),
     });
     expect(res.status).toBe(200);
     acknowledged.push(((await res.json()) as { operation_id: string }).operation_id);
@@ -61,7 +70,11 @@ it('deliveries pending when the sandbox is SIGKILLed are delivered after it rest
   defer(() => kill(second.child));
   expect(second.secret).toBe(first.secret);
   // The next attempt is due 5 s of sandbox time after the first (failed or never made) one.
-  const adv = await fetch(`${second.baseUrl}/sandbox/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-admin-token': 'pg_admin_test_token' }, body: JSON.stringify({ by: '5s' }) });
+  const adv = await fetch(`${second.baseUrl}/sandbox/clock/advance`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-admin-token': 'pg_admin_test_token' },
+    body: JSON.stringify({ by: '5s' }),
+  });
   expect(adv.status).toBe(200);
   const got = new Set<string>();
   while (got.size < acknowledged.length) {

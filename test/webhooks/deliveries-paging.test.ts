@@ -11,7 +11,15 @@ const defer = useCleanup();
 const open = useSandboxes(defer);
 
 interface Page {
-  deliveries: { id: string; event_id: string; event_type: string; endpoint_id: string; url: string; status: string; attempts: unknown[] }[];
+  deliveries: {
+    id: string;
+    event_id: string;
+    event_type: string;
+    endpoint_id: string;
+    url: string;
+    status: string;
+    attempts: unknown[];
+  }[];
   has_more: boolean;
   next_cursor: string | null;
 }
@@ -27,8 +35,10 @@ async function withDeliveries(endpoints: number, creates: number): Promise<Harne
   const rx = await startReceiver(() => ({ status: 204 }));
   defer(() => rx.close());
   const h = await open({ frozenClock: true });
-  for (let i = 0; i < endpoints; i++) expect((await h.call('POST', '/sandbox/webhooks', { body: { url: `${rx.url}/${i}` } })).status).toBe(201);
-  for (let i = 0; i < creates; i++) expect((await h.call('POST', '/v1/payment', { body: paymentBody() })).status).toBe(200);
+  for (let i = 0; i < endpoints; i++)
+    expect((await h.call('POST', '/sandbox/webhooks', { body: { url: `${rx.url}/${i}` } })).status).toBe(201);
+  for (let i = 0; i < creates; i++)
+    expect((await h.call('POST', '/v1/payment', { body: paymentBody() })).status).toBe(200);
   await h.sandbox.webhooks.idle();
   return h;
 }
@@ -67,7 +77,12 @@ describe('GET /sandbox/webhooks/deliveries pages', () => {
       pages++;
     } while (cursor);
     expect(pages).toBe(2);
-    expect(seen).toEqual(h.sandbox.webhooks.deliveries('shop_a').map((d) => d.id).reverse());
+    expect(seen).toEqual(
+      h.sandbox.webhooks
+        .deliveries('shop_a')
+        .map((d) => d.id)
+        .reverse(),
+    );
 
     const event = h.sandbox.webhooks.deliveries('shop_a')[0]!.event_id;
     const one = await list(h, `?limit=1&event_id=${event}`);

@@ -41,14 +41,22 @@ process.stdout.write(JSON.stringify({ secret: sb.webhookSecret, deliveries: sb.w
 await sb.close();`;
   writeFileSync(join(consumer, 'deliver.mjs'), script);
   // Asynchronously: the receiver answers from this process.
-  const { stdout } = await promisify(execFile)(process.execPath, ['deliver.mjs'], { cwd: consumer, encoding: 'utf8', timeout: 60_000 });
+  const { stdout } = await promisify(execFile)(process.execPath, ['deliver.mjs'], {
+    cwd: consumer,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   const out = JSON.parse(stdout) as { secret: string; deliveries: string[] };
   expect(out.deliveries).toEqual(['succeeded']);
   expect(rx.received).toHaveLength(1);
   const got = rx.received[0]!;
   vi.useFakeTimers({ toFake: ['Date'], now: Number(got.headers['webhook-timestamp']) * 1000 });
   try {
-    const h = { 'webhook-id': String(got.headers['webhook-id']), 'webhook-timestamp': String(got.headers['webhook-timestamp']), 'webhook-signature': String(got.headers['webhook-signature']) };
+    const h = {
+      'webhook-id': String(got.headers['webhook-id']),
+      'webhook-timestamp': String(got.headers['webhook-timestamp']),
+      'webhook-signature': String(got.headers['webhook-signature']),
+    };
     expect((new Webhook(out.secret).verify(got.body, h) as { type: string }).type).toBe('operation.pending');
   } finally {
     vi.useRealTimers();

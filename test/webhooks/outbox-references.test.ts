@@ -25,7 +25,6 @@ async function create(h: Harness): Promise<void> {
   expect(r.status, r.text).toBe(200);
 }
 
-
 /** Apply `edit` to every webhook_deliveries row of the store's snapshot and journal, as an earlier version wrote them. */
 function rewriteDeliveryRows(store: string, edit: (row: Record<string, unknown>) => void): number {
   let n = 0;
@@ -77,16 +76,24 @@ function splitAttemptRows(store: string): number {
     }
     const row = JSON.parse(json!) as Record<string, unknown>;
     const rows = split(row);
-    entities.push(`${c}\t${id}\t${JSON.stringify(row)}`, ...rows.map((r) => `"webhook_attempts"\t${JSON.stringify(r.id)}\t${JSON.stringify(r)}`));
+    entities.push(
+      `${c}\t${id}\t${JSON.stringify(row)}`,
+      ...rows.map((r) => `"webhook_attempts"\t${JSON.stringify(r.id)}\t${JSON.stringify(r)}`),
+    );
   }
   writeFileSync(store, [lines[0], ...entities, JSON.stringify({ end: entities.length })].map((l) => `${l}\n`).join(''));
   const journal = `${store}.journal`;
   if (existsSync(journal)) {
-    const out = readFileSync(journal, 'utf8').split('\n').filter(Boolean).map((l) => {
-      const rec = JSON.parse(l) as { seq: number; ch: { c: string; v: Record<string, unknown> }[] };
-      rec.ch = rec.ch.flatMap((ch) => (ch.c === 'webhook_deliveries' ? [ch, ...split(ch.v).map((v) => ({ c: 'webhook_attempts', v }))] : [ch]));
-      return JSON.stringify(rec);
-    });
+    const out = readFileSync(journal, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => {
+        const rec = JSON.parse(l) as { seq: number; ch: { c: string; v: Record<string, unknown> }[] };
+        rec.ch = rec.ch.flatMap((ch) =>
+          ch.c === 'webhook_deliveries' ? [ch, ...split(ch.v).map((v) => ({ c: 'webhook_attempts', v }))] : [ch],
+        );
+        return JSON.stringify(rec);
+      });
     writeFileSync(journal, out.map((l) => `${l}\n`).join(''));
   }
   return n;
@@ -105,7 +112,12 @@ describe('deliveries refer to their endpoint', () => {
 
     expect((await h.call('DELETE', `/sandbox/webhooks/${ep.id}`)).status).toBe(200);
     // In the removal's own commit, not when its next attempt falls due.
-    const [ended] = (await h.call('GET', '/sandbox/webhooks/deliveries')).body.deliveries as { status: string; error?: string; next_attempt_at: string | null; url: string }[];
+    const [ended] = (await h.call('GET', '/sandbox/webhooks/deliveries')).body.deliveries as {
+      status: string;
+      error?: string;
+      next_attempt_at: string | null;
+      url: string;
+    }[];
     expect(ended).toMatchObject({ status: 'failed', error: 'endpoint_deleted', next_attempt_at: null, url: rx.url });
     await h.sandbox.clock.advance(48 * 3_600_000);
     await h.sandbox.webhooks.idle();
@@ -167,7 +179,9 @@ describe('deliveries refer to their endpoint', () => {
     const eventId = first.sandbox.webhooks.deliveries('shop_a')[0]!.event_id;
     await first.close();
     // The previous version's row shape, with a URL that is no longer the endpoint's.
-    const rewritten = rewriteDeliveryRows(store, (row) => Object.assign(row, { url: 'http://127.0.0.1:9/stale', shop_id: 'shop_a', event_type: 'operation.pending' }));
+    const rewritten = rewriteDeliveryRows(store, (row) =>
+      Object.assign(row, { url: 'http://127.0.0.1:9/stale', shop_id: 'shop_a', event_type: 'operation.pending' }),
+    );
     expect(rewritten).toBeGreaterThan(0);
 
     const rx = await receiver(() => ({ status: 204 }), port);
@@ -175,8 +189,17 @@ describe('deliveries refer to their endpoint', () => {
     const row = second.sandbox.store.state.webhookDeliveries.values().next().value!;
     expect(row).not.toHaveProperty('url');
     expect(row).not.toHaveProperty('shop_id');
-    const listed = (await second.call('GET', '/sandbox/webhooks/deliveries')).body as { deliveries: { event_id: string; event_type: string; url: string; status: string }[] };
-    expect(listed.deliveries).toEqual([expect.objectContaining({ event_id: eventId, event_type: 'operation.pending', url: opts.webhookUrl, status: 'pending' })]);
+    const listed = (await second.call('GET', '/sandbox/webhooks/deliveries')).body as {
+      deliveries: { event_id: string; event_type: string; url: string; status: string }[];
+    };
+    expect(listed.deliveries).toEqual([
+      expect.objectContaining({
+        event_id: eventId,
+        event_type: 'operation.pending',
+        url: opts.webhookUrl,
+        status: 'pending',
+      }),
+    ]);
     await second.sandbox.clock.advance(5_000);
     expect((await rx.next()).headers['webhook-id']).toBe(eventId);
     await second.sandbox.webhooks.idle();
@@ -229,7 +252,9 @@ describe('deliveries refer to their endpoint', () => {
       for (const a of (row.attempts ?? []) as Record<string, unknown>[]) delete a.webhook_timestamp;
     });
     expect(stripped).toBeGreaterThan(0);
-    expect(readFileSync(store, 'utf8') + (existsSync(`${store}.journal`) ? readFileSync(`${store}.journal`, 'utf8') : '')).not.toContain('webhook_timestamp');
+    expect(
+      readFileSync(store, 'utf8') + (existsSync(`${store}.journal`) ? readFileSync(`${store}.journal`, 'utf8') : ''),
+    ).not.toContain('webhook_timestamp');
 
     const second = await open(opts);
     await second.sandbox.clock.advance(5_000);
@@ -248,7 +273,16 @@ describe('deliveries refer to their endpoint', () => {
     const state = new SandboxState();
     const a1 = { at: T0, status_code: 500, duration_ms: 3 };
     const a2 = { at: T0, error: 'ECONNREFUSED: connect', duration_ms: 1 };
-    const d = { id: 'dlv_x.we_1', event_id: 'evt_x', endpoint_id: 'we_1', status: 'pending', round_start: 0, next_attempt_at: T0, created_at: T0, attempts: [a1] };
+    const d = {
+      id: 'dlv_x.we_1',
+      event_id: 'evt_x',
+      endpoint_id: 'we_1',
+      status: 'pending',
+      round_start: 0,
+      next_attempt_at: T0,
+      created_at: T0,
+      attempts: [a1],
+    };
     state.load({
       webhook_deliveries: [d],
       webhook_attempts: [
@@ -264,14 +298,49 @@ describe('deliveries refer to their endpoint', () => {
 
   it('SandboxState loads old-shape rows (indexed by their shop when the endpoint record is missing) and takes back a failed write', () => {
     const state = new SandboxState();
-    const old = { id: 'dlv_x.we_gone', event_id: 'evt_x', event_type: 'operation.pending', shop_id: 'shop_a', endpoint_id: 'we_gone', url: 'http://x/y', status: 'failed', round_start: 0, next_attempt_at: null, created_at: T0 };
+    const old = {
+      id: 'dlv_x.we_gone',
+      event_id: 'evt_x',
+      event_type: 'operation.pending',
+      shop_id: 'shop_a',
+      endpoint_id: 'we_gone',
+      url: 'http://x/y',
+      status: 'failed',
+      round_start: 0,
+      next_attempt_at: null,
+      created_at: T0,
+    };
     state.load({ webhook_deliveries: [old] });
-    expect(state.webhookDeliveries.get(old.id)).toEqual({ id: old.id, event_id: 'evt_x', endpoint_id: 'we_gone', status: 'failed', round_start: 0, next_attempt_at: null, created_at: T0 });
+    expect(state.webhookDeliveries.get(old.id)).toEqual({
+      id: old.id,
+      event_id: 'evt_x',
+      endpoint_id: 'we_gone',
+      status: 'failed',
+      round_start: 0,
+      next_attempt_at: null,
+      created_at: T0,
+    });
     expect(state.deliveryIndex.of('shop_a')).toEqual([old.id]);
 
-    const ep = { id: 'we_1', shop_id: 'shop_b', url: 'http://x/1', secret: 's', previous_secrets: [], source: 'api' as const, created_at: T0 };
+    const ep = {
+      id: 'we_1',
+      shop_id: 'shop_b',
+      url: 'http://x/1',
+      secret: 's',
+      previous_secrets: [],
+      source: 'api' as const,
+      created_at: T0,
+    };
     state.apply([{ kind: 'webhook_endpoint', endpoint: ep }]);
-    const d = { id: 'dlv_y.we_1', event_id: 'evt_y', endpoint_id: 'we_1', status: 'pending' as const, round_start: 0, next_attempt_at: T0, created_at: T0 };
+    const d = {
+      id: 'dlv_y.we_1',
+      event_id: 'evt_y',
+      endpoint_id: 'we_1',
+      status: 'pending' as const,
+      round_start: 0,
+      next_attempt_at: T0,
+      created_at: T0,
+    };
     const applied = state.apply([{ kind: 'webhook_delivery', delivery: d }]);
     expect(state.deliveryIndex.of('shop_b')).toEqual([d.id]);
     applied.undo();

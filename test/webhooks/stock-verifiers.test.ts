@@ -29,7 +29,11 @@ interface Verdict {
 
 /** Both stock verifiers, defaults only; one verdict per secret. */
 function verdict(body: string, headers: IncomingHttpHeaders, secrets: readonly string[]): Verdict {
-  const h = { 'webhook-id': String(headers['webhook-id']), 'webhook-timestamp': String(headers['webhook-timestamp']), 'webhook-signature': String(headers['webhook-signature']) };
+  const h = {
+    'webhook-id': String(headers['webhook-id']),
+    'webhook-timestamp': String(headers['webhook-timestamp']),
+    'webhook-signature': String(headers['webhook-signature']),
+  };
   const ok = (fn: () => unknown) => {
     try {
       fn();
@@ -74,16 +78,27 @@ async function merchant(secrets: () => readonly string[]) {
 }
 
 async function call(h: Harness, method: string, path: string, body?: unknown, auth: 'key' | 'admin' = 'key') {
-  const r = await h.call(method, path, { ...(body !== undefined ? { body } : {}), ...(auth === 'key' ? { key: KEY_A } : { key: null, headers: { 'x-admin-token': ADMIN } }) });
+  const r = await h.call(method, path, {
+    ...(body !== undefined ? { body } : {}),
+    ...(auth === 'key' ? { key: KEY_A } : { key: null, headers: { 'x-admin-token': ADMIN } }),
+  });
   expect(r.status, r.text).toBeLessThan(300);
   return r.body;
 }
 
 /** Every delivery of shop A so far: recorded, none failed or waiting, each attempt answered 2xx. */
-async function allDelivered(h: Harness): Promise<{ event_type: string; attempts: { status_code?: number; webhook_timestamp?: number }[] }[]> {
+async function allDelivered(
+  h: Harness,
+): Promise<{ event_type: string; attempts: { status_code?: number; webhook_timestamp?: number }[] }[]> {
   await h.sandbox.webhooks.idle();
-  const ds = (await call(h, 'GET', '/sandbox/webhooks/deliveries?limit=200')).deliveries as { status: string; event_type: string; attempts: { status_code?: number; webhook_timestamp?: number }[] }[];
-  expect(ds.map((d) => [d.event_type, d.status, d.attempts.map((a) => a.status_code)])).toEqual(ds.map((d) => [d.event_type, 'succeeded', [204]]));
+  const ds = (await call(h, 'GET', '/sandbox/webhooks/deliveries?limit=200')).deliveries as {
+    status: string;
+    event_type: string;
+    attempts: { status_code?: number; webhook_timestamp?: number }[];
+  }[];
+  expect(ds.map((d) => [d.event_type, d.status, d.attempts.map((a) => a.status_code)])).toEqual(
+    ds.map((d) => [d.event_type, 'succeeded', [204]]),
+  );
   return ds;
 }
 
@@ -134,7 +149,12 @@ describe('deliveries verify with standardwebhooks and svix, defaults, whatever t
     await call(h, 'POST', '/v1/payment', paymentBody());
     await h.sandbox.webhooks.idle();
     // Signed with both during the overlap: each verifies with either secret, with both libraries.
-    expect(rx.verdicts.map((v) => [v.standard, v.svix])).toEqual([[[true, true], [true, true]]]);
+    expect(rx.verdicts.map((v) => [v.standard, v.svix])).toEqual([
+      [
+        [true, true],
+        [true, true],
+      ],
+    ]);
     await h.sandbox.clock.advance(2 * DAY);
     rx.verdicts.length = 0;
     await call(h, 'POST', '/v1/payment', paymentBody());
@@ -161,7 +181,8 @@ describe('deliveries verify with standardwebhooks and svix, defaults, whatever t
     wall += 90_000;
     await call(h, 'POST', '/sandbox/webhooks/deliveries/redeliver', { event_id: `evt_${op.operation_id}_0` });
     await h.sandbox.webhooks.idle();
-    const [first, again] = (await call(h, 'GET', `/sandbox/webhooks/deliveries?event_id=evt_${op.operation_id}_0`)).deliveries[0].attempts;
+    const [first, again] = (await call(h, 'GET', `/sandbox/webhooks/deliveries?event_id=evt_${op.operation_id}_0`))
+      .deliveries[0].attempts;
     expect(again.webhook_timestamp - first.webhook_timestamp).toBe(90);
     expect(Date.parse(again.at) - Date.parse(first.at)).toBe(3 * DAY);
     expect(rx.verdicts.filter((v) => v.id === `evt_${op.operation_id}_0`).map((v) => [v.standard, v.svix])).toEqual([
@@ -182,14 +203,64 @@ describe('done when: a merchant receiver verifying with standardwebhooks and svi
       {
         name: 'two days of payments and payouts',
         steps: [
-          { id: 'paid', call: 'payment.create', with: { merchant_operation_id: '${{ unique.paid }}', client_id: 'alice', method: 'WT_RUB_C2C', amount: '1500.00', currency: 'RUB' } },
+          {
+            id: 'paid',
+            call: 'payment.create',
+            with: {
+              merchant_operation_id: '${{ unique.paid }}',
+              client_id: 'alice',
+              method: 'WT_RUB_C2C',
+              amount: '1500.00',
+              currency: 'RUB',
+            },
+          },
           { call: 'operations.pay', with: { id: '${{ steps.paid.operation_id }}' } },
-          { id: 'left', call: 'payment.create', with: { merchant_operation_id: '${{ unique.left }}', client_id: 'bob', method: 'WT_RUB_C2C', amount: '700.00', currency: 'RUB' } },
-          { id: 'payout', call: 'payout.create', with: { merchant_operation_id: '${{ unique.payout }}', client_id: 'carol', method: 'WT_RUB_C2C', amount: '1000.00', currency: 'RUB', number: '2200700000000004' } },
+          {
+            id: 'left',
+            call: 'payment.create',
+            with: {
+              merchant_operation_id: '${{ unique.left }}',
+              client_id: 'bob',
+              method: 'WT_RUB_C2C',
+              amount: '700.00',
+              currency: 'RUB',
+            },
+          },
+          {
+            id: 'payout',
+            call: 'payout.create',
+            with: {
+              merchant_operation_id: '${{ unique.payout }}',
+              client_id: 'carol',
+              method: 'WT_RUB_C2C',
+              amount: '1000.00',
+              currency: 'RUB',
+              number: '2200700000000004',
+            },
+          },
           { call: 'clock.advance', with: { by: '1d' } },
-          { id: 'next', call: 'payment.create', with: { merchant_operation_id: '${{ unique.next }}', client_id: 'dave+receipt', method: 'WT_RUB_C2C', amount: '900.00', currency: 'RUB' } },
+          {
+            id: 'next',
+            call: 'payment.create',
+            with: {
+              merchant_operation_id: '${{ unique.next }}',
+              client_id: 'dave+receipt',
+              method: 'WT_RUB_C2C',
+              amount: '900.00',
+              currency: 'RUB',
+            },
+          },
           { call: 'clock.advance', with: { by: '1d' } },
-          { call: 'payment.create', with: { merchant_operation_id: '${{ unique.rejected }}', client_id: 'erin+reject', method: 'WT_RUB_C2C', amount: '300.00', currency: 'RUB' } },
+          {
+            call: 'payment.create',
+            with: {
+              merchant_operation_id: '${{ unique.rejected }}',
+              client_id: 'erin+reject',
+              method: 'WT_RUB_C2C',
+              amount: '300.00',
+              currency: 'RUB',
+            },
+          },
         ],
       },
       { remote: { baseUrl: sb.baseUrl, adminToken: sb.adminToken, reset: false } },
@@ -198,7 +269,14 @@ describe('done when: a merchant receiver verifying with standardwebhooks and svi
     expect(sb.clock.now() - Date.now()).toBeGreaterThan(2 * DAY - 10 * MIN);
     await sb.webhooks.settle();
     const types = rx.verdicts.map((v) => v.type);
-    expect(types).toEqual(expect.arrayContaining(['operation.pending', 'operation.completed', 'operation.rejected', 'operation.awaiting_confirmation']));
+    expect(types).toEqual(
+      expect.arrayContaining([
+        'operation.pending',
+        'operation.completed',
+        'operation.rejected',
+        'operation.awaiting_confirmation',
+      ]),
+    );
     expect(rx.verdicts.length).toBeGreaterThanOrEqual(8);
     expect(rx.verdicts.filter((v) => !v.standard[0] || !v.svix[0])).toEqual([]);
     // The sandbox saw every forwarded answer as accepted: nothing failed, nothing waits for a retry.

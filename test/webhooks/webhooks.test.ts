@@ -24,7 +24,11 @@ const H = 60 * MIN;
 function stdVerify(secret: string, r: Received): WebhookEvent {
   vi.useFakeTimers({ toFake: ['Date'], now: Number(r.headers['webhook-timestamp']) * 1000 });
   try {
-    const h = { 'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']) };
+    const h = {
+      'webhook-id': String(r.headers['webhook-id']),
+      'webhook-timestamp': String(r.headers['webhook-timestamp']),
+      'webhook-signature': String(r.headers['webhook-signature']),
+    };
     return new Webhook(secret).verify(r.body, h) as WebhookEvent;
   } finally {
     vi.useRealTimers();
@@ -73,7 +77,13 @@ async function advance(sb: Sandbox, ms: number): Promise<void> {
 async function deliveries(h: Harness, query = '') {
   const r = await h.call('GET', `/sandbox/webhooks/deliveries${query}`);
   expect(r.status, r.text).toBe(200);
-  return r.body.deliveries as { event_id: string; event_type: string; status: string; attempts: { at: string; webhook_timestamp?: number; status_code?: number; error?: string; duration_ms: number }[]; next_attempt_at: string | null }[];
+  return r.body.deliveries as {
+    event_id: string;
+    event_type: string;
+    status: string;
+    attempts: { at: string; webhook_timestamp?: number; status_code?: number; error?: string; duration_ms: number }[];
+    next_attempt_at: string | null;
+  }[];
 }
 
 describe('webhooks', () => {
@@ -84,7 +94,9 @@ describe('webhooks', () => {
     const ep = await register(h, rx.url);
     expect(ep.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     const list = await h.call('GET', '/sandbox/webhooks');
-    expect(list.body.webhooks).toEqual([{ id: ep.id, url: rx.url, secret: `whsec_…${ep.secret.slice(-4)}`, created_at: T0 }]);
+    expect(list.body.webhooks).toEqual([
+      { id: ep.id, url: rx.url, secret: `whsec_…${ep.secret.slice(-4)}`, created_at: T0 },
+    ]);
     expect((await h.call('GET', '/sandbox/webhooks', { key: KEY_B })).body.webhooks).toEqual([]);
 
     const op = await create(h);
@@ -106,7 +118,9 @@ describe('webhooks', () => {
     const after = await h.call('POST', '/v1/get_operation_state', { body: { operation_id: op.operation_id } });
     expect(completed.data.operation).toEqual(after.body);
     // The package's own verifier agrees.
-    expect(verifyWebhook(second.body, second.headers as Record<string, string>, ep.secret, { now: wall })).toEqual(completed);
+    expect(verifyWebhook(second.body, second.headers as Record<string, string>, ep.secret, { now: wall })).toEqual(
+      completed,
+    );
 
     await h.sandbox.webhooks.idle();
     const ds = await deliveries(h);
@@ -149,16 +163,35 @@ describe('webhooks', () => {
     const form = new FormData();
     form.set('operation_id', op.operation_id);
     form.set('confirmation_type', 'receipt');
-    form.set('receipt', new Blob([readFileSync(new URL('../../fixtures/receipts/broken.pdf', import.meta.url))], { type: 'application/pdf' }), 'receipt.pdf');
+    form.set(
+      'receipt',
+      new Blob([readFileSync(new URL('../../fixtures/receipts/broken.pdf', import.meta.url))], {
+        type: 'application/pdf',
+      }),
+      'receipt.pdf',
+    );
     const req = new Request('http://x/', { method: 'POST', body: form });
     const raw = new Uint8Array(await req.arrayBuffer());
-    const up = await h.call('POST', '/v1/confirm_payment', { raw, headers: { 'content-type': req.headers.get('content-type')! } });
+    const up = await h.call('POST', '/v1/confirm_payment', {
+      raw,
+      headers: { 'content-type': req.headers.get('content-type')! },
+    });
     expect(up.body.status).toBe('manual_check');
-    await h.call('POST', `/sandbox/operations/${op.operation_id}/review`, { body: { decision: 'approve', amount: '1500.00' } });
+    await h.call('POST', `/sandbox/operations/${op.operation_id}/review`, {
+      body: { decision: 'approve', amount: '1500.00' },
+    });
     const events = [await rx.next(), await rx.next(), await rx.next()].map((r) => stdVerify(ep.secret, r));
-    expect(events.map((e) => e.type)).toEqual(['operation.awaiting_confirmation', 'operation.manual_check', 'operation.completed']);
+    expect(events.map((e) => e.type)).toEqual([
+      'operation.awaiting_confirmation',
+      'operation.manual_check',
+      'operation.completed',
+    ]);
     expect(events[1]!.data.operation.manual_check_reason).toBe('not_terminal');
-    expect(events[2]!.data.operation).toMatchObject({ status: 'completed', receipt_evidence_status: 'complete', actual_amount: '1500.00' });
+    expect(events[2]!.data.operation).toMatchObject({
+      status: 'completed',
+      receipt_evidence_status: 'complete',
+      actual_amount: '1500.00',
+    });
     expect(events[2]!.data.operation.receipts[0]!.receipt_url).toMatch(/^http:\/\/paygate\.local\/storage\/receipts\//);
   });
 
@@ -188,14 +221,25 @@ describe('webhooks', () => {
     expect([a1, a2, a3, a4].map((r) => r.body)).toEqual([a1.body, a1.body, a1.body, a1.body]);
     for (const r of [a1, a2, a3, a4]) stdVerify(ep.secret, r);
     // Each attempt is stamped afresh with wall time (2 + 3 + 4 s of it passed), not with the 35 min of sandbox time.
-    expect([a1, a2, a3, a4].map((r) => Number(r.headers['webhook-timestamp']) - Math.floor(Date.parse('2026-11-28T06:00:00.000Z') / 1000))).toEqual([0, 2, 5, 9]);
+    expect(
+      [a1, a2, a3, a4].map(
+        (r) => Number(r.headers['webhook-timestamp']) - Math.floor(Date.parse('2026-11-28T06:00:00.000Z') / 1000),
+      ),
+    ).toEqual([0, 2, 5, 9]);
     await h.sandbox.webhooks.idle();
     const [d] = await deliveries(h);
     expect(d!.status).toBe('succeeded');
     expect(d!.attempts.map((a) => a.status_code)).toEqual([500, 500, 500, 204]);
-    expect(d!.attempts.map((a) => a.at)).toEqual(['2026-03-01T12:00:00.000Z', '2026-03-01T12:00:05.000Z', '2026-03-01T12:05:05.000Z', '2026-03-01T12:35:05.000Z']);
+    expect(d!.attempts.map((a) => a.at)).toEqual([
+      '2026-03-01T12:00:00.000Z',
+      '2026-03-01T12:00:05.000Z',
+      '2026-03-01T12:05:05.000Z',
+      '2026-03-01T12:35:05.000Z',
+    ]);
     // The record keeps both: `at` in sandbox time, `webhook_timestamp` as sent (wall time).
-    expect(d!.attempts.map((a) => a.webhook_timestamp)).toEqual([a1, a2, a3, a4].map((r) => Number(r.headers['webhook-timestamp'])));
+    expect(d!.attempts.map((a) => a.webhook_timestamp)).toEqual(
+      [a1, a2, a3, a4].map((r) => Number(r.headers['webhook-timestamp'])),
+    );
     expect(d!.attempts.every((a) => typeof a.duration_ms === 'number')).toBe(true);
   });
 
@@ -256,12 +300,20 @@ describe('webhooks', () => {
     const byEvent = await h.call('POST', '/sandbox/webhooks/deliveries/redeliver', { body: { event_id: d!.event_id } });
     expect(byEvent.body.scheduled).toBe(1);
     expect((await rx.next()).headers['webhook-id']).toBe(d!.event_id);
-    expect((await h.call('POST', '/sandbox/webhooks/deliveries/redeliver', { body: { event_id: 'evt_nope' } })).status).toBe(404);
+    expect(
+      (await h.call('POST', '/sandbox/webhooks/deliveries/redeliver', { body: { event_id: 'evt_nope' } })).status,
+    ).toBe(404);
     expect((await h.call('POST', '/sandbox/webhooks/deliveries/redeliver', { body: {} })).status).toBe(400);
   });
 
   it('honours Retry-After on 503 and 429 when longer than the next step', async () => {
-    const rx = await receiver((_r, n) => (n === 1 ? { status: 503, headers: { 'retry-after': '60' } } : n === 2 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200 }));
+    const rx = await receiver((_r, n) =>
+      n === 1
+        ? { status: 503, headers: { 'retry-after': '60' } }
+        : n === 2
+          ? { status: 429, headers: { 'retry-after': '1' } }
+          : { status: 200 },
+    );
     const h = await sandbox();
     await register(h, rx.url);
     await create(h);
@@ -329,10 +381,27 @@ describe('webhooks', () => {
 
   it('API responses never wait for a receiver that does not answer', async () => {
     const rx = await receiver(() => 'hang');
-    const { sandbox: sb, baseUrl: url } = await open({ transport: 'http', frozenClock: true, startTime: T0, adminToken: ADMIN });
+    const { sandbox: sb, baseUrl: url } = await open({
+      transport: 'http',
+      frozenClock: true,
+      startTime: T0,
+      adminToken: ADMIN,
+    });
     const post = (client_id: string) =>
-      fetch(`${url}/v1/payment`, { method: 'POST', headers: { 'x-api-key': KEY_A, 'content-type': 'application/json' }, body: JSON.stringify(paymentBody({ client_id })) });
-    expect((await fetch(`${url}/sandbox/webhooks`, { method: 'POST', headers: { 'x-api-key': KEY_A, 'content-type': 'application/json' }, body: JSON.stringify({ url: rx.url }) })).status).toBe(201);
+      fetch(`${url}/v1/payment`, {
+        method: 'POST',
+        headers: { 'x-api-key': KEY_A, 'content-type': 'application/json' },
+        body: JSON.stringify(paymentBody({ client_id })),
+      });
+    expect(
+      (
+        await fetch(`${url}/sandbox/webhooks`, {
+          method: 'POST',
+          headers: { 'x-api-key': KEY_A, 'content-type': 'application/json' },
+          body: JSON.stringify({ url: rx.url }),
+        })
+      ).status,
+    ).toBe(201);
     expect((await post('c1')).status).toBe(200);
     await rx.next(); // the first event's attempt is now hanging
     const second = await post('c2');
@@ -366,10 +435,23 @@ describe('webhooks', () => {
     const dir = tempDir(defer, 'paygate-wh-');
     const store = join(dir, 'sandbox.json');
     const port = await closedPort();
-    const opts = { store, world: world(), frozenClock: true, startTime: T0, adminToken: ADMIN, webhookUrl: `http://127.0.0.1:${port}/hooks` };
+    const opts = {
+      store,
+      world: world(),
+      frozenClock: true,
+      startTime: T0,
+      adminToken: ADMIN,
+      webhookUrl: `http://127.0.0.1:${port}/hooks`,
+    };
     const first = (await open(opts)).sandbox;
     const secret = first.webhookSecret;
-    const res = await first.fetch(new Request('http://x/v1/payment', { method: 'POST', headers: { 'x-api-key': KEY_A, 'content-type': 'application/json' }, body: JSON.stringify(paymentBody()) }));
+    const res = await first.fetch(
+      new Request('http://x/v1/payment', {
+        method: 'POST',
+        headers: { 'x-api-key': KEY_A, 'content-type': 'application/json' },
+        body: JSON.stringify(paymentBody()),
+      }),
+    );
     expect(res.status).toBe(200);
     await first.webhooks.idle();
     expect(first.webhooks.deliveries('shop_a')[0]!.attempts).toHaveLength(1);
@@ -383,34 +465,61 @@ describe('webhooks', () => {
     const r = await rx.next();
     expect(stdVerify(secret!, r).type).toBe('operation.pending');
     await second.webhooks.idle();
-    expect(second.webhooks.deliveries('shop_a')[0]!.attempts.map((a) => a.status_code ?? 'error')).toEqual(['error', 200]);
+    expect(second.webhooks.deliveries('shop_a')[0]!.attempts.map((a) => a.status_code ?? 'error')).toEqual([
+      'error',
+      200,
+    ]);
   });
 
   it('stores the body once per event; each outcome is one small delivery row with the attempt appended, never the body', async () => {
     const dir = tempDir(defer, 'paygate-wh-rows-');
     const rx = await receiver((_r, n) => ({ status: n === 1 ? 500 : 204 }));
-    const sb = (await open({ store: join(dir, 'sandbox.json'), world: world(), frozenClock: true, startTime: T0, adminToken: ADMIN, webhookUrl: rx.url })).sandbox;
-    const res = await sb.fetch(new Request('http://x/v1/payment', { method: 'POST', headers: { 'x-api-key': KEY_A, 'content-type': 'application/json' }, body: JSON.stringify(paymentBody()) }));
+    const sb = (
+      await open({
+        store: join(dir, 'sandbox.json'),
+        world: world(),
+        frozenClock: true,
+        startTime: T0,
+        adminToken: ADMIN,
+        webhookUrl: rx.url,
+      })
+    ).sandbox;
+    const res = await sb.fetch(
+      new Request('http://x/v1/payment', {
+        method: 'POST',
+        headers: { 'x-api-key': KEY_A, 'content-type': 'application/json' },
+        body: JSON.stringify(paymentBody()),
+      }),
+    );
     expect(res.status).toBe(200);
     await rx.next();
     await sb.webhooks.idle();
     await advance(sb, 5 * S);
     await rx.next();
     await sb.webhooks.idle();
-    const lines = readFileSync(join(dir, 'sandbox.json.journal'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { ch: { c: string; v: Record<string, unknown> }[] });
+    const lines = readFileSync(join(dir, 'sandbox.json.journal'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { ch: { c: string; v: Record<string, unknown> }[] });
     const rows = lines.flatMap((l) => l.ch);
     const payloads = rows.filter((r) => r.c === 'webhook_payloads');
     expect(payloads).toHaveLength(1);
     expect(JSON.parse(payloads[0]!.v.body as string).type).toBe('operation.pending');
     // The event, its payload and its delivery row went in the transition's own transaction.
     const created = lines.find((l) => l.ch.some((r) => r.c === 'operations'))!;
-    expect(created.ch.map((r) => r.c)).toEqual(expect.arrayContaining(['operations', 'events', 'webhook_payloads', 'webhook_deliveries']));
+    expect(created.ch.map((r) => r.c)).toEqual(
+      expect.arrayContaining(['operations', 'events', 'webhook_payloads', 'webhook_deliveries']),
+    );
     // One row per outcome: the delivery, its attempts so far inside it (no attempt rows of their own).
     expect(rows.filter((r) => r.c === 'webhook_attempts')).toEqual([]);
     const deliveryRows = rows.filter((x) => x.c === 'webhook_deliveries');
     type Row = { status: string; attempts?: { status_code?: number }[] };
     expect(deliveryRows.map((r) => (r.v as Row).status)).toEqual(['pending', 'pending', 'succeeded']);
-    expect(deliveryRows.map((r) => ((r.v as Row).attempts ?? []).map((a) => a.status_code))).toEqual([[], [500], [500, 204]]);
+    expect(deliveryRows.map((r) => ((r.v as Row).attempts ?? []).map((a) => a.status_code))).toEqual([
+      [],
+      [500],
+      [500, 204],
+    ]);
     for (const r of deliveryRows) {
       expect(JSON.stringify(r.v).length).toBeLessThan(300 + 100 * ((r.v as Row).attempts ?? []).length);
       expect(r.v).not.toHaveProperty('body');
@@ -419,7 +528,9 @@ describe('webhooks', () => {
   });
 
   it('with a caller-supplied undici dispatcher the attempts run in-thread, signed and recorded the same way', async () => {
-    const rx = await receiver((_r, n) => (n === 1 ? { status: 503, headers: { 'retry-after': '30' } } : { status: 204 }));
+    const rx = await receiver((_r, n) =>
+      n === 1 ? { status: 503, headers: { 'retry-after': '30' } } : { status: 204 },
+    );
     const agent = new Agent();
     defer(() => agent.close());
     const h = await sandbox({ webhookDispatcher: agent });
@@ -445,7 +556,9 @@ describe('webhooks', () => {
     await register(h, rx.url);
     await create(h);
     await rx.next();
-    expect((await h.call('POST', '/sandbox/reset', { key: null, headers: { 'x-admin-token': ADMIN } })).status).toBe(200);
+    expect((await h.call('POST', '/sandbox/reset', { key: null, headers: { 'x-admin-token': ADMIN } })).status).toBe(
+      200,
+    );
     await h.sandbox.webhooks.idle();
     expect(h.sandbox.store.state.webhookDeliveries.size).toBe(0);
   });
@@ -474,20 +587,34 @@ describe('verifyWebhook', () => {
   const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
   const body = JSON.stringify({ id: 'evt_1', type: 'operation.completed', created_at: T0, data: {} });
   const ts = Math.floor(Date.parse(T0) / 1000);
-  const headers = () => ({ 'webhook-id': 'evt_1', 'webhook-timestamp': String(ts), 'webhook-signature': new Webhook(secret).sign('evt_1', new Date(ts * 1000), body) });
+  const headers = () => ({
+    'webhook-id': 'evt_1',
+    'webhook-timestamp': String(ts),
+    'webhook-signature': new Webhook(secret).sign('evt_1', new Date(ts * 1000), body),
+  });
   const now = ts * 1000;
 
   it('accepts a valid signature (string or bytes, Headers or a record, one secret of several)', () => {
     expect(verifyWebhook(body, headers(), secret, { now }).id).toBe('evt_1');
-    expect(verifyWebhook(new TextEncoder().encode(body), new Headers(headers()), ['whsec_b3RoZXI=', secret], { now }).type).toBe('operation.completed');
+    expect(
+      verifyWebhook(new TextEncoder().encode(body), new Headers(headers()), ['whsec_b3RoZXI=', secret], { now }).type,
+    ).toBe('operation.completed');
     const h = headers();
-    expect(verifyWebhook(body, { ...h, 'webhook-signature': [`v1,AAAA`, h['webhook-signature']] }, secret, { now }).id).toBe('evt_1');
+    expect(
+      verifyWebhook(body, { ...h, 'webhook-signature': [`v1,AAAA`, h['webhook-signature']] }, secret, { now }).id,
+    ).toBe('evt_1');
   });
 
   it('rejects a bad or missing signature, a tampered body and a stale timestamp', () => {
-    expect(() => verifyWebhook(body, { ...headers(), 'webhook-signature': 'v1,AAAA' }, secret, { now })).toThrow(WebhookVerificationError);
-    expect(() => verifyWebhook(body, { 'webhook-id': 'evt_1', 'webhook-timestamp': String(ts) }, secret, { now })).toThrow(/missing/);
-    expect(() => verifyWebhook(body.replace('completed', 'rejected'), headers(), secret, { now })).toThrow(/no matching/);
+    expect(() => verifyWebhook(body, { ...headers(), 'webhook-signature': 'v1,AAAA' }, secret, { now })).toThrow(
+      WebhookVerificationError,
+    );
+    expect(() =>
+      verifyWebhook(body, { 'webhook-id': 'evt_1', 'webhook-timestamp': String(ts) }, secret, { now }),
+    ).toThrow(/missing/);
+    expect(() => verifyWebhook(body.replace('completed', 'rejected'), headers(), secret, { now })).toThrow(
+      /no matching/,
+    );
     expect(() => verifyWebhook(body, headers(), 'whsec_b3RoZXI=', { now })).toThrow(WebhookVerificationError);
     expect(() => verifyWebhook(body, headers(), secret, { now: now + 301_000 })).toThrow(/tolerance/);
     expect(verifyWebhook(body, headers(), secret, { now: now + 301_000, toleranceSeconds: 600 }).id).toBe('evt_1');

@@ -8,18 +8,50 @@ import { BIN, runCli } from '../cli/run-cli.js';
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const ADMIN = 'pg_admin_cli_ws_test';
-const live = useLiveSandbox({ frozenClock: true, startTime: '2026-01-01T00:00:00Z', adminToken: ADMIN, shop: 'shop_a' });
+const live = useLiveSandbox({
+  frozenClock: true,
+  startTime: '2026-01-01T00:00:00Z',
+  adminToken: ADMIN,
+  shop: 'shop_a',
+});
 
 describe('paygate workspace', () => {
   it('create --json prints the keys and admin token a CI job needs; they work; list shows it; delete removes it', async () => {
-    const created = json<{ id: string; base_url: string; admin_token: string; keys: Record<string, string>; clock: { frozen: boolean } }>(
-      await runCli(['workspace', 'create', '--id', 'ci-7', '--frozen-clock', '--start-time', '2026-01-01T00:00:00Z', '--max-operations', '100', '--json'], { env: live.env }),
+    const created = json<{
+      id: string;
+      base_url: string;
+      admin_token: string;
+      keys: Record<string, string>;
+      clock: { frozen: boolean };
+    }>(
+      await runCli(
+        [
+          'workspace',
+          'create',
+          '--id',
+          'ci-7',
+          '--frozen-clock',
+          '--start-time',
+          '2026-01-01T00:00:00Z',
+          '--max-operations',
+          '100',
+          '--json',
+        ],
+        { env: live.env },
+      ),
     );
     expect(created.id).toBe('ci-7');
     expect(created.clock.frozen).toBe(true);
     expect(created.base_url).toMatch(/\/w\/ci-7$/);
-    const inWs = { ...live.env, PAYGATE_BASE_URL: created.base_url, PAYGATE_API_KEY: created.keys.shop_a!, PAYGATE_ADMIN_TOKEN: created.admin_token };
-    expect(json<{ balances: unknown[] }>(await runCli(['balances', '--json'], { env: inWs })).balances.length).toBeGreaterThan(0);
+    const inWs = {
+      ...live.env,
+      PAYGATE_BASE_URL: created.base_url,
+      PAYGATE_API_KEY: created.keys.shop_a!,
+      PAYGATE_ADMIN_TOKEN: created.admin_token,
+    };
+    expect(
+      json<{ balances: unknown[] }>(await runCli(['balances', '--json'], { env: inWs })).balances.length,
+    ).toBeGreaterThan(0);
     expect(ok(await runCli(['sandbox', 'time', 'advance', '1h'], { env: inWs }))).toContain('2026-01-01T01:00:00');
 
     const list = ok(await runCli(['workspace', 'list'], { env: live.env }));
@@ -65,19 +97,33 @@ describe('paygate sandbox start keeps the admin token (hashed) across restarts',
       await first.stop();
       const second = await run();
       expect([second.info.admin_token, second.info.admin_token_last4]).toEqual([null, token.slice(-4)]);
-      expect((await fetch(`${second.info.base_url}/sandbox/clock`, { headers: { 'x-admin-token': token } })).status).toBe(200);
+      expect(
+        (await fetch(`${second.info.base_url}/sandbox/clock`, { headers: { 'x-admin-token': token } })).status,
+      ).toBe(200);
       await second.stop();
       // --add-admin-token: one more, and the kept one still works (issue 24).
       const added = await run(['--add-admin-token']);
       const extra = added.info.admin_token as string;
       expect(extra).toMatch(/^pg_admin_/);
       expect(extra).not.toBe(token);
-      for (const t of [token, extra]) expect((await fetch(`${added.info.base_url}/sandbox/clock`, { headers: { 'x-admin-token': t } })).status).toBe(200);
+      for (const t of [token, extra])
+        expect((await fetch(`${added.info.base_url}/sandbox/clock`, { headers: { 'x-admin-token': t } })).status).toBe(
+          200,
+        );
       await added.stop();
       const third = await run(['--new-admin-token']);
       expect(third.info.admin_token).not.toBe(token);
-      for (const t of [token, extra]) expect((await fetch(`${third.info.base_url}/sandbox/clock`, { headers: { 'x-admin-token': t } })).status).toBe(401);
-      expect((await fetch(`${third.info.base_url}/sandbox/clock`, { headers: { 'x-admin-token': third.info.admin_token as string } })).status).toBe(200);
+      for (const t of [token, extra])
+        expect((await fetch(`${third.info.base_url}/sandbox/clock`, { headers: { 'x-admin-token': t } })).status).toBe(
+          401,
+        );
+      expect(
+        (
+          await fetch(`${third.info.base_url}/sandbox/clock`, {
+            headers: { 'x-admin-token': third.info.admin_token as string },
+          })
+        ).status,
+      ).toBe(200);
       await third.stop();
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -87,7 +133,9 @@ describe('paygate sandbox start keeps the admin token (hashed) across restarts',
 
 /** `paygate sandbox start --port 0 --json` as a child process, and its startup line. */
 async function startCliInfo(args: string[]): Promise<{ child: ChildProcess; line: Record<string, unknown> }> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', '--json', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', '--json', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   const line = await new Promise<string>((resolve, reject) => {

@@ -14,14 +14,19 @@ describe('workspaces: deleting one ends its in-flight requests', () => {
 
   it('+slow creates answer 404 workspace_not_found and its streams end once it is deleted', async () => {
     const wsh = await createWs(h, ADMIN, { id: 'wsh', clock: 'frozen' });
-    const clock = async () => (await admin(h, wsh.adminToken, 'GET', '/w/wsh/sandbox/clock')).body as { pending_timers: number };
+    const clock = async () =>
+      (await admin(h, wsh.adminToken, 'GET', '/w/wsh/sandbox/clock')).body as { pending_timers: number };
     const before = (await clock()).pending_timers;
 
-    const stream = await fetch(`${h.baseUrl}/w/wsh/sandbox/logs/stream`, { headers: { 'x-admin-token': wsh.adminToken } });
+    const stream = await fetch(`${h.baseUrl}/w/wsh/sandbox/logs/stream`, {
+      headers: { 'x-admin-token': wsh.adminToken },
+    });
     expect(stream.status).toBe(200);
     const reader = stream.body!.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toContain(': paygate stream');
-    const ops = await fetch(`${h.baseUrl}/w/wsh/sandbox/operations/stream`, { headers: { 'x-admin-token': wsh.adminToken } });
+    const ops = await fetch(`${h.baseUrl}/w/wsh/sandbox/operations/stream`, {
+      headers: { 'x-admin-token': wsh.adminToken },
+    });
     expect(ops.status).toBe(200);
 
     const creates = [1, 2, 3].map(() =>

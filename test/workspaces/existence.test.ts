@@ -24,9 +24,18 @@ describe('workspaces: an unknown id tells nothing without the server admin token
       { method: 'DELETE', path: '/v1/payment', headers: {} },
       { method: 'GET', path: '/sandbox/clock', headers: {} },
       { method: 'GET', path: '/sandbox/clock', headers: { 'x-admin-token': wsb.adminToken } },
-      { method: 'POST', path: '/sandbox/clock/advance', headers: { 'x-admin-token': 'pg_admin_guess' }, body: { by: '1m' } },
+      {
+        method: 'POST',
+        path: '/sandbox/clock/advance',
+        headers: { 'x-admin-token': 'pg_admin_guess' },
+        body: { by: '1m' },
+      },
       { method: 'GET', path: '/sandbox/operations', headers: { 'x-api-key': wsb.keys.shop_a! } },
-      { method: 'GET', path: '/sandbox/operations/00000000-0000-0000-0000-000000000000', headers: { 'x-admin-token': wsb.adminToken } },
+      {
+        method: 'GET',
+        path: '/sandbox/operations/00000000-0000-0000-0000-000000000000',
+        headers: { 'x-admin-token': wsb.adminToken },
+      },
     ];
     for (const c of cases) {
       const opts = { key: null, headers: c.headers, ...(c.body !== undefined ? { body: c.body } : {}) };

@@ -58,7 +58,9 @@ describe('workspaces: create, list, delete', () => {
       const r = await admin(h, ADMIN, 'POST', '/sandbox/workspaces', body);
       expect([r.status, r.body.code], JSON.stringify(body)).toEqual([status, code]);
     }
-    expect((await admin(h, ADMIN, 'GET', '/sandbox/workspaces')).body.workspaces.map((w: { id: string }) => w.id)).toEqual(['taken']);
+    expect(
+      (await admin(h, ADMIN, 'GET', '/sandbox/workspaces')).body.workspaces.map((w: { id: string }) => w.id),
+    ).toEqual(['taken']);
   });
 
   it('a named fixture file of the bundled ones makes the workspace', async () => {
@@ -69,7 +71,11 @@ describe('workspaces: create, list, delete', () => {
 
   it("only the server's admin token manages workspaces: a workspace's is 403, a wrong one 401", async () => {
     const a = await createWs(h, ADMIN, { id: 'a' });
-    for (const [method, path] of [['GET', '/sandbox/workspaces'], ['POST', '/sandbox/workspaces'], ['DELETE', '/sandbox/workspaces/a']] as const) {
+    for (const [method, path] of [
+      ['GET', '/sandbox/workspaces'],
+      ['POST', '/sandbox/workspaces'],
+      ['DELETE', '/sandbox/workspaces/a'],
+    ] as const) {
       const r = await admin(h, a.adminToken, method, path, method === 'POST' ? {} : undefined);
       expect([r.status, r.body.code]).toEqual([403, 'workspace_forbidden']);
     }
@@ -108,24 +114,38 @@ describe('nothing crosses workspaces', () => {
     const a = await createWs(h, ADMIN, { id: 'a' });
     const b = await createWs(h, ADMIN, { id: 'b' });
     const moid = 'same-moid-in-both';
-    const inA = await h.call('POST', '/v1/payment', { key: a.keys.shop_a, body: paymentBody({ merchant_operation_id: moid }) });
+    const inA = await h.call('POST', '/v1/payment', {
+      key: a.keys.shop_a,
+      body: paymentBody({ merchant_operation_id: moid }),
+    });
     expect(inA.status).toBe(200);
     const opId = inA.body.operation_id as string;
     const read = await h.call('POST', '/v1/get_operation_state', { key: b.keys.shop_a, body: { operation_id: opId } });
     expect([read.status, read.body.code]).toEqual([404, 'operation_not_found']);
     const cancel = await h.call('POST', '/v1/cancel_operation', { key: b.keys.shop_a, body: { operation_id: opId } });
     expect([cancel.status, cancel.body.code]).toEqual([404, 'operation_not_found']);
-    expect((await h.call('POST', '/v1/get_operation_state', { key: KEY_A, body: { operation_id: opId } })).status).toBe(404);
+    expect((await h.call('POST', '/v1/get_operation_state', { key: KEY_A, body: { operation_id: opId } })).status).toBe(
+      404,
+    );
     // The same merchant_operation_id is free in B (its own idempotency space): a create, not a replay of A's.
-    const inB = await h.call('POST', '/v1/payment', { key: b.keys.shop_a, body: paymentBody({ merchant_operation_id: moid, amount: '2500.00' }) });
+    const inB = await h.call('POST', '/v1/payment', {
+      key: b.keys.shop_a,
+      body: paymentBody({ merchant_operation_id: moid, amount: '2500.00' }),
+    });
     expect([inB.status, inB.body.expected_amount]).toEqual([200, '2500.00']);
-    for (const [token, id] of [[a.adminToken, opId], [b.adminToken, inB.body.operation_id]] as const) {
+    for (const [token, id] of [
+      [a.adminToken, opId],
+      [b.adminToken, inB.body.operation_id],
+    ] as const) {
       const list = await admin(h, token, 'GET', '/sandbox/operations');
       expect(list.body.operations.map((o: { operation_id: string }) => o.operation_id)).toEqual([id]);
     }
     expect((await admin(h, ADMIN, 'GET', '/sandbox/operations')).body.operations).toEqual([]);
     // The operation is still pending in A: B's cancel did nothing.
-    expect((await h.call('POST', '/v1/get_operation_state', { key: a.keys.shop_a, body: { operation_id: opId } })).body.status).toBe('pending');
+    expect(
+      (await h.call('POST', '/v1/get_operation_state', { key: a.keys.shop_a, body: { operation_id: opId } })).body
+        .status,
+    ).toBe('pending');
   });
 
   it('a clock advance in one moves neither the other nor the default; a reset of one leaves the other', async () => {
@@ -133,12 +153,21 @@ describe('nothing crosses workspaces', () => {
     const b = await createWs(h, ADMIN, { id: 'b', start_time: T0 });
     await h.call('POST', '/v1/payment', { key: a.keys.shop_a, body: paymentBody() });
     const pb = await h.call('POST', '/v1/payment', { key: b.keys.shop_a, body: paymentBody() });
-    expect((await admin(h, a.adminToken, 'POST', '/sandbox/clock/advance', { by: '2h' })).body.now).toBe('2026-03-01T14:00:00.000Z');
+    expect((await admin(h, a.adminToken, 'POST', '/sandbox/clock/advance', { by: '2h' })).body.now).toBe(
+      '2026-03-01T14:00:00.000Z',
+    );
     expect((await admin(h, b.adminToken, 'GET', '/sandbox/clock')).body.now).toBe('2026-03-01T12:00:00.000Z');
     expect((await admin(h, ADMIN, 'GET', '/sandbox/clock')).body.now).toBe('2026-03-01T12:00:00.000Z');
     // A's payment ended with A's clock (its 30 minutes ran out); B's is still pending.
     expect((await admin(h, a.adminToken, 'GET', '/sandbox/operations')).body.operations[0].status).not.toBe('pending');
-    expect((await h.call('POST', '/v1/get_operation_state', { key: b.keys.shop_a, body: { operation_id: pb.body.operation_id } })).body.status).toBe('pending');
+    expect(
+      (
+        await h.call('POST', '/v1/get_operation_state', {
+          key: b.keys.shop_a,
+          body: { operation_id: pb.body.operation_id },
+        })
+      ).body.status,
+    ).toBe('pending');
 
     expect((await admin(h, a.adminToken, 'POST', '/sandbox/reset')).status).toBe(200);
     expect((await admin(h, a.adminToken, 'GET', '/sandbox/operations')).body.operations).toEqual([]);
@@ -150,8 +179,19 @@ describe('nothing crosses workspaces', () => {
   it('each has its own pool', async () => {
     const a = await createWs(h, ADMIN, { id: 'a' });
     const b = await createWs(h, ADMIN, { id: 'b' });
-    const slotsOf = async (token: string) => ((await admin(h, token, 'GET', '/sandbox/pool')).body.pools as { slots: number }[]).reduce((n, p) => n + p.slots, 0);
-    expect((await h.call('POST', '/sandbox/pool/layout', { key: a.keys.shop_pool, body: { method: 'WT_RUB_C2C', amounts: ['5000.00', '6000.00'] } })).status).toBe(200);
+    const slotsOf = async (token: string) =>
+      ((await admin(h, token, 'GET', '/sandbox/pool')).body.pools as { slots: number }[]).reduce(
+        (n, p) => n + p.slots,
+        0,
+      );
+    expect(
+      (
+        await h.call('POST', '/sandbox/pool/layout', {
+          key: a.keys.shop_pool,
+          body: { method: 'WT_RUB_C2C', amounts: ['5000.00', '6000.00'] },
+        })
+      ).status,
+    ).toBe(200);
     expect(await slotsOf(a.adminToken)).toBe(2);
     expect(await slotsOf(b.adminToken)).toBe(0);
     expect(await slotsOf(ADMIN)).toBe(0);
@@ -162,7 +202,10 @@ describe('nothing crosses workspaces', () => {
     const b = await createWs(h, ADMIN, { id: 'b' });
     for (let i = 0; i < 3; i++) await h.call('GET', '/v1/balances', { key: a.keys.shop_a });
     await h.call('GET', '/v1/balances', { key: b.keys.shop_b });
-    const shopsOf = async (token: string) => ((await admin(h, token, 'GET', '/sandbox/logs')).body.requests as { path: string; shop_id: string }[]).filter((e) => e.path === '/v1/balances').map((e) => e.shop_id);
+    const shopsOf = async (token: string) =>
+      ((await admin(h, token, 'GET', '/sandbox/logs')).body.requests as { path: string; shop_id: string }[])
+        .filter((e) => e.path === '/v1/balances')
+        .map((e) => e.shop_id);
     expect(await shopsOf(a.adminToken)).toEqual(['shop_a', 'shop_a', 'shop_a']);
     expect(await shopsOf(b.adminToken)).toEqual(['shop_b']);
     expect(await shopsOf(ADMIN)).toEqual([]);
@@ -195,21 +238,31 @@ describe('nothing crosses workspaces', () => {
       });
       defer(() => new Promise<void>((r) => server.close(() => r())));
       return new Promise<{ url: string; bodies: string[] }>((resolve) =>
-        server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}/${name}`, bodies })),
+        server.listen(0, '127.0.0.1', () =>
+          resolve({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}/${name}`, bodies }),
+        ),
       );
     };
     const [rxA, rxB, rxDefault] = await Promise.all([received('a'), received('b'), received('default')]);
     const a = await createWs(h, ADMIN, { id: 'a' });
     const b = await createWs(h, ADMIN, { id: 'b' });
-    for (const [key, rx] of [[a.keys.shop_a, rxA], [b.keys.shop_a, rxB], [KEY_A, rxDefault]] as const) {
+    for (const [key, rx] of [
+      [a.keys.shop_a, rxA],
+      [b.keys.shop_a, rxB],
+      [KEY_A, rxDefault],
+    ] as const) {
       expect((await h.call('POST', '/sandbox/webhooks', { key, body: { url: rx.url } })).status).toBe(201);
     }
     const p = await h.call('POST', '/v1/payment', { key: a.keys.shop_a, body: paymentBody() });
-    expect((await h.call('POST', `/sandbox/operations/${p.body.operation_id}/pay`, { key: a.keys.shop_a, body: {} })).body.status).toBe('completed');
+    expect(
+      (await h.call('POST', `/sandbox/operations/${p.body.operation_id}/pay`, { key: a.keys.shop_a, body: {} })).body
+        .status,
+    ).toBe('completed');
     await expect.poll(() => rxA.bodies.length, { timeout: 5000 }).toBeGreaterThan(0);
     expect(rxA.bodies.every((body) => body.includes(p.body.operation_id))).toBe(true);
     // B's and the default's outboxes never had a delivery to make.
-    for (const key of [b.keys.shop_a, KEY_A]) expect((await h.call('GET', '/sandbox/webhooks/deliveries', { key })).body.deliveries).toEqual([]);
+    for (const key of [b.keys.shop_a, KEY_A])
+      expect((await h.call('GET', '/sandbox/webhooks/deliveries', { key })).body.deliveries).toEqual([]);
     expect([rxB.bodies, rxDefault.bodies]).toEqual([[], []]);
   });
 });
@@ -221,21 +274,32 @@ describe('limits per workspace', () => {
     const a = await createWs(h, ADMIN, { id: 'a', limits: { operations: 2 } });
     const b = await createWs(h, ADMIN, { id: 'b' });
     expect(a.body.limits).toEqual({ operations: 2, pool_payouts: 20_000 });
-    for (let i = 0; i < 2; i++) expect((await h.call('POST', '/v1/payment', { key: a.keys.shop_a, body: paymentBody() })).status).toBe(200);
-    const over = await h.call('POST', '/v1/payout', { key: a.keys.shop_a, body: paymentBody({ number: '2200700000000004' }) });
+    for (let i = 0; i < 2; i++)
+      expect((await h.call('POST', '/v1/payment', { key: a.keys.shop_a, body: paymentBody() })).status).toBe(200);
+    const over = await h.call('POST', '/v1/payout', {
+      key: a.keys.shop_a,
+      body: paymentBody({ number: '2200700000000004' }),
+    });
     expect([over.status, over.body.code]).toEqual([409, 'workspace_limit']);
     expect(over.body.message).toContain('limit is 2');
     expect((await admin(h, a.adminToken, 'GET', '/sandbox/operations')).body.operations).toHaveLength(2);
     expect((await h.call('POST', '/v1/payment', { key: b.keys.shop_a, body: paymentBody() })).status).toBe(200);
     // A pool layout past it is refused before anything is laid out.
-    const layout = await h.call('POST', '/sandbox/pool/layout', { key: a.keys.shop_pool, body: { method: 'WT_RUB_C2C', amounts: ['5000.00'] } });
+    const layout = await h.call('POST', '/sandbox/pool/layout', {
+      key: a.keys.shop_pool,
+      body: { method: 'WT_RUB_C2C', amounts: ['5000.00'] },
+    });
     expect([layout.status, layout.body.code]).toEqual([409, 'workspace_limit']);
-    expect((await admin(h, ADMIN, 'GET', '/sandbox/workspaces')).body.workspaces.find((w: { id: string }) => w.id === 'a').operations).toBe(2);
+    expect(
+      (await admin(h, ADMIN, 'GET', '/sandbox/workspaces')).body.workspaces.find((w: { id: string }) => w.id === 'a')
+        .operations,
+    ).toBe(2);
   });
 
   it('pool payouts: a layout past the workspace pool limit is 409 pool_limit, nothing laid out', async () => {
     const a = await createWs(h, ADMIN, { id: 'a', limits: { pool_payouts: 3 } });
-    const layout = (amounts: string[]) => h.call('POST', '/sandbox/pool/layout', { key: a.keys.shop_pool, body: { method: 'WT_RUB_C2C', amounts } });
+    const layout = (amounts: string[]) =>
+      h.call('POST', '/sandbox/pool/layout', { key: a.keys.shop_pool, body: { method: 'WT_RUB_C2C', amounts } });
     expect((await layout(['5000.00', '6000.00'])).status).toBe(200);
     const over = await layout(['7000.00', '8000.00']);
     expect([over.status, over.body.code]).toEqual([409, 'pool_limit']);

@@ -20,7 +20,11 @@ async function start(store: string, opts: SandboxOptions = {}): Promise<Sandbox>
 
 async function call(sb: Sandbox, method: string, path: string, headers: Record<string, string>, body?: unknown) {
   const res = await sb.fetch(
-    new Request(`http://paygate.local${path}`, { method, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) }),
+    new Request(`http://paygate.local${path}`, {
+      method,
+      headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    }),
   );
   return { status: res.status, body: (await res.json().catch(() => undefined)) as any };
 }
@@ -39,15 +43,32 @@ describe('a restart keeps the workspaces', () => {
     const w = await createWs(sb, serverToken, { id: 'ci-1', start_time: '2027-05-01T00:00:00Z' });
     const key = { 'x-api-key': w.keys.shop_a! };
     const wAdmin = { 'x-admin-token': w.adminToken };
-    const created = (await call(sb, 'POST', '/w/ci-1/v1/payment', key, paymentBody({ client_id: 'payer+receipt' }))).body as { operation_id: string };
+    const created = (await call(sb, 'POST', '/w/ci-1/v1/payment', key, paymentBody({ client_id: 'payer+receipt' })))
+      .body as { operation_id: string };
     const form = new FormData();
     form.set('operation_id', created.operation_id);
     form.set('confirmation_type', 'receipt');
-    form.set('receipt', new Blob([readFileSync(new URL('../../fixtures/receipts/ok-1500.pdf', import.meta.url))], { type: 'application/pdf' }), 'ok.pdf');
-    expect((await sb.fetch(new Request('http://paygate.local/w/ci-1/v1/confirm_payment', { method: 'POST', headers: key, body: form }))).status).toBe(200);
-    const receiptUrl = (await call(sb, 'POST', '/w/ci-1/v1/get_operation_state', key, { operation_id: created.operation_id })).body.receipts[0].receipt_url as string;
+    form.set(
+      'receipt',
+      new Blob([readFileSync(new URL('../../fixtures/receipts/ok-1500.pdf', import.meta.url))], {
+        type: 'application/pdf',
+      }),
+      'ok.pdf',
+    );
+    expect(
+      (
+        await sb.fetch(
+          new Request('http://paygate.local/w/ci-1/v1/confirm_payment', { method: 'POST', headers: key, body: form }),
+        )
+      ).status,
+    ).toBe(200);
+    const receiptUrl = (
+      await call(sb, 'POST', '/w/ci-1/v1/get_operation_state', key, { operation_id: created.operation_id })
+    ).body.receipts[0].receipt_url as string;
     expect(receiptUrl.startsWith('http://paygate.local/w/ci-1/storage/')).toBe(true);
-    expect((await call(sb, 'POST', '/sandbox/clock/advance', wAdmin, { by: '5m' })).body.now).toBe('2027-05-01T00:05:00.000Z');
+    expect((await call(sb, 'POST', '/sandbox/clock/advance', wAdmin, { by: '5m' })).body.now).toBe(
+      '2027-05-01T00:05:00.000Z',
+    );
     // A second workspace whose clock never moved resumes at its start time.
     const still = await createWs(sb, serverToken, { id: 'still', start_time: '2028-01-01T00:00:00Z' });
     await sb.close();
@@ -60,7 +81,9 @@ describe('a restart keeps the workspaces', () => {
     const list = await call(sb, 'GET', '/sandbox/workspaces', { 'x-admin-token': serverToken });
     expect(list.body.workspaces.map((x: { id: string }) => x.id)).toEqual(['ci-1', 'still']);
     expect((await call(sb, 'GET', '/sandbox/clock', wAdmin)).body.now).toBe('2027-05-01T00:05:00.000Z');
-    expect((await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': still.adminToken })).body.now).toBe('2028-01-01T00:00:00.000Z');
+    expect((await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': still.adminToken })).body.now).toBe(
+      '2028-01-01T00:00:00.000Z',
+    );
     const state = await call(sb, 'POST', '/v1/get_operation_state', key, { operation_id: created.operation_id });
     expect(state.status).toBe(200);
     const file = await sb.fetch(new Request(receiptUrl));
@@ -72,7 +95,9 @@ describe('a restart keeps the workspaces', () => {
     expect((await call(sb, 'GET', '/v1/balances', key)).status).toBe(200);
     // A reset of the default workspace forgets none of the workspaces.
     expect((await call(sb, 'POST', '/sandbox/reset', { 'x-admin-token': serverToken })).status).toBe(200);
-    expect((await call(sb, 'GET', '/sandbox/workspaces', { 'x-admin-token': serverToken })).body.workspaces).toHaveLength(2);
+    expect(
+      (await call(sb, 'GET', '/sandbox/workspaces', { 'x-admin-token': serverToken })).body.workspaces,
+    ).toHaveLength(2);
   });
 
   it('an explicit admin token replaces the kept one; a deleted workspace stays deleted, its files gone', async () => {
@@ -80,14 +105,26 @@ describe('a restart keeps the workspaces', () => {
     const store = join(dir, 'sandbox.json');
     let sb = await start(store, { adminToken: 'pg_admin_first_0000' });
     await createWs(sb, 'pg_admin_first_0000', { id: 'gone' });
-    expect(existsSync(join(`${store}.workspaces`, 'gone.json.journal')) || existsSync(join(`${store}.workspaces`, 'gone.json'))).toBe(true);
-    expect((await call(sb, 'DELETE', '/sandbox/workspaces/gone', { 'x-admin-token': 'pg_admin_first_0000' })).status).toBe(200);
-    expect([existsSync(join(`${store}.workspaces`, 'gone.json.journal')), existsSync(join(`${store}.workspaces`, 'gone.json'))]).toEqual([false, false]);
+    expect(
+      existsSync(join(`${store}.workspaces`, 'gone.json.journal')) ||
+        existsSync(join(`${store}.workspaces`, 'gone.json')),
+    ).toBe(true);
+    expect(
+      (await call(sb, 'DELETE', '/sandbox/workspaces/gone', { 'x-admin-token': 'pg_admin_first_0000' })).status,
+    ).toBe(200);
+    expect([
+      existsSync(join(`${store}.workspaces`, 'gone.json.journal')),
+      existsSync(join(`${store}.workspaces`, 'gone.json')),
+    ]).toEqual([false, false]);
     await sb.close();
     sb = await start(store, { adminToken: 'pg_admin_second_1111' });
     expect(sb.adminToken).toBe('pg_admin_second_1111');
-    expect((await call(sb, 'GET', '/sandbox/workspaces', { 'x-admin-token': 'pg_admin_first_0000' })).body.code).toBe('invalid_admin_token');
-    expect((await call(sb, 'GET', '/sandbox/workspaces', { 'x-admin-token': 'pg_admin_second_1111' })).body.workspaces).toEqual([]);
+    expect((await call(sb, 'GET', '/sandbox/workspaces', { 'x-admin-token': 'pg_admin_first_0000' })).body.code).toBe(
+      'invalid_admin_token',
+    );
+    expect(
+      (await call(sb, 'GET', '/sandbox/workspaces', { 'x-admin-token': 'pg_admin_second_1111' })).body.workspaces,
+    ).toEqual([]);
     await sb.close();
     sb = await start(store);
     expect((await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': 'pg_admin_second_1111' })).status).toBe(200);
@@ -107,20 +144,30 @@ describe('a restart keeps the workspaces', () => {
     expect(sb.adminTokenLast4).toBe(added.slice(-4));
     for (const token of [first, added]) {
       expect((await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': token })).status).toBe(200);
-      expect((await call(sb, 'GET', '/sandbox/workspaces', { 'x-admin-token': token })).body.workspaces.map((w: { id: string }) => w.id)).toEqual(['keeps']);
+      expect(
+        (await call(sb, 'GET', '/sandbox/workspaces', { 'x-admin-token': token })).body.workspaces.map(
+          (w: { id: string }) => w.id,
+        ),
+      ).toEqual(['keeps']);
     }
     // The workspace's own token still reaches the workspace, not the server.
     expect((await call(sb, 'GET', `/w/keeps/sandbox/clock`, { 'x-admin-token': ws.adminToken })).status).toBe(200);
-    expect((await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': 'pg_admin_000000000000000000000000' })).body.code).toBe('invalid_admin_token');
+    expect(
+      (await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': 'pg_admin_000000000000000000000000' })).body.code,
+    ).toBe('invalid_admin_token');
     await sb.close();
     sb = await start(store);
     expect(sb.adminToken).toBeUndefined();
     expect(sb.adminTokenLast4).toBe(first.slice(-4));
-    for (const token of [first, added]) expect((await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': token })).status).toBe(200);
+    for (const token of [first, added])
+      expect((await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': token })).status).toBe(200);
     expect(readFileSync(join(`${store}.workspaces`, 'registry.json'), 'utf8')).not.toContain(added);
     await sb.close();
     sb = await start(store, { adminToken: 'pg_admin_third_2222' });
-    for (const token of [first, added]) expect((await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': token })).body.code).toBe('invalid_admin_token');
+    for (const token of [first, added])
+      expect((await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': token })).body.code).toBe(
+        'invalid_admin_token',
+      );
     expect((await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': 'pg_admin_third_2222' })).status).toBe(200);
   });
 
@@ -130,6 +177,7 @@ describe('a restart keeps the workspaces', () => {
     const first = sb.adminToken!;
     await sb.close();
     sb = await start(store, { addAdminToken: true });
-    for (const token of [first, sb.adminToken!]) expect((await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': token })).status).toBe(200);
+    for (const token of [first, sb.adminToken!])
+      expect((await call(sb, 'GET', '/sandbox/clock', { 'x-admin-token': token })).status).toBe(200);
   });
 });

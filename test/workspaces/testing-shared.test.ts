@@ -37,11 +37,18 @@ describe('startSandbox({ baseUrl, adminToken })', () => {
   });
 
   it('pay drives its operations; its webhooks arrive verified, and none of the other workspace', async () => {
-    const payment = await one.client.payments.create({ client_id: 'alice', method: 'WT_RUB_C2C', amount: '1500.00', currency: 'RUB' });
+    const payment = await one.client.payments.create({
+      client_id: 'alice',
+      method: 'WT_RUB_C2C',
+      amount: '1500.00',
+      currency: 'RUB',
+    });
     expect(await one.pay(payment.operation_id)).toMatchObject({ status: 'completed' });
     const done = await one.webhooks.waitFor('operation.completed', { operationId: payment.operation_id });
     expect(done.data.operation.operation_id).toBe(payment.operation_id);
-    await expect(two.client.operations.get({ operation_id: payment.operation_id })).rejects.toMatchObject({ status: 404 });
+    await expect(two.client.operations.get({ operation_id: payment.operation_id })).rejects.toMatchObject({
+      status: 404,
+    });
     expect(two.webhooks.events()).toEqual([]);
   });
 

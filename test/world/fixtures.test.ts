@@ -58,7 +58,13 @@ describe('file store through the sandbox', () => {
     const dir = tempDir(defer, 'paygate-st-');
     const store = join(dir, 'sandbox.json');
     const sb = (await open({ store })).sandbox;
-    const op = await sb.service.create('shop_a', 'payment', { merchant_operation_id: 'keep-1', client_id: 'c', method: 'WT_RUB_C2C', amount: '500.00', currency: 'RUB' });
+    const op = await sb.service.create('shop_a', 'payment', {
+      merchant_operation_id: 'keep-1',
+      client_id: 'c',
+      method: 'WT_RUB_C2C',
+      amount: '500.00',
+      currency: 'RUB',
+    });
     await expect(createSandbox({ store })).rejects.toThrow(/is locked: .*pid/);
     await sb.close();
     const again = (await open({ store })).sandbox;
@@ -74,6 +80,8 @@ describe('file store through the sandbox', () => {
     const store = join(dir, 'sandbox.json');
     writeFileSync(store, '{"format":"paygate-store","version":1,"collections":{"operations":[{"id":');
     await expect(createSandbox({ store })).rejects.toThrow(/sandbox\.json is corrupt/);
-    expect(readFileSync(store, 'utf8')).toBe('{"format":"paygate-store","version":1,"collections":{"operations":[{"id":');
+    expect(readFileSync(store, 'utf8')).toBe(
+      '{"format":"paygate-store","version":1,"collections":{"operations":[{"id":',
+    );
   });
 });

@@ -35,7 +35,10 @@ async function call<T>(cfg: GatewayConfig, path: string, body: unknown): Promise
   return json;
 }
 
-export function createPayment(cfg: GatewayConfig, order: { id: string; customerId: string; amount: string }): Promise<Payment> {
+export function createPayment(
+  cfg: GatewayConfig,
+  order: { id: string; customerId: string; amount: string },
+): Promise<Payment> {
   return call(cfg, '/v1/payment/link', {
     merchant_operation_id: `order-${order.id}`,
     client_id: order.customerId,

@@ -18,7 +18,8 @@ export function webhookHandler(secret: string, orders: Orders, opts: { now?: () 
     seen.add(event.id);
     const op = event.data.operation;
     const order = [...orders.values()].find((o) => o.operationId === op.operation_id);
-    if (order && event.type === 'operation.completed') Object.assign(order, { status: 'paid', paidAmount: op.actual_amount });
+    if (order && event.type === 'operation.completed')
+      Object.assign(order, { status: 'paid', paidAmount: op.actual_amount });
     if (order && (event.type === 'operation.rejected' || event.type === 'operation.cancelled')) order.status = 'failed';
     return new Response(null, { status: 204 });
   };

@@ -19,7 +19,8 @@ afterAll(async () => {
 describe('checkout with msw', () => {
   const orders: Orders = new Map();
   const checkout = checkoutHandler(GATEWAY, orders);
-  const post = (body: object) => checkout(new Request('http://shop.local/checkout', { method: 'POST', body: JSON.stringify(body) }));
+  const post = (body: object) =>
+    checkout(new Request('http://shop.local/checkout', { method: 'POST', body: JSON.stringify(body) }));
 
   it('without a hosted page, shows the requisites to transfer to', async () => {
     const res = await post({ order_id: '2001', customer_id: 'c-9', amount: '990.00' });

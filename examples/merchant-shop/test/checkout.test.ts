@@ -20,7 +20,10 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const order = (id: string, amount: string) =>
-  new Request('http://shop.local/checkout', { method: 'POST', body: JSON.stringify({ order_id: id, customer_id: 'cust-1', amount }) });
+  new Request('http://shop.local/checkout', {
+    method: 'POST',
+    body: JSON.stringify({ order_id: id, customer_id: 'cust-1', amount }),
+  });
 
 describe('checkout', () => {
   it('sends the payer to the hosted page; the completed webhook marks the order paid', async () => {
@@ -48,14 +51,24 @@ describe('checkout', () => {
     expect(orders.get('1003')!.status).toBe('awaiting_payment');
     await sb.clock.advance('1m');
     expect(orders.get('1003')!.status).toBe('failed');
-    expect(sb.webhooks.events('operation.rejected').map((e) => e.data.operation.operation_id)).toContain(orders.get('1003')!.operationId);
+    expect(sb.webhooks.events('operation.rejected').map((e) => e.data.operation.operation_id)).toContain(
+      orders.get('1003')!.operationId,
+    );
   });
 
   it('the receiver refuses a forged webhook', async () => {
     const forged = new Request('http://shop.local/webhooks', {
       method: 'POST',
-      headers: { 'webhook-id': 'evt_x', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' },
-      body: JSON.stringify({ id: 'evt_x', type: 'operation.completed', data: { operation: { operation_id: orders.get('1003')!.operationId } } }),
+      headers: {
+        'webhook-id': 'evt_x',
+        'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+        'webhook-signature': 'v1,AAAA',
+      },
+      body: JSON.stringify({
+        id: 'evt_x',
+        type: 'operation.completed',
+        data: { operation: { operation_id: orders.get('1003')!.operationId } },
+      }),
     });
     expect((await receiver(forged)).status).toBe(400);
     expect(orders.get('1003')!.status).toBe('failed');

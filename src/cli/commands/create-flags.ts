@@ -34,7 +34,10 @@ export function addCreateFlags(cmd: Command, kind: 'payment' | 'link' | 'payout'
   };
   return cmd
     .option('--method <method>', `payment method, e.g. WT_RUB_C2C or WT_RUB_PHONE${REQUIRED}`)
-    .option('--amount <amount>', `decimal amount with at most 2 decimals, e.g. 1500.00${kind === 'link' ? ' (required unless --flexible)' : REQUIRED}`)
+    .option(
+      '--amount <amount>',
+      `decimal amount with at most 2 decimals, e.g. 1500.00${kind === 'link' ? ' (required unless --flexible)' : REQUIRED}`,
+    )
     .option('--currency <code>', `ISO 4217 currency code, e.g. RUB${REQUIRED}`)
     .option('--client-id <id>', `end-user identifier${REQUIRED}`)
     .option('--client-ip <ip>', 'end-user IP address (antifraud)')

@@ -95,13 +95,15 @@ export const operationOptions = ({ args, opts }: Parsed): OperationOptions => ({
 
 export function parsePort(value: string): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('must be an integer from 0 to 65535 (0 picks a free port)');
+  if (!/^\d+$/.test(value) || n > 65535)
+    throw new InvalidArgumentError('must be an integer from 0 to 65535 (0 picks a free port)');
   return n;
 }
 
 /** An integer, negative allowed (`--seed`). */
 export function parseInteger(value: string): number {
-  if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError('must be an integer');
+  if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
+    throw new InvalidArgumentError('must be an integer');
   return Number(value);
 }
 

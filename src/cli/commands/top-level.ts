@@ -3,7 +3,19 @@
 // openapi/run.ts). One module (not one define.ts per folder), as the root `--help` needs them all and every module
 // adds to its start-up time.
 import type { Command } from 'commander';
-import { action, example, flag, jsonOptions, num, operationOptions, parseIntIn, REQUIRED, str, type JsonOptions, type Parsed } from './shared.js';
+import {
+  action,
+  example,
+  flag,
+  jsonOptions,
+  num,
+  operationOptions,
+  parseIntIn,
+  REQUIRED,
+  str,
+  type JsonOptions,
+  type Parsed,
+} from './shared.js';
 
 /** The required fields are asked for on a TTY. */
 export interface AvailabilityOptions {
@@ -22,7 +34,13 @@ export interface RecommendOptions extends AvailabilityOptions {
 }
 
 function availabilityOptions({ opts }: Parsed): AvailabilityOptions {
-  return { method: str(opts.method), currency: str(opts.currency), minAmount: str(opts.minAmount), maxAmount: str(opts.maxAmount), json: flag(opts.json) };
+  return {
+    method: str(opts.method),
+    currency: str(opts.currency),
+    minAmount: str(opts.minAmount),
+    maxAmount: str(opts.maxAmount),
+    json: flag(opts.json),
+  };
 }
 
 function recommendOptions(parsed: Parsed): RecommendOptions {
@@ -39,12 +57,15 @@ export function defineAmounts(program: Command): void {
     .option('--min-amount <amount>', `lower end of the range to check${REQUIRED}`)
     .option('--max-amount <amount>', `upper end of the range to check${REQUIRED}`)
     .option('--json', 'print exactly the response body as JSON')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Prints coverage (whether every provider of the route is a pool), whether the list was truncated, and the intervals
 as "min … max" rows, both ends inclusive (a single amount when both ends are equal). Advisory: nothing is reserved.
 ${example(`
   $ paygate availability --method WT_RUB_C2C --currency RUB --min-amount 100.00 --max-amount 5000.00
-  $ paygate availability --method WT_RUB_C2C --currency RUB --min-amount 500.00 --max-amount 50000.00 --json`)}`)
+  $ paygate availability --method WT_RUB_C2C --currency RUB --min-amount 500.00 --max-amount 50000.00 --json`)}`,
+    )
     .action(action(availabilityOptions, async () => (await import('./amounts/run.js')).availability));
 
   program
@@ -55,13 +76,20 @@ ${example(`
     .option('--amount <amount>', `the amount the payer wants to pay${REQUIRED}`)
     .option('--min-amount <amount>', `lowest amount the payer accepts${REQUIRED}`)
     .option('--max-amount <amount>', `highest amount the payer accepts${REQUIRED}`)
-    .option('--limit <n>', 'how many suggestions, 1 to 10 (server default 3)', parseIntIn(1, 10, 'an integer from 1 to 10'))
+    .option(
+      '--limit <n>',
+      'how many suggestions, 1 to 10 (server default 3)',
+      parseIntIn(1, 10, 'an integer from 1 to 10'),
+    )
     .option('--json', 'print exactly the response body as JSON')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Prints the suggestions best first, each with its signed delta from --amount (+300.00, -4700.00), then the
 intervals; --json is the body as received.
 ${example(`
-  $ paygate recommend --method WT_RUB_C2C --currency RUB --amount 1500.00 --min-amount 1000.00 --max-amount 2000.00 --limit 5`)}`)
+  $ paygate recommend --method WT_RUB_C2C --currency RUB --amount 1500.00 --min-amount 1000.00 --max-amount 2000.00 --limit 5`)}`,
+    )
     .action(action(recommendOptions, async () => (await import('./amounts/run.js')).recommend));
 }
 
@@ -73,9 +101,12 @@ export function defineState(program: Command): void {
     .argument('[operation_id]', 'the operation_id (or use --merchant-operation-id)')
     .option('--merchant-operation-id <id>', 'the idempotency key the operation was created with')
     .option('--json', 'print exactly the response body as JSON')
-    .addHelpText('after', example(`
+    .addHelpText(
+      'after',
+      example(`
   $ paygate state 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c
-  $ paygate state --merchant-operation-id order-1001 --json`))
+  $ paygate state --merchant-operation-id order-1001 --json`),
+    )
     .action(action(operationOptions, async () => (await import('./state/run.js')).state));
 }
 
@@ -88,14 +119,24 @@ export interface BalancesOptions extends JsonOptions {
 export function defineBalances(program: Command): void {
   program
     .command('balances')
-    .description("balances of the shop bound to the API key (GET /v1/balances); every shop's with --all-shops (sandbox, admin token)")
+    .description(
+      "balances of the shop bound to the API key (GET /v1/balances); every shop's with --all-shops (sandbox, admin token)",
+    )
     .option('--all-shops', "every shop's balances (GET /sandbox/balances; needs the sandbox admin token)")
     .option('--json', 'print exactly the response body as JSON')
-    .addHelpText('after', example(`
+    .addHelpText(
+      'after',
+      example(`
   $ paygate balances
   $ paygate balances --profile staging --json
-  $ paygate balances --all-shops --admin-token "$PAYGATE_ADMIN_TOKEN"`))
-    .action(action(({ opts }: Parsed): BalancesOptions => ({ json: flag(opts.json), allShops: flag(opts.allShops) }), async () => (await import('./balances/run.js')).balances));
+  $ paygate balances --all-shops --admin-token "$PAYGATE_ADMIN_TOKEN"`),
+    )
+    .action(
+      action(
+        ({ opts }: Parsed): BalancesOptions => ({ json: flag(opts.json), allShops: flag(opts.allShops) }),
+        async () => (await import('./balances/run.js')).balances,
+      ),
+    );
 }
 
 /** `paygate health`: the three probes. */
@@ -104,9 +145,12 @@ export function defineHealth(program: Command): void {
     .command('health')
     .description('check the livez, healthz and readyz probes (exit 1 when any is unhealthy)')
     .option('--json', 'print the probe results as JSON: {"livez":{"ok":true,"status":204},...}')
-    .addHelpText('after', example(`
+    .addHelpText(
+      'after',
+      example(`
   $ paygate health
-  $ paygate health --base-url http://127.0.0.1:4080 --json`))
+  $ paygate health --base-url http://127.0.0.1:4080 --json`),
+    )
     .action(action(jsonOptions, async () => (await import('./health/run.js')).health));
 }
 
@@ -121,7 +165,15 @@ export function defineOpenapi(program: Command, version: string): void {
     .command('openapi')
     .description('print the OpenAPI 3.1 document of the gateway')
     .option('--json', 'the document is always JSON; accepted like on every command that prints data')
-    .addHelpText('after', example(`
-  $ paygate openapi > openapi.json`))
-    .action(action((): OpenapiOptions => ({ version }), async () => (await import('./openapi/run.js')).openapi));
+    .addHelpText(
+      'after',
+      example(`
+  $ paygate openapi > openapi.json`),
+    )
+    .action(
+      action(
+        (): OpenapiOptions => ({ version }),
+        async () => (await import('./openapi/run.js')).openapi,
+      ),
+    );
 }

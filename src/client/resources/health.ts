@@ -27,7 +27,9 @@ export class Health {
    */
   check(probe: HealthProbe = 'readyz', options?: RequestOptions): APIPromise<HealthStatus> {
     if (!HEALTH_PROBES.includes(probe)) {
-      return new APIPromise(Promise.reject(new PaygateError(`unknown probe ${JSON.stringify(probe)}: use ${HEALTH_PROBES.join(', ')}`)));
+      return new APIPromise(
+        Promise.reject(new PaygateError(`unknown probe ${JSON.stringify(probe)}: use ${HEALTH_PROBES.join(', ')}`)),
+      );
     }
     const result = this.#core
       .request(`health.${probe}`, { anyStatus: true }, options)

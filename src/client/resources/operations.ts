@@ -40,9 +40,18 @@ export class Operations {
     const target = pickRef(params);
     // The limit is bytes, not characters (spec §4.7): 1,025 Cyrillic characters are 2,050 bytes.
     // A UTF-16 unit is at most 3 bytes of UTF-8: a short reason needs no encoding.
-    const bytes = typeof params.reason === 'string' && params.reason.length * 3 > MAX_REASON_BYTES ? utf8.encode(params.reason).length : 0;
+    const bytes =
+      typeof params.reason === 'string' && params.reason.length * 3 > MAX_REASON_BYTES
+        ? utf8.encode(params.reason).length
+        : 0;
     if (bytes > MAX_REASON_BYTES) {
-      return new APIPromise(Promise.reject(new PaygateError(`reason is ${bytes} bytes of UTF-8; at most ${MAX_REASON_BYTES} bytes (not characters) are allowed`)));
+      return new APIPromise(
+        Promise.reject(
+          new PaygateError(
+            `reason is ${bytes} bytes of UTF-8; at most ${MAX_REASON_BYTES} bytes (not characters) are allowed`,
+          ),
+        ),
+      );
     }
     const body = params.reason !== undefined ? { ...target, reason: params.reason } : target;
     const result = this.#core

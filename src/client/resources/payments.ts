@@ -14,7 +14,9 @@ import { createCall, type WithOptionalMerchantOperationId } from './create-call.
 /** Body of a payment or payout create; `merchant_operation_id` is generated when omitted. */
 export type CreateOperationInput = WithOptionalMerchantOperationId<CreateOperationParams>;
 /** Body of a flexible link; `merchant_operation_id` is generated when omitted. */
-export type CreateFlexibleLinkInput = WithOptionalMerchantOperationId<FlexibleLinkRequest & { merchant_operation_id: string }>;
+export type CreateFlexibleLinkInput = WithOptionalMerchantOperationId<
+  FlexibleLinkRequest & { merchant_operation_id: string }
+>;
 export type AvailabilityInput = AvailabilityQuery;
 export type RecommendationsInput = RecommendationsRequest;
 
@@ -42,12 +44,18 @@ export class Payments {
    * POST /v1/payment. May wait up to 15 s for provider acceptance. Resolves to the operation;
    * `.withResponse()` also gives the `merchant_operation_id` that was sent (generated when omitted).
    */
-  create(params: CreateOperationInput, options?: RequestOptions): APIPromise<ResponseOf<'payment.create'>, WithMerchantOperationId<ResponseOf<'payment.create'>>> {
+  create(
+    params: CreateOperationInput,
+    options?: RequestOptions,
+  ): APIPromise<ResponseOf<'payment.create'>, WithMerchantOperationId<ResponseOf<'payment.create'>>> {
     return createCall(this.#core, 'payment.create', params, options);
   }
 
   /** POST /v1/payment/link: the operation plus `payment_url` (null when the shop has no hosted page). */
-  createLink(params: CreateOperationInput, options?: RequestOptions): APIPromise<ResponseOf<'payment.link'>, WithMerchantOperationId<ResponseOf<'payment.link'>>> {
+  createLink(
+    params: CreateOperationInput,
+    options?: RequestOptions,
+  ): APIPromise<ResponseOf<'payment.link'>, WithMerchantOperationId<ResponseOf<'payment.link'>>> {
     return createCall(this.#core, 'payment.link', params, options);
   }
 
@@ -56,7 +64,10 @@ export class Payments {
    * tell them apart by `status` (`amount_selection`, `rejected`) or by the presence of `type`.
    * `payment_url` carries its credential in the query: treat it as a secret.
    */
-  createFlexibleLink(params: CreateFlexibleLinkInput, options?: RequestOptions): APIPromise<ResponseOf<'payment.flexible_link'>, WithMerchantOperationId<ResponseOf<'payment.flexible_link'>>> {
+  createFlexibleLink(
+    params: CreateFlexibleLinkInput,
+    options?: RequestOptions,
+  ): APIPromise<ResponseOf<'payment.flexible_link'>, WithMerchantOperationId<ResponseOf<'payment.flexible_link'>>> {
     return createCall(this.#core, 'payment.flexible_link', params, options);
   }
 
@@ -80,7 +91,10 @@ export class Payments {
   }
 
   /** POST /v1/payment/recommendations: nearby amounts the self-matching pool can take (advisory). */
-  recommendations(params: RecommendationsInput, options?: RequestOptions): APIPromise<ResponseOf<'payment.recommendations'>> {
+  recommendations(
+    params: RecommendationsInput,
+    options?: RequestOptions,
+  ): APIPromise<ResponseOf<'payment.recommendations'>> {
     return this.#core.request('payment.recommendations', { body: params }, options);
   }
 }

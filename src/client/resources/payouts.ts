@@ -15,7 +15,10 @@ export class Payouts {
    * POST /v1/payout. Usually answers `pending`; the terminal status arrives by webhook.
    * `.withResponse()` also gives the `merchant_operation_id` that was sent (generated when omitted).
    */
-  create(params: CreateOperationInput, options?: RequestOptions): APIPromise<ResponseOf<'payout.create'>, WithMerchantOperationId<ResponseOf<'payout.create'>>> {
+  create(
+    params: CreateOperationInput,
+    options?: RequestOptions,
+  ): APIPromise<ResponseOf<'payout.create'>, WithMerchantOperationId<ResponseOf<'payout.create'>>> {
     return createCall(this.#core, 'payout.create', params, options);
   }
 }

@@ -53,12 +53,20 @@ export class SandboxFaults {
 
   /** POST /sandbox/faults: add one fault next to those in force; resolves to it, with its id (`flt_<n>`). Not retried after a timeout. */
   add(fault: SandboxFaultInput, options?: RequestOptions): APIPromise<ResponseOf<'faults.add'>> {
-    return this.#core.request('faults.add', { body: bodyOf(fault), outcomeHint: `a fault may or may not have been added: ${HINT}` }, options);
+    return this.#core.request(
+      'faults.add',
+      { body: bodyOf(fault), outcomeHint: `a fault may or may not have been added: ${HINT}` },
+      options,
+    );
   }
 
   /** PUT /sandbox/faults: replace every fault with `faults` (an empty list clears them). Not retried after a timeout. */
   set(faults: readonly SandboxFaultInput[], options?: RequestOptions): APIPromise<ResponseOf<'faults.set'>> {
-    return this.#core.request('faults.set', { body: { faults: (faults ?? []).map(bodyOf) }, outcomeHint: HINT }, options);
+    return this.#core.request(
+      'faults.set',
+      { body: { faults: (faults ?? []).map(bodyOf) }, outcomeHint: HINT },
+      options,
+    );
   }
 
   /** DELETE /sandbox/faults: remove every fault; resolves to `{ removed }`. */

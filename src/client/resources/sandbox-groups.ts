@@ -66,7 +66,8 @@ export interface SandboxConfirmLinkInput {
 }
 
 const WEBHOOKS_HINT = 'see client.sandbox.webhooks.list() for what the sandbox holds now';
-const REDELIVER_HINT = 'it may or may not have been scheduled: see client.sandbox.webhooks.deliveries() before repeating it';
+const REDELIVER_HINT =
+  'it may or may not have been scheduled: see client.sandbox.webhooks.deliveries() before repeating it';
 
 /**
  * The shop's webhook endpoints (`{ id, url, secret }`) and the deliveries of its events, with every attempt. Sent
@@ -87,7 +88,11 @@ export class SandboxWebhooks {
 
   /** POST /sandbox/webhooks: register an endpoint; the answer holds its full secret, shown once. Not retried after a timeout. */
   add(params: SandboxAddWebhookInput, options?: RequestOptions): APIPromise<ResponseOf<'webhooks.add'>> {
-    return this.#core.request('webhooks.add', { body: { url: params?.url }, outcomeHint: `an endpoint may or may not have been added: ${WEBHOOKS_HINT}` }, options);
+    return this.#core.request(
+      'webhooks.add',
+      { body: { url: params?.url }, outcomeHint: `an endpoint may or may not have been added: ${WEBHOOKS_HINT}` },
+      options,
+    );
   }
 
   /**
@@ -112,10 +117,17 @@ export class SandboxWebhooks {
    * ones or one event's. While `has_more`, pass `next_cursor` back as `cursor` for the next page (or use
    * `allDeliveries()`).
    */
-  deliveries(query: SandboxWebhookDeliveriesInput = {}, options?: RequestOptions): APIPromise<ResponseOf<'webhooks.deliveries'>> {
+  deliveries(
+    query: SandboxWebhookDeliveriesInput = {},
+    options?: RequestOptions,
+  ): APIPromise<ResponseOf<'webhooks.deliveries'>> {
     const failed = query.failed === undefined ? undefined : String(query.failed);
     const limit = query.limit === undefined ? undefined : String(query.limit);
-    return this.#core.request('webhooks.deliveries', { query: { failed, event_id: query.event_id, limit, cursor: query.cursor } }, options);
+    return this.#core.request(
+      'webhooks.deliveries',
+      { query: { failed, event_id: query.event_id, limit, cursor: query.cursor } },
+      options,
+    );
   }
 
   /**
@@ -123,7 +135,10 @@ export class SandboxWebhooks {
    * request, default 200) as the loop asks for them:
    * `for await (const d of client.sandbox.webhooks.allDeliveries({ failed: true })) …`.
    */
-  async *allDeliveries(query: SandboxWebhookDeliveriesInput = {}, options?: RequestOptions): AsyncGenerator<SandboxWebhookDelivery> {
+  async *allDeliveries(
+    query: SandboxWebhookDeliveriesInput = {},
+    options?: RequestOptions,
+  ): AsyncGenerator<SandboxWebhookDelivery> {
     let cursor = query.cursor;
     for (;;) {
       const page = await this.deliveries({ ...query, limit: query.limit ?? 200, cursor }, options);
@@ -141,14 +156,17 @@ export class SandboxWebhooks {
     const byEvent = params?.event_id !== undefined;
     const byFailed = params?.failed === true;
     if (byEvent === byFailed) {
-      return new APIPromise(Promise.reject(new PaygateError('redeliver takes exactly one of { event_id } or { failed: true }')));
+      return new APIPromise(
+        Promise.reject(new PaygateError('redeliver takes exactly one of { event_id } or { failed: true }')),
+      );
     }
     const body = byEvent ? { event_id: params.event_id } : { failed: true };
     return this.#core.request('webhooks.redeliver', { body, outcomeHint: REDELIVER_HINT }, options);
   }
 }
 
-const POOL_HINT = 'see client.sandbox.pool.show() (admin) or client.sandbox.operations.list({ type: "payout" }) before repeating it';
+const POOL_HINT =
+  'see client.sandbox.pool.show() (admin) or client.sandbox.operations.list({ type: "payout" }) before repeating it';
 
 /**
  * The self-matching pools (docs/pool.md). A payout routed to a pool becomes a slot that matched payments fill;
@@ -171,16 +189,27 @@ export class SandboxPool {
     const byAmounts = params?.amounts !== undefined;
     const byGenerate = params?.generate !== undefined;
     if (byAmounts === byGenerate) {
-      return new APIPromise(Promise.reject(new PaygateError('layout takes exactly one of { amounts } or { generate: { count, min, max } }')));
+      return new APIPromise(
+        Promise.reject(
+          new PaygateError('layout takes exactly one of { amounts } or { generate: { count, min, max } }'),
+        ),
+      );
     }
     let body: Record<string, unknown>;
     if (byAmounts) {
       body = { method: params.method, amounts: params.amounts };
     } else {
       const { count, min, max, step, seed } = params.generate!;
-      body = { method: params.method, generate: { count, min, max, ...(step !== undefined ? { step } : {}), ...(seed !== undefined ? { seed } : {}) } };
+      body = {
+        method: params.method,
+        generate: { count, min, max, ...(step !== undefined ? { step } : {}), ...(seed !== undefined ? { seed } : {}) },
+      };
     }
-    return this.#core.request('pool.layout', { body, outcomeHint: `payouts may or may not have been laid out: ${POOL_HINT}` }, options);
+    return this.#core.request(
+      'pool.layout',
+      { body, outcomeHint: `payouts may or may not have been laid out: ${POOL_HINT}` },
+      options,
+    );
   }
 
   /** GET /sandbox/pool (admin): every pool window (pool × method) with its open slots, free total and first `limit` slots. */
@@ -197,11 +226,18 @@ export class SandboxPool {
    * POST /sandbox/pool/settings (admin): change the fields given, keep the others; resolves to the settings now in
    * force. Not retried after a timeout.
    */
-  updateSettings(patch: SandboxPoolSettingsInput, options?: RequestOptions): APIPromise<ResponseOf<'pool.update_settings'>> {
+  updateSettings(
+    patch: SandboxPoolSettingsInput,
+    options?: RequestOptions,
+  ): APIPromise<ResponseOf<'pool.update_settings'>> {
     const body: Record<string, unknown> = {};
     if (patch?.read_latency_ms !== undefined) body.read_latency_ms = patch.read_latency_ms;
     if (patch?.rate_limit !== undefined) body.rate_limit = patch.rate_limit;
-    return this.#core.request('pool.update_settings', { body, outcomeHint: 'read client.sandbox.pool.settings() to see the settings in force' }, options);
+    return this.#core.request(
+      'pool.update_settings',
+      { body, outcomeHint: 'read client.sandbox.pool.settings() to see the settings in force' },
+      options,
+    );
   }
 }
 
@@ -226,13 +262,18 @@ export class SandboxLinks {
    * created under the link's operation_id for that amount, or `rejected` when the pool can no longer take it;
    * confirming again returns that payment. An expired link is `409 invalid_state`. Not retried after a timeout.
    */
-  confirm(operationId: string, params: SandboxConfirmLinkInput, options?: RequestOptions): APIPromise<ResponseOf<'links.confirm'>> {
+  confirm(
+    operationId: string,
+    params: SandboxConfirmLinkInput,
+    options?: RequestOptions,
+  ): APIPromise<ResponseOf<'links.confirm'>> {
     return this.#core.request(
       'links.confirm',
       {
         params: { id: operationId },
         body: { amount: params?.amount },
-        outcomeHint: 'the payment may or may not have been created: read client.sandbox.links.get() or client.operations.get() before repeating it',
+        outcomeHint:
+          'the payment may or may not have been created: read client.sandbox.links.get() or client.operations.get() before repeating it',
       },
       options,
     );

@@ -43,7 +43,11 @@ export function queryOf(filters: object): Record<string, string | number | undef
 }
 
 /** Live operation changes as they are written: one operation until terminal (`id`), or every change matching the filters. */
-export async function* streamOperations(core: PaygateCore, filters: SandboxOperationFilters & { id?: string | undefined }, options?: RequestOptions): AsyncGenerator<SandboxOperationRow> {
+export async function* streamOperations(
+  core: PaygateCore,
+  filters: SandboxOperationFilters & { id?: string | undefined },
+  options?: RequestOptions,
+): AsyncGenerator<SandboxOperationRow> {
   for await (const ev of core.stream('operations.stream', { query: queryOf(filters) }, options)) {
     if (ev.event === 'operation') yield ev.data as SandboxOperationRow;
   }
@@ -57,15 +61,25 @@ export class SandboxLogs {
   }
 
   /** GET /sandbox/logs: the newest requests the sandbox answered (a ring of 2,000), newest first. */
-  list(filters: SandboxRequestLogFilters & { limit?: number | undefined } = {}, options?: RequestOptions): APIPromise<ResponseOf<'logs.list'>> {
-    return this.#core.request('logs.list', { query: queryOf({ ...filters, errors: filters.errors ? 'true' : undefined }) }, options);
+  list(
+    filters: SandboxRequestLogFilters & { limit?: number | undefined } = {},
+    options?: RequestOptions,
+  ): APIPromise<ResponseOf<'logs.list'>> {
+    return this.#core.request(
+      'logs.list',
+      { query: queryOf({ ...filters, errors: filters.errors ? 'true' : undefined }) },
+      options,
+    );
   }
 
   /**
    * GET /sandbox/logs/stream: each request as it is answered, until `options.signal` aborts. With `backlog: n`, the
    * newest n matching entries already logged come first (oldest first), with no gap before the live ones.
    */
-  async *stream(filters: SandboxRequestLogFilters & { backlog?: number | undefined } = {}, options?: RequestOptions): AsyncGenerator<SandboxRequestLogEntry> {
+  async *stream(
+    filters: SandboxRequestLogFilters & { backlog?: number | undefined } = {},
+    options?: RequestOptions,
+  ): AsyncGenerator<SandboxRequestLogEntry> {
     const query = queryOf({ ...filters, errors: filters.errors ? 'true' : undefined });
     for await (const ev of this.#core.stream('logs.stream', { query }, options)) {
       if (ev.event === 'request') yield ev.data as SandboxRequestLogEntry;

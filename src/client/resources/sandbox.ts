@@ -4,7 +4,13 @@
 import { APIPromise } from '../api-promise.js';
 import type { PaygateCore, RequestInput, RequestOptions, ResponseOf } from '../core.js';
 import { PaygateError } from '../errors.js';
-import { queryOf, SandboxLogs, streamOperations, type SandboxOperationFilters, type SandboxOperationRow } from './sandbox-support.js';
+import {
+  queryOf,
+  SandboxLogs,
+  streamOperations,
+  type SandboxOperationFilters,
+  type SandboxOperationRow,
+} from './sandbox-support.js';
 import type { OperationRef } from './operations.js';
 import { SandboxFaults } from './sandbox-faults.js';
 import { SandboxLinks, SandboxPool, SandboxWebhooks } from './sandbox-groups.js';
@@ -48,7 +54,8 @@ export interface SandboxIssueKeyInput {
   scopes?: ('links' | 'amounts')[] | undefined;
 }
 
-const DETAILS_HINT = 'the sandbox may or may not have applied it: read client.sandbox.operations.details() before repeating it';
+const DETAILS_HINT =
+  'the sandbox may or may not have applied it: read client.sandbox.operations.details() before repeating it';
 
 /** The sandbox's control API, under `client.sandbox`. */
 export class SandboxControls {
@@ -116,7 +123,10 @@ export class SandboxOperations {
   }
 
   /** GET /sandbox/operations/stream: each change as it is written (see streamOperations); ends when `options.signal` aborts. */
-  stream(filters: SandboxOperationFilters & { id?: string | undefined } = {}, options?: RequestOptions): AsyncGenerator<SandboxOperationRow> {
+  stream(
+    filters: SandboxOperationFilters & { id?: string | undefined } = {},
+    options?: RequestOptions,
+  ): AsyncGenerator<SandboxOperationRow> {
     return streamOperations(this.#core, filters, options);
   }
 
@@ -124,18 +134,29 @@ export class SandboxOperations {
    * GET /sandbox/operations/:id (or `/-?merchant_operation_id=…`): the operation state plus its
    * merchant_operation_id, status history and receipt uploads.
    */
-  details(ref: OperationRef, options?: RequestOptions & { shop?: string | undefined }): APIPromise<ResponseOf<'operations.show'>> {
+  details(
+    ref: OperationRef,
+    options?: RequestOptions & { shop?: string | undefined },
+  ): APIPromise<ResponseOf<'operations.show'>> {
     return this.#call('operations.show', ref, options?.shop ? { query: { shop: options.shop } } : {}, options);
   }
 
   /** POST …/pay: the payer transfers to a pending payment, which completes for that amount. Not retried after a timeout. */
-  pay(ref: OperationRef, params: SandboxPayInput = {}, options?: RequestOptions): APIPromise<ResponseOf<'operations.pay'>> {
+  pay(
+    ref: OperationRef,
+    params: SandboxPayInput = {},
+    options?: RequestOptions,
+  ): APIPromise<ResponseOf<'operations.pay'>> {
     const body = params.amount !== undefined ? { amount: params.amount } : {};
     return this.#call('operations.pay', ref, { body, outcomeHint: DETAILS_HINT }, options);
   }
 
   /** POST …/settle: the provider completes or fails a pending payout. Not retried after a timeout. */
-  settle(ref: OperationRef, outcome: SandboxSettleOutcome, options?: RequestOptions): APIPromise<ResponseOf<'operations.settle'>> {
+  settle(
+    ref: OperationRef,
+    outcome: SandboxSettleOutcome,
+    options?: RequestOptions,
+  ): APIPromise<ResponseOf<'operations.settle'>> {
     return this.#call('operations.settle', ref, { body: { outcome }, outcomeHint: DETAILS_HINT }, options);
   }
 
@@ -185,7 +206,14 @@ export class SandboxClockControl {
    * @param by Milliseconds (integer ≥ 0) or a duration: `"500ms"`, `"10s"`, `"5m"`, `"2h"`, `"1d"`.
    */
   advance(by: number | string, options?: RequestOptions): APIPromise<ResponseOf<'clock.advance'>> {
-    return this.#core.request('clock.advance', { body: { by }, outcomeHint: 'time may or may not have moved: read client.sandbox.clock.get() before advancing again' }, options);
+    return this.#core.request(
+      'clock.advance',
+      {
+        body: { by },
+        outcomeHint: 'time may or may not have moved: read client.sandbox.clock.get() before advancing again',
+      },
+      options,
+    );
   }
 }
 
@@ -207,7 +235,11 @@ export class SandboxEvidenceControl {
    * `evidence_unavailable` by operation_id and `receipt_evidence_status: "unavailable"` by merchant_operation_id.
    */
   set(available: boolean, options?: RequestOptions): APIPromise<ResponseOf<'evidence.set'>> {
-    return this.#core.request('evidence.set', { body: { available }, outcomeHint: 'read client.sandbox.evidence.get() to see the current setting' }, options);
+    return this.#core.request(
+      'evidence.set',
+      { body: { available }, outcomeHint: 'read client.sandbox.evidence.get() to see the current setting' },
+      options,
+    );
   }
 }
 
@@ -231,12 +263,20 @@ export class SandboxKeys {
       ...(params.label !== undefined ? { label: params.label } : {}),
       ...(params.scopes !== undefined ? { scopes: params.scopes } : {}),
     };
-    return this.#core.request('keys.issue', { body, outcomeHint: 'a key may or may not have been issued: see client.sandbox.keys.list()' }, options);
+    return this.#core.request(
+      'keys.issue',
+      { body, outcomeHint: 'a key may or may not have been issued: see client.sandbox.keys.list()' },
+      options,
+    );
   }
 
   /** POST /sandbox/keys/:id/revoke (admin): the key stops authenticating at once; revoking twice answers the same. */
   revoke(id: string, options?: RequestOptions): APIPromise<ResponseOf<'keys.revoke'>> {
-    return this.#core.request('keys.revoke', { params: { id }, outcomeHint: 'see client.sandbox.keys.list() for whether it was revoked' }, options);
+    return this.#core.request(
+      'keys.revoke',
+      { params: { id }, outcomeHint: 'see client.sandbox.keys.list() for whether it was revoked' },
+      options,
+    );
   }
 }
 

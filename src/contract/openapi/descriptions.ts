@@ -4,14 +4,24 @@ import type { EndpointDef } from '../endpoints.js';
 
 /** The gateway's tags, in the order tools show them; the sandbox's controls are under `sandbox`, webhooks under `webhooks`. */
 export const TAGS = [
-  { name: 'payments', description: 'Inbound payments: create, hosted links, receipt confirmation (spec §4.1–§4.3, §4.5).' },
+  {
+    name: 'payments',
+    description: 'Inbound payments: create, hosted links, receipt confirmation (spec §4.1–§4.3, §4.5).',
+  },
   { name: 'payouts', description: 'Outbound payouts (spec §4.4).' },
   { name: 'operations', description: 'State reads and cancellation of an operation (spec §4.6, §4.7).' },
   { name: 'balances', description: 'Shop balances (spec §4.8).' },
-  { name: 'amounts', description: 'Advisory amount availability and recommendations (spec §4.9, §4.10). Scope `amounts`.' },
+  {
+    name: 'amounts',
+    description: 'Advisory amount availability and recommendations (spec §4.9, §4.10). Scope `amounts`.',
+  },
   { name: 'health', description: 'Health probes; no key (spec §4.11).' },
   { name: 'sandbox', description: "The paygate sandbox's own controls under /sandbox: not part of the gateway." },
-  { name: 'webhooks', description: 'Events the sandbox POSTs to registered endpoints, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature).' },
+  {
+    name: 'webhooks',
+    description:
+      'Events the sandbox POSTs to registered endpoints, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature).',
+  },
 ] as const;
 
 export const TAG_GROUPS = [
@@ -23,7 +33,15 @@ export const TAG_GROUPS = [
 export function gatewayTag(e: Pick<EndpointDef, 'id'>): string {
   if (e.id === 'payment.availability' || e.id === 'payment.recommendations') return 'amounts';
   const group = e.id.slice(0, e.id.indexOf('.'));
-  const tag = ({ payment: 'payments', payout: 'payouts', operation: 'operations', balances: 'balances', health: 'health' } as Record<string, string>)[group];
+  const tag = (
+    {
+      payment: 'payments',
+      payout: 'payouts',
+      operation: 'operations',
+      balances: 'balances',
+      health: 'health',
+    } as Record<string, string>
+  )[group];
   if (!tag) throw new Error(`no OpenAPI tag for the gateway endpoint ${e.id}`);
   return tag;
 }
@@ -42,7 +60,7 @@ export const GATEWAY_DESCRIPTIONS: Record<string, string> = {
   'payment.flexible_link':
     'A hosted link whose amount the payer picks (spec §4.3). 200 in all three cases: the recommended amount is available now ' +
     '(an operation, as /v1/payment/link), another amount is (status amount_selection, no payment yet), or nothing is (status ' +
-    'rejected, payment_url null). payment_url carries the page credential k: a secret. 412 when the shop\'s payin route for ' +
+    "rejected, payment_url null). payment_url carries the page credential k: a secret. 412 when the shop's payin route for " +
     `the method is not only the self-matching pool. Scope \`links\`. ${REFUSED}`,
   'payout.create':
     'Creates an outbound payout (spec §4.4), usually pending; its terminal status arrives by webhook. number is required; ' +
@@ -60,7 +78,8 @@ export const GATEWAY_DESCRIPTIONS: Record<string, string> = {
     'Cancels a payment (spec §4.7): outcome cancelled, or already_terminal with no change. Idempotent. Send exactly one of ' +
     'operation_id and merchant_operation_id; by merchant_operation_id to cancel a payment whose create may still be in flight. ' +
     `412 for a payout. ${REFUSED}`,
-  'balances.list': "One row per supported currency of the key's shop, zero positions included (spec §4.8). No body, no query.",
+  'balances.list':
+    "One row per supported currency of the key's shop, zero positions included (spec §4.8). No body, no query.",
   'payment.availability':
     'Available amount intervals of the self-matching pool for a range (spec §4.9): advisory, reserves nothing. At most 200 ' +
     'intervals; every answer carries Cache-Control: no-store; 5 requests per second per shop (429 with Retry-After). ' +
@@ -76,7 +95,10 @@ export const GATEWAY_DESCRIPTIONS: Record<string, string> = {
 
 /** The description of a sandbox control: its summary, who may call it, and that it is not part of the gateway. */
 export function controlDescription(summary: string, credential: 'key' | 'admin'): string {
-  const who = credential === 'admin' ? 'Needs the X-Admin-Token printed by `paygate sandbox start`.' : "Acts on the X-API-Key's shop.";
+  const who =
+    credential === 'admin'
+      ? 'Needs the X-Admin-Token printed by `paygate sandbox start`.'
+      : "Acts on the X-API-Key's shop.";
   return `${summary}. Sandbox control, not part of the gateway. ${who}`;
 }
 

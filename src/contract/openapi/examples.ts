@@ -49,10 +49,20 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
     { summary: 'By merchant_operation_id', value: { merchant_operation_id: 'order-1001' } },
   ] satisfies NamedExample[],
   'operation.cancel': [
-    { summary: 'By merchant_operation_id', value: { merchant_operation_id: 'order-1002', reason: 'customer changed their mind' } },
+    {
+      summary: 'By merchant_operation_id',
+      value: { merchant_operation_id: 'order-1002', reason: 'customer changed their mind' },
+    },
     { summary: 'By operation_id', value: { operation_id: EXAMPLE_OPERATION_ID } },
   ] satisfies NamedExample[],
-  'payment.recommendations': { method: 'WT_RUB_C2C', currency: 'RUB', amount: '1500.00', min_amount: '1000.00', max_amount: '2000.00', limit: 3 },
+  'payment.recommendations': {
+    method: 'WT_RUB_C2C',
+    currency: 'RUB',
+    amount: '1500.00',
+    min_amount: '1000.00',
+    max_amount: '2000.00',
+    limit: 3,
+  },
   'operations.pay': { amount: '1500.00' },
   'operations.settle': { outcome: 'completed' },
   'operations.review': { decision: 'approve' },
@@ -72,5 +82,9 @@ export function mediaExamples(id: string): Record<string, unknown> {
   if (e === undefined) return {};
   if (!Array.isArray(e)) return { example: e };
   const named = e as NamedExample[];
-  return { examples: Object.fromEntries(named.map((x) => [x.summary.replace(/[^A-Za-z]+(.)/g, (_m, c: string) => c.toUpperCase()), x])) };
+  return {
+    examples: Object.fromEntries(
+      named.map((x) => [x.summary.replace(/[^A-Za-z]+(.)/g, (_m, c: string) => c.toUpperCase()), x]),
+    ),
+  };
 }

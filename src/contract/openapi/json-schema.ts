@@ -40,7 +40,10 @@ export function clean(node: unknown): unknown {
   const s = node as Json;
   delete s.$schema;
   delete s.$id;
-  if (s.$defs) throw new Error(`a nested zod schema with an id was inlined as $defs: register the outer schema too (${Object.keys(s.$defs as Json).join(', ')})`);
+  if (s.$defs)
+    throw new Error(
+      `a nested zod schema with an id was inlined as $defs: register the outer schema too (${Object.keys(s.$defs as Json).join(', ')})`,
+    );
   for (const v of Object.values(s)) clean(v);
   // OpenAPI 3.0's `example` beside 3.1's `examples`: converters (openapi-to-postmanv2 for form fields) read only it.
   if (Array.isArray(s.examples) && s.examples.length > 0 && s.example === undefined) s.example = s.examples[0];
@@ -58,7 +61,13 @@ export function clean(node: unknown): unknown {
 
 /** `{ a?, b?, …rest }` where exactly one of a, b is required → `oneOf` of one variant per identifier. */
 function exactlyOneOf(s: Json, ids: readonly string[]): Json {
-  const { description, properties, required = [], type: _type, ...rest } = s as Json & { properties: Json; required?: string[] };
+  const {
+    description,
+    properties,
+    required = [],
+    type: _type,
+    ...rest
+  } = s as Json & { properties: Json; required?: string[] };
   const variants = ids.map((id) => {
     const props = Object.fromEntries(Object.entries(properties).filter(([k]) => k === id || !ids.includes(k)));
     return { title: `By ${id}`, type: 'object', properties: props, required: [id, ...required], ...rest };

@@ -8,7 +8,12 @@ import { parametersOf, ref, schemaOf, type Json } from './json-schema.js';
 
 const SUCCESS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 204: 'Healthy' };
 
-const SECURITY = { none: [], key: [{ ApiKey: [] }], admin: [{ AdminToken: [] }], support: [{ AdminToken: [] }, { ApiKey: [] }] } as const;
+const SECURITY = {
+  none: [],
+  key: [{ ApiKey: [] }],
+  admin: [{ AdminToken: [] }],
+  support: [{ AdminToken: [] }, { ApiKey: [] }],
+} as const;
 
 /** The response headers, under components.headers. */
 export const HEADERS = {
@@ -59,7 +64,10 @@ function requestBodyOf(row: OperationInput['row']): Json | undefined {
     };
   }
   if (!row.body) return undefined;
-  return { required: true, content: { 'application/json': { schema: schemaOf(row.body, 'input'), ...mediaExamples(row.id) } } };
+  return {
+    required: true,
+    content: { 'application/json': { schema: schemaOf(row.body, 'input'), ...mediaExamples(row.id) } },
+  };
 }
 
 function successOf(row: EndpointRow): Json {
@@ -68,7 +76,15 @@ function successOf(row: EndpointRow): Json {
   if (NO_STORE_SUCCESS.has(row.id)) out.headers = cacheControl;
   if ((row as { stream?: true }).stream && row.response) {
     // Server-sent events: each event's `data:` line is one JSON value of the response schema.
-    out.content = { 'text/event-stream': { schema: { type: 'string', description: 'Server-sent events; the data of each event is JSON of the schema in x-paygate-event-data.' }, 'x-paygate-event-data': schemaOf(row.response, 'output') } };
+    out.content = {
+      'text/event-stream': {
+        schema: {
+          type: 'string',
+          description: 'Server-sent events; the data of each event is JSON of the schema in x-paygate-event-data.',
+        },
+        'x-paygate-event-data': schemaOf(row.response, 'output'),
+      },
+    };
   } else if (row.response) out.content = { 'application/json': { schema: schemaOf(row.response, 'output') } };
   return out;
 }
@@ -83,8 +99,8 @@ function unauthorizedExamples(row: EndpointRow): Json {
     out.invalid_admin_token = example('X-Admin-Token wrong', ADMIN_TOKEN_401.invalid);
   }
   if (credential === 'key' || credential === 'support') {
-    out.missing_api_key = example('X-API-Key missing (the spec\'s message, §5)', API_KEY_401.missing);
-    out.invalid_api_key = example('X-API-Key unknown or revoked (the spec\'s message, §5)', API_KEY_401.invalid);
+    out.missing_api_key = example("X-API-Key missing (the spec's message, §5)", API_KEY_401.missing);
+    out.invalid_api_key = example("X-API-Key unknown or revoked (the spec's message, §5)", API_KEY_401.invalid);
   }
   return out;
 }
@@ -98,7 +114,11 @@ function responsesOf(input: OperationInput): Json {
     const headers = RETRY_AFTER[row.id]?.includes(s) ? { ...cacheControl, ...retryAfter(s === 429) } : cacheControl;
     const media: Json = { schema: ref('Error') };
     if (s === 401) media.examples = unauthorizedExamples(row);
-    const out: Json = { description: text, headers: s === 405 ? { ...headers, ...ALLOW } : headers, content: { 'application/json': media } };
+    const out: Json = {
+      description: text,
+      headers: s === 405 ? { ...headers, ...ALLOW } : headers,
+      content: { 'application/json': media },
+    };
     responses[String(s)] = out;
   }
   return responses;
@@ -110,14 +130,25 @@ const UNAUTHORIZED_TEXT: Partial<Record<string, string>> = {
   support: 'Neither a valid X-Admin-Token nor a valid X-API-Key (the admin token is checked when sent).',
 };
 
-const ALLOW = { Allow: { description: 'The methods of this path.', required: true, schema: { type: 'string', examples: ['POST'] } } };
+const ALLOW = {
+  Allow: { description: 'The methods of this path.', required: true, schema: { type: 'string', examples: ['POST'] } },
+};
 
 /** The OpenAPI operation of one row. */
 export function operationOf(input: OperationInput): Json {
   const { row, tag } = input;
-  const op: Json = { operationId: operationIdOf(row), 'x-paygate-id': row.id, tags: [tag], summary: row.summary, description: input.description };
+  const op: Json = {
+    operationId: operationIdOf(row),
+    'x-paygate-id': row.id,
+    tags: [tag],
+    summary: row.summary,
+    description: input.description,
+  };
   op.security = SECURITY[row.auth];
-  const parameters = [...(row.params ? parametersOf(row.params, 'path') : []), ...(row.query ? parametersOf(row.query, 'query') : [])];
+  const parameters = [
+    ...(row.params ? parametersOf(row.params, 'path') : []),
+    ...(row.query ? parametersOf(row.query, 'query') : []),
+  ];
   if (parameters.length > 0) op.parameters = parameters;
   const body = requestBodyOf(row);
   if (body) op.requestBody = body;

@@ -4,18 +4,33 @@ import { WebhookEventType } from '../webhook-event.js';
 import { ref, type Json } from './json-schema.js';
 
 const HEADER_PARAMETERS: Json[] = [
-  { name: 'webhook-id', in: 'header', required: true, description: 'The event id (the body\'s `id`), the same on every attempt.', schema: { type: 'string' } },
-  { name: 'webhook-timestamp', in: 'header', required: true, description: 'Unix seconds of the attempt (wall time, fresh on every attempt and redelivery; never the sandbox clock), signed over, for the receiver\'s replay check: stock Standard Webhooks verifiers accept it with their default 5-minute tolerance however far the sandbox clock was advanced or frozen. Sandbox time is in the body: `created_at` (when the status changed) and the operation\'s own timestamps.', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description: "The event id (the body's `id`), the same on every attempt.",
+    schema: { type: 'string' },
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description:
+      "Unix seconds of the attempt (wall time, fresh on every attempt and redelivery; never the sandbox clock), signed over, for the receiver's replay check: stock Standard Webhooks verifiers accept it with their default 5-minute tolerance however far the sandbox clock was advanced or frozen. Sandbox time is in the body: `created_at` (when the status changed) and the operation's own timestamps.",
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
   {
     name: 'webhook-signature',
     in: 'header',
     required: true,
-    description: 'Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret (two during a rotation). Verify with `verifyWebhook` of `paygate/webhooks`.',
+    description:
+      'Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret (two during a rotation). Verify with `verifyWebhook` of `paygate/webhooks`.',
     schema: { type: 'string' },
   },
 ];
 
-const RETRIED = 'not delivered: attempted again with backoff (Retry-After honoured on 429 and 503), then marked failed.';
+const RETRIED =
+  'not delivered: attempted again with backoff (Retry-After honoured on 429 and 503), then marked failed.';
 
 function pascal(type: string): string {
   return type.replace(/(^|[._])([a-z])/g, (_m, _sep, c: string) => c.toUpperCase());

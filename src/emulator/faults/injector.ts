@@ -15,7 +15,8 @@ import { answeredOperationId, dropConnection, peekOperationRef } from './request
 import { fires, matches, ruleOf, toWireFault, type FaultRule, type ParsedFault } from './rules.js';
 
 /** The gateway endpoint of a row; a sandbox control is none (no fault applies to the controls). */
-const gatewayEndpoint = (id: string): EndpointId | undefined => (Object.hasOwn(endpoints, id) ? (id as EndpointId) : undefined);
+const gatewayEndpoint = (id: string): EndpointId | undefined =>
+  Object.hasOwn(endpoints, id) ? (id as EndpointId) : undefined;
 
 export class FaultInjector {
   private rules: FaultRule[] = [];
@@ -39,7 +40,10 @@ export class FaultInjector {
   /** Add one fault next to those in force (409 fault_limit past MAX_FAULTS, 404 shop_not_found). */
   add(input: ParsedFault, source: Fault['source'] = 'control'): Fault {
     if (this.rules.length >= MAX_FAULTS) {
-      throw new ApiError('fault_limit', `at most ${MAX_FAULTS} faults are in force at once; remove some (DELETE the fault, or clear them all) first`);
+      throw new ApiError(
+        'fault_limit',
+        `at most ${MAX_FAULTS} faults are in force at once; remove some (DELETE the fault, or clear them all) first`,
+      );
     }
     this.checkShop([input]);
     const rule = ruleOf(input, `flt_${this.next++}`, source);
@@ -66,7 +70,8 @@ export class FaultInjector {
   remove(id: string): number {
     const before = this.rules.length;
     this.rules = this.rules.filter((r) => r.id !== id);
-    if (this.rules.length === before) throw new ApiError('fault_not_found', `no fault ${echo(id)}; see the faults in force with GET /sandbox/faults`);
+    if (this.rules.length === before)
+      throw new ApiError('fault_not_found', `no fault ${echo(id)}; see the faults in force with GET /sandbox/faults`);
     return 1;
   }
 
@@ -102,7 +107,10 @@ export class FaultInjector {
       const op = ref ? this.service.find(call.shopId, ref) : undefined;
       if (op) for (const r of [...slow, answer]) this.record(op.id, r);
       const c = answer.answer!;
-      throw new ApiError(c.code as ErrorCode, c.message, { 'x-paygate-fault': answer.id, ...(c.retryAfter ? { 'retry-after': String(c.retryAfter) } : {}) });
+      throw new ApiError(c.code as ErrorCode, c.message, {
+        'x-paygate-fault': answer.id,
+        ...(c.retryAfter ? { 'retry-after': String(c.retryAfter) } : {}),
+      });
     }
     const result = await run();
     const opId = answeredOperationId(result);

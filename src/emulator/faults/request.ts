@@ -20,7 +20,11 @@ export async function peekOperationRef(event: H3Event): Promise<OperationRef | u
     const type = header(event, 'content-type') ?? '';
     if (/^multipart\/form-data\b/i.test(type)) {
       const bytes = await readLimited(event, RECEIPT_LIMIT);
-      const form = await new Request('http://paygate.local/', { method: 'POST', headers: { 'content-type': type }, body: bytes }).formData();
+      const form = await new Request('http://paygate.local/', {
+        method: 'POST',
+        headers: { 'content-type': type },
+        body: bytes,
+      }).formData();
       const id = form.get('operation_id');
       return typeof id === 'string' ? { operation_id: id } : undefined;
     }
@@ -51,7 +55,9 @@ export function dropConnection(event: H3Event, faultId: string): Response {
   nodeRequest(event)?.socket.destroy();
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.error(new Error(`the sandbox closed the connection after processing the request (injected fault ${faultId})`));
+      controller.error(
+        new Error(`the sandbox closed the connection after processing the request (injected fault ${faultId})`),
+      );
     },
   });
   return new Response(body, { status: 200, headers: { 'x-paygate-fault': faultId } });

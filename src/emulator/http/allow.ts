@@ -21,11 +21,18 @@ export function pathsOfTables(rows: Iterable<EndpointRow>): PathsOfTables {
     byPath.set(r.path, methods);
   }
   const matchers = [...byPath].map(([path, methods]) => ({
-    re: new RegExp(`^${path.split(/(:[A-Za-z_]+)/).map((part) => (part.startsWith(':') ? '[^/]+' : escape(part))).join('')}$`),
+    re: new RegExp(
+      `^${path
+        .split(/(:[A-Za-z_]+)/)
+        .map((part) => (part.startsWith(':') ? '[^/]+' : escape(part)))
+        .join('')}$`,
+    ),
     methods,
   }));
   // The first segment of every path that has more than one (`/v1/`, `/sandbox/`; not the probes).
-  const prefixes = [...new Set([...byPath.keys()].filter((p) => p.indexOf('/', 1) > 0).map((p) => p.slice(0, p.indexOf('/', 1) + 1)))];
+  const prefixes = [
+    ...new Set([...byPath.keys()].filter((p) => p.indexOf('/', 1) > 0).map((p) => p.slice(0, p.indexOf('/', 1) + 1))),
+  ];
   const hasEmptySegment = (pathname: string) =>
     (pathname.endsWith('/') || pathname.includes('//')) && prefixes.some((prefix) => pathname.startsWith(prefix));
   return {

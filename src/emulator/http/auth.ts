@@ -20,17 +20,27 @@ const SCOPE_TEXT: Record<EndpointScope, string> = { links: 'payment link', amoun
 export function credentialError(kind: 'admin' | 'key', why: 'missing' | 'invalid'): ApiError {
   if (kind === 'admin') {
     return why === 'missing'
-      ? new ApiError('missing_admin_token', 'x-admin-token header is required for this sandbox control (printed by paygate sandbox start)')
+      ? new ApiError(
+          'missing_admin_token',
+          'x-admin-token header is required for this sandbox control (printed by paygate sandbox start)',
+        )
       : new ApiError('invalid_admin_token', 'invalid admin token');
   }
-  return why === 'missing' ? new ApiError('missing_api_key', 'x-api-key header is required') : new ApiError('invalid_api_key', 'invalid api key');
+  return why === 'missing'
+    ? new ApiError('missing_api_key', 'x-api-key header is required')
+    : new ApiError('invalid_api_key', 'invalid api key');
 }
 
 /**
  * The shop the request acts for ('' for admin and open routes), or an ApiError. A `support` route takes the admin
  * token when one is sent (every shop: '') and the shop's key otherwise.
  */
-export function authenticate(event: H3Event, credential: Credential, scope: EndpointScope | undefined, ctx: AppContext): string {
+export function authenticate(
+  event: H3Event,
+  credential: Credential,
+  scope: EndpointScope | undefined,
+  ctx: AppContext,
+): string {
   if (credential === 'support') credential = header(event, 'x-admin-token') ? 'admin' : 'key';
   if (credential === 'admin') {
     const token = header(event, 'x-admin-token');
@@ -41,7 +51,10 @@ export function authenticate(event: H3Event, credential: Credential, scope: Endp
   const a = ctx.service.authenticate(header(event, 'x-api-key'));
   if (!a.ok) throw credentialError('key', a.reason === 'missing' ? 'missing' : 'invalid');
   if (scope && a.scopes && !a.scopes.includes(scope)) {
-    throw new ApiError('key_not_authorized', `this API key is not authorized for ${SCOPE_TEXT[scope]} endpoints; issue a key with the ${scope} scope`);
+    throw new ApiError(
+      'key_not_authorized',
+      `this API key is not authorized for ${SCOPE_TEXT[scope]} endpoints; issue a key with the ${scope} scope`,
+    );
   }
   return a.shopId;
 }

@@ -63,7 +63,8 @@ function readNode(req: IncomingMessage, limit: number): Promise<Uint8Array> {
       chunks.push(chunk);
     };
     const onEnd = () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    const onError = (e: Error) => reject(new ApiError('body_unreadable', `the request body could not be read: ${e.message}`));
+    const onError = (e: Error) =>
+      reject(new ApiError('body_unreadable', `the request body could not be read: ${e.message}`));
     req.on('data', onData).once('end', onEnd).once('error', onError);
   });
 }
@@ -84,7 +85,10 @@ function jsonTypeRefusal(type: string): string | undefined {
     const p = params[i]!;
     const eq = p.indexOf('=');
     if (eq === -1 || p.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
-    const charset = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    const charset = p
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
     if (!/^utf-?8$/i.test(charset)) {
       return `send the body in UTF-8, as Content-Type: application/json; charset=utf-8 (or no charset): charset ${charset ? echo(charset) : '(empty)'} is not read`;
     }
@@ -112,7 +116,8 @@ export async function readJson<S extends z.ZodType>(event: H3Event, schema: S): 
   // JSON.parse keeps the last of two equal keys; a proxy reading the first would see another request.
   if (mayRepeatKeys(text, data)) {
     const at = repeatedKeyAt(text);
-    if (at) throw new ApiError('validation_error', `${echo(at)}: is sent more than once in one object; send each field once`);
+    if (at)
+      throw new ApiError('validation_error', `${echo(at)}: is sent more than once in one object; send each field once`);
   }
   return parseWith(schema, data, 'body');
 }
@@ -149,7 +154,11 @@ export function illFormedAt(data: unknown, path = '', depth = 0): string | undef
 
 export function parseWith<S extends z.ZodType>(schema: S, data: unknown, where: string): z.output<S> {
   const bad = illFormedAt(data);
-  if (bad) throw new ApiError('validation_error', `${echo(bad)}: must be well-formed Unicode text (it holds a lone surrogate such as \ud800)`);
+  if (bad)
+    throw new ApiError(
+      'validation_error',
+      `${echo(bad)}: must be well-formed Unicode text (it holds a lone surrogate such as \ud800)`,
+    );
   let r: ReturnType<S['safeParse']>;
   try {
     r = schema.safeParse(data) as ReturnType<S['safeParse']>;

@@ -104,14 +104,20 @@ export class ApiError extends Error {
 
 /** A field's path as messages name it, `generate.count`, `faults[1].endpoint`; bounded, as it may hold request keys. */
 function fieldPath(path: readonly PropertyKey[]): string {
-  return echo(path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '['));
+  return echo(
+    path
+      .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+      .join('.')
+      .replace(/\.\[/g, '['),
+  );
 }
 
 /** A 400 naming every failing field, e.g. `amount: must be greater than 0; currency: is required`. */
 export function validationError(err: ZodError, where = 'body'): ApiError {
   const parts = err.issues.slice(0, 5).map((i) => {
     const path = fieldPath(i.path);
-    if (i.code === 'invalid_type' && i.expected === 'object' && path === '') return `request ${where} must be a JSON object`;
+    if (i.code === 'invalid_type' && i.expected === 'object' && path === '')
+      return `request ${where} must be a JSON object`;
     // zod's own message quotes every unknown key whole.
     const message = i.code === 'unrecognized_keys' ? unknownFields(i.keys) : i.message;
     return path ? `${path}: ${message}` : message;
@@ -120,7 +126,10 @@ export function validationError(err: ZodError, where = 'body'): ApiError {
 }
 
 function unknownFields(keys: readonly string[]): string {
-  const named = keys.slice(0, 3).map((k) => `"${echo(k)}"`).join(', ');
+  const named = keys
+    .slice(0, 3)
+    .map((k) => `"${echo(k)}"`)
+    .join(', ');
   return `unknown field${keys.length > 1 ? 's' : ''} ${named}${keys.length > 3 ? ` and ${keys.length - 3} more` : ''}`;
 }
 

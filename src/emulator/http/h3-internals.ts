@@ -36,7 +36,9 @@ function responseKey(): symbol | null {
     try {
       const probe = new H3Event({ url: 'http://localhost/' } as unknown as Request);
       const res = probe.res;
-      resKey = Object.getOwnPropertySymbols(probe).find((k) => (probe as unknown as Record<symbol, unknown>)[k] === res) ?? null;
+      resKey =
+        Object.getOwnPropertySymbols(probe).find((k) => (probe as unknown as Record<symbol, unknown>)[k] === res) ??
+        null;
     } catch {
       resKey = null;
     }
@@ -59,7 +61,11 @@ export interface H3RouteRow {
 
 /** Every route the app holds, in the order mounted (h3's route list). */
 export function h3Routes(app: H3): H3RouteRow[] {
-  return app['~routes'].map((r) => ({ method: r.method ?? '', route: r.route ?? '', meta: r.meta as Record<string, unknown> | undefined }));
+  return app['~routes'].map((r) => ({
+    method: r.method ?? '',
+    route: r.route ?? '',
+    meta: r.meta as Record<string, unknown> | undefined,
+  }));
 }
 
 /** The last Content-Type accepted for a JSON body: a client sends the same one on every request, checked once. */

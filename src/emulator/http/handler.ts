@@ -29,7 +29,9 @@ export class Call<R extends EndpointRow = EndpointRow> {
 
   /** The query string, validated with the row's query schema. */
   query(): OutputOf<R['query']> {
-    return parseWith(this.row.query as z.ZodType, Object.fromEntries(this.event.url.searchParams), 'query') as OutputOf<R['query']>;
+    return parseWith(this.row.query as z.ZodType, Object.fromEntries(this.event.url.searchParams), 'query') as OutputOf<
+      R['query']
+    >;
   }
 }
 

@@ -25,7 +25,11 @@ export interface MountedRoute {
 /** The success status of a row that names none. */
 const DEFAULT_STATUS = 200;
 
-function guard<R extends EndpointRow>(row: R, handler: RouteHandler<R>, ctx: RouteContext): (event: H3Event) => Promise<unknown> {
+function guard<R extends EndpointRow>(
+  row: R,
+  handler: RouteHandler<R>,
+  ctx: RouteContext,
+): (event: H3Event) => Promise<unknown> {
   const credential = row.auth;
   const scope = (row as { scope?: EndpointScope }).scope;
   return async (event) => {
@@ -58,7 +62,12 @@ function guard<R extends EndpointRow>(row: R, handler: RouteHandler<R>, ctx: Rou
 }
 
 /** Mount every row of `table` with its handler from `handlers`; throws when the two do not match one to one. */
-export function mountTable<T extends Record<string, EndpointRow>>(app: H3, table: T, handlers: HandlersOf<T>, ctx: RouteContext): void {
+export function mountTable<T extends Record<string, EndpointRow>>(
+  app: H3,
+  table: T,
+  handlers: HandlersOf<T>,
+  ctx: RouteContext,
+): void {
   for (const key of Object.keys(handlers)) {
     if (!Object.hasOwn(table, key)) throw new Error(`handler ${key} has no row in the endpoint table`);
   }
@@ -72,5 +81,9 @@ export function mountTable<T extends Record<string, EndpointRow>>(app: H3, table
 
 /** Every route the app holds, in the order mounted (read from h3's route list). */
 export function routesOf(app: H3): MountedRoute[] {
-  return h3Routes(app).map((r) => ({ method: r.method, path: r.route, id: typeof r.meta?.id === 'string' ? r.meta.id : undefined }));
+  return h3Routes(app).map((r) => ({
+    method: r.method,
+    path: r.route,
+    id: typeof r.meta?.id === 'string' ? r.meta.id : undefined,
+  }));
 }

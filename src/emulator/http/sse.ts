@@ -56,7 +56,9 @@ let last: { data: object; event: string; id: string | undefined; bytes: Uint8Arr
 const forget = () => (last = undefined);
 function encodeEvent(event: string, data: unknown, id: string | undefined): Uint8Array {
   if (last !== undefined && last.data === data && last.event === event && last.id === id) return last.bytes;
-  const bytes = encoder.encode(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  const bytes = encoder.encode(
+    `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`,
+  );
   if (typeof data === 'object' && data !== null) {
     if (last === undefined) queueMicrotask(forget);
     last = { data, event, id, bytes };
@@ -206,7 +208,12 @@ class BoundedStream {
  * A bounded event stream for `credential` (throws 429 streams_busy / 503 streams_full when over the gate's limits).
  * `res`, the Node response when there is a socket, lets the bound count what waits in the socket's write buffer.
  */
-export function eventStream(gate: StreamGate, credential: string, res: ServerResponse | undefined, open: (sink: EventSink) => () => void): Response {
+export function eventStream(
+  gate: StreamGate,
+  credential: string,
+  res: ServerResponse | undefined,
+  open: (sink: EventSink) => () => void,
+): Response {
   const stream = new BoundedStream(gate, gate.admit(credential), res);
   const body = new ReadableStream<Uint8Array>(
     {
@@ -224,6 +231,10 @@ export function eventStream(gate: StreamGate, credential: string, res: ServerRes
     { highWaterMark: 0 },
   );
   return new Response(body, {
-    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
+    headers: {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+    },
   });
 }

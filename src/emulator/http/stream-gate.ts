@@ -2,7 +2,14 @@
 // streams_busy / 503 streams_full with Retry-After); and the limits a sandbox runs with, the stream gate shared by
 // the default workspace and every other workspace of its server.
 import { ApiError } from './errors.js';
-import { DEFAULT_STREAM_LIMITS, LIMIT_RETRY_AFTER_S, serverLimits, type ServerLimitOptions, type ServerLimits, type StreamLimits } from '../server-limits.js';
+import {
+  DEFAULT_STREAM_LIMITS,
+  LIMIT_RETRY_AFTER_S,
+  serverLimits,
+  type ServerLimitOptions,
+  type ServerLimits,
+  type StreamLimits,
+} from '../server-limits.js';
 
 /** The open streams of a server, per credential and in all; refuses one past the limits. */
 export class StreamGate {
@@ -23,10 +30,18 @@ export class StreamGate {
     const { perCredential, total } = this.limits;
     const retry = { 'retry-after': String(LIMIT_RETRY_AFTER_S) };
     if ((this.#open.get(credential) ?? 0) >= perCredential) {
-      throw new ApiError('streams_busy', `this credential already has ${perCredential} event streams open; close one, or retry in ${LIMIT_RETRY_AFTER_S} s`, retry);
+      throw new ApiError(
+        'streams_busy',
+        `this credential already has ${perCredential} event streams open; close one, or retry in ${LIMIT_RETRY_AFTER_S} s`,
+        retry,
+      );
     }
     if (this.#total >= total) {
-      throw new ApiError('streams_full', `the sandbox already has ${total} event streams open; retry in ${LIMIT_RETRY_AFTER_S} s`, retry);
+      throw new ApiError(
+        'streams_full',
+        `the sandbox already has ${total} event streams open; retry in ${LIMIT_RETRY_AFTER_S} s`,
+        retry,
+      );
     }
     this.#open.set(credential, (this.#open.get(credential) ?? 0) + 1);
     this.#total++;

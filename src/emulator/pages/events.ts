@@ -22,7 +22,8 @@ function concerns(changes: readonly StoreChange[], id: string, picker: boolean):
   return false;
 }
 
-const clockMoved = (changes: readonly StoreChange[]) => changes.some((ch) => ch.kind === 'meta' && ch.meta.id === 'clock');
+const clockMoved = (changes: readonly StoreChange[]) =>
+  changes.some((ch) => ch.kind === 'meta' && ch.meta.id === 'clock');
 
 /** The page's target now, for a request whose credential was already checked. */
 function current(ctx: AppContext, req: PageRequest): PageTarget | undefined {

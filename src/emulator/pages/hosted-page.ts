@@ -15,7 +15,14 @@ export const PAGE_OK = 200;
 export const PAGE_SEE_OTHER = 303;
 
 /** The page of `target` in its current state, with `status` and what a refused form asks it to say. */
-export function answerPage(event: H3Event, ctx: AppContext, req: PageRequest, target: PageTarget, status: number, extra: CardNotice = {}): string {
+export function answerPage(
+  event: H3Event,
+  ctx: AppContext,
+  req: PageRequest,
+  target: PageTarget,
+  status: number,
+  extra: CardNotice = {},
+): string {
   return html(event, status, renderDocument(renderCard(target, ctx, req, extra), ctx, req));
 }
 

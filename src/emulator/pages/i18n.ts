@@ -40,7 +40,12 @@ export function formatMoney(lang: Lang, amount: string, currency: string): strin
     const digits = { minimumFractionDigits: 2, maximumFractionDigits: 2 };
     // Intl formats a decimal string exactly (ES2023 Intl.NumberFormat v3); the type still says number.
     try {
-      const f = new Intl.NumberFormat(lang, { style: 'currency', currency, currencyDisplay: 'narrowSymbol', ...digits });
+      const f = new Intl.NumberFormat(lang, {
+        style: 'currency',
+        currency,
+        currencyDisplay: 'narrowSymbol',
+        ...digits,
+      });
       format = (a) => f.format(a as unknown as number);
     } catch {
       // Not an ISO 4217 code Intl knows (USDT): the number for the language, then the code.
@@ -54,7 +59,9 @@ export function formatMoney(lang: Lang, amount: string, currency: string): strin
 
 /** A moment in UTC for the page without script (the script shows it in the payer's own time zone). */
 export function formatUtc(lang: Lang, iso: string): string {
-  return new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(
+    new Date(iso),
+  );
 }
 
 /** `2200701299215621` → `2200 7012 9921 5621`; a Russian phone `+79001234567` → `+7 900 123-45-67`. */

@@ -11,20 +11,29 @@ const en = {
   'state.expired': 'The time to pay has run out',
   'state.cancelled': 'Payment cancelled',
   'state.choose': 'Choose the amount',
-  'lead.waiting.card': 'Transfer exactly {amount} to the card below from your bank’s app. This page updates by itself when the money arrives.',
-  'lead.waiting.phone': 'Transfer exactly {amount} by phone number through the Faster Payments System (SBP). The recipient’s bank is {bank}. This page updates by itself when the money arrives.',
-  'lead.upload.card': 'Transfer exactly {amount} to the card below from your bank’s app, then upload the PDF receipt of the transfer.',
-  'lead.upload.phone': 'Transfer exactly {amount} by phone number through the Faster Payments System (SBP) — the recipient’s bank is {bank} — then upload the PDF receipt of the transfer.',
-  'lead.review': 'We have your receipt and are checking the payment. This usually takes a few minutes. You can close this page: the shop will be told the result.',
+  'lead.waiting.card':
+    'Transfer exactly {amount} to the card below from your bank’s app. This page updates by itself when the money arrives.',
+  'lead.waiting.phone':
+    'Transfer exactly {amount} by phone number through the Faster Payments System (SBP). The recipient’s bank is {bank}. This page updates by itself when the money arrives.',
+  'lead.upload.card':
+    'Transfer exactly {amount} to the card below from your bank’s app, then upload the PDF receipt of the transfer.',
+  'lead.upload.phone':
+    'Transfer exactly {amount} by phone number through the Faster Payments System (SBP) — the recipient’s bank is {bank} — then upload the PDF receipt of the transfer.',
+  'lead.review':
+    'We have your receipt and are checking the payment. This usually takes a few minutes. You can close this page: the shop will be told the result.',
   'lead.paid': 'We have received {amount}. Thank you! You can return to the shop.',
-  'lead.paid_other': 'We received {actual} instead of {expected}. The shop has been told the amount that arrived and will settle the difference with you.',
-  'lead.declined': 'The payment could not be completed. If you have already transferred money, contact the shop’s support.',
-  'lead.declined.taken': 'The amount you chose was taken by another payment a moment before yours. Do not transfer anything; ask the shop for a new payment link.',
+  'lead.paid_other':
+    'We received {actual} instead of {expected}. The shop has been told the amount that arrived and will settle the difference with you.',
+  'lead.declined':
+    'The payment could not be completed. If you have already transferred money, contact the shop’s support.',
+  'lead.declined.taken':
+    'The amount you chose was taken by another payment a moment before yours. Do not transfer anything; ask the shop for a new payment link.',
   'lead.declined.nothing': 'No amount can be paid through this link. Ask the shop for a new payment link.',
   'lead.expired': 'Do not transfer money to the details you saw before. Start a new payment in the shop.',
   'lead.expired.link': 'The time to choose an amount has run out. Start a new payment in the shop.',
   'lead.cancelled': 'The shop cancelled this payment. Do not transfer money to its details.',
-  'lead.choose.ranges': 'The suggested amount {amount} cannot be paid right now. Choose one of the amounts that can be paid now.',
+  'lead.choose.ranges':
+    'The suggested amount {amount} cannot be paid right now. Choose one of the amounts that can be paid now.',
   'lead.choose.amount': 'Enter the amount you want to pay, from {min} to {max}.',
   'label.amount': 'Amount',
   'label.card': 'Card number',
@@ -49,13 +58,15 @@ const en = {
   'upload.progress': 'Uploading… {percent} %',
   'upload.checking': 'Checking the receipt…',
   'upload.not_pdf': 'This file is not a PDF. Download the receipt from your bank’s app as a PDF and choose it here.',
-  'upload.too_large': 'The file is larger than 10 MB. A bank receipt is much smaller: check that you chose the right file.',
+  'upload.too_large':
+    'The file is larger than 10 MB. A bank receipt is much smaller: check that you chose the right file.',
   'upload.empty': 'Choose the receipt file first.',
   'upload.busy': 'Too many receipts are being checked right now. Try again in a few seconds.',
   'upload.not_now': 'This payment does not take a receipt any more.',
   'upload.failed': 'The receipt could not be uploaded. Check your connection and try again.',
   'upload.not_saved': 'The receipt could not be saved. Try again.',
-  'upload.cross_site': 'The receipt must be sent from this payment’s own page. Open the payment link again and upload it there.',
+  'upload.cross_site':
+    'The receipt must be sent from this payment’s own page. Open the payment link again and upload it there.',
   'pick.legend': 'Amounts you can pay now',
   'pick.exact': 'Pay {amount}',
   'pick.range': 'Amount from {min} to {max}',
@@ -75,7 +86,8 @@ const en = {
   'footer.sandbox': 'paygate sandbox: no real money moves.',
   'footer.language': 'Language',
   'notfound.title': 'Payment not found',
-  'notfound.text': 'Check that you opened the whole link you were given. If it still does not open, ask the shop for a new one.',
+  'notfound.text':
+    'Check that you opened the whole link you were given. If it still does not open, ask the shop for a new one.',
   'doc.title': '{shop}: {state}',
 } as const;
 
@@ -91,20 +103,29 @@ const ru: Record<MessageKey, string> = {
   'state.expired': 'Время на оплату истекло',
   'state.cancelled': 'Платёж отменён',
   'state.choose': 'Выберите сумму',
-  'lead.waiting.card': 'Переведите ровно {amount} на карту ниже в приложении вашего банка. Страница обновится сама, когда деньги поступят.',
-  'lead.waiting.phone': 'Переведите ровно {amount} по номеру телефона через Систему быстрых платежей (СБП). Банк получателя — {bank}. Страница обновится сама, когда деньги поступят.',
-  'lead.upload.card': 'Переведите ровно {amount} на карту ниже в приложении вашего банка, затем загрузите PDF-чек перевода.',
-  'lead.upload.phone': 'Переведите ровно {amount} по номеру телефона через Систему быстрых платежей (СБП) — банк получателя {bank}, — затем загрузите PDF-чек перевода.',
-  'lead.review': 'Мы получили чек и проверяем платёж. Обычно это занимает несколько минут. Страницу можно закрыть: магазин узнает результат.',
+  'lead.waiting.card':
+    'Переведите ровно {amount} на карту ниже в приложении вашего банка. Страница обновится сама, когда деньги поступят.',
+  'lead.waiting.phone':
+    'Переведите ровно {amount} по номеру телефона через Систему быстрых платежей (СБП). Банк получателя — {bank}. Страница обновится сама, когда деньги поступят.',
+  'lead.upload.card':
+    'Переведите ровно {amount} на карту ниже в приложении вашего банка, затем загрузите PDF-чек перевода.',
+  'lead.upload.phone':
+    'Переведите ровно {amount} по номеру телефона через Систему быстрых платежей (СБП) — банк получателя {bank}, — затем загрузите PDF-чек перевода.',
+  'lead.review':
+    'Мы получили чек и проверяем платёж. Обычно это занимает несколько минут. Страницу можно закрыть: магазин узнает результат.',
   'lead.paid': 'Мы получили {amount}. Спасибо! Можно вернуться в магазин.',
-  'lead.paid_other': 'Мы получили {actual} вместо {expected}. Магазин знает, какая сумма поступила, и урегулирует разницу с вами.',
+  'lead.paid_other':
+    'Мы получили {actual} вместо {expected}. Магазин знает, какая сумма поступила, и урегулирует разницу с вами.',
   'lead.declined': 'Платёж не удалось провести. Если вы уже перевели деньги, обратитесь в поддержку магазина.',
-  'lead.declined.taken': 'Выбранную сумму за мгновение до вас занял другой платёж. Ничего не переводите; попросите у магазина новую ссылку на оплату.',
-  'lead.declined.nothing': 'По этой ссылке сейчас нельзя оплатить ни одну сумму. Попросите у магазина новую ссылку на оплату.',
+  'lead.declined.taken':
+    'Выбранную сумму за мгновение до вас занял другой платёж. Ничего не переводите; попросите у магазина новую ссылку на оплату.',
+  'lead.declined.nothing':
+    'По этой ссылке сейчас нельзя оплатить ни одну сумму. Попросите у магазина новую ссылку на оплату.',
   'lead.expired': 'Не переводите деньги по реквизитам, которые видели раньше. Начните новую оплату в магазине.',
   'lead.expired.link': 'Время на выбор суммы истекло. Начните новую оплату в магазине.',
   'lead.cancelled': 'Магазин отменил этот платёж. Не переводите деньги по его реквизитам.',
-  'lead.choose.ranges': 'Предложенную сумму {amount} сейчас оплатить нельзя. Выберите одну из сумм, которые можно оплатить сейчас.',
+  'lead.choose.ranges':
+    'Предложенную сумму {amount} сейчас оплатить нельзя. Выберите одну из сумм, которые можно оплатить сейчас.',
   'lead.choose.amount': 'Введите сумму, которую хотите оплатить: от {min} до {max}.',
   'label.amount': 'Сумма',
   'label.card': 'Номер карты',
@@ -135,7 +156,8 @@ const ru: Record<MessageKey, string> = {
   'upload.not_now': 'Этот платёж больше не принимает чек.',
   'upload.failed': 'Не удалось загрузить чек. Проверьте соединение и попробуйте ещё раз.',
   'upload.not_saved': 'Не удалось сохранить чек. Попробуйте ещё раз.',
-  'upload.cross_site': 'Чек нужно отправить со страницы этого платежа. Откройте ссылку на оплату ещё раз и загрузите его там.',
+  'upload.cross_site':
+    'Чек нужно отправить со страницы этого платежа. Откройте ссылку на оплату ещё раз и загрузите его там.',
   'pick.legend': 'Суммы, которые можно оплатить сейчас',
   'pick.exact': 'Оплатить {amount}',
   'pick.range': 'Сумма от {min} до {max}',
@@ -155,7 +177,8 @@ const ru: Record<MessageKey, string> = {
   'footer.sandbox': 'Песочница paygate: реальные деньги не переводятся.',
   'footer.language': 'Язык',
   'notfound.title': 'Платёж не найден',
-  'notfound.text': 'Проверьте, что вы открыли ссылку целиком. Если она всё равно не открывается, попросите у магазина новую.',
+  'notfound.text':
+    'Проверьте, что вы открыли ссылку целиком. Если она всё равно не открывается, попросите у магазина новую.',
   'doc.title': '{shop}: {state}',
 };
 

@@ -32,21 +32,41 @@ function row(label: string, value: string, extra = ''): string {
 }
 
 /** The requisites of a payment waiting for the transfer: amount, card or phone, recipient, bank, deadline. */
-function requisites(op: PublicOperation, ctx: AppContext, lang: Lang): { html: string; rail: 'card' | 'phone'; bank: string } {
+function requisites(
+  op: PublicOperation,
+  ctx: AppContext,
+  lang: Lang,
+): { html: string; rail: 'card' | 'phone'; bank: string } {
   const wire = toWireOperation(op, ctx.service.world);
   const rail = ctx.service.world.methods.get(op.method)?.rail === 'phone' ? 'phone' : 'card';
   const bank = wire.bankname_details ?? '';
   const amount = formatMoney(lang, op.expected_amount, op.currency);
-  const rows = [row(t(lang, 'label.amount'), `<strong>${esc(amount)}</strong>`, copyButton(lang, op.expected_amount, 'copy.amount'))];
+  const rows = [
+    row(
+      t(lang, 'label.amount'),
+      `<strong>${esc(amount)}</strong>`,
+      copyButton(lang, op.expected_amount, 'copy.amount'),
+    ),
+  ];
   if (wire.number) {
     const label = rail === 'phone' ? 'label.phone' : 'label.card';
     const raw = rail === 'phone' ? wire.number : wire.number.replace(/\D/g, '');
-    rows.push(row(t(lang, label), `<span class="mono">${esc(groupNumber(wire.number, rail))}</span>`, copyButton(lang, raw, rail === 'phone' ? 'copy.phone' : 'copy.card')));
+    rows.push(
+      row(
+        t(lang, label),
+        `<span class="mono">${esc(groupNumber(wire.number, rail))}</span>`,
+        copyButton(lang, raw, rail === 'phone' ? 'copy.phone' : 'copy.card'),
+      ),
+    );
   }
   if (wire.name) rows.push(row(t(lang, 'label.recipient'), esc(wire.name)));
   if (bank) rows.push(row(t(lang, 'label.bank'), esc(bank)));
   const deadline = wire.expires_at ? deadlineHtml(lang, 'label.pay_before', wire.expires_at) : '';
-  return { html: `<dl class="requisites">${rows.join('')}</dl>${deadline}<p class="copied" role="status" data-copied></p>`, rail, bank };
+  return {
+    html: `<dl class="requisites">${rows.join('')}</dl>${deadline}<p class="copied" role="status" data-copied></p>`,
+    rail,
+    bank,
+  };
 }
 
 function uploadForm(req: PageRequest, notice: Notice | undefined): string {
@@ -104,7 +124,13 @@ export function toneOf(view: PageView): string {
 }
 
 /** The inner HTML of the card for a payment. */
-export function paymentCard(op: PublicOperation, view: PageView, ctx: AppContext, req: PageRequest, notice?: Notice): string {
+export function paymentCard(
+  op: PublicOperation,
+  view: PageView,
+  ctx: AppContext,
+  req: PageRequest,
+  notice?: Notice,
+): string {
   const { lang } = req;
   const open = view.state === 'waiting' || view.state === 'upload';
   const req$ = open ? requisites(op, ctx, lang) : { html: '', rail: 'card' as const, bank: '' };

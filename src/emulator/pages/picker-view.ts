@@ -61,7 +61,8 @@ const typed = (lang: Lang, amount: Decimal) => (lang === 'ru' ? toScale2(amount)
 
 /** The intervals to list: at most MAX_RANGES_SHOWN, those nearest `pivot`, in ascending order. */
 function nearestRanges(intervals: Range[], pivot: Decimal): Range[] {
-  const dist = (r: Range) => (pivot.lessThan(r.lo) ? r.lo.minus(pivot) : pivot.greaterThan(r.hi) ? pivot.minus(r.hi) : money(0));
+  const dist = (r: Range) =>
+    pivot.lessThan(r.lo) ? r.lo.minus(pivot) : pivot.greaterThan(r.hi) ? pivot.minus(r.hi) : money(0);
   return intervals
     .map((r, i) => ({ r, i, d: dist(r) }))
     .sort((a, b) => a.d.comparedTo(b.d) || a.i - b.i)
@@ -81,7 +82,10 @@ function amountForm(req: PageRequest, id: string, label: string, value: string):
 function exactButtons(req: PageRequest, amounts: Decimal[], currency: string, legend: string): string {
   if (amounts.length === 0) return '';
   const buttons = amounts
-    .map((a) => `<li><button type="submit" name="amount" value="${esc(toScale2(a))}" class="choice">${t(req.lang, 'pick.exact', { amount: formatMoney(req.lang, toScale2(a), currency) })}</button></li>`)
+    .map(
+      (a) =>
+        `<li><button type="submit" name="amount" value="${esc(toScale2(a))}" class="choice">${t(req.lang, 'pick.exact', { amount: formatMoney(req.lang, toScale2(a), currency) })}</button></li>`,
+    )
     .join('');
   return `<form class="pick-exact" method="post" action="${esc(pageHref(req, '/amount'))}"><fieldset><legend>${legend}</legend><ul class="choices">${buttons}</ul></fieldset></form>`;
 }
@@ -93,7 +97,10 @@ function rangesList(req: PageRequest, offer: PickerOffer, currency: string, pivo
   const fields = shown
     .filter((r) => !r.lo.equals(r.hi))
     .map((r) => {
-      const label = t(req.lang, 'pick.range', { min: formatMoney(req.lang, toScale2(r.lo), currency), max: formatMoney(req.lang, toScale2(r.hi), currency) });
+      const label = t(req.lang, 'pick.range', {
+        min: formatMoney(req.lang, toScale2(r.lo), currency),
+        max: formatMoney(req.lang, toScale2(r.hi), currency),
+      });
       const near = pivot.lessThan(r.lo) ? r.lo : pivot.greaterThan(r.hi) ? r.hi : pivot;
       // The id follows the range's start, so a live update that narrows the range keeps what the payer typed.
       return amountForm(req, `pg-range-${toScale2(r.lo).replace('.', '-')}`, label, typed(req.lang, near));
@@ -104,7 +111,14 @@ function rangesList(req: PageRequest, offer: PickerOffer, currency: string, pivo
 }
 
 /** The inner HTML of the picker's card. `tried`: the amount the payer last asked for, when it was refused. */
-export function pickerCard(link: LinkRecord, offer: PickerOffer, picker: 'ranges' | 'amount', req: PageRequest, notice?: Notice, tried?: Decimal): string {
+export function pickerCard(
+  link: LinkRecord,
+  offer: PickerOffer,
+  picker: 'ranges' | 'amount',
+  req: PageRequest,
+  notice?: Notice,
+  tried?: Decimal,
+): string {
   const { lang } = req;
   const p = link.params;
   const fmt = (d: Decimal) => formatMoney(lang, toScale2(d), p.currency);
@@ -117,7 +131,12 @@ export function pickerCard(link: LinkRecord, offer: PickerOffer, picker: 'ranges
   let body: string;
   if (offer.intervals.length === 0) body = `<p class="notice">${t(lang, 'pick.none')}</p>`;
   else if (picker === 'amount') {
-    const field = amountForm(req, 'pg-amount', t(lang, 'pick.field', { min: fmt(offer.lo), max: fmt(offer.hi) }), typed(lang, offer.suggestions[0] ?? pivot));
+    const field = amountForm(
+      req,
+      'pg-amount',
+      t(lang, 'pick.field', { min: fmt(offer.lo), max: fmt(offer.hi) }),
+      typed(lang, offer.suggestions[0] ?? pivot),
+    );
     body = `${field}${exactButtons(req, offer.suggestions, p.currency, t(lang, 'pick.suggest'))}`;
   } else body = rangesList(req, offer, p.currency, pivot);
   const deadline = link.status === 'amount_selection' ? deadlineHtml(lang, 'label.choose_before', link.expires_at) : '';

@@ -29,7 +29,10 @@ const AMOUNT_FORM_LIMIT = 4096;
 /** What the payer typed, as a scale-2 decimal: `1 500`, `1500,5`, `1500.50 ₽` → `1500.50`; undefined if not an amount. */
 export function parseAmount(raw: string | null): string | undefined {
   if (raw === null) return undefined;
-  const s = raw.replace(/[\s\u00a0\u202f₽]/g, '').replace(/^RUB|RUB$/i, '').replace(',', '.');
+  const s = raw
+    .replace(/[\s\u00a0\u202f₽]/g, '')
+    .replace(/^RUB|RUB$/i, '')
+    .replace(',', '.');
   if (!/^\d{1,12}(\.\d{1,2})?$/.test(s) || money(s).isZero()) return undefined;
   return toScale2(s);
 }
@@ -40,7 +43,14 @@ async function readAmount(event: H3Event): Promise<string | null> {
 }
 
 /** The picker again, saying why the choice was not taken. */
-function again(event: H3Event, ctx: AppContext, req: PageRequest, link: LinkRecord, status: number, extra: CardNotice): string {
+function again(
+  event: H3Event,
+  ctx: AppContext,
+  req: PageRequest,
+  link: LinkRecord,
+  status: number,
+  extra: CardNotice,
+): string {
   const now = findTarget(event, ctx, req) ?? { kind: 'link' as const, link };
   return answerPage(event, ctx, req, now, status, extra);
 }
@@ -51,20 +61,36 @@ function dryRun(ctx: AppContext, link: LinkRecord, amount: string): 'ok' | 'take
   return plan.kind === 'commit' && plan.op.status === 'rejected' ? 'taken' : 'ok';
 }
 
-async function confirm(event: H3Event, ctx: AppContext, req: PageRequest, link: LinkRecord, amount: string): Promise<string> {
+async function confirm(
+  event: H3Event,
+  ctx: AppContext,
+  req: PageRequest,
+  link: LinkRecord,
+  amount: string,
+): Promise<string> {
   const { service } = ctx;
   try {
     if (dryRun(ctx, link, amount) === 'taken') {
-      return again(event, ctx, req, link, STATUS_OF.invalid_state, { notice: { key: 'pick.taken' }, tried: money(amount) });
+      return again(event, ctx, req, link, STATUS_OF.invalid_state, {
+        notice: { key: 'pick.taken' },
+        tried: money(amount),
+      });
     }
     await service.confirmLink(link.shop_id, link.id, amount);
   } catch (e) {
-    if (e instanceof StoreUnavailableError) return again(event, ctx, req, link, STATUS_OF.store_unavailable, { notice: { key: 'pick.failed' } });
+    if (e instanceof StoreUnavailableError)
+      return again(event, ctx, req, link, STATUS_OF.store_unavailable, { notice: { key: 'pick.failed' } });
     if (!(e instanceof DomainError)) throw e;
     if (e.code === 'validation_error') {
       const offer = pickerOffer(service.ctx(), link);
-      const vars = { min: formatMoney(req.lang, toScale2(offer.lo), link.params.currency), max: formatMoney(req.lang, toScale2(offer.hi), link.params.currency) };
-      return again(event, ctx, req, link, STATUS_OF.validation_error, { notice: { key: 'pick.out_of_range', vars }, tried: money(amount) });
+      const vars = {
+        min: formatMoney(req.lang, toScale2(offer.lo), link.params.currency),
+        max: formatMoney(req.lang, toScale2(offer.hi), link.params.currency),
+      };
+      return again(event, ctx, req, link, STATUS_OF.validation_error, {
+        notice: { key: 'pick.out_of_range', vars },
+        tried: money(amount),
+      });
     }
     // Expired meanwhile (the page then says so), or the write failed.
     const status = e.code === 'invalid_state' ? STATUS_OF.link_expired : STATUS_OF[e.code];
@@ -80,9 +106,18 @@ export async function choosePageAmount(event: H3Event, ctx: AppContext): Promise
   // Already chosen: the page is the payment's now.
   if (target.kind === 'payment') return backToPage(event, req);
   const { link } = target;
-  if (!sameOrigin(event, ctx.urls.paymentPage)) return again(event, ctx, req, link, STATUS_OF.cross_site_request, { notice: { key: 'pick.cross_site' } });
+  if (!sameOrigin(event, ctx.urls.paymentPage))
+    return again(event, ctx, req, link, STATUS_OF.cross_site_request, { notice: { key: 'pick.cross_site' } });
   const view = viewOf(target, ctx.service.clock.now());
-  if (view.state !== 'choose') return again(event, ctx, req, link, view.state === 'expired' ? STATUS_OF.link_expired : STATUS_OF.invalid_state, {});
+  if (view.state !== 'choose')
+    return again(
+      event,
+      ctx,
+      req,
+      link,
+      view.state === 'expired' ? STATUS_OF.link_expired : STATUS_OF.invalid_state,
+      {},
+    );
   let raw: string | null;
   try {
     raw = await readAmount(event);
@@ -91,6 +126,7 @@ export async function choosePageAmount(event: H3Event, ctx: AppContext): Promise
     return again(event, ctx, req, link, e.status, { notice: { key: 'pick.not_a_number' } });
   }
   const amount = parseAmount(raw);
-  if (amount === undefined) return again(event, ctx, req, link, STATUS_OF.validation_error, { notice: { key: 'pick.not_a_number' } });
+  if (amount === undefined)
+    return again(event, ctx, req, link, STATUS_OF.validation_error, { notice: { key: 'pick.not_a_number' } });
   return confirm(event, ctx, req, link, amount);
 }

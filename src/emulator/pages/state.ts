@@ -6,7 +6,17 @@ import { money } from '../../domain/money.js';
 import type { PageTarget } from './access.js';
 
 /** Every state of the hosted page, in the order a payer meets them. */
-export const PAGE_STATES = ['choose', 'waiting', 'upload', 'review', 'paid', 'paid_other', 'declined', 'expired', 'cancelled'] as const;
+export const PAGE_STATES = [
+  'choose',
+  'waiting',
+  'upload',
+  'review',
+  'paid',
+  'paid_other',
+  'declined',
+  'expired',
+  'cancelled',
+] as const;
 export type PageState = (typeof PAGE_STATES)[number];
 
 /** States after which nothing changes any more: the live update stops. */
@@ -42,7 +52,10 @@ export function viewOf(target: PageTarget, now: number): PageView {
     case 'manual_check':
       return { state: 'review', detail: undefined };
     case 'completed':
-      return { state: money(op.actual_amount).equals(money(op.expected_amount)) ? 'paid' : 'paid_other', detail: undefined };
+      return {
+        state: money(op.actual_amount).equals(money(op.expected_amount)) ? 'paid' : 'paid_other',
+        detail: undefined,
+      };
     case 'cancelled':
       return { state: 'cancelled', detail: undefined };
     case 'rejected':

@@ -27,7 +27,8 @@ const NOTICE_OF: Partial<Record<string, MessageKey>> = {
 
 /** The refusal as a page: status and message; any other error is not the payer's to see. */
 function refusal(e: unknown): { status: number; key: MessageKey; headers: Record<string, string> } | undefined {
-  if (e instanceof StoreUnavailableError) return { status: STATUS_OF.store_unavailable, key: 'upload.not_saved', headers: {} };
+  if (e instanceof StoreUnavailableError)
+    return { status: STATUS_OF.store_unavailable, key: 'upload.not_saved', headers: {} };
   if (e instanceof DomainError) {
     if (e.code === 'operation_not_found') return undefined;
     return { status: STATUS_OF[e.code], key: NOTICE_OF[e.code] ?? 'upload.not_saved', headers: {} };
@@ -37,7 +38,12 @@ function refusal(e: unknown): { status: number; key: MessageKey; headers: Record
 }
 
 /** Read the file and hand it to the service; a refusal found on the way is returned as its message. */
-async function receive(ctx: AppContext, body: ReceiptUploadBody, shopId: string, id: string): Promise<{ status: number; key: MessageKey } | undefined> {
+async function receive(
+  ctx: AppContext,
+  body: ReceiptUploadBody,
+  shopId: string,
+  id: string,
+): Promise<{ status: number; key: MessageKey } | undefined> {
   receiptTarget(ctx.service, shopId, id);
   body.checkDeclaredLength();
   const ticket = receiptChecksOf(ctx.service).admit(shopId);
@@ -46,7 +52,11 @@ async function receive(ctx: AppContext, body: ReceiptUploadBody, shopId: string,
     if (!file || file.bytes.byteLength === 0) return { status: STATUS_OF.validation_error, key: 'upload.empty' };
     const { isPdf } = await import('../receipts/inspect.js');
     if (!isPdf(file.bytes)) return { status: STATUS_OF.unsupported_media_type, key: 'upload.not_pdf' };
-    const upload = { bytes: file.bytes, filename: file.filename || 'receipt.pdf', contentType: file.contentType || 'application/pdf' };
+    const upload = {
+      bytes: file.bytes,
+      filename: file.filename || 'receipt.pdf',
+      contentType: file.contentType || 'application/pdf',
+    };
     await ctx.service.uploadReceipt(shopId, id, upload, receiptCheck(file.bytes, ticket));
     return undefined;
   } finally {

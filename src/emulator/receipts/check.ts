@@ -5,9 +5,15 @@ import type { ReviewVerdict } from '../../domain/commands.js';
 import { money, toScale2 } from '../../domain/money.js';
 import type { ReceiptCheckTicket } from './queue.js';
 
-export function receiptCheck(file: Uint8Array, ticket: ReceiptCheckTicket): (expectedAmount: string) => Promise<ReviewVerdict> {
+export function receiptCheck(
+  file: Uint8Array,
+  ticket: ReceiptCheckTicket,
+): (expectedAmount: string) => Promise<ReviewVerdict> {
   return async (expected) => {
-    const [{ inspectReceipt }, { reviewReceipt }] = await Promise.all([import('./inspect.js'), import('../../domain/receipt-review.js')]);
+    const [{ inspectReceipt }, { reviewReceipt }] = await Promise.all([
+      import('./inspect.js'),
+      import('../../domain/receipt-review.js'),
+    ]);
     const facts = await ticket.run(() => inspectReceipt(file));
     const r = reviewReceipt(facts, { amount: expected });
     if (r.to === 'completed') return { to: 'completed', amount: r.amount, rule: r.rule };

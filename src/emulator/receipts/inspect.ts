@@ -88,7 +88,7 @@ const AMOUNT_BLOCK_CHARS = 8 * 1024;
 async function amountsOf(text: string): Promise<string[]> {
   if (text.length <= AMOUNT_BLOCK_CHARS) return findAmounts(text);
   const found = new Set<string>();
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     const cut = text.indexOf('\n', at + AMOUNT_BLOCK_CHARS);
     const end = cut === -1 ? text.length : cut;
     for (const a of findAmounts(text.slice(at, end))) found.add(a);

@@ -116,7 +116,9 @@ parentPort.on('message', async ({ id, data, maxPages, maxTextChars }) => {
 });
 `;
 
-type WorkerReply = { id: number; ok: true; pdf: PdfContent } | { id: number; ok: false; reason: 'invalid' | 'too_many_pages' | 'too_much_text' };
+type WorkerReply =
+  | { id: number; ok: true; pdf: PdfContent }
+  | { id: number; ok: false; reason: 'invalid' | 'too_many_pages' | 'too_much_text' };
 
 /** One worker of the pool: started on first use, replaced after a crash, a timeout or an abort. */
 interface Slot {
@@ -126,7 +128,11 @@ interface Slot {
   busy: boolean;
 }
 
-const slots: Slot[] = Array.from({ length: RECEIPT_CHECK_WORKERS }, () => ({ worker: undefined, ready: Promise.resolve(false), busy: false }));
+const slots: Slot[] = Array.from({ length: RECEIPT_CHECK_WORKERS }, () => ({
+  worker: undefined,
+  ready: Promise.resolve(false),
+  busy: false,
+}));
 /** Longest a new worker may take to load pdfjs before its first document (the parse budget starts after it). */
 const LOAD_TIMEOUT_MS = 30_000;
 /** Reads waiting for a free worker, oldest first. */
@@ -165,7 +171,9 @@ async function loaded(slot: Slot, w: Worker, signal: AbortSignal | undefined): P
   const outcome = await Promise.race([
     slot.ready.then((ok) => (ok ? 'ready' : 'crashed')),
     new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), LOAD_TIMEOUT_MS))),
-    new Promise<'aborted'>((resolve) => signal?.addEventListener('abort', (onAbort = () => resolve('aborted')), { once: true })),
+    new Promise<'aborted'>((resolve) =>
+      signal?.addEventListener('abort', (onAbort = () => resolve('aborted')), { once: true }),
+    ),
   ]);
   clearTimeout(timer);
   signal?.removeEventListener('abort', onAbort);
@@ -232,12 +240,23 @@ async function runOne(slot: Slot, bytes: Uint8Array, options: PdfReadOptions): P
     };
     const onCrash = () => finish({ ok: false, reason: 'crashed' }, true); // e.g. ERR_WORKER_OUT_OF_MEMORY
     const onAbort = () => finish({ ok: false, reason: 'aborted' }, true);
-    const timer = setTimeout(() => finish({ ok: false, reason: 'timeout' }, true), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => finish({ ok: false, reason: 'timeout' }, true),
+      options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    );
     w.on('message', onMessage);
     w.once('error', onCrash);
     w.once('exit', onCrash);
     signal?.addEventListener('abort', onAbort, { once: true });
-    w.postMessage({ id, data, maxPages: options.maxPages ?? DEFAULT_MAX_PAGES, maxTextChars: options.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS }, [data.buffer]);
+    w.postMessage(
+      {
+        id,
+        data,
+        maxPages: options.maxPages ?? DEFAULT_MAX_PAGES,
+        maxTextChars: options.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS,
+      },
+      [data.buffer],
+    );
   });
 }
 

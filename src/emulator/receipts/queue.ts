@@ -38,10 +38,18 @@ export class ReceiptCheckQueue {
     const { perShop, total, retryAfterS } = this.limits;
     const retry = { 'retry-after': String(retryAfterS) };
     if ((this.admitted.get(shop) ?? 0) >= perShop) {
-      throw new ApiError('receipt_checks_busy', `this shop already has ${perShop} receipts being checked; nothing was stored, retry in ${retryAfterS} s`, retry);
+      throw new ApiError(
+        'receipt_checks_busy',
+        `this shop already has ${perShop} receipts being checked; nothing was stored, retry in ${retryAfterS} s`,
+        retry,
+      );
     }
     if (this.admittedTotal >= total) {
-      throw new ApiError('receipt_checks_full', `the sandbox already has ${total} receipts being checked; nothing was stored, retry in ${retryAfterS} s`, retry);
+      throw new ApiError(
+        'receipt_checks_full',
+        `the sandbox already has ${total} receipts being checked; nothing was stored, retry in ${retryAfterS} s`,
+        retry,
+      );
     }
     this.admitted.set(shop, (this.admitted.get(shop) ?? 0) + 1);
     this.admittedTotal++;

@@ -12,7 +12,9 @@ function mac(path: string, expires: string, secret: Uint8Array | string): string
 
 function assertPath(path: string): void {
   if (!path.startsWith('/') || /[?#]/.test(path)) {
-    throw new TypeError(`signed-url: expected a bare absolute path without query or fragment, got ${JSON.stringify(path)}`);
+    throw new TypeError(
+      `signed-url: expected a bare absolute path without query or fragment, got ${JSON.stringify(path)}`,
+    );
   }
 }
 
@@ -48,7 +50,8 @@ export function verifySignedPath(
   }
   const expected = Buffer.from(mac(path, expires, secret), 'utf8');
   const given = Buffer.from(signature, 'utf8');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad_signature' };
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return { ok: false, reason: 'bad_signature' };
   if (nowMs >= Number(expires) * 1000) return { ok: false, reason: 'expired' };
   return { ok: true };
 }

@@ -33,9 +33,15 @@ const FORM_LIMITS = { fieldNameSize: 100, fieldSize: 64 * 1024, fields: 16, part
 /** What is read and discarded of a refused body of unknown or excessive length before the connection is closed. */
 export const LINGER_BYTES = 4 * 1024 * 1024;
 
-const tooLarge = (limit: number) => new ApiError('body_too_large', `request body is larger than ${limit} bytes (a receipt is at most ${limit / 1024 / 1024} MiB)`);
-const repeated = (name: string) => new ApiError('validation_error', `${echo(name)}: is sent more than once; send each field and file part once`);
-const malformed = (why: string) => new ApiError('invalid_multipart', `the multipart body could not be parsed: ${echo(why)}`);
+const tooLarge = (limit: number) =>
+  new ApiError(
+    'body_too_large',
+    `request body is larger than ${limit} bytes (a receipt is at most ${limit / 1024 / 1024} MiB)`,
+  );
+const repeated = (name: string) =>
+  new ApiError('validation_error', `${echo(name)}: is sent more than once; send each field and file part once`);
+const malformed = (why: string) =>
+  new ApiError('invalid_multipart', `the multipart body could not be parsed: ${echo(why)}`);
 
 export class ReceiptUploadBody {
   private readonly node: { req: IncomingMessage; res: ServerResponse } | undefined;
@@ -130,12 +136,20 @@ export class ReceiptUploadBody {
       };
       const deadline = setTimeout(() => {
         this.late = true;
-        fail(new ApiError('upload_timeout', `the receipt did not arrive within ${this.deadlineMs / 1000} s; nothing was stored — send it again`));
+        fail(
+          new ApiError(
+            'upload_timeout',
+            `the receipt did not arrive within ${this.deadlineMs / 1000} s; nothing was stored — send it again`,
+          ),
+        );
       }, this.deadlineMs);
       deadline.unref();
       let bb: BusboyInstance;
       try {
-        bb = Busboy({ headers: { 'content-type': header(this.event, 'content-type') ?? '' }, limits: { ...FORM_LIMITS, fileSize: this.limit } });
+        bb = Busboy({
+          headers: { 'content-type': header(this.event, 'content-type') ?? '' },
+          limits: { ...FORM_LIMITS, fileSize: this.limit },
+        });
       } catch (e) {
         fail(malformed((e as Error).message));
         return;
@@ -189,7 +203,8 @@ export class ReceiptUploadBody {
       bb.write(chunk);
     };
     const onEnd = () => bb.end();
-    const onError = (e: Error) => fail(new ApiError('body_unreadable', `the request body could not be read: ${e.message}`));
+    const onError = (e: Error) =>
+      fail(new ApiError('body_unreadable', `the request body could not be read: ${e.message}`));
     req.on('data', onData).once('end', onEnd).once('error', onError);
     this.stopReading = () => req.off('data', onData).off('end', onEnd).off('error', onError);
   }

@@ -55,7 +55,11 @@ export class AmountReadGate {
     this.recent.set(shopId, list);
     if (list.length >= READS_PER_SECOND) {
       const wait = Math.max(1, Math.ceil(Math.min(...list.map(left)) / 1000));
-      throw new ApiError('rate_limited', `at most ${READS_PER_SECOND} availability/recommendation requests per second per shop; retry after ${wait} s`, { 'retry-after': String(wait) });
+      throw new ApiError(
+        'rate_limited',
+        `at most ${READS_PER_SECOND} availability/recommendation requests per second per shop; retry after ${wait} s`,
+        { 'retry-after': String(wait) },
+      );
     }
     list.push({ sandbox: now, real });
   }
@@ -66,7 +70,11 @@ export class AmountReadGate {
     const settings = this.settings();
     if (settings.rate_limit) this.admit(shopId, now);
     if (this.active) {
-      throw new ApiError('read_capacity_exhausted', 'another availability or recommendations read is in progress (one at a time per replica); retry with backoff', { 'retry-after': '1' });
+      throw new ApiError(
+        'read_capacity_exhausted',
+        'another availability or recommendations read is in progress (one at a time per replica); retry with backoff',
+        { 'retry-after': '1' },
+      );
     }
     this.active = true;
     try {
@@ -82,7 +90,11 @@ export class AmountReadGate {
           this.clock.schedule(now + Math.min(latency, READ_BUDGET_MS), done);
         });
         if (latency > READ_BUDGET_MS) {
-          throw new ApiError('read_timeout', `the pool read exceeded its ${READ_BUDGET_MS / 1000} s budget; retry later (this is not an empty pool)`, { 'retry-after': '1' });
+          throw new ApiError(
+            'read_timeout',
+            `the pool read exceeded its ${READ_BUDGET_MS / 1000} s budget; retry later (this is not an empty pool)`,
+            { 'retry-after': '1' },
+          );
         }
       }
       return result;

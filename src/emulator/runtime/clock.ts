@@ -154,11 +154,14 @@ export class SandboxClock {
     if (this.frozen && next.at > this.frozenAt) return;
     this.armedAt = next.at;
     const delay = Math.max(0, next.at - this.now());
-    this.handle = setTimeout(() => {
-      this.handle = undefined;
-      this.armedAt = Infinity;
-      void this.runDue();
-    }, Math.min(delay, 2 ** 31 - 1));
+    this.handle = setTimeout(
+      () => {
+        this.handle = undefined;
+        this.armedAt = Infinity;
+        void this.runDue();
+      },
+      Math.min(delay, 2 ** 31 - 1),
+    );
     this.handle.unref();
   }
 

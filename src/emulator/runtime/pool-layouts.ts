@@ -40,7 +40,12 @@ export function openPoolSlots(service: GatewayService, shopId: string): number {
  * pool payouts past MAX_POOL_SLOTS_PER_SHOP. Resolves once every payout is written, with the ids created in
  * matching order and how many the create rules rejected.
  */
-export async function layOutPool(service: GatewayService, shopId: string, layout: Layout, capped: boolean): Promise<{ created: string[]; rejected: number }> {
+export async function layOutPool(
+  service: GatewayService,
+  shopId: string,
+  layout: Layout,
+  capped: boolean,
+): Promise<{ created: string[]; rejected: number }> {
   // Payouts of layouts still being laid out, per shop; the sandbox's own limits (a workspace's): given at construction.
   const shops = service.layoutsInFlight;
   const pending = shops.get(shopId) ?? 0;
@@ -65,7 +70,11 @@ export async function layOutPool(service: GatewayService, shopId: string, layout
   }
 }
 
-async function plan(service: GatewayService, shopId: string, layout: Layout): Promise<{ created: string[]; rejected: number }> {
+async function plan(
+  service: GatewayService,
+  shopId: string,
+  layout: Layout,
+): Promise<{ created: string[]; rejected: number }> {
   const created: string[] = [];
   let rejected = 0;
   let writes: Promise<void>[] = [];

@@ -42,6 +42,7 @@ export function seedChanges(world: WorldIndex, state: SandboxState, at: string):
     }
   }
   // An older version kept the flexible-link key here; it now lives in the secrets file: drop the plain copy.
-  if (state.meta.get('link_secret')?.key !== undefined) changes.push({ kind: 'meta', meta: { id: 'link_secret', moved: 'secrets file' } });
+  if (state.meta.get('link_secret')?.key !== undefined)
+    changes.push({ kind: 'meta', meta: { id: 'link_secret', moved: 'secrets file' } });
   return changes;
 }

@@ -22,8 +22,24 @@ import { generateAmounts } from '../../domain/pool-layout.js';
 import { layOutPool } from './pool-layouts.js';
 import { hashApiKey, seedChanges } from './seed.js';
 import { DEFAULT_READ_SETTINGS, type ReadSettings } from './amount-reads.js';
-import { acceptsReceipt, cancel, payerPays, providerSettles, receiptUploaded, reviewerDecides, type CancelOutcome, type ReviewVerdict } from '../../domain/commands.js';
-import { TIMER_STATUSES, linkTimersOf, timersOf, type Effect, type Outcome, type TimerCommand } from '../../domain/effects.js';
+import {
+  acceptsReceipt,
+  cancel,
+  payerPays,
+  providerSettles,
+  receiptUploaded,
+  reviewerDecides,
+  type CancelOutcome,
+  type ReviewVerdict,
+} from '../../domain/commands.js';
+import {
+  TIMER_STATUSES,
+  linkTimersOf,
+  timersOf,
+  type Effect,
+  type Outcome,
+  type TimerCommand,
+} from '../../domain/effects.js';
 import { runTimer } from '../../domain/timers.js';
 import type { Moved } from '../../domain/lifecycle.js';
 import type { FileStore } from '../../store/files.js';
@@ -73,7 +89,10 @@ export class GatewayService {
     clock.beforeAdvance = () => store.sync();
     // Where the clock stands is kept in the store, so a restart resumes from it (a frozen clock at the same moment).
     // Best effort: a failed write of the position does not undo the advance.
-    clock.afterAdvance = () => this.commit([{ kind: 'meta', meta: { id: 'clock', now: clock.now(), offset: clock.now() - Date.now() } }]).catch(() => undefined);
+    clock.afterAdvance = () =>
+      this.commit([{ kind: 'meta', meta: { id: 'clock', now: clock.now(), offset: clock.now() - Date.now() } }]).catch(
+        () => undefined,
+      );
   }
 
   get state() {
@@ -94,7 +113,12 @@ export class GatewayService {
     for (const link of this.state.links.values()) this.run(linkTimersOf(link));
     if (!this.state.meta.has('pool_layouts')) {
       for (const [i, l] of (this.world.data.pool_layouts ?? []).entries()) {
-        await layOutPool(this, l.shop_id, { method: l.method, amounts: l.amounts ?? generateAmounts(l.generate!), batch: `f${i}` }, false);
+        await layOutPool(
+          this,
+          l.shop_id,
+          { method: l.method, amounts: l.amounts ?? generateAmounts(l.generate!), batch: `f${i}` },
+          false,
+        );
       }
       await this.commit([{ kind: 'meta', meta: { id: 'pool_layouts', seeded: true } }]);
     }
@@ -149,7 +173,12 @@ export class GatewayService {
   }
 
   /** Create a payment or payout; resolves once the outcome is durable (after the provider's acceptance wait). */
-  create(shopId: string, kind: OperationKind, params: CreateParams, opts?: { link?: boolean }): Promise<PublicOperation> {
+  create(
+    shopId: string,
+    kind: OperationKind,
+    params: CreateParams,
+    opts?: { link?: boolean },
+  ): Promise<PublicOperation> {
     // Not an async function returning runCreate's promise (two more ticks per create); a refusal still rejects.
     try {
       return this.runCreate(planCreate(this.ctx(), shopId, kind, params, opts?.link ? { hostedLink: true } : {}));
@@ -162,7 +191,10 @@ export class GatewayService {
    * POST /v1/payment/link/flexible (spec §4.3): an operation created now (`url`: whether its payment_url carries the
    * k credential), or a link in amount_selection / rejected. Resolves once durable.
    */
-  async flexible(shopId: string, params: FlexibleParams): Promise<{ op: PublicOperation; url: boolean } | { link: LinkRecord }> {
+  async flexible(
+    shopId: string,
+    params: FlexibleParams,
+  ): Promise<{ op: PublicOperation; url: boolean } | { link: LinkRecord }> {
     const plan = planFlexible(this.ctx(), shopId, params);
     if (plan.kind === 'link') {
       await this.persist(plan);
@@ -188,7 +220,10 @@ export class GatewayService {
   /** The amount-read simulation of this replica (sandbox setting, kept in the store). */
   readSettings(): ReadSettings {
     const m = this.state.meta.get('read_settings') as Partial<ReadSettings> | undefined;
-    return { ...DEFAULT_READ_SETTINGS, ...(m ? { read_latency_ms: m.read_latency_ms ?? 0, rate_limit: m.rate_limit ?? true } : {}) };
+    return {
+      ...DEFAULT_READ_SETTINGS,
+      ...(m ? { read_latency_ms: m.read_latency_ms ?? 0, rate_limit: m.rate_limit ?? true } : {}),
+    };
   }
 
   async setReadSettings(patch: Partial<ReadSettings>): Promise<ReadSettings> {
@@ -241,13 +276,17 @@ export class GatewayService {
     if (plan.kind === 'replay' || plan.op.status === 'admitting') await this.settled(plan.op.id);
     const op = this.state.operation(plan.op.id);
     // The create this replays was never written, or its admission's outcome could not be written yet.
-    if (!op || op.status === 'admitting') throw storeUnavailable(new Error('the outcome of this create could not be written'));
+    if (!op || op.status === 'admitting')
+      throw storeUnavailable(new Error('the outcome of this create could not be written'));
     return this.publicOperation(plan.op.id);
   }
 
   /** Find an operation of this shop, including a create still in flight; never another shop's. */
   find(shopId: string, ref: OperationRef): OperationRecord | undefined {
-    const op = 'operation_id' in ref ? this.state.operation(ref.operation_id.toLowerCase()) : this.state.operationByMoid(shopId, ref.merchant_operation_id);
+    const op =
+      'operation_id' in ref
+        ? this.state.operation(ref.operation_id.toLowerCase())
+        : this.state.operationByMoid(shopId, ref.merchant_operation_id);
     return op && op.shop_id === shopId ? op : undefined;
   }
 
@@ -259,7 +298,11 @@ export class GatewayService {
   }
 
   /** Cancel a payment (spec §4.7); wins against a create in flight when identified by merchant_operation_id. */
-  async cancel(shopId: string, ref: OperationRef, reason: string): Promise<{ outcome: CancelOutcome; op: PublicOperation }> {
+  async cancel(
+    shopId: string,
+    ref: OperationRef,
+    reason: string,
+  ): Promise<{ outcome: CancelOutcome; op: PublicOperation }> {
     const op = this.find(shopId, ref);
     if (!op) throw notFound();
     const r = cancel(this.ctx(), op, reason, 'merchant_operation_id' in ref);
@@ -278,7 +321,12 @@ export class GatewayService {
   }
 
   /** Sandbox control: a reviewer approves or declines a payment under manual check. */
-  async review(shopId: string, ref: OperationRef, decision: 'approve' | 'decline', amount?: string): Promise<PublicOperation> {
+  async review(
+    shopId: string,
+    ref: OperationRef,
+    decision: 'approve' | 'decline',
+    amount?: string,
+  ): Promise<PublicOperation> {
     return this.command(shopId, ref, (op) => reviewerDecides(this.ctx(), op, decision, amount));
   }
 
@@ -301,7 +349,14 @@ export class GatewayService {
       const current = this.state.operation(op.id);
       if (!current) throw notFound();
       const id = nameUuid('upload', op.id, String(uploadsOf(current).length + 1));
-      const upload = { id, file_id: fileId, filename: file.filename, content_type: file.contentType, size: file.bytes.byteLength, uploaded_at: iso(this.clock.now()) };
+      const upload = {
+        id,
+        file_id: fileId,
+        filename: file.filename,
+        content_type: file.contentType,
+        size: file.bytes.byteLength,
+        uploaded_at: iso(this.clock.now()),
+      };
       await this.persist(receiptUploaded(this.ctx(), current, upload, verdict));
     } catch (e) {
       // This upload decided nothing (the payment moved first, or the write failed): its file goes.
@@ -320,7 +375,11 @@ export class GatewayService {
     await this.commit([{ kind: 'meta', meta: { id: 'evidence', available } }]);
   }
 
-  private async command(shopId: string, ref: OperationRef, fn: (op: OperationRecord) => Moved): Promise<PublicOperation> {
+  private async command(
+    shopId: string,
+    ref: OperationRef,
+    fn: (op: OperationRecord) => Moved,
+  ): Promise<PublicOperation> {
     const op = this.find(shopId, ref);
     if (!op || op.status === 'admitting') throw notFound();
     await this.persist(fn(op));
@@ -328,9 +387,15 @@ export class GatewayService {
   }
 
   balances(shopId: string): BalanceFigures[] {
-    return this.world.shopCurrencies(shopId).map((currency) =>
-      balanceRow(currency, this.store.durableTotal(accounts.balance(shopId), currency), this.store.durableTotal(accounts.reserved(shopId), currency)),
-    );
+    return this.world
+      .shopCurrencies(shopId)
+      .map((currency) =>
+        balanceRow(
+          currency,
+          this.store.durableTotal(accounts.balance(shopId), currency),
+          this.store.durableTotal(accounts.reserved(shopId), currency),
+        ),
+      );
   }
 
   /** An operation as a read may show it: its written version (never a change still being written). */

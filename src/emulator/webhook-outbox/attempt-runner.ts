@@ -95,7 +95,13 @@ export class WorkerAttemptRunner implements AttemptRunner {
   }
 
   private spawn(): Worker {
-    const workerData: DeliveryWorkerData = { connections: DELIVERY_CONNECTIONS, pipelinedConnections: PIPELINED_CONNECTIONS, pipelining: DELIVERY_PIPELINING, batchMs: OUTCOME_BATCH_MS, nice: DELIVERY_NICE };
+    const workerData: DeliveryWorkerData = {
+      connections: DELIVERY_CONNECTIONS,
+      pipelinedConnections: PIPELINED_CONNECTIONS,
+      pipelining: DELIVERY_PIPELINING,
+      batchMs: OUTCOME_BATCH_MS,
+      nice: DELIVERY_NICE,
+    };
     const code = workerEntry();
     const w = new Worker(code, { eval: typeof code === 'string', workerData });
     w.on('message', (outcomes: AttemptOutcome[]) => {

@@ -106,7 +106,10 @@ export function signatures(job: AttemptJob): string {
 function parseTarget(url: string): Target {
   const u = new URL(url);
   // Credentials in the URL are sent as Basic auth (undici would drop them), never as part of the path.
-  const auth = u.username || u.password ? `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}` : undefined;
+  const auth =
+    u.username || u.password
+      ? `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}`
+      : undefined;
   return { origin: u.origin, path: u.pathname + u.search, auth };
 }
 
@@ -261,7 +264,8 @@ export class AttemptLanes implements Deliverer {
 
   abortAll(reason: string): void {
     for (const lane of this.lanes.values()) {
-      for (let job = dequeue(lane); job; job = dequeue(lane)) this.report({ seq: job.seq, error: reason, duration_ms: 0 });
+      for (let job = dequeue(lane); job; job = dequeue(lane))
+        this.report({ seq: job.seq, error: reason, duration_ms: 0 });
     }
     for (const a of [...this.running]) a.kill(new Error(reason));
   }
@@ -272,7 +276,13 @@ export class AttemptLanes implements Deliverer {
     this.running.add(a);
     if (a.deadline < this.timerAt) this.arm(a.deadline);
     try {
-      const opts: Dispatcher.DispatchOptions = { origin: t.origin, path: t.path, method: 'POST', headers: headersOf(job, t), body: job.body };
+      const opts: Dispatcher.DispatchOptions = {
+        origin: t.origin,
+        path: t.path,
+        method: 'POST',
+        headers: headersOf(job, t),
+        body: job.body,
+      };
       if (lane.pipelined) {
         // Pipelined: undici writes it behind others on a connection (idempotent, not blocking: delivered at least once).
         opts.idempotent = true;

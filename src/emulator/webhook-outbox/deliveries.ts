@@ -38,7 +38,11 @@ export function deliveryView(state: SandboxState, d: WebhookDeliveryRecord): Web
 }
 
 /** Every matching delivery of the shop, oldest first. */
-export function shopDeliveries(state: SandboxState, shopId: string, filter: DeliveryFilter = {}): WebhookDeliveryRecord[] {
+export function shopDeliveries(
+  state: SandboxState,
+  shopId: string,
+  filter: DeliveryFilter = {},
+): WebhookDeliveryRecord[] {
   const out: WebhookDeliveryRecord[] = [];
   for (const id of state.deliveryIndex.of(shopId)) {
     const d = state.webhookDeliveries.get(id);
@@ -48,9 +52,18 @@ export function shopDeliveries(state: SandboxState, shopId: string, filter: Deli
 }
 
 /** Up to `limit` matching deliveries of the shop, newest first, after `cursor`. Throws UnknownCursorError. */
-export function pageDeliveries(state: SandboxState, shopId: string, filter: DeliveryFilter, limit: number, cursor?: string): DeliveryPage {
+export function pageDeliveries(
+  state: SandboxState,
+  shopId: string,
+  filter: DeliveryFilter,
+  limit: number,
+  cursor?: string,
+): DeliveryPage {
   const ids = state.deliveryIndex.newestFirst(shopId, cursor);
-  if (!ids) throw new UnknownCursorError(`cursor ${JSON.stringify(cursor)} is not from this shop's deliveries list; start again without it`);
+  if (!ids)
+    throw new UnknownCursorError(
+      `cursor ${JSON.stringify(cursor)} is not from this shop's deliveries list; start again without it`,
+    );
   const page: WebhookDelivery[] = [];
   for (const id of ids) {
     const d = state.webhookDeliveries.get(id);

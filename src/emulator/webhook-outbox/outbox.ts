@@ -14,10 +14,18 @@ import type { Extension, WriteSubscriber } from '../runtime/pipeline.js';
 import type { SandboxPart } from '../runtime/service.js';
 import { iso } from '../../domain/state.js';
 import { toWireState, type EvidenceOptions, type PublicOperation } from '../wire.js';
-import { InThreadAttemptRunner, WorkerAttemptRunner, type AttemptJob, type AttemptOutcome, type AttemptRunner } from './attempt-runner.js';
+import {
+  InThreadAttemptRunner,
+  WorkerAttemptRunner,
+  type AttemptJob,
+  type AttemptOutcome,
+  type AttemptRunner,
+} from './attempt-runner.js';
 
 /** Delay before each attempt, from the previous one (sandbox time): at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
-export const RETRY_SCHEDULE_MS: readonly number[] = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+export const RETRY_SCHEDULE_MS: readonly number[] = [
+  0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+];
 /** How long a rotated-out secret is still signed alongside the new one (sandbox time). */
 export const SECRET_OVERLAP_MS = 24 * 3_600_000;
 /** Default per-attempt timeout (real time). */
@@ -34,10 +42,27 @@ export interface WebhookOptions {
   log?: (line: string) => void;
 }
 
-export { activeSecrets, deliveryId, fixtureSecret, maskSecret, newSecret, optionEndpointId, WebhookLimitError } from './records.js';
+export {
+  activeSecrets,
+  deliveryId,
+  fixtureSecret,
+  maskSecret,
+  newSecret,
+  optionEndpointId,
+  WebhookLimitError,
+} from './records.js';
 export type { DeliveryPage, WebhookDelivery } from './deliveries.js';
 import { activeSecrets, deliveryId, newSecret, retryAfterMs, WebhookLimitError } from './records.js';
-import { deliveryView, endedByRemoval, pageDeliveries, shopDeliveries, withoutError, type DeliveryFilter, type DeliveryPage, type WebhookDelivery } from './deliveries.js';
+import {
+  deliveryView,
+  endedByRemoval,
+  pageDeliveries,
+  shopDeliveries,
+  withoutError,
+  type DeliveryFilter,
+  type DeliveryPage,
+  type WebhookDelivery,
+} from './deliveries.js';
 import { seedEndpoints } from './seed.js';
 
 /**
@@ -86,7 +111,9 @@ export class WebhookOutbox implements Extension, SandboxPart {
     this.clock = deps.clock;
     this.world = deps.world;
     const onOutcomes = (o: AttemptOutcome[]) => this.onOutcomes(o);
-    this.runner = opts.dispatcher ? new InThreadAttemptRunner(onOutcomes, opts.dispatcher) : new WorkerAttemptRunner(onOutcomes, (e) => this.onCrash(e));
+    this.runner = opts.dispatcher
+      ? new InThreadAttemptRunner(onOutcomes, opts.dispatcher)
+      : new WorkerAttemptRunner(onOutcomes, (e) => this.onCrash(e));
   }
 
   /** Active endpoints of a shop, oldest first. */
@@ -145,11 +172,18 @@ export class WebhookOutbox implements Extension, SandboxPart {
   /** The pipeline's subscriber: new deliveries are due at once (next_attempt_at is the commit's time, and the
    * sandbox clock never goes back). */
   readonly scheduler: WriteSubscriber = ({ extra }) => {
-    for (const ch of extra) if (ch.kind === 'webhook_delivery' && ch.delivery.status === 'pending') this.start(ch.delivery.id);
+    for (const ch of extra)
+      if (ch.kind === 'webhook_delivery' && ch.delivery.status === 'pending') this.start(ch.delivery.id);
   };
 
   seed(): StoreChange[] {
-    const seeded = seedEndpoints(this.store.state, this.world.data, this.opts.url, this.optionSecret, iso(this.clock.now()));
+    const seeded = seedEndpoints(
+      this.store.state,
+      this.world.data,
+      this.opts.url,
+      this.optionSecret,
+      iso(this.clock.now()),
+    );
     this.optionSecret = seeded.optionSecret;
     return seeded.changes;
   }
@@ -220,7 +254,9 @@ export class WebhookOutbox implements Extension, SandboxPart {
   private send(): void {
     this.sendTimer = undefined;
     if (this.closed || this.outgoing.length === 0) return;
-    this.runner.send(this.outgoing.length <= SEND_BATCH_MAX ? this.outgoing.splice(0) : this.outgoing.splice(0, SEND_BATCH_MAX));
+    this.runner.send(
+      this.outgoing.length <= SEND_BATCH_MAX ? this.outgoing.splice(0) : this.outgoing.splice(0, SEND_BATCH_MAX),
+    );
     if (this.outgoing.length > 0) this.sendTimer = setTimeout(() => this.send(), SEND_BATCH_MS);
   }
 
@@ -239,7 +275,11 @@ export class WebhookOutbox implements Extension, SandboxPart {
       done.push(id);
       const current = this.store.state.webhookDeliveries.get(id);
       if (!current) continue;
-      const attempt: DeliveryAttempt = { at: iso(f.startedAt), webhook_timestamp: f.timestamp, duration_ms: o.duration_ms };
+      const attempt: DeliveryAttempt = {
+        at: iso(f.startedAt),
+        webhook_timestamp: f.timestamp,
+        duration_ms: o.duration_ms,
+      };
       if (o.status_code !== undefined) attempt.status_code = o.status_code;
       if (o.error !== undefined) attempt.error = o.error;
       const attempts = current.attempts ? [...current.attempts, attempt] : [attempt];
@@ -289,7 +329,9 @@ export class WebhookOutbox implements Extension, SandboxPart {
   /** The runner died with attempts in flight: record each as a failed attempt (retried on schedule). */
   private onCrash(e: unknown): void {
     this.opts.log?.(`webhook delivery worker failed: ${String((e as Error)?.message ?? e)}`);
-    this.onOutcomes([...this.inflight.values()].map((f) => ({ seq: f.seq, error: 'delivery worker crashed', duration_ms: 0 })));
+    this.onOutcomes(
+      [...this.inflight.values()].map((f) => ({ seq: f.seq, error: 'delivery worker crashed', duration_ms: 0 })),
+    );
   }
 
   private wakeIdle(): void {
@@ -307,7 +349,9 @@ export class WebhookOutbox implements Extension, SandboxPart {
 
   async register(shopId: string, url: string): Promise<WebhookEndpointRecord> {
     if (this.endpointsOf(shopId).length >= MAX_WEBHOOK_ENDPOINTS) {
-      throw new WebhookLimitError(`a shop may have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; remove one first (DELETE /sandbox/webhooks/<id>)`);
+      throw new WebhookLimitError(
+        `a shop may have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; remove one first (DELETE /sandbox/webhooks/<id>)`,
+      );
     }
     const endpoint: WebhookEndpointRecord = {
       id: `we_${randomBytes(8).toString('hex')}`,
@@ -345,7 +389,13 @@ export class WebhookOutbox implements Extension, SandboxPart {
     const stopped: StoreChange[] = shopDeliveries(this.store.state, ep.shop_id)
       .filter((d) => d.endpoint_id === ep.id && d.status === 'pending')
       .map((d) => ({ kind: 'webhook_delivery', delivery: endedByRemoval(d) }));
-    await this.deps.commit([{ kind: 'webhook_endpoint', endpoint: { ...ep, secret: '', previous_secrets: [], deleted_at: iso(this.clock.now()) } }, ...stopped]);
+    await this.deps.commit([
+      {
+        kind: 'webhook_endpoint',
+        endpoint: { ...ep, secret: '', previous_secrets: [], deleted_at: iso(this.clock.now()) },
+      },
+      ...stopped,
+    ]);
   }
 
   /** A delivery's attempts so far, oldest first. */
@@ -395,4 +445,3 @@ export class WebhookOutbox implements Extension, SandboxPart {
     this.wakeIdle();
   }
 }
-

@@ -33,9 +33,13 @@ function readJson(path: string, name: string): Record<string, unknown> {
 }
 
 /** The fixture JSON a workspace is made from, and its name. */
-export function fixtureJson(name: string | undefined, source: FixtureSource): { raw: Record<string, unknown>; name: string } {
+export function fixtureJson(
+  name: string | undefined,
+  source: FixtureSource,
+): { raw: Record<string, unknown>; name: string } {
   if (name === undefined) {
-    if (source.world !== undefined) return { raw: structuredClone(source.world) as Record<string, unknown>, name: 'server' };
+    if (source.world !== undefined)
+      return { raw: structuredClone(source.world) as Record<string, unknown>, name: 'server' };
     return { raw: readJson(source.fixtures ?? DEFAULT_FIXTURES, 'the server fixtures'), name: 'server' };
   }
   const dirs = [...new Set([...(source.fixtures ? [dirname(source.fixtures)] : []), dirname(DEFAULT_FIXTURES)])];
@@ -45,7 +49,10 @@ export function fixtureJson(name: string | undefined, source: FixtureSource): { 
       if (existsSync(path)) return { raw: readJson(path, name), name: file };
     }
   }
-  throw new ApiError('fixtures_not_found', `no fixture file ${echo(name)} in ${dirs.join(' or ')}; name a .json file of one of those folders`);
+  throw new ApiError(
+    'fixtures_not_found',
+    `no fixture file ${echo(name)} in ${dirs.join(' or ')}; name a .json file of one of those folders`,
+  );
 }
 
 /** A new API key for each shop of `raw`, keeping the id, label and scopes of the shop's first live fixture key. */
@@ -97,7 +104,10 @@ export function newWorkspaceRecord(
     start,
     admin: { hash: sha256(adminToken), last4: adminToken.slice(-4) },
     keys: records,
-    limits: { operations: request.limits?.operations ?? DEFAULT_WORKSPACE_OPERATIONS, pool_payouts: request.limits?.pool_payouts ?? MAX_POOL_SLOTS_PER_SHOP },
+    limits: {
+      operations: request.limits?.operations ?? DEFAULT_WORKSPACE_OPERATIONS,
+      pool_payouts: request.limits?.pool_payouts ?? MAX_POOL_SLOTS_PER_SHOP,
+    },
   };
   return { record, adminToken, keys: plain };
 }

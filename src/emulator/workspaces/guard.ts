@@ -39,7 +39,9 @@ export class WorkspaceGuard implements Admission, SandboxPart {
 
   seed(): StoreChange[] {
     const state = this.state();
-    const own: StoreChange[] = this.record.keys.filter((k) => !state.keys.has(k.id)).map((key) => ({ kind: 'key', key }));
+    const own: StoreChange[] = this.record.keys
+      .filter((k) => !state.keys.has(k.id))
+      .map((key) => ({ kind: 'key', key }));
     if (!state.meta.has('clock')) own.push({ kind: 'meta', meta: this.clock() });
     return own;
   }

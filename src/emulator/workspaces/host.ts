@@ -5,7 +5,12 @@
 // X-API-Key); a credential no workspace knows, or none, goes to the default workspace (which answers 401 as ever).
 // Every workspace registered is reopened when the server starts.
 import { randomBytes } from 'node:crypto';
-import { MAX_WORKSPACES, type CreatedWorkspace, type CreateWorkspaceRequest, type WorkspaceInfo } from '../../contract/workspaces.js';
+import {
+  MAX_WORKSPACES,
+  type CreatedWorkspace,
+  type CreateWorkspaceRequest,
+  type WorkspaceInfo,
+} from '../../contract/workspaces.js';
 import { backendFor, type StoreBackend } from '../../store/backend.js';
 import { ApiError } from '../http/errors.js';
 import { echo } from '../../contract/echo.js';
@@ -43,7 +48,13 @@ function forward(request: Request, url: string, headers: Record<string, string> 
   const h = new Headers(request.headers);
   for (const [k, v] of Object.entries(headers)) h.set(k, v);
   const body = request.method === 'GET' || request.method === 'HEAD' ? null : request.body;
-  return new Request(url, { method: request.method, headers: h, body, signal: request.signal, ...(body ? { duplex: 'half' } : {}) } as RequestInit);
+  return new Request(url, {
+    method: request.method,
+    headers: h,
+    body,
+    signal: request.signal,
+    ...(body ? { duplex: 'half' } : {}),
+  } as RequestInit);
 }
 
 export class WorkspaceHost implements WorkspaceControl {
@@ -113,7 +124,8 @@ export class WorkspaceHost implements WorkspaceControl {
     const url = request.url;
     const p = pathStart(url);
     if (url.startsWith('/w/', p)) return this.prefixed(request, url, p);
-    if (this.#spaces.size === 0 && this.def.sandbox.adminToken !== undefined && !this.def.alsoAdmin?.size) return this.def.sandbox.app.fetch(request);
+    if (this.#spaces.size === 0 && this.def.sandbox.adminToken !== undefined && !this.def.alsoAdmin?.size)
+      return this.def.sandbox.app.fetch(request);
     const admin = request.headers.get('x-admin-token');
     if (admin) {
       const h = sha256(admin);
@@ -124,7 +136,8 @@ export class WorkspaceHost implements WorkspaceControl {
     if (key && this.#spaces.size > 0) {
       const h = hashApiKey(key);
       if (!this.def.sandbox.store.state.keyByTokenHash(h)) {
-        for (const s of this.#spaces.values()) if (s.sandbox.store.state.keyByTokenHash(h)) return s.sandbox.app.fetch(request);
+        for (const s of this.#spaces.values())
+          if (s.sandbox.store.state.keyByTokenHash(h)) return s.sandbox.app.fetch(request);
       }
     }
     return this.def.sandbox.app.fetch(request);
@@ -145,16 +158,24 @@ export class WorkspaceHost implements WorkspaceControl {
 
   /** Send to `space`, its admin token (when the request carries it) replaced by the one its app checks. */
   private send(space: Space, request: Request, url: string, admin: string | null): Response | Promise<Response> {
-    if (admin === null || admin === space.token || !takesAdmin(space, sha256(admin))) return space.sandbox.app.fetch(request);
+    if (admin === null || admin === space.token || !takesAdmin(space, sha256(admin)))
+      return space.sandbox.app.fetch(request);
     return space.sandbox.app.fetch(forward(request, url, { 'x-admin-token': space.token }));
   }
 
   async create(request: CreateWorkspaceRequest): Promise<CreatedWorkspace> {
     if (this.#spaces.size + this.#creating.size >= MAX_WORKSPACES) {
-      throw new ApiError('workspace_limit', `this server holds ${MAX_WORKSPACES} workspaces, its limit: delete one (paygate workspace delete <id>) first`);
+      throw new ApiError(
+        'workspace_limit',
+        `this server holds ${MAX_WORKSPACES} workspaces, its limit: delete one (paygate workspace delete <id>) first`,
+      );
     }
     const id = request.id ?? `ws_${randomBytes(5).toString('hex')}`;
-    if (this.#spaces.has(id) || this.#creating.has(id)) throw new ApiError('workspace_exists', `workspace ${echo(id)} exists: pick another id, or delete it first (paygate workspace delete ${echo(id)})`);
+    if (this.#spaces.has(id) || this.#creating.has(id))
+      throw new ApiError(
+        'workspace_exists',
+        `workspace ${echo(id)} exists: pick another id, or delete it first (paygate workspace delete ${echo(id)})`,
+      );
     this.#creating.add(id);
     try {
       const source: FixtureSource = { fixtures: this.opts.fixtures, world: this.opts.world };
@@ -180,13 +201,20 @@ export class WorkspaceHost implements WorkspaceControl {
   }
 
   async remove(id: string): Promise<void> {
-    if (id === 'default') throw new ApiError('workspace_forbidden', 'the default workspace cannot be deleted; reset it instead (paygate sandbox reset)');
+    if (id === 'default')
+      throw new ApiError(
+        'workspace_forbidden',
+        'the default workspace cannot be deleted; reset it instead (paygate sandbox reset)',
+      );
     const space = this.#spaces.get(id);
-    if (!space) throw new ApiError('workspace_not_found', `no workspace ${echo(id)}; list them with paygate workspace list`);
+    if (!space)
+      throw new ApiError('workspace_not_found', `no workspace ${echo(id)}; list them with paygate workspace list`);
     this.#spaces.delete(id);
     this.#byAdmin.delete(space.adminHash);
     // What is in flight in it ends now: creates waiting on the provider answer 404, its streams end, timers stop.
-    space.sandbox.service.stop(new ApiError('workspace_not_found', `workspace ${id} was deleted while this request was in flight`));
+    space.sandbox.service.stop(
+      new ApiError('workspace_not_found', `workspace ${id} was deleted while this request was in flight`),
+    );
     await this.registry.remove(id);
     await space.sandbox.close();
     await this.backend.drop(id);
@@ -224,7 +252,10 @@ function takesAdmin(space: Space, hash: string): boolean {
  * The default workspace's admin token: the one given, else the one a store kept (by hash) — with `addAdminToken`, a
  * new one shown and added beside it —, else a new one.
  */
-async function adminTokenOf(opts: SandboxOptions, registry: Registry): Promise<{ inProcess: string; shown: string | undefined; hash: string; last4: string }> {
+async function adminTokenOf(
+  opts: SandboxOptions,
+  registry: Registry,
+): Promise<{ inProcess: string; shown: string | undefined; hash: string; last4: string }> {
   const stored = registry.adminToken();
   const given = opts.adminToken;
   if (given === undefined && stored && opts.addAdminToken) {
@@ -268,7 +299,13 @@ export async function hostSandbox(opts: SandboxOptions, make: MakeSandbox): Prom
     };
     const sandbox = await make({ ...opts, backend, reset: false, adminToken: admin.inProcess, front });
     const alsoAdmin = new Set(reg.addedAdminTokens());
-    const h = new WorkspaceHost({ id: 'default', record: undefined, sandbox, token: admin.inProcess, adminHash: admin.hash, alsoAdmin }, reg, backend, opts, make);
+    const h = new WorkspaceHost(
+      { id: 'default', record: undefined, sandbox, token: admin.inProcess, adminHash: admin.hash, alsoAdmin },
+      reg,
+      backend,
+      opts,
+      make,
+    );
     host = h;
     try {
       await h.reopen();

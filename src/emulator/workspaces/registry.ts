@@ -64,7 +64,9 @@ export class Registry {
 
   /** One more admin token, valid beside the kept one and those added before (until a token is set again). */
   addAdminToken(token: string): Promise<void> {
-    return this.store.commit([{ kind: 'meta', meta: { id: ADDED, hashes: [...this.addedAdminTokens(), sha256(token)] } }]);
+    return this.store.commit([
+      { kind: 'meta', meta: { id: ADDED, hashes: [...this.addedAdminTokens(), sha256(token)] } },
+    ]);
   }
 
   close(): Promise<void> {

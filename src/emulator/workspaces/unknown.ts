@@ -29,7 +29,13 @@ function credentialFor(method: string, path: string): Credential | undefined {
 
 /** The answer to `request` (its path `inner`, the prefix stripped) for workspace `id`, which does not exist. */
 export function unknownWorkspace(request: Request, inner: string, id: string, serverAdmin: boolean): Response {
-  const notFound = () => errorResponse(new ApiError('workspace_not_found', `no workspace ${echo(id)} on this server; list them with paygate workspace list`));
+  const notFound = () =>
+    errorResponse(
+      new ApiError(
+        'workspace_not_found',
+        `no workspace ${echo(id)} on this server; list them with paygate workspace list`,
+      ),
+    );
   if (serverAdmin) return notFound();
   const path = inner.slice(inner.indexOf('/', inner.indexOf('//') + 2)).split(/[?#]/)[0]!;
   let credential = credentialFor(request.method, path);

@@ -82,10 +82,19 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
   /** Connect the writer and bring the schema up to date. Idempotent. */
   connect(): Promise<pg.Client> {
     this.#connecting ??= (async () => {
-      const client = new pg.Client({ connectionString: this.opts.url, application_name: `paygate pid ${process.pid} on ${hostname()}`.slice(0, 63), keepAlive: true, keepAliveInitialDelayMillis: 1000 });
+      const client = new pg.Client({
+        connectionString: this.opts.url,
+        application_name: `paygate pid ${process.pid} on ${hostname()}`.slice(0, 63),
+        keepAlive: true,
+        keepAliveInitialDelayMillis: 1000,
+      });
       const fail = (e: Error) => {
         if (this.#closing || this.#lost) return;
-        this.#lost = new StoreError('store_failed', `paygate store ${this.label}: the database session was lost (${e.message}); this process no longer holds the active lease and stops serving.`, { cause: e });
+        this.#lost = new StoreError(
+          'store_failed',
+          `paygate store ${this.label}: the database session was lost (${e.message}); this process no longer holds the active lease and stops serving.`,
+          { cause: e },
+        );
         for (const fn of this.#onLost.splice(0)) fn(this.#lost);
       };
       client.on('error', fail);
@@ -113,7 +122,10 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
     const client = await this.connect();
     if (this.#lost) throw this.#lost;
     if (this.#leased) return true;
-    const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS ok', [LOCK_CLASS, LEASE_LOCK]);
+    const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS ok', [
+      LOCK_CLASS,
+      LEASE_LOCK,
+    ]);
     this.#leased = rows[0]?.ok === true;
     return this.#leased;
   }
@@ -167,19 +179,28 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
         WHERE l.locktype = 'advisory' AND l.classid = $1 AND l.objid = $2 AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
       [LOCK_CLASS >>> 0, LEASE_LOCK],
     );
-    return rows[0] ? `${rows[0].app || 'an unnamed client'} (connected since ${rows[0].since.toISOString()})` : undefined;
+    return rows[0]
+      ? `${rows[0].app || 'an unnamed client'} (connected since ${rows[0].since.toISOString()})`
+      : undefined;
   }
 
   async active(): Promise<pg.Client> {
     if (!(await this.tryAcquire())) {
       const who = (await this.holder().catch(() => undefined)) ?? 'another process';
-      throw new StoreError('store_locked', `paygate store ${this.label} is in use: ${who} holds its active lease. Stop that sandbox, or start this one with \`paygate sandbox start\` to stand by and take over when it stops.`);
+      throw new StoreError(
+        'store_locked',
+        `paygate store ${this.label} is in use: ${who} holds its active lease. Stop that sandbox, or start this one with \`paygate sandbox start\` to stand by and take over when it stops.`,
+      );
     }
     return this.#writer!;
   }
 
   claim(workspace: string): void {
-    if (this.#open.has(workspace)) throw new StoreError('store_locked', `paygate store ${this.label}: workspace ${workspace} is already open in this process. Close it first.`);
+    if (this.#open.has(workspace))
+      throw new StoreError(
+        'store_locked',
+        `paygate store ${this.label}: workspace ${workspace} is already open in this process. Close it first.`,
+      );
     this.#open.add(workspace);
   }
 
@@ -192,7 +213,11 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
 
   #files(): pg.Pool {
     if (!this.#pool) {
-      this.#pool = new pg.Pool({ connectionString: this.opts.url, max: 4, application_name: `paygate files pid ${process.pid}`.slice(0, 63) });
+      this.#pool = new pg.Pool({
+        connectionString: this.opts.url,
+        max: 4,
+        application_name: `paygate files pid ${process.pid}`.slice(0, 63),
+      });
       this.#pool.on('error', () => {}); // an idle connection that died: the next query opens another
     }
     return this.#pool;
@@ -200,7 +225,12 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
 
   workspace(id: string): WorkspaceStorage {
     if (!WORKSPACE_ID.test(id)) throw new TypeError(`workspace id ${JSON.stringify(id)} must match ${WORKSPACE_ID}`);
-    return { persistence: new PostgresPersistence(this, id), files: new PgFileStore(() => this.#files(), id), secrets: (legacy) => this.#secrets(id, legacy), certBase: undefined };
+    return {
+      persistence: new PostgresPersistence(this, id),
+      files: new PgFileStore(() => this.#files(), id),
+      secrets: (legacy) => this.#secrets(id, legacy),
+      certBase: undefined,
+    };
   }
 
   async #secrets(workspace: string, legacyLinkKey?: string): Promise<SandboxSecrets> {
@@ -215,8 +245,13 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
   }
 
   async drop(id: string): Promise<void> {
-    if (id === DEFAULT_WORKSPACE) throw new TypeError('the default workspace cannot be dropped; reset the store instead');
-    if (this.#open.has(id)) throw new StoreError('store_locked', `paygate store ${this.label}: workspace ${id} is open; close it before dropping it.`);
+    if (id === DEFAULT_WORKSPACE)
+      throw new TypeError('the default workspace cannot be dropped; reset the store instead');
+    if (this.#open.has(id))
+      throw new StoreError(
+        'store_locked',
+        `paygate store ${this.label}: workspace ${id} is open; close it before dropping it.`,
+      );
     await this.#withLease((client) =>
       client.query(
         `WITH j AS (DELETE FROM paygate_journal WHERE workspace = $1), s AS (DELETE FROM paygate_snapshot WHERE workspace = $1),
@@ -240,7 +275,9 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
   }
 
   async reset(): Promise<void> {
-    await this.#withLease((client) => client.query('TRUNCATE paygate_journal, paygate_snapshot, paygate_files, paygate_secrets'));
+    await this.#withLease((client) =>
+      client.query('TRUNCATE paygate_journal, paygate_snapshot, paygate_files, paygate_secrets'),
+    );
   }
 
   async close(): Promise<void> {
@@ -274,11 +311,20 @@ class PgFileStore implements FileStore {
 
   async get(id: string): Promise<Uint8Array | undefined> {
     if (!SAFE_FILE_ID.test(id)) return undefined;
-    const { rows } = await this.pool().query<{ bytes: Buffer }>({ name: 'paygate_file_get', text: 'SELECT bytes FROM paygate_files WHERE workspace = $1 AND id = $2', values: [this.workspace, id] });
+    const { rows } = await this.pool().query<{ bytes: Buffer }>({
+      name: 'paygate_file_get',
+      text: 'SELECT bytes FROM paygate_files WHERE workspace = $1 AND id = $2',
+      values: [this.workspace, id],
+    });
     return rows[0] ? new Uint8Array(rows[0].bytes) : undefined;
   }
 
   async remove(id: string): Promise<void> {
-    if (SAFE_FILE_ID.test(id)) await this.pool().query({ name: 'paygate_file_remove', text: 'DELETE FROM paygate_files WHERE workspace = $1 AND id = $2', values: [this.workspace, id] });
+    if (SAFE_FILE_ID.test(id))
+      await this.pool().query({
+        name: 'paygate_file_remove',
+        text: 'DELETE FROM paygate_files WHERE workspace = $1 AND id = $2',
+        values: [this.workspace, id],
+      });
   }
 }

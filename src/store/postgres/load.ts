@@ -29,12 +29,19 @@ function parse(label: string, text: string, kind: 'snapshot' | 'journal', line: 
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new StoreCorruptError(`${label} paygate_${kind}`, `not valid JSON (${(e as Error).message})`, { kind, advice: advice(kind, undefined), ...(line !== undefined ? { line } : {}) });
+    throw new StoreCorruptError(`${label} paygate_${kind}`, `not valid JSON (${(e as Error).message})`, {
+      kind,
+      advice: advice(kind, undefined),
+      ...(line !== undefined ? { line } : {}),
+    });
   }
 }
 
 async function readSnapshot(client: ClientBase, workspace: string, label: string): Promise<LoadedState> {
-  const snap = await client.query<{ upto_seq: string; collections: string }>('SELECT upto_seq, collections FROM paygate_snapshot WHERE workspace = $1', [workspace]);
+  const snap = await client.query<{ upto_seq: string; collections: string }>(
+    'SELECT upto_seq, collections FROM paygate_snapshot WHERE workspace = $1',
+    [workspace],
+  );
   const colls = new Map<string, Map<string, Entity>>();
   const row = snap.rows[0];
   if (row) {
@@ -42,7 +49,10 @@ async function readSnapshot(client: ClientBase, workspace: string, label: string
     try {
       assertCollections(parsed);
     } catch (e) {
-      throw new StoreCorruptError(`${label} paygate_snapshot`, (e as Error).message, { kind: 'snapshot', advice: advice('snapshot', workspace) });
+      throw new StoreCorruptError(`${label} paygate_snapshot`, (e as Error).message, {
+        kind: 'snapshot',
+        advice: advice('snapshot', workspace),
+      });
     }
     for (const [c, list] of Object.entries(parsed)) colls.set(c, new Map(list.map((v) => [v.id, v])));
   }
@@ -50,22 +60,42 @@ async function readSnapshot(client: ClientBase, workspace: string, label: string
 }
 
 /** The workspace's state: `base` brought up to date when the snapshot has not moved past it, else read afresh. */
-export async function readState(client: ClientBase, workspace: string, label: string, base?: LoadedState): Promise<LoadedState> {
+export async function readState(
+  client: ClientBase,
+  workspace: string,
+  label: string,
+  base?: LoadedState,
+): Promise<LoadedState> {
   let state: LoadedState;
   if (base) {
-    const head = await client.query<{ upto_seq: string }>('SELECT upto_seq FROM paygate_snapshot WHERE workspace = $1', [workspace]);
+    const head = await client.query<{ upto_seq: string }>(
+      'SELECT upto_seq FROM paygate_snapshot WHERE workspace = $1',
+      [workspace],
+    );
     state = Number(head.rows[0]?.upto_seq ?? 0) <= base.seq ? base : await readSnapshot(client, workspace, label);
   } else state = await readSnapshot(client, workspace, label);
-  const journal = await client.query<{ seq: string; tx: string }>('SELECT seq, tx FROM paygate_journal WHERE workspace = $1 AND seq > $2 ORDER BY seq', [workspace, state.seq]);
+  const journal = await client.query<{ seq: string; tx: string }>(
+    'SELECT seq, tx FROM paygate_journal WHERE workspace = $1 AND seq > $2 ORDER BY seq',
+    [workspace, state.seq],
+  );
   let seq = state.seq;
   for (const row of journal.rows) {
     const n = Number(row.seq);
-    if (n !== seq + 1) throw new StoreCorruptError(`${label} paygate_journal`, `transaction ${seq + 1} is missing (the next one is ${n})`, { kind: 'journal', line: n, advice: advice('journal', workspace) });
+    if (n !== seq + 1)
+      throw new StoreCorruptError(
+        `${label} paygate_journal`,
+        `transaction ${seq + 1} is missing (the next one is ${n})`,
+        { kind: 'journal', line: n, advice: advice('journal', workspace) },
+      );
     const changes = parse(label, row.tx, 'journal', n) as Change[];
     try {
       assertChanges(changes);
     } catch (e) {
-      throw new StoreCorruptError(`${label} paygate_journal`, `transaction ${n}: ${(e as Error).message}`, { kind: 'journal', line: n, advice: advice('journal', workspace) });
+      throw new StoreCorruptError(`${label} paygate_journal`, `transaction ${n}: ${(e as Error).message}`, {
+        kind: 'journal',
+        line: n,
+        advice: advice('journal', workspace),
+      });
     }
     for (const ch of changes) {
       let m = state.colls.get(ch.c);

@@ -82,7 +82,8 @@ export class PostgresPersistence extends PersistenceBase {
   }
 
   async #open(): Promise<Collections> {
-    if (this.#state === 'open' || this.#state === 'closing') throw new Error(`PostgresPersistence.open(): ${this.label} is already ${this.#state}`);
+    if (this.#state === 'open' || this.#state === 'closing')
+      throw new Error(`PostgresPersistence.open(): ${this.label} is already ${this.#state}`);
     this.source.claim(this.workspace);
     try {
       this.#client = await this.source.active();
@@ -183,7 +184,8 @@ export class PostgresPersistence extends PersistenceBase {
    */
   #failure(e: unknown): unknown {
     const code = (e as { code?: string })?.code;
-    if (this.source.lost || code === '23505' || code === undefined) this.#failed ??= new StoreFailedError(this.label, this.source.lost ?? e);
+    if (this.source.lost || code === '23505' || code === undefined)
+      this.#failed ??= new StoreFailedError(this.label, this.source.lost ?? e);
     return this.#failed ?? e;
   }
 }

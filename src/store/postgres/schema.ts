@@ -72,7 +72,9 @@ export async function migrate(client: ClientBase, label: string, upTo = SCHEMA_V
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_CLASS, MIGRATION_LOCK]);
-    await client.query('CREATE TABLE IF NOT EXISTS paygate_schema (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS paygate_schema (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
     const { rows } = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM paygate_schema');
     const found = rows[0]?.v ?? 0;
     if (found > SCHEMA_VERSION) {
@@ -86,9 +88,15 @@ export async function migrate(client: ClientBase, label: string, upTo = SCHEMA_V
       try {
         await client.query(m.sql);
       } catch (e) {
-        throw new StoreSchemaError(`paygate store ${label}: migration ${m.version} (${m.description}) failed: ${(e as Error).message}. Nothing was changed.`, { cause: e });
+        throw new StoreSchemaError(
+          `paygate store ${label}: migration ${m.version} (${m.description}) failed: ${(e as Error).message}. Nothing was changed.`,
+          { cause: e },
+        );
       }
-      await client.query('INSERT INTO paygate_schema (version, description) VALUES ($1, $2)', [m.version, m.description]);
+      await client.query('INSERT INTO paygate_schema (version, description) VALUES ($1, $2)', [
+        m.version,
+        m.description,
+      ]);
     }
     await client.query('COMMIT');
     return found;

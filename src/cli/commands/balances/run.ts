@@ -9,9 +9,21 @@ import { balancesView } from '../../views.js';
 export async function balances(options: BalancesOptions, deps: CommandDeps): Promise<void> {
   if (options.allShops) {
     const { client } = await deps.connect({ needKey: false, needAdminToken: true });
-    await show(deps.output, options.json, "Reading every shop's balances…", () => client.sandbox.balances(), allBalancesView);
+    await show(
+      deps.output,
+      options.json,
+      "Reading every shop's balances…",
+      () => client.sandbox.balances(),
+      allBalancesView,
+    );
     return;
   }
   const { client } = await deps.connect({ withAdminTokenOnly: 'paygate balances --all-shops' });
-  await show(deps.output, options.json, 'Reading balances…', () => client.balances.list(), (res) => balancesView(res.balances));
+  await show(
+    deps.output,
+    options.json,
+    'Reading balances…',
+    () => client.balances.list(),
+    (res) => balancesView(res.balances),
+  );
 }

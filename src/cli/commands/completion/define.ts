@@ -48,7 +48,13 @@ export function commandTree(cmd: Command): CommandNode {
     })),
     commands: visible.map((c) =>
       c.name() === 'help'
-        ? { name: 'help', description: help.subcommandDescription(c), options: [], commands: [], argumentChoices: siblings }
+        ? {
+            name: 'help',
+            description: help.subcommandDescription(c),
+            options: [],
+            commands: [],
+            argumentChoices: siblings,
+          }
         : commandTree(c),
     ),
     argumentChoices: cmd.registeredArguments[0]?.argChoices ?? [],
@@ -60,13 +66,16 @@ export function defineCompletion(program: Command): void {
     .command('completion')
     .description('print a shell completion script for paygate (bash, zsh or fish)')
     .addArgument(new Argument('<shell>', 'the shell to complete in').choices(SHELLS))
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 The script is generated from paygate's commands and options; print it again after an upgrade.
 ${example(`
   $ paygate completion bash > ~/.local/share/bash-completion/completions/paygate
   $ echo 'source <(paygate completion bash)' >> ~/.bashrc
   $ paygate completion zsh > "\${fpath[1]}/_paygate"          # then restart zsh (compinit)
-  $ paygate completion fish > ~/.config/fish/completions/paygate.fish`)}`)
+  $ paygate completion fish > ~/.config/fish/completions/paygate.fish`)}`,
+    )
     .action(async (shell: Shell, _opts: unknown, cmd: Command) => {
       const tree = commandTree(cmd.parent!);
       const { completion } = await import('./run.js');

@@ -22,7 +22,11 @@ import { maskKey } from '../../mask.js';
 import { out } from '../../colors.js';
 import { dim, keyValue, table } from '../../render.js';
 
-function shown(profile: Profile | undefined): { 'base-url': string | null; 'api-key': string | null; 'admin-token': string | null } {
+function shown(profile: Profile | undefined): {
+  'base-url': string | null;
+  'api-key': string | null;
+  'admin-token': string | null;
+} {
   return {
     'base-url': profile?.base_url ?? null,
     'api-key': profile?.api_key ? maskKey(profile.api_key) : null,
@@ -43,7 +47,12 @@ export async function configSet({ key, value, profile }: ConfigSetOptions, deps:
 }
 
 /** Where a key's value comes from, first match wins: its flag, its PAYGATE_ variable, the profile, the default. */
-function effective(k: ConfigKey, globals: GlobalOptions, profile: Profile | undefined, name: string): { value: string; source: Source; origin: string } | undefined {
+function effective(
+  k: ConfigKey,
+  globals: GlobalOptions,
+  profile: Profile | undefined,
+  name: string,
+): { value: string; source: Source; origin: string } | undefined {
   const flagValue = (globals as Record<string, unknown>)[k.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())];
   if (typeof flagValue === 'string' && flagValue !== '') return { value: flagValue, source: 'flag', origin: `--${k}` };
   const envName = `PAYGATE_${k.toUpperCase().replace(/-/g, '_')}`;
@@ -63,7 +72,13 @@ export async function configGet({ key, json, profile, globals }: ConfigGetOption
   const found = effective(k, globals, config.profiles[name], name);
   const value = found && (SECRET_CONFIG_KEYS.has(k) ? maskKey(found.value) : found.value.replace(/\/+$/, ''));
   if (json) {
-    deps.output.json({ profile: name, key: k, value: value ?? null, source: found?.source ?? null, origin: found?.origin ?? null });
+    deps.output.json({
+      profile: name,
+      key: k,
+      value: value ?? null,
+      source: found?.source ?? null,
+      origin: found?.origin ?? null,
+    });
     return;
   }
   if (!found) {
@@ -90,10 +105,12 @@ export async function configList({ json, profile }: ConfigListOptions, deps: Com
     });
     return;
   }
-  deps.output.print(keyValue([
-    ['config file', path],
-    ['active profile', active],
-  ]));
+  deps.output.print(
+    keyValue([
+      ['config file', path],
+      ['active profile', active],
+    ]),
+  );
   if (names.length === 0) {
     deps.output.print(`\n${out.dim('no profiles yet: `paygate config set api-key <key>`')}`);
     return;
@@ -104,7 +121,13 @@ export async function configList({ json, profile }: ConfigListOptions, deps: Com
       ['', 'profile', 'base-url', 'api-key', 'admin-token'],
       names.map((n) => {
         const s = shown(config.profiles[n]);
-        return [n === active ? '*' : '', n, s['base-url'] ?? dim('-'), s['api-key'] ?? dim('-'), s['admin-token'] ?? dim('-')];
+        return [
+          n === active ? '*' : '',
+          n,
+          s['base-url'] ?? dim('-'),
+          s['api-key'] ?? dim('-'),
+          s['admin-token'] ?? dim('-'),
+        ];
       }),
     ),
   );
@@ -114,7 +137,10 @@ export async function configUse({ name: profile }: ConfigUseOptions, deps: Comma
   const path = configPath();
   const config = readConfig(path);
   if (!config.profiles[profile]) {
-    throw new UsageError(`profile "${profile}" is not defined in ${path}`, `create it with \`paygate config set api-key <key> --profile ${profile}\``);
+    throw new UsageError(
+      `profile "${profile}" is not defined in ${path}`,
+      `create it with \`paygate config set api-key <key> --profile ${profile}\``,
+    );
   }
   await writeConfig(path, { ...config, current_profile: profile });
   deps.output.note(`current profile is now "${profile}"`);

@@ -9,7 +9,9 @@ const PROBES = ['livez', 'healthz', 'readyz'] as const;
 
 export async function health(options: JsonOptions, deps: CommandDeps): Promise<void> {
   const { client, baseUrl } = await deps.connect({ needKey: false });
-  const results = await deps.output.spin('Checking health…', () => Promise.all(PROBES.map((p) => client.health.check(p))));
+  const results = await deps.output.spin('Checking health…', () =>
+    Promise.all(PROBES.map((p) => client.health.check(p))),
+  );
   const byProbe = Object.fromEntries(PROBES.map((p, i) => [p, results[i]!]));
   if (options.json) deps.output.json(byProbe);
   else {

@@ -29,19 +29,34 @@ const tailOptions = ({ opts }: Parsed): LogsTailOptions => ({
 
 /** The subcommand and help text of the `logs` group (created, with its description, by program.ts). */
 export function defineLogs(logsCmd: Command): void {
-  logsCmd.addHelpText('after', example(`
-  $ paygate logs tail --errors`));
+  logsCmd.addHelpText(
+    'after',
+    example(`
+  $ paygate logs tail --errors`),
+  );
   logsCmd
     .command('tail')
-    .description('every request the sandbox answers, live: the newest ones first, then each as it is answered (Ctrl+C stops)')
+    .description(
+      'every request the sandbox answers, live: the newest ones first, then each as it is answered (Ctrl+C stops)',
+    )
     .option('--shop <shop_id>', "only this shop's requests (admin token; a key sees its own shop only)")
     .option('--method <method>', 'only this HTTP method, e.g. POST')
     .option('--status <status>', 'only this status (404) or class (4xx)')
     .option('--path <prefix>', 'only paths starting with this, e.g. /v1/payment')
     .option('--errors', 'only answers with status 400 or more')
-    .option('--since-start <n>', 'first print the newest n logged requests that match (0 to 2000; the sandbox keeps the last 2000)', parseIntIn(0, 2000, 'an integer from 0 to 2000'), 20)
-    .option('--json', 'one JSON object per line (NDJSON): {id, at, shop_id, method, path, status, latency_ms, error_code}')
-    .addHelpText('after', `
+    .option(
+      '--since-start <n>',
+      'first print the newest n logged requests that match (0 to 2000; the sandbox keeps the last 2000)',
+      parseIntIn(0, 2000, 'an integer from 0 to 2000'),
+      20,
+    )
+    .option(
+      '--json',
+      'one JSON object per line (NDJSON): {id, at, shop_id, method, path, status, latency_ms, error_code}',
+    )
+    .addHelpText(
+      'after',
+      `
 One line per request: time, shop (- for the admin token, open routes and failed authentication), method, path
 (secrets in the query such as k= and signature= masked), status, latency, error code, request id (the
 x-request-id header the caller got). Ctrl+C ends it with exit 0.
@@ -50,6 +65,7 @@ Reads with the sandbox admin token when one is configured: every shop. Otherwise
 ${example(`
   $ paygate logs tail
   $ paygate logs tail --errors --shop shop_a
-  $ paygate logs tail --path /v1/payment --status 4xx --since-start 0 --json`)}`)
+  $ paygate logs tail --path /v1/payment --status 4xx --since-start 0 --json`)}`,
+    )
     .action(action(tailOptions, async () => (await import('./run.js')).tail));
 }

@@ -20,13 +20,25 @@ export async function tail(options: LogsTailOptions, deps: CommandDeps): Promise
 
 /** The command proper: runs until `signal` aborts. */
 export async function tailUntil(options: LogsTailOptions, deps: CommandDeps, signal: AbortSignal): Promise<void> {
-  const filters = { shop: options.shop, method: options.method, status: options.status, path: options.path, errors: options.errors };
+  const filters = {
+    shop: options.shop,
+    method: options.method,
+    status: options.status,
+    path: options.path,
+    errors: options.errors,
+  };
   checkQuery(LogsStreamQuery, { ...filters, errors: options.errors ? 'true' : undefined, backlog: options.sinceStart });
   const { client } = await connectSupport(deps);
-  deps.output.note(`Tailing the sandbox's request log${options.sinceStart > 0 ? ` (the newest ${options.sinceStart} first)` : ''} (Ctrl+C stops)…`);
+  deps.output.note(
+    `Tailing the sandbox's request log${options.sinceStart > 0 ? ` (the newest ${options.sinceStart} first)` : ''} (Ctrl+C stops)…`,
+  );
   for await (const entry of client.sandbox.logs.stream({ ...filters, backlog: options.sinceStart }, { signal })) {
     deps.output.print(options.json ? JSON.stringify(entry) : logLine(entry));
   }
   if (signal.aborted) return;
-  throw new CliError('the sandbox closed the stream', EXIT.CONNECTION, 'is the sandbox still running? run the command again once it is');
+  throw new CliError(
+    'the sandbox closed the stream',
+    EXIT.CONNECTION,
+    'is the sandbox still running? run the command again once it is',
+  );
 }

@@ -8,5 +8,11 @@ import { historyView } from '../../views.js';
 export async function history(options: OperationOptions, deps: CommandDeps): Promise<void> {
   const ref = operationRef(options);
   const { client } = await deps.connect();
-  await show(deps.output, options.json, 'Reading the operation history…', () => client.sandbox.operations.details(ref), historyView);
+  await show(
+    deps.output,
+    options.json,
+    'Reading the operation history…',
+    () => client.sandbox.operations.details(ref),
+    historyView,
+  );
 }

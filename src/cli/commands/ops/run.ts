@@ -16,21 +16,35 @@ const ALL_PAGE = 1000;
 
 /** The command for the page after `cursor`, with the same filters. */
 function nextCommand(filters: OperationFilters, options: OpsListOptions, cursor: string): string {
-  const parts = ['paygate ops list', flagsLine(filters), options.limit !== undefined ? `--limit ${options.limit}` : '', options.json ? '--json' : '', options.csv ? '--csv' : '', `--cursor ${cursor}`];
+  const parts = [
+    'paygate ops list',
+    flagsLine(filters),
+    options.limit !== undefined ? `--limit ${options.limit}` : '',
+    options.json ? '--json' : '',
+    options.csv ? '--csv' : '',
+    `--cursor ${cursor}`,
+  ];
   return parts.filter(Boolean).join(' ');
 }
 
 /** CSV text for Output.print, which adds the last line's "\n" itself: every record then ends in CRLF. */
-const csvText = (rows: readonly SandboxOperationRow[], header: boolean): string => csvRows(rows, header).replace(/\n$/, '');
+const csvText = (rows: readonly SandboxOperationRow[], header: boolean): string =>
+  csvRows(rows, header).replace(/\n$/, '');
 
 export async function list(options: OpsListOptions, deps: CommandDeps): Promise<void> {
   if (options.json && options.csv) throw new UsageError('pass either --json or --csv, not both');
   const filters = filtersOf(options);
-  checkQuery(ListOperationsQuery, { ...filters, ...(options.limit !== undefined ? { limit: options.limit } : {}), ...(options.cursor !== undefined ? { starting_after: options.cursor } : {}) });
+  checkQuery(ListOperationsQuery, {
+    ...filters,
+    ...(options.limit !== undefined ? { limit: options.limit } : {}),
+    ...(options.cursor !== undefined ? { starting_after: options.cursor } : {}),
+  });
   const { client } = await connectSupport(deps);
   if (options.all) return listAll(options, filters, deps, client);
   const query = { ...filters, limit: options.limit, starting_after: options.cursor };
-  const { data, response } = await deps.output.spin('Listing operations…', () => client.sandbox.operations.list(query).withResponse());
+  const { data, response } = await deps.output.spin('Listing operations…', () =>
+    client.sandbox.operations.list(query).withResponse(),
+  );
   const next = data.has_more && data.next_cursor ? nextCommand(filters, options, data.next_cursor) : undefined;
   if (options.json) deps.output.json(response.body);
   else if (options.csv) {
@@ -40,13 +54,20 @@ export async function list(options: OpsListOptions, deps: CommandDeps): Promise<
 }
 
 /** `--all`: every page from --cursor (or the newest); CSV is printed page by page, the rest once at the end. */
-async function listAll(options: OpsListOptions, filters: OperationFilters, deps: CommandDeps, client: Awaited<ReturnType<typeof connectSupport>>['client']): Promise<void> {
+async function listAll(
+  options: OpsListOptions,
+  filters: OperationFilters,
+  deps: CommandDeps,
+  client: Awaited<ReturnType<typeof connectSupport>>['client'],
+): Promise<void> {
   const rows: SandboxOperationRow[] = [];
   let cursor = options.cursor;
   let printed = 0;
   for (let page = 1; ; page++) {
     const query = { ...filters, limit: options.limit ?? ALL_PAGE, starting_after: cursor };
-    const data = await deps.output.spin(`Listing operations… (page ${page}, ${rows.length + printed} so far)`, () => client.sandbox.operations.list(query));
+    const data = await deps.output.spin(`Listing operations… (page ${page}, ${rows.length + printed} so far)`, () =>
+      client.sandbox.operations.list(query),
+    );
     if (options.csv) {
       if (data.operations.length > 0 || page === 1) deps.output.print(csvText(data.operations, page === 1));
       printed += data.operations.length;
@@ -65,9 +86,21 @@ export async function show(options: OpsShowOptions, deps: CommandDeps): Promise<
   }
   const given = options.merchantOperationId ?? options.ref;
   if (given === undefined || given === '') {
-    throw new UsageError('missing <operation_id | merchant_operation_id>', 'find it with `paygate ops list --client-id <id>` (or other filters)');
+    throw new UsageError(
+      'missing <operation_id | merchant_operation_id>',
+      'find it with `paygate ops list --client-id <id>` (or other filters)',
+    );
   }
-  const ref = options.merchantOperationId === undefined && UUID.test(given) ? { operation_id: given } : { merchant_operation_id: given };
+  const ref =
+    options.merchantOperationId === undefined && UUID.test(given)
+      ? { operation_id: given }
+      : { merchant_operation_id: given };
   const { client } = await connectSupport(deps);
-  await showCall(deps.output, options.json, 'Reading the operation…', () => client.sandbox.operations.details(ref, { shop: options.shop }), opsShowView);
+  await showCall(
+    deps.output,
+    options.json,
+    'Reading the operation…',
+    () => client.sandbox.operations.details(ref, { shop: options.shop }),
+    opsShowView,
+  );
 }

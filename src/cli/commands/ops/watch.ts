@@ -40,11 +40,19 @@ export async function watchUntil(options: OpsWatchOptions, deps: CommandDeps, si
   const filters = filtersOf(options);
   const { shop, ...others } = filters;
   if (options.id !== undefined && Object.keys(others).length > 0) {
-    throw new UsageError(`${flagsLine(others)}: filters go with a tail, not with one operation`, 'watch one operation by its id (and --shop), or drop the id for a tail of the changes matching the filters');
+    throw new UsageError(
+      `${flagsLine(others)}: filters go with a tail, not with one operation`,
+      'watch one operation by its id (and --shop), or drop the id for a tail of the changes matching the filters',
+    );
   }
   checkQuery(StreamOperationsQuery, { ...filters, ...(options.id !== undefined ? { id: options.id } : {}) });
   const { client } = await connectSupport(deps);
-  const what = options.id !== undefined ? `${options.id} until it is terminal` : Object.keys(filters).length > 0 ? `changes matching ${flagsLine(filters)}` : 'every change';
+  const what =
+    options.id !== undefined
+      ? `${options.id} until it is terminal`
+      : Object.keys(filters).length > 0
+        ? `changes matching ${flagsLine(filters)}`
+        : 'every change';
   deps.output.note(`Watching ${what} (Ctrl+C stops)…`);
   const seen = new Map<string, string>();
   const stream = client.sandbox.operations.stream({ ...filters, id: options.id }, { signal });
@@ -55,5 +63,9 @@ export async function watchUntil(options: OpsWatchOptions, deps: CommandDeps, si
   if (signal.aborted) return;
   const last = [...seen.values()].at(-1);
   if (options.id !== undefined && last !== undefined && TERMINAL.has(last)) return;
-  throw new CliError('the sandbox closed the stream', EXIT.CONNECTION, 'is the sandbox still running? run the command again once it is');
+  throw new CliError(
+    'the sandbox closed the stream',
+    EXIT.CONNECTION,
+    'is the sandbox still running? run the command again once it is',
+  );
 }

@@ -18,8 +18,13 @@ export async function createPayout(options: CreateOptions, deps: CommandDeps): P
   const bankAsked = options.bankname === undefined && body.bankname !== undefined && deps.interactive;
   for (;;) {
     try {
-      await showCreate(deps, client, options, 'Creating payout (the gateway may wait up to 15 s for a provider)…', () => client.payouts.create(body), (op) =>
-        operationView(op, moid),
+      await showCreate(
+        deps,
+        client,
+        options,
+        'Creating payout (the gateway may wait up to 15 s for a provider)…',
+        () => client.payouts.create(body),
+        (op) => operationView(op, moid),
       );
       return;
     } catch (e) {

@@ -101,7 +101,9 @@ export function sandboxStartOptions({ opts }: Parsed): SandboxStartOptions {
  * then the controls in help order.
  */
 export function defineSandbox(sandboxCmd: Command): void {
-  sandboxCmd.addHelpText('after', `
+  sandboxCmd.addHelpText(
+    'after',
+    `
 Actions on one shop's operations (pay, settle, review, operations, webhooks, pool layout, links) take that shop's API
 key; the clock, evidence, keys, pool show / settings, faults and reset take the admin token (--admin-token,
 PAYGATE_ADMIN_TOKEN or the profile key admin-token), which \`paygate sandbox start\` prints (set PAYGATE_ADMIN_TOKEN
@@ -110,44 +112,111 @@ ${example(`
   $ paygate sandbox start
   $ paygate sandbox start --port 0 --in-memory --frozen-clock --json
   $ paygate sandbox pay 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c
-  $ paygate sandbox time advance 10s --admin-token pg_admin_xxxxxxxxxxxx`)}`);
+  $ paygate sandbox time advance 10s --admin-token pg_admin_xxxxxxxxxxxx`)}`,
+  );
   sandboxCmd
     .command('start')
     .description('start the sandbox HTTP server (Ctrl+C stops it)')
-    .addOption(new Option('--port <n>', 'port to listen on; 0 picks a free one').env('PAYGATE_PORT').default(4080).argParser(parsePort))
-    .addOption(new Option('--host <host>', 'interface to listen on (0.0.0.0: every interface, as in the container image)').env('PAYGATE_HOST').default('127.0.0.1'))
-    .addOption(new Option('--store <path>', 'state file (persists between runs), or a PostgreSQL database postgres://user@host/db (several processes: one serves, the others stand by)').env('PAYGATE_STORE').default('.paygate/sandbox.json'))
     .addOption(
-      new Option('--fixtures <path>', 'world fixture file: shops, keys, providers, routes (default: the bundled fixtures/default.json)').env(
-        'PAYGATE_FIXTURES',
-      ),
+      new Option('--port <n>', 'port to listen on; 0 picks a free one')
+        .env('PAYGATE_PORT')
+        .default(4080)
+        .argParser(parsePort),
+    )
+    .addOption(
+      new Option('--host <host>', 'interface to listen on (0.0.0.0: every interface, as in the container image)')
+        .env('PAYGATE_HOST')
+        .default('127.0.0.1'),
+    )
+    .addOption(
+      new Option(
+        '--store <path>',
+        'state file (persists between runs), or a PostgreSQL database postgres://user@host/db (several processes: one serves, the others stand by)',
+      )
+        .env('PAYGATE_STORE')
+        .default('.paygate/sandbox.json'),
+    )
+    .addOption(
+      new Option(
+        '--fixtures <path>',
+        'world fixture file: shops, keys, providers, routes (default: the bundled fixtures/default.json)',
+      ).env('PAYGATE_FIXTURES'),
     )
     .option('--in-memory', 'keep state in memory only (nothing written, --store ignored)')
     .option('--reset', 'delete the stored state before starting')
     .option('--frozen-clock', 'stand the sandbox clock still until advanced (env: PAYGATE_FROZEN_CLOCK=1)')
-    .option('--fsync', 'acknowledge a write once it is on disk: a store file fdatasyncs every group write (survives power loss, not only a crash of the process); PostgreSQL waits for the WAL flush (its default)')
-    .option('--no-fsync', 'PostgreSQL: acknowledge before the WAL flush (synchronous_commit off): faster, but a crash of the database server may lose the last acknowledged writes (the file store\'s default: no fdatasync)')
+    .option(
+      '--fsync',
+      'acknowledge a write once it is on disk: a store file fdatasyncs every group write (survives power loss, not only a crash of the process); PostgreSQL waits for the WAL flush (its default)',
+    )
+    .option(
+      '--no-fsync',
+      "PostgreSQL: acknowledge before the WAL flush (synchronous_commit off): faster, but a crash of the database server may lose the last acknowledged writes (the file store's default: no fdatasync)",
+    )
     .option('--webhook-url <url>', 'register this webhook URL for every shop (its whsec_ secret is printed)')
     .option(
       '--https',
       'serve the API, pages and receipt files over TLS with a self-signed certificate, made on the first start and kept beside the store (<store>.cert.pem); prints its SHA-256 fingerprint (env: PAYGATE_HTTPS=1)',
     )
     .addOption(
-      new Option('--public-url <url>', 'build every URL the sandbox returns (payment_url, receipt_url, links) from this base, e.g. behind a proxy').env(
-        'PAYGATE_PUBLIC_URL',
+      new Option(
+        '--public-url <url>',
+        'build every URL the sandbox returns (payment_url, receipt_url, links) from this base, e.g. behind a proxy',
+      ).env('PAYGATE_PUBLIC_URL'),
+    )
+    .option(
+      '--new-admin-token',
+      'print a new admin token; the one an earlier start printed (kept hashed in the store) stops working (env PAYGATE_ADMIN_TOKEN: choose it)',
+    )
+    .option(
+      '--add-admin-token',
+      'print one more admin token, valid beside the one an earlier start printed (which keeps working)',
+    )
+    .addOption(
+      new Option(
+        '--max-connections <n>',
+        'connections open at once; one more is answered 503 and closed (default 4096)',
+      ).argParser(parseIntIn(1, 1_000_000, 'an integer from 1 to 1000000')),
+    )
+    .addOption(
+      new Option(
+        '--headers-timeout <s>',
+        'seconds a request may take to send its headers; then 408 (default 10)',
+      ).argParser(SECONDS),
+    )
+    .addOption(
+      new Option(
+        '--request-timeout <s>',
+        'seconds a request may take to arrive whole, body included; then 408 — not the answer: event streams live on (default 30)',
+      ).argParser(SECONDS),
+    )
+    .addOption(
+      new Option('--keep-alive-timeout <s>', 'seconds an idle keep-alive connection is kept (default 65)').argParser(
+        SECONDS,
       ),
     )
-    .option('--new-admin-token', 'print a new admin token; the one an earlier start printed (kept hashed in the store) stops working (env PAYGATE_ADMIN_TOKEN: choose it)')
-    .option('--add-admin-token', 'print one more admin token, valid beside the one an earlier start printed (which keeps working)')
-    .addOption(new Option('--max-connections <n>', 'connections open at once; one more is answered 503 and closed (default 4096)').argParser(parseIntIn(1, 1_000_000, 'an integer from 1 to 1000000')))
-    .addOption(new Option('--headers-timeout <s>', 'seconds a request may take to send its headers; then 408 (default 10)').argParser(SECONDS))
-    .addOption(new Option('--request-timeout <s>', 'seconds a request may take to arrive whole, body included; then 408 — not the answer: event streams live on (default 30)').argParser(SECONDS))
-    .addOption(new Option('--keep-alive-timeout <s>', 'seconds an idle keep-alive connection is kept (default 65)').argParser(SECONDS))
-    .addOption(new Option('--upload-deadline <s>', 'seconds a receipt upload may take to arrive; then 408 upload_timeout, its queue place freed (default 20)').argParser(SECONDS))
-    .addOption(new Option('--max-streams <n>', 'event streams open at once; one more is 503 streams_full (default 512)').argParser(parseIntIn(1, 1_000_000, 'an integer from 1 to 1000000')))
-    .addOption(new Option('--max-streams-per-credential <n>', 'event streams one key, admin token or payment page may have open; one more is 429 streams_busy (default 16)').argParser(parseIntIn(1, 1_000_000, 'an integer from 1 to 1000000')))
+    .addOption(
+      new Option(
+        '--upload-deadline <s>',
+        'seconds a receipt upload may take to arrive; then 408 upload_timeout, its queue place freed (default 20)',
+      ).argParser(SECONDS),
+    )
+    .addOption(
+      new Option(
+        '--max-streams <n>',
+        'event streams open at once; one more is 503 streams_full (default 512)',
+      ).argParser(parseIntIn(1, 1_000_000, 'an integer from 1 to 1000000')),
+    )
+    .addOption(
+      new Option(
+        '--max-streams-per-credential <n>',
+        'event streams one key, admin token or payment page may have open; one more is 429 streams_busy (default 16)',
+      ).argParser(parseIntIn(1, 1_000_000, 'an integer from 1 to 1000000')),
+    )
     .option('--json', 'print the startup information (URL, demo keys) as JSON')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 The admin token is kept (hashed) in the store: a restart keeps the one printed first valid and prints its last 4.
 Lost it? --add-admin-token prints one more without invalidating anyone's; --new-admin-token replaces them all.
 Set PAYGATE_ADMIN_TOKEN to choose the admin token. Every setting a container needs can come from the environment
@@ -166,7 +235,8 @@ ${example(`
   $ PAYGATE_STORE=/tmp/pg.json paygate sandbox start --reset --json
   $ docker run --rm -p 4080:4080 -e PAYGATE_ADMIN_TOKEN=pg_admin_local -v paygate-data:/data paygate
   $ paygate sandbox start --store postgres://paygate@db.internal/paygate --host 0.0.0.0   # run two: one stands by
-  $ paygate sandbox start --store postgres://paygate@db.internal/paygate --no-fsync       # faster; a database crash may lose the last writes`)}`)
+  $ paygate sandbox start --store postgres://paygate@db.internal/paygate --no-fsync       # faster; a database crash may lose the last writes`)}`,
+    )
     .action(action(sandboxStartOptions, async () => (await import('./run.js')).sandboxStart));
   defineSandboxTime(sandboxCmd);
   defineSandboxOperations(sandboxCmd);

@@ -27,7 +27,11 @@ export interface Lost {
 const RETRY_MS = 1000;
 
 async function closeOld(old: Lost, output: Output): Promise<void> {
-  await old.sandbox.close().catch((e: unknown) => output.note(`paygate: error while closing the sandbox whose database went away: ${(e as Error).message}`));
+  await old.sandbox
+    .close()
+    .catch((e: unknown) =>
+      output.note(`paygate: error while closing the sandbox whose database went away: ${(e as Error).message}`),
+    );
   await old.leased.backend.close();
 }
 
@@ -35,12 +39,18 @@ async function closeOld(old: Lost, output: Output): Promise<void> {
  * Serve 503 store_unavailable (the old sandbox, left open) until the database is back, then the sandbox that
  * replaces it, listening on the same port. Undefined: SIGINT/SIGTERM stopped it meanwhile (everything closed).
  */
-export async function recover(old: Lost, output: Output, reopen: (backend: PostgresBackend) => Promise<Sandbox>): Promise<{ sandbox: Sandbox; leased: Leased } | undefined> {
+export async function recover(
+  old: Lost,
+  output: Output,
+  reopen: (backend: PostgresBackend) => Promise<Sandbox>,
+): Promise<{ sandbox: Sandbox; leased: Leased } | undefined> {
   const { PostgresBackend } = await import('../../../store/postgres/backend.js');
   const dbUrl = old.leased.backend.opts.url;
   const listening = new URL(old.url);
   const port = Number(listening.port || (listening.protocol === 'https:' ? 443 : 80));
-  output.note(`${old.lost.message.split(';')[0]}; writes answer 503 store_unavailable until the database is back (trying every ${RETRY_MS / 1000} s)`);
+  output.note(
+    `${old.lost.message.split(';')[0]}; writes answer 503 store_unavailable until the database is back (trying every ${RETRY_MS / 1000} s)`,
+  );
   // Its timers stop; a create waiting on the provider (`+slow`) answers 503 now rather than wait for a timer that
   // can no longer write its outcome.
   old.sandbox.service.stop(storeUnavailable(old.lost));
@@ -62,8 +72,7 @@ export async function recover(old: Lost, output: Output, reopen: (backend: Postg
         if (await b.tryAcquire()) {
           await b.waitForLease(); // ours already: kept while no workspace is open
           backend = b;
-        }
-        else await b.close();
+        } else await b.close();
         break; // back: ours, or another process holds the lease
       } catch {
         await b.close();
@@ -91,7 +100,9 @@ export async function recover(old: Lost, output: Output, reopen: (backend: Postg
       throw e;
     }
     await closeOld(old, output);
-    output.note(`paygate: the database is back; this process holds the active lease of ${backend.label} again and serves the state it committed`);
+    output.note(
+      `paygate: the database is back; this process holds the active lease of ${backend.label} again and serves the state it committed`,
+    );
   } else {
     await closeOld(old, output);
     leased = await acquireLease(dbUrl, port, old.host, output, { reset: false, fsync: old.fsync });

@@ -9,12 +9,16 @@ export async function sandboxStart(options: SandboxStartOptions, deps: CommandDe
   try {
     m = await import('./start.js');
   } catch (e) {
-    throw new SandboxStartError(`cannot load the sandbox: ${(e as Error).message}`, 'run `npm run build` first', { cause: e });
+    throw new SandboxStartError(`cannot load the sandbox: ${(e as Error).message}`, 'run `npm run build` first', {
+      cause: e,
+    });
   }
   try {
     await m.runSandboxStart(options, deps.output);
   } catch (e) {
     if (e instanceof CliError) throw e;
-    throw new SandboxStartError(`sandbox could not start: ${(e as Error)?.message ?? String(e)}`, undefined, { cause: e });
+    throw new SandboxStartError(`sandbox could not start: ${(e as Error)?.message ?? String(e)}`, undefined, {
+      cause: e,
+    });
   }
 }

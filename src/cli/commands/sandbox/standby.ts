@@ -7,7 +7,8 @@ import type { PostgresBackend } from '../../../store/postgres/backend.js';
 import type { Output } from '../../output.js';
 
 /** True for a store that names a PostgreSQL database. */
-export const isDatabaseStore = (store: string | undefined): store is string => store !== undefined && /^postgres(ql)?:\/\//i.test(store);
+export const isDatabaseStore = (store: string | undefined): store is string =>
+  store !== undefined && /^postgres(ql)?:\/\//i.test(store);
 
 const SERVICE_UNAVAILABLE = 503;
 const NO_CONTENT = 204;
@@ -20,8 +21,17 @@ function standbyServer(label: string): Server {
       res.writeHead(NO_CONTENT).end();
       return;
     }
-    const body = JSON.stringify({ code: 'standby', message: `this sandbox is a standby: another process holds the active lease of ${label}; it takes over when that one stops. Send requests to the active sandbox (the one whose /readyz answers 204).` });
-    res.writeHead(SERVICE_UNAVAILABLE, { 'content-type': 'application/json;charset=UTF-8', 'retry-after': '1', 'cache-control': 'no-store' }).end(body);
+    const body = JSON.stringify({
+      code: 'standby',
+      message: `this sandbox is a standby: another process holds the active lease of ${label}; it takes over when that one stops. Send requests to the active sandbox (the one whose /readyz answers 204).`,
+    });
+    res
+      .writeHead(SERVICE_UNAVAILABLE, {
+        'content-type': 'application/json;charset=UTF-8',
+        'retry-after': '1',
+        'cache-control': 'no-store',
+      })
+      .end(body);
   });
 }
 
@@ -55,7 +65,13 @@ function closeServer(server: Server): Promise<void> {
  * Connect to the database (migrating its schema) and get the active lease, standing by until then. Resolves
  * undefined when SIGINT/SIGTERM stopped the wait (nothing left open).
  */
-export async function acquireLease(url: string, port: number, host: string, output: Output, flags: { reset: boolean; fsync: boolean | undefined }): Promise<Leased | undefined> {
+export async function acquireLease(
+  url: string,
+  port: number,
+  host: string,
+  output: Output,
+  flags: { reset: boolean; fsync: boolean | undefined },
+): Promise<Leased | undefined> {
   const { PostgresBackend } = await import('../../../store/postgres/backend.js');
   const { StoreError } = await import('../../../store/errors.js');
   let backend = new PostgresBackend({ url, ...(flags.fsync !== undefined ? { fsync: flags.fsync } : {}) });
@@ -65,7 +81,11 @@ export async function acquireLease(url: string, port: number, host: string, outp
       return { backend, port, handOver: async () => {} };
     }
     // A standby with --reset would wipe the active one's data the moment it takes over.
-    if (flags.reset) throw new StoreError('store_locked', `paygate store ${backend.label} is in use: ${(await backend.holder()) ?? 'another process'} holds its active lease, and --reset would delete its data. Stop that sandbox first, or start without --reset to stand by.`);
+    if (flags.reset)
+      throw new StoreError(
+        'store_locked',
+        `paygate store ${backend.label} is in use: ${(await backend.holder()) ?? 'another process'} holds its active lease, and --reset would delete its data. Stop that sandbox first, or start without --reset to stand by.`,
+      );
   } catch (e) {
     await backend.close();
     throw e;
@@ -78,7 +98,9 @@ export async function acquireLease(url: string, port: number, host: string, outp
   try {
     const actual = await listen(server, port, host);
     const holder = (await backend.holder().catch(() => undefined)) ?? 'another process';
-    output.note(`paygate sandbox is standing by on http://${host.includes(':') ? `[${host}]` : host}:${actual}: ${holder} holds the active lease of ${backend.label}. /readyz answers 503 until this process takes over.`);
+    output.note(
+      `paygate sandbox is standing by on http://${host.includes(':') ? `[${host}]` : host}:${actual}: ${holder} holds the active lease of ${backend.label}. /readyz answers 503 until this process takes over.`,
+    );
     for (;;) {
       try {
         // Keep the default workspace's state warm meanwhile: taking over then replays only the latest rows.

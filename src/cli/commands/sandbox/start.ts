@@ -15,7 +15,8 @@ export const DEFAULT_STORE = '.paygate/sandbox.json';
 function parsePort(value: string | number | undefined): number {
   const text = String(value ?? process.env.PAYGATE_PORT ?? DEFAULT_PORT);
   const n = Number(text);
-  if (!/^\d+$/.test(text) || n > 65535) throw new SandboxStartError(`invalid port ${text}`, 'use a number from 0 to 65535 (0 picks a free port)');
+  if (!/^\d+$/.test(text) || n > 65535)
+    throw new SandboxStartError(`invalid port ${text}`, 'use a number from 0 to 65535 (0 picks a free port)');
   return n;
 }
 
@@ -27,13 +28,21 @@ export function envFlag(name: string, env: NodeJS.ProcessEnv = process.env): boo
   const value = (env[name] ?? '').trim().toLowerCase();
   if (['1', 'true', 'yes', 'on'].includes(value)) return true;
   if (['', '0', 'false', 'no', 'off'].includes(value)) return false;
-  throw new UsageError(`${name}="${env[name]}" is not a yes/no value`, `set ${name}=1 (or true, yes, on) to turn it on; ${name}=0 (or false, no, off) or unset leaves it off`);
+  throw new UsageError(
+    `${name}="${env[name]}" is not a yes/no value`,
+    `set ${name}=1 (or true, yes, on) to turn it on; ${name}=0 (or false, no, off) or unset leaves it off`,
+  );
 }
 
 /** A start-up failure as the user can act on it: which port, or which file and what the system said. */
 export function explain(e: unknown, port: number, host: string): SandboxStartError {
   const err = e as NodeJS.ErrnoException & { code?: string };
-  if (err?.syscall !== undefined && err.syscall !== 'listen' && err.path !== undefined && /^E[A-Z]+$/.test(err.code ?? '')) {
+  if (
+    err?.syscall !== undefined &&
+    err.syscall !== 'listen' &&
+    err.path !== undefined &&
+    /^E[A-Z]+$/.test(err.code ?? '')
+  ) {
     return new SandboxStartError(
       `cannot use the store at ${err.path}: ${err.code} (${err.syscall})`,
       err.code === 'EACCES' || err.code === 'EPERM' || err.code === 'EROFS'
@@ -43,13 +52,27 @@ export function explain(e: unknown, port: number, host: string): SandboxStartErr
     );
   }
   if (err?.code === 'EADDRINUSE') {
-    return new SandboxStartError(`port ${port} on ${host} is already in use`, 'stop what is listening there, or pass --port <other> (--port 0 picks a free one)');
+    return new SandboxStartError(
+      `port ${port} on ${host} is already in use`,
+      'stop what is listening there, or pass --port <other> (--port 0 picks a free one)',
+    );
   }
-  if (err?.code === 'EACCES') return new SandboxStartError(`not allowed to listen on ${host}:${port}`, 'pick a port above 1024');
+  if (err?.code === 'EACCES')
+    return new SandboxStartError(`not allowed to listen on ${host}:${port}`, 'pick a port above 1024');
   if (err?.code === 'port_unavailable') {
-    return new SandboxStartError(err.message, 'stop what is listening there, or pass --port <other> (above 1024; --port 0 picks a free one)');
+    return new SandboxStartError(
+      err.message,
+      'stop what is listening there, or pass --port <other> (above 1024; --port 0 picks a free one)',
+    );
   }
-  if (err?.code === 'store_locked' || err?.code === 'store_schema' || err?.code === 'tls_invalid' || err?.code === 'store_corrupt' || err?.code === 'store_failed' || err?.code === 'fixture_invalid') {
+  if (
+    err?.code === 'store_locked' ||
+    err?.code === 'store_schema' ||
+    err?.code === 'tls_invalid' ||
+    err?.code === 'store_corrupt' ||
+    err?.code === 'store_failed' ||
+    err?.code === 'fixture_invalid'
+  ) {
     return new SandboxStartError(err.message, undefined, { cause: e });
   }
   return new SandboxStartError(`the sandbox could not start: ${err?.message ?? String(e)}`, undefined, { cause: e });
@@ -69,14 +92,24 @@ interface Started {
 }
 
 /** On a database store: the active lease, standing by until it is ours (undefined: stopped while waiting). */
-async function leaseOf(store: string | undefined, port: number, host: string, output: Output, flags: { reset: boolean; fsync: boolean | undefined }): Promise<Leased | undefined | 'none'> {
+async function leaseOf(
+  store: string | undefined,
+  port: number,
+  host: string,
+  output: Output,
+  flags: { reset: boolean; fsync: boolean | undefined },
+): Promise<Leased | undefined | 'none'> {
   if (!isDatabaseStore(store)) return 'none';
   try {
     return await acquireLease(store, port, host, output, flags);
   } catch (e) {
     if ((e as { code?: string }).code?.startsWith('store_')) throw explain(e, port, host);
     const shown = store.replace(/:\/\/([^:@/]*):[^@/]*@/, '://$1:***@');
-    throw new SandboxStartError(`cannot use the PostgreSQL store ${shown}: ${(e as Error).message}`, 'check the URL (postgres://user[:password]@host[:port]/database), that the server runs, and that this user may connect and create tables', { cause: e });
+    throw new SandboxStartError(
+      `cannot use the PostgreSQL store ${shown}: ${(e as Error).message}`,
+      'check the URL (postgres://user[:password]@host[:port]/database), that the server runs, and that this user may connect and create tables',
+      { cause: e },
+    );
   }
 }
 
@@ -90,9 +123,15 @@ async function started(opts: SandboxStartOptions, output: Output): Promise<Start
   const fixtures = opts.fixtures ?? process.env.PAYGATE_FIXTURES;
   const publicUrl = opts.publicUrl ?? process.env.PAYGATE_PUBLIC_URL;
   const problem = publicUrl === undefined ? undefined : publicUrlProblem(publicUrl);
-  if (problem) throw new UsageError(`--public-url "${publicUrl}" ${problem}`, 'give the base URL clients reach the sandbox at, e.g. https://paygate.example.test or http://proxy:8080/paygate');
+  if (problem)
+    throw new UsageError(
+      `--public-url "${publicUrl}" ${problem}`,
+      'give the base URL clients reach the sandbox at, e.g. https://paygate.example.test or http://proxy:8080/paygate',
+    );
   if (opts.addAdminToken && (opts.newAdminToken || process.env.PAYGATE_ADMIN_TOKEN)) {
-    throw new UsageError(`--add-admin-token adds one more token; ${opts.newAdminToken ? '--new-admin-token replaces them all' : 'PAYGATE_ADMIN_TOKEN chooses the one token'}: use one of them`);
+    throw new UsageError(
+      `--add-admin-token adds one more token; ${opts.newAdminToken ? '--new-admin-token replaces them all' : 'PAYGATE_ADMIN_TOKEN chooses the one token'}: use one of them`,
+    );
   }
   // Loaded before the lease, so a standby that takes over only loads the state.
   const { createSandbox } = await import('../../../emulator/index.js');
@@ -112,8 +151,14 @@ async function started(opts: SandboxStartOptions, output: Output): Promise<Start
       https,
       ...(opts.limits ? { limits: opts.limits } : {}),
       ...(adminToken !== undefined
-        ? adminToken === null ? {} : { adminToken }
-        : process.env.PAYGATE_ADMIN_TOKEN ? { adminToken: process.env.PAYGATE_ADMIN_TOKEN } : opts.newAdminToken ? { adminToken: `pg_admin_${randomBytes(12).toString('hex')}` } : {}),
+        ? adminToken === null
+          ? {}
+          : { adminToken }
+        : process.env.PAYGATE_ADMIN_TOKEN
+          ? { adminToken: process.env.PAYGATE_ADMIN_TOKEN }
+          : opts.newAdminToken
+            ? { adminToken: `pg_admin_${randomBytes(12).toString('hex')}` }
+            : {}),
       ...(opts.addAdminToken && adminToken === undefined ? { addAdminToken: true } : {}),
     });
   try {
@@ -125,7 +170,14 @@ async function started(opts: SandboxStartOptions, output: Output): Promise<Start
   }
   try {
     await leased?.handOver();
-    return { sandbox, url: (await sandbox.listen({ port: leased?.port ?? port, host })).url, host, store: leased ? leased.backend.label : store, leased, reopen };
+    return {
+      sandbox,
+      url: (await sandbox.listen({ port: leased?.port ?? port, host })).url,
+      host,
+      store: leased ? leased.backend.label : store,
+      leased,
+      reopen,
+    };
   } catch (e) {
     await sandbox.close();
     await leased?.backend.close();
@@ -152,7 +204,14 @@ function startupInfo(sandbox: Sandbox, url: string, store: string | undefined, w
     webhook_url: webhookUrl ?? null,
     webhook_secret: sandbox.webhookSecret ?? null,
     tls: tls
-      ? { fingerprint_sha256: tls.fingerprint, cert_path: tls.certPath, key_path: tls.keyPath ?? null, names: tls.names, valid_to: tls.validTo, created: tls.created ?? null }
+      ? {
+          fingerprint_sha256: tls.fingerprint,
+          cert_path: tls.certPath,
+          key_path: tls.keyPath ?? null,
+          names: tls.names,
+          valid_to: tls.validTo,
+          created: tls.created ?? null,
+        }
       : null,
   };
 }
@@ -168,7 +227,11 @@ function tlsLines(tls: Sandbox['tls'], out: typeof import('../../colors.js').out
 }
 
 /** The human startup banner. */
-async function readyLines(sandbox: Sandbox, info: ReturnType<typeof startupInfo>, webhookUrl: string | undefined): Promise<string[]> {
+async function readyLines(
+  sandbox: Sandbox,
+  info: ReturnType<typeof startupInfo>,
+  webhookUrl: string | undefined,
+): Promise<string[]> {
   const { out } = await import('../../colors.js');
   const url = info.base_url;
   return [
@@ -182,19 +245,29 @@ async function readyLines(sandbox: Sandbox, info: ReturnType<typeof startupInfo>
     '',
     out.bold('  demo shops'),
     ...sandbox.demo.shops.map((s) => {
-      const flags = [s.hosted_page ? 'hosted page' : 'no hosted page', s.flexible_links ? 'flexible links' : null, s.pool_only ? 'pool only' : null]
+      const flags = [
+        s.hosted_page ? 'hosted page' : 'no hosted page',
+        s.flexible_links ? 'flexible links' : null,
+        s.pool_only ? 'pool only' : null,
+      ]
         .filter(Boolean)
         .join(', ');
       return `  ${s.id.padEnd(10)} ${s.name.padEnd(28)} key ${out.yellow(s.api_key)}  ${out.dim(flags)}`;
     }),
-    ...(sandbox.demo.revoked_api_key ? [`  ${'revoked'.padEnd(10)} ${''.padEnd(28)} key ${out.dim(sandbox.demo.revoked_api_key)}`] : []),
+    ...(sandbox.demo.revoked_api_key
+      ? [`  ${'revoked'.padEnd(10)} ${''.padEnd(28)} key ${out.dim(sandbox.demo.revoked_api_key)}`]
+      : []),
     '',
     sandbox.adminToken !== undefined
       ? `  admin token     ${out.yellow(sandbox.adminToken)}  ${out.dim('(X-Admin-Token for clock, keys, evidence, pool, reset and workspace controls)')}`
       : `  admin token     kept from an earlier start, …${sandbox.adminTokenLast4}  ${out.dim('(still valid; lost it? start with --add-admin-token for one more, valid beside it; --new-admin-token replaces it)')}`,
-    ...(webhookUrl ? [`  webhooks        ${webhookUrl} for every shop, secret ${out.yellow(sandbox.webhookSecret ?? '')}`] : []),
+    ...(webhookUrl
+      ? [`  webhooks        ${webhookUrl} for every shop, secret ${out.yellow(sandbox.webhookSecret ?? '')}`]
+      : []),
     '',
-    out.dim(`  try: PAYGATE_BASE_URL=${url}${sandbox.tls ? ` PAYGATE_CA=${sandbox.tls.certPath}` : ''} PAYGATE_API_KEY=${sandbox.demo.shops[0]?.api_key ?? '<key>'} paygate balances`),
+    out.dim(
+      `  try: PAYGATE_BASE_URL=${url}${sandbox.tls ? ` PAYGATE_CA=${sandbox.tls.certPath}` : ''} PAYGATE_API_KEY=${sandbox.demo.shops[0]?.api_key ?? '<key>'} paygate balances`,
+    ),
     out.dim('  Ctrl+C stops the sandbox and compacts the store.'),
   ];
 }
@@ -243,7 +316,9 @@ export async function runSandboxStart(opts: SandboxStartOptions, output: Output)
     const lost = await closed;
     if (!lost || !leased) return;
     // The database went away: keep answering (writes 503 store_unavailable) until it is back, then serve again.
-    const next = await recover({ sandbox, leased, url, host, fsync: opts.fsync, lost }, output, (b) => reopen(b, adminToken)).catch((e: unknown) => {
+    const next = await recover({ sandbox, leased, url, host, fsync: opts.fsync, lost }, output, (b) =>
+      reopen(b, adminToken),
+    ).catch((e: unknown) => {
       throw explain(e, leased!.port, host);
     });
     if (!next) return;

@@ -45,10 +45,15 @@ export interface ScenarioNewOptions {
   force: boolean;
 }
 
-const paths = ({ args, opts }: Parsed): ScenarioPathsOptions => ({ paths: (args[0] as string[] | undefined) ?? [], bundled: flag(opts.bundled), json: flag(opts.json) });
+const paths = ({ args, opts }: Parsed): ScenarioPathsOptions => ({
+  paths: (args[0] as string[] | undefined) ?? [],
+  bundled: flag(opts.bundled),
+  json: flag(opts.json),
+});
 
 function reporterName(value: string, previous: ReporterName[] | undefined): ReporterName[] {
-  if (!(REPORTERS as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${REPORTERS.join(', ')}`);
+  if (!(REPORTERS as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`must be one of ${REPORTERS.join(', ')}`);
   return [...(previous ?? []), value as ReporterName];
 }
 
@@ -67,7 +72,11 @@ const runOptions = ({ args, opts, globals }: Parsed): ScenarioRunOptions => ({
   globals,
 });
 
-const newOptions = ({ args, opts }: Parsed): ScenarioNewOptions => ({ name: String(args[0]), output: str(opts.output), force: flag(opts.force) });
+const newOptions = ({ args, opts }: Parsed): ScenarioNewOptions => ({
+  name: String(args[0]),
+  output: str(opts.output),
+  force: flag(opts.force),
+});
 
 const BUNDLED_HELP = 'the scenario library that comes with paygate (node_modules/paygate/scenarios/) instead of paths';
 
@@ -76,12 +85,15 @@ Exit codes: 0 every scenario passed, 1 a scenario failed, 2 a file is invalid (f
 misused, 3 the --base-url cannot be reached. The format: docs/scenarios.md.`;
 
 export function defineScenario(cmd: Command): void {
-  cmd.addHelpText('after', `${EXIT_NOTE}\n${example(`
+  cmd.addHelpText(
+    'after',
+    `${EXIT_NOTE}\n${example(`
   $ paygate scenario run                                  # every scenario under scenarios/, in process
   $ paygate scenario run --bundled --grep payout          # from the library that comes with paygate
   $ paygate scenario run scenarios/payouts 'scenarios/**/*refund*.yaml' --bail
   $ paygate scenario run --reporter terminal --reporter junit --output reports/scenarios.xml
-  $ paygate scenario new "refund after a partial payment"`)}`);
+  $ paygate scenario new "refund after a partial payment"`)}`,
+  );
   cmd
     .command('list')
     .description('list the scenarios found, with their step counts')
@@ -112,15 +124,35 @@ function defineRun(cmd: Command): void {
     .description('run scenarios, each in its own in-process sandbox (or against --base-url), and report')
     .argument('[paths...]', 'files, directories or globs (default: scenarios/)')
     .option('--bundled', BUNDLED_HELP)
-    .option('--concurrency <n>', 'scenarios at once (default: the number of cores; 1 with --base-url)', parseIntIn(1, 256, 'an integer from 1 to 256'))
+    .option(
+      '--concurrency <n>',
+      'scenarios at once (default: the number of cores; 1 with --base-url)',
+      parseIntIn(1, 256, 'an integer from 1 to 256'),
+    )
     .option('--grep <regexp>', 'only scenarios whose name or file matches (case-insensitive)')
     .option('--bail', 'start no new scenario after one failed')
     .option('--seed <n>', 'seed of the unique values (the summary prints the one used)', parseInteger)
-    .option('--reporter <name>', 'terminal, json (JSON Lines, on stdout unless --output) or junit; repeatable (default: terminal)', reporterName)
-    .option('--output <file>', 'the JUnit XML file (with --reporter junit; default: scenario-report.xml), or the JSON Lines file (with --reporter json alone)')
-    .option('--no-reset', 'with --base-url: do not reset the sandbox before each scenario (it is, by default, when the admin token is known)')
-    .option('--key <shop=key>', 'with --base-url: the API key of a shop that steps act as; repeatable; wins over --api-key for that shop (default: the fixture keys)', collect)
-    .addHelpText('after', `
+    .option(
+      '--reporter <name>',
+      'terminal, json (JSON Lines, on stdout unless --output) or junit; repeatable (default: terminal)',
+      reporterName,
+    )
+    .option(
+      '--output <file>',
+      'the JUnit XML file (with --reporter junit; default: scenario-report.xml), or the JSON Lines file (with --reporter json alone)',
+    )
+    .option(
+      '--no-reset',
+      'with --base-url: do not reset the sandbox before each scenario (it is, by default, when the admin token is known)',
+    )
+    .option(
+      '--key <shop=key>',
+      'with --base-url: the API key of a shop that steps act as; repeatable; wins over --api-key for that shop (default: the fixture keys)',
+      collect,
+    )
+    .addHelpText(
+      'after',
+      `
 With --base-url the scenarios run one at a time against that sandbox (it has one clock and one set of balances),
 which is reset to its fixtures before each one (sandbox control, admin token; --no-reset keeps its state);
 --api-key is the key of the scenarios' default shop, --admin-token the sandbox's admin token (or their environment
@@ -131,6 +163,7 @@ ${example(`
   $ paygate scenario run scenarios/ --reporter junit --output reports/scenarios.xml
   $ paygate scenario run --grep webhook --seed 42
   $ paygate scenario run scenarios/ --reporter json --output reports/scenarios.jsonl
-  $ paygate --base-url http://127.0.0.1:4080 --admin-token pg_admin_… scenario run scenarios/payments`)}`)
+  $ paygate --base-url http://127.0.0.1:4080 --admin-token pg_admin_… scenario run scenarios/payments`)}`,
+    )
     .action(action(runOptions, async () => (await import('./run-files.js')).runScenarios));
 }

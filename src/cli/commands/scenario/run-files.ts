@@ -19,7 +19,8 @@ function parseKeys(pairs: string[]): Record<string, string> {
 
 async function remoteOf(options: ScenarioRunOptions) {
   if (!options.baseUrl) {
-    if (options.keys.length > 0) throw new UsageError('--key is for runs against --base-url; in process every shop\'s key is known');
+    if (options.keys.length > 0)
+      throw new UsageError("--key is for runs against --base-url; in process every shop's key is known");
     return undefined;
   }
   const { resolveConnection } = await import('../../config.js');
@@ -27,7 +28,13 @@ async function remoteOf(options: ScenarioRunOptions) {
   const conn = resolveConnection(options.globals);
   registerSecret(conn.apiKey);
   registerSecret(conn.adminToken);
-  return { baseUrl: options.baseUrl, apiKey: conn.apiKey, adminToken: conn.adminToken, keys: parseKeys(options.keys), reset: options.reset };
+  return {
+    baseUrl: options.baseUrl,
+    apiKey: conn.apiKey,
+    adminToken: conn.adminToken,
+    keys: parseKeys(options.keys),
+    reset: options.reset,
+  };
 }
 
 /**
@@ -48,7 +55,9 @@ async function reportersOf(names: ReporterName[], output: string | undefined) {
   const { out, err } = await import('../../colors.js');
   const unique = [...new Set(names)];
   if (output && !unique.includes('junit') && !unique.includes('json')) {
-    throw new UsageError('--output names the file of the junit or json reporter: add --reporter junit or --reporter json');
+    throw new UsageError(
+      '--output names the file of the junit or json reporter: add --reporter junit or --reporter json',
+    );
   }
   const jsonFile = unique.includes('junit') ? undefined : output;
   const reporters = [];
@@ -64,7 +73,10 @@ async function reportersOf(names: ReporterName[], output: string | undefined) {
       // With JSON Lines on stdout, the terminal report goes to stderr.
       const toErr = unique.includes('json') && jsonFile === undefined;
       const stream = toErr ? process.stderr : process.stdout;
-      const t = new TerminalReporter(stream, { color: (toErr ? err : out).level > 0, spinner: stream.isTTY === true && stream.columns > 0 });
+      const t = new TerminalReporter(stream, {
+        color: (toErr ? err : out).level > 0,
+        spinner: stream.isTTY === true && stream.columns > 0,
+      });
       await t.start();
       reporters.push(t);
     }
@@ -97,7 +109,13 @@ export async function runScenarios(options: ScenarioRunOptions, deps: CommandDep
     }
     const { reporters, close } = await reportersOf(options.reporters, options.output);
     try {
-      const opts = { remote, concurrency: options.concurrency, bail: options.bail, seed: options.seed, skippedFiles: found.skipped };
+      const opts = {
+        remote,
+        concurrency: options.concurrency,
+        bail: options.bail,
+        seed: options.seed,
+        skippedFiles: found.skipped,
+      };
       summary = await runReported(scenarios, opts, reporters);
     } finally {
       close();
@@ -106,5 +124,8 @@ export async function runScenarios(options: ScenarioRunOptions, deps: CommandDep
     await reportInvalidFiles(e, options);
     throw await asCliError(e);
   }
-  if (summary.failed > 0) throw new CheckFailedError(`${summary.failed} of ${summary.results.length} scenario${summary.results.length === 1 ? '' : 's'} failed`);
+  if (summary.failed > 0)
+    throw new CheckFailedError(
+      `${summary.failed} of ${summary.results.length} scenario${summary.results.length === 1 ? '' : 's'} failed`,
+    );
 }

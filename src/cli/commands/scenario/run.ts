@@ -9,19 +9,33 @@ import { EXIT } from '../../exit-codes.js';
 
 /** Library errors as the CLI's: an invalid file or misuse is 2, an unreachable target 3. */
 export async function asCliError(e: unknown): Promise<unknown> {
-  const { ScenarioFilesError, ScenarioFileError, ScenarioUsageError, TargetUnreachableError } = await import('../../../scenarios/errors.js');
-  if (e instanceof ScenarioFilesError || e instanceof ScenarioFileError) return new UsageError(`invalid scenario file:\n${e.message}`, 'the format is described in docs/scenarios.md');
+  const { ScenarioFilesError, ScenarioFileError, ScenarioUsageError, TargetUnreachableError } =
+    await import('../../../scenarios/errors.js');
+  if (e instanceof ScenarioFilesError || e instanceof ScenarioFileError)
+    return new UsageError(`invalid scenario file:\n${e.message}`, 'the format is described in docs/scenarios.md');
   if (e instanceof ScenarioUsageError) return new UsageError(e.message, e.hint);
-  if (e instanceof TargetUnreachableError) return new CliError(e.message, EXIT.CONNECTION, 'start one with `paygate sandbox start`, or drop --base-url to run each scenario in process', 'connection_failed');
+  if (e instanceof TargetUnreachableError)
+    return new CliError(
+      e.message,
+      EXIT.CONNECTION,
+      'start one with `paygate sandbox start`, or drop --base-url to run each scenario in process',
+      'connection_failed',
+    );
   return e;
 }
 
 /** The files a command works on: its paths, or with --bundled the library that comes with paygate; the skipped ones said on stderr. */
-export async function findScenarioFiles(options: { paths: string[]; bundled: boolean }, deps: CommandDeps): Promise<{ files: string[]; skipped: string[] }> {
-  if (options.bundled && options.paths.length > 0) throw new UsageError('--bundled takes the library that comes with paygate: give it no paths as well');
+export async function findScenarioFiles(
+  options: { paths: string[]; bundled: boolean },
+  deps: CommandDeps,
+): Promise<{ files: string[]; skipped: string[] }> {
+  if (options.bundled && options.paths.length > 0)
+    throw new UsageError('--bundled takes the library that comes with paygate: give it no paths as well');
   const { discoverScenarios, skippedLine, BUNDLED_SCENARIOS } = await import('../../../scenarios/discover.js');
   try {
-    const found = discoverScenarios(options.bundled ? [relative(process.cwd(), BUNDLED_SCENARIOS) || '.'] : options.paths);
+    const found = discoverScenarios(
+      options.bundled ? [relative(process.cwd(), BUNDLED_SCENARIOS) || '.'] : options.paths,
+    );
     const line = skippedLine(found.skipped);
     if (line) deps.output.note(line);
     return found;
@@ -36,11 +50,15 @@ export async function list(options: ScenarioPathsOptions, deps: CommandDeps): Pr
   try {
     const scenarios = await loadAll(found.files);
     if (options.json) {
-      deps.output.json({ scenarios: scenarios.map((s) => ({ file: s.file, name: s.name, steps: s.steps.length, tags: s.tags })), skipped_files: found.skipped });
+      deps.output.json({
+        scenarios: scenarios.map((s) => ({ file: s.file, name: s.name, steps: s.steps.length, tags: s.tags })),
+        skipped_files: found.skipped,
+      });
       return;
     }
     const width = Math.max(...scenarios.map((s) => (s.file ?? '').length));
-    for (const s of scenarios) deps.output.print(`${(s.file ?? '').padEnd(width)}  ${String(s.steps.length).padStart(3)} steps  ${s.name}`);
+    for (const s of scenarios)
+      deps.output.print(`${(s.file ?? '').padEnd(width)}  ${String(s.steps.length).padStart(3)} steps  ${s.name}`);
     deps.output.note(`${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'}`);
   } catch (e) {
     throw await asCliError(e);
@@ -59,8 +77,11 @@ export async function validate(options: ScenarioPathsOptions, deps: CommandDeps)
       problems.push(...e.issues.map((i) => ({ file: f, ...i })));
     }
   }
-  if (options.json) deps.output.json({ files: files.length, valid: problems.length === 0, problems, skipped_files: skipped });
-  else for (const p of problems) deps.output.print(`${p.file}:${p.line}:${p.column}: ${p.path ? `${p.path}: ` : ''}${p.message}`);
+  if (options.json)
+    deps.output.json({ files: files.length, valid: problems.length === 0, problems, skipped_files: skipped });
+  else
+    for (const p of problems)
+      deps.output.print(`${p.file}:${p.line}:${p.column}: ${p.path ? `${p.path}: ` : ''}${p.message}`);
   const bad = new Set(problems.map((p) => p.file)).size;
   if (bad > 0) throw new UsageError(`${bad} of ${files.length} scenario file${files.length === 1 ? '' : 's'} invalid`);
   if (!options.json) deps.output.note(`${files.length} scenario file${files.length === 1 ? '' : 's'} valid`);
@@ -75,7 +96,8 @@ const slug = (name: string) =>
 
 export async function create(options: ScenarioNewOptions, deps: CommandDeps): Promise<void> {
   const file = options.output ?? `scenarios/${slug(options.name)}.yaml`;
-  if (existsSync(file) && !options.force) throw new UsageError(`${file} exists`, 'pass --force to overwrite it, or --output another file');
+  if (existsSync(file) && !options.force)
+    throw new UsageError(`${file} exists`, 'pass --force to overwrite it, or --output another file');
   const { starterScenario } = await import('./starter.js');
   const schema = relative(dirname(file), 'node_modules/paygate/docs/scenario.schema.json');
   const local = existsSync('docs/scenario.schema.json') ? relative(dirname(file), 'docs/scenario.schema.json') : schema;

@@ -8,5 +8,11 @@ import { operationView } from '../../views.js';
 export async function state(options: OperationOptions, deps: CommandDeps): Promise<void> {
   const ref = operationRef(options);
   const { client } = await deps.connect();
-  await show(deps.output, options.json, 'Reading operation state…', () => client.operations.get(ref), (op) => operationView(op, shownMoid(ref)));
+  await show(
+    deps.output,
+    options.json,
+    'Reading operation state…',
+    () => client.operations.get(ref),
+    (op) => operationView(op, shownMoid(ref)),
+  );
 }

@@ -45,9 +45,15 @@ export function defineTrigger(cmd: Command): void {
     .option('--amount <amount>', 'amount of the create (default 1500.00 for a payment, 1000.00 for a payout)')
     .option('--currency <code>', 'ISO 4217 currency of the create', 'RUB')
     .option('--number <card>', 'payout destination card number', '2200700000000004')
-    .option('--client-id <id>', 'client_id of the create (+receipt or +reject is appended where the flow needs it)', 'trigger')
+    .option(
+      '--client-id <id>',
+      'client_id of the create (+receipt or +reject is appended where the flow needs it)',
+      'trigger',
+    )
     .option('--json', 'print {"trigger","event_type","operation_id","event_id","status"} as JSON')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Runs the bundled flow that leads to the event for the shop of the API key (--api-key, PAYGATE_API_KEY or the
 profile): a create with the right magic client_id, then the sandbox controls (pay, settle, a receipt upload,
 cancel_operation). Prints the operation id and the id of the event (its webhook-id); every webhook endpoint of
@@ -58,6 +64,7 @@ ${eventList()}
 ${example(`
   $ paygate trigger payment.completed
   $ paygate trigger payout.failed --json
-  $ paygate trigger operation.manual_check --api-key pg_test_a_7Hq2Lm9XwR4tNc8V`)}`)
+  $ paygate trigger operation.manual_check --api-key pg_test_a_7Hq2Lm9XwR4tNc8V`)}`,
+    )
     .action(action(triggerOptions, async () => (await import('./run.js')).trigger));
 }

@@ -16,10 +16,25 @@ const DOUBTED_RECEIPT = fileURLToPath(new URL('../../../../fixtures/receipts/fak
 type Flow = (client: Paygate, o: TriggerOptions) => Promise<string>;
 
 const createPayment = async (client: Paygate, o: TriggerOptions, tag = ''): Promise<string> =>
-  (await client.payments.create({ client_id: `${o.clientId}${tag}`, method: o.method, amount: o.amount ?? '1500.00', currency: o.currency })).operation_id;
+  (
+    await client.payments.create({
+      client_id: `${o.clientId}${tag}`,
+      method: o.method,
+      amount: o.amount ?? '1500.00',
+      currency: o.currency,
+    })
+  ).operation_id;
 
 const createPayout = async (client: Paygate, o: TriggerOptions): Promise<string> =>
-  (await client.payouts.create({ client_id: o.clientId, method: o.method, amount: o.amount ?? '1000.00', currency: o.currency, number: o.number })).operation_id;
+  (
+    await client.payouts.create({
+      client_id: o.clientId,
+      method: o.method,
+      amount: o.amount ?? '1000.00',
+      currency: o.currency,
+      number: o.number,
+    })
+  ).operation_id;
 
 /** The payment flow of every declared event type (type-checked against the contract's list). */
 const PAYMENT_FLOWS: Record<WebhookEventStatus, Flow> = {
@@ -27,7 +42,12 @@ const PAYMENT_FLOWS: Record<WebhookEventStatus, Flow> = {
   awaiting_confirmation: (c, o) => createPayment(c, o, '+receipt'),
   manual_check: async (c, o) => {
     const id = await createPayment(c, o, '+receipt');
-    await c.payments.confirm({ operation_id: id, receipt: DOUBTED_RECEIPT, filename: 'receipt.pdf', contentType: 'application/pdf' });
+    await c.payments.confirm({
+      operation_id: id,
+      receipt: DOUBTED_RECEIPT,
+      filename: 'receipt.pdf',
+      contentType: 'application/pdf',
+    });
     return id;
   },
   completed: async (c, o) => {
@@ -58,7 +78,8 @@ const PAYOUT_FLOWS: Record<string, Flow> = {
 };
 
 function flowOf(name: string, t: Trigger): Flow {
-  const flow = t.kind === 'payout' ? PAYOUT_FLOWS[name] : PAYMENT_FLOWS[t.event.slice('operation.'.length) as WebhookEventStatus];
+  const flow =
+    t.kind === 'payout' ? PAYOUT_FLOWS[name] : PAYMENT_FLOWS[t.event.slice('operation.'.length) as WebhookEventStatus];
   if (!flow) throw new UsageError(`no flow for ${name}`);
   return flow;
 }
@@ -87,12 +108,25 @@ export async function runTrigger(client: Paygate, name: string, o: TriggerOption
       `its route may not support this flow: try --method / --amount / --currency for this shop (\`paygate sandbox operations --json\` shows its operations)`,
     );
   }
-  return { trigger: name, event_type: t.event, operation_id: id, event_id: `evt_${id}_${n}`, status: details.operation.status };
+  return {
+    trigger: name,
+    event_type: t.event,
+    operation_id: id,
+    event_id: `evt_${id}_${n}`,
+    status: details.operation.status,
+  };
 }
 
 export async function trigger(options: TriggerOptions, deps: CommandDeps): Promise<void> {
   const { client } = await deps.connect();
   const r = await deps.output.spin(`Triggering ${options.event}…`, () => runTrigger(client, options.event, options));
   if (options.json) deps.output.json(r);
-  else deps.output.print([`Triggered ${r.trigger}: ${r.event_type}`, `  operation  ${r.operation_id}  (${r.status})`, `  event      ${r.event_id}`].join('\n'));
+  else
+    deps.output.print(
+      [
+        `Triggered ${r.trigger}: ${r.event_type}`,
+        `  operation  ${r.operation_id}  (${r.status})`,
+        `  event      ${r.event_id}`,
+      ].join('\n'),
+    );
 }

@@ -13,7 +13,13 @@ import type { ListenOptions } from './define.js';
 import type { CommandDeps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import type { Output } from '../../output.js';
-import { forwardView, maskWebhookSecret, receivedView, type ForwardResult, type ReceivedEvent } from '../../webhook-views.js';
+import {
+  forwardView,
+  maskWebhookSecret,
+  receivedView,
+  type ForwardResult,
+  type ReceivedEvent,
+} from '../../webhook-views.js';
 
 const FORWARD_TIMEOUT_MS = 10_000;
 /** Default --tolerance (seconds): the Standard Webhooks libraries' own. */
@@ -24,7 +30,10 @@ const FORWARDED_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature
 function checkedSecrets(list: readonly string[]): string[] {
   for (const s of list) {
     if (!/^whsec_[A-Za-z0-9+/=]+$/.test(s)) {
-      throw new UsageError(`--secret ${maskWebhookSecret(s)} is not a whsec_ secret`, 'pass the whsec_… secret printed by `paygate sandbox start --webhook-url` or `paygate sandbox webhooks add`');
+      throw new UsageError(
+        `--secret ${maskWebhookSecret(s)} is not a whsec_ secret`,
+        'pass the whsec_… secret printed by `paygate sandbox start --webhook-url` or `paygate sandbox webhooks add`',
+      );
     }
   }
   return [...list];
@@ -37,7 +46,10 @@ function checkedForwardUrl(v: string | undefined): string | undefined {
   try {
     u = new URL(v);
   } catch {
-    throw new UsageError(`--forward-to is not a URL: ${JSON.stringify(v)}`, 'e.g. --forward-to http://127.0.0.1:3000/hooks');
+    throw new UsageError(
+      `--forward-to is not a URL: ${JSON.stringify(v)}`,
+      'e.g. --forward-to http://127.0.0.1:3000/hooks',
+    );
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError('--forward-to must be an http(s) URL');
   return v;
@@ -121,7 +133,9 @@ function received(body: Buffer, req: IncomingMessage, receivedAt: string, r: Rec
 
 async function handle(req: IncomingMessage, res: ServerResponse, r: Receiver): Promise<void> {
   if (req.method !== 'POST') {
-    res.writeHead(405, { allow: 'POST', 'content-type': 'text/plain' }).end('paygate webhooks listen: POST webhooks here\n');
+    res
+      .writeHead(405, { allow: 'POST', 'content-type': 'text/plain' })
+      .end('paygate webhooks listen: POST webhooks here\n');
     return;
   }
   const body = await readBody(req);
@@ -170,7 +184,10 @@ function banner(url: string, r: Receiver, endpoint: Registered | undefined): str
         `Registered as webhook endpoint ${endpoint.id} of your shop (removed when this stops).`,
         `Your webhook signing secret is ${out.bold(endpoint.secret)}`,
       ]
-    : [`Point the sandbox at it:  paygate sandbox start --webhook-url ${url}`, `or register it for a shop: paygate sandbox webhooks add ${url}`];
+    : [
+        `Point the sandbox at it:  paygate sandbox start --webhook-url ${url}`,
+        `or register it for a shop: paygate sandbox webhooks add ${url}`,
+      ];
   return [
     `${out.green('Listening for webhooks on')} ${out.bold(url)}  (any path; every POST is answered 204)`,
     '',
@@ -190,7 +207,9 @@ async function register(url: string, options: ListenOptions, deps: CommandDeps):
   if (!options.register) return undefined;
   const { client } = await deps.connect({ needKey: false });
   if (!client.hasApiKey) {
-    deps.output.note('paygate webhooks listen: no API key, so not registered as a webhook endpoint (pass --api-key or set PAYGATE_API_KEY to register; --no-register to silence this)');
+    deps.output.note(
+      'paygate webhooks listen: no API key, so not registered as a webhook endpoint (pass --api-key or set PAYGATE_API_KEY to register; --no-register to silence this)',
+    );
     return undefined;
   }
   const added = await client.sandbox.webhooks.add({ url });
@@ -245,7 +264,10 @@ export async function listen(options: ListenOptions, deps: CommandDeps): Promise
     // Unregistered before the port closes: no delivery is sent to a URL nothing listens on any more.
     await endpoint.remove().then(
       () => deps.output.note(`paygate webhooks listen: removed webhook endpoint ${endpoint.id}`),
-      (err: unknown) => deps.output.note(`paygate webhooks listen: could not remove webhook endpoint ${endpoint.id}: ${err instanceof Error ? err.message : String(err)}`),
+      (err: unknown) =>
+        deps.output.note(
+          `paygate webhooks listen: could not remove webhook endpoint ${endpoint.id}: ${err instanceof Error ? err.message : String(err)}`,
+        ),
     );
   }
   await close();

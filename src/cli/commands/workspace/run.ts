@@ -21,24 +21,44 @@ function createdView(w: CreatedWorkspace): string {
       ['limits', `${w.limits.operations} operations, ${w.limits.pool_payouts} pool payouts per shop`],
     ]),
     '',
-    table(['shop', 'api key'], Object.entries(w.keys).map(([shop, key]) => [shop, key])),
+    table(
+      ['shop', 'api key'],
+      Object.entries(w.keys).map(([shop, key]) => [shop, key]),
+    ),
     '',
-    out.dim(`  try: PAYGATE_BASE_URL=${w.base_url} PAYGATE_API_KEY=${Object.values(w.keys)[0] ?? '<key>'} paygate balances`),
+    out.dim(
+      `  try: PAYGATE_BASE_URL=${w.base_url} PAYGATE_API_KEY=${Object.values(w.keys)[0] ?? '<key>'} paygate balances`,
+    ),
   ].join('\n');
 }
 
 function listView(list: { workspaces: WorkspaceInfo[] }): string {
-  if (list.workspaces.length === 0) return 'no workspaces besides the default one (create one with paygate workspace create)';
+  if (list.workspaces.length === 0)
+    return 'no workspaces besides the default one (create one with paygate workspace create)';
   return table(
     ['id', 'base_url', 'clock', 'operations', 'admin token', 'created_at'],
-    list.workspaces.map((w) => [w.id, w.base_url, w.clock.frozen ? `frozen ${w.clock.now}` : 'real', `${w.operations}/${w.limits.operations}`, `…${w.admin_token_last4}`, w.created_at]),
+    list.workspaces.map((w) => [
+      w.id,
+      w.base_url,
+      w.clock.frozen ? `frozen ${w.clock.now}` : 'real',
+      `${w.operations}/${w.limits.operations}`,
+      `…${w.admin_token_last4}`,
+      w.created_at,
+    ]),
   );
 }
 
 export async function createWorkspace(o: CreateWorkspaceOptions, deps: CommandDeps): Promise<void> {
-  if (o.startTime !== undefined && Number.isNaN(Date.parse(o.startTime))) throw new UsageError(`--start-time "${o.startTime}" is not a time`, 'give an RFC 3339 timestamp, e.g. 2026-03-01T12:00:00Z');
+  if (o.startTime !== undefined && Number.isNaN(Date.parse(o.startTime)))
+    throw new UsageError(
+      `--start-time "${o.startTime}" is not a time`,
+      'give an RFC 3339 timestamp, e.g. 2026-03-01T12:00:00Z',
+    );
   const { client } = await deps.connect(ADMIN);
-  const limits = { ...(o.maxOperations !== undefined ? { operations: o.maxOperations } : {}), ...(o.maxPoolPayouts !== undefined ? { pool_payouts: o.maxPoolPayouts } : {}) };
+  const limits = {
+    ...(o.maxOperations !== undefined ? { operations: o.maxOperations } : {}),
+    ...(o.maxPoolPayouts !== undefined ? { pool_payouts: o.maxPoolPayouts } : {}),
+  };
   const body = {
     ...(o.id !== undefined ? { id: o.id } : {}),
     ...(o.fixtures !== undefined ? { fixtures: o.fixtures } : {}),
@@ -46,7 +66,13 @@ export async function createWorkspace(o: CreateWorkspaceOptions, deps: CommandDe
     ...(o.startTime !== undefined ? { start_time: o.startTime } : {}),
     ...(Object.keys(limits).length > 0 ? { limits } : {}),
   };
-  await show(deps.output, o.json, 'Creating a workspace…', () => client.request('workspaces.create', { body }), createdView);
+  await show(
+    deps.output,
+    o.json,
+    'Creating a workspace…',
+    () => client.request('workspaces.create', { body }),
+    createdView,
+  );
 }
 
 export async function listWorkspaces({ json }: { json: boolean }, deps: CommandDeps): Promise<void> {
@@ -56,5 +82,11 @@ export async function listWorkspaces({ json }: { json: boolean }, deps: CommandD
 
 export async function deleteWorkspace({ id, json }: DeleteWorkspaceOptions, deps: CommandDeps): Promise<void> {
   const { client } = await deps.connect(ADMIN);
-  await show(deps.output, json, `Deleting workspace ${id}…`, () => client.request('workspaces.delete', { params: { id } }), (r) => `${out.green(`workspace ${r.id} deleted`)}: its data is gone, its keys and admin token no longer work`);
+  await show(
+    deps.output,
+    json,
+    `Deleting workspace ${id}…`,
+    () => client.request('workspaces.delete', { params: { id } }),
+    (r) => `${out.green(`workspace ${r.id} deleted`)}: its data is gone, its keys and admin token no longer work`,
+  );
 }

@@ -21,10 +21,18 @@ const fieldsOf = (form: ReceiptForm['fields']) => Object.fromEntries(FIELD_NAMES
 
 export const confirmPayment: GatewayHandler<'payment.confirm'> = async (call) => {
   const { service } = call.ctx;
-  const body = new ReceiptUploadBody(call.event, RECEIPT_LIMIT, 'receipt', call.ctx.limits.connections.uploadDeadlineMs);
+  const body = new ReceiptUploadBody(
+    call.event,
+    RECEIPT_LIMIT,
+    'receipt',
+    call.ctx.limits.connections.uploadDeadlineMs,
+  );
   try {
     if (!/^multipart\/form-data\b/i.test(header(call.event, 'content-type') ?? '')) {
-      throw new ApiError('unsupported_media_type', 'send confirm_payment as multipart/form-data with fields operation_id, confirmation_type and the file part receipt');
+      throw new ApiError(
+        'unsupported_media_type',
+        'send confirm_payment as multipart/form-data with fields operation_id, confirmation_type and the file part receipt',
+      );
     }
     body.checkDeclaredLength();
     const ticket = receiptChecksOf(service).admit(call.shopId);
@@ -40,8 +48,17 @@ export const confirmPayment: GatewayHandler<'payment.confirm'> = async (call) =>
       const { file } = form;
       if (!file) throw new ApiError('validation_error', 'receipt: a file part named receipt is required');
       if (file.bytes.byteLength === 0) throw new ApiError('validation_error', 'receipt: the file is empty');
-      const upload = { bytes: file.bytes, filename: file.filename || 'receipt', contentType: file.contentType || 'application/octet-stream' };
-      const op = await service.uploadReceipt(call.shopId, fields.operation_id, upload, receiptCheck(file.bytes, ticket));
+      const upload = {
+        bytes: file.bytes,
+        filename: file.filename || 'receipt',
+        contentType: file.contentType || 'application/octet-stream',
+      };
+      const op = await service.uploadReceipt(
+        call.shopId,
+        fields.operation_id,
+        upload,
+        receiptCheck(file.bytes, ticket),
+      );
       return toWireOperation(op, service.world);
     } finally {
       ticket.release();

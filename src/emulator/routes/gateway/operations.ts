@@ -14,7 +14,8 @@ async function create(call: AnyCall, kind: OperationKind, body: Promise<CreatePa
   const wire = toWireOperation(op, service.world);
   if (!link) return wire;
   // Only a payment created through a link endpoint has a page (one first created by POST /v1/payment has none).
-  const hosted = (service.world.shops.get(call.shopId)?.hosted_page ?? false) && op.type === 'payment' && op.hosted_link === true;
+  const hosted =
+    (service.world.shops.get(call.shopId)?.hosted_page ?? false) && op.type === 'payment' && op.hosted_link === true;
   return { ...wire, payment_url: hosted ? `${urls.paymentPage}/${op.id}` : null };
 }
 
@@ -32,10 +33,17 @@ export const getOperationState: GatewayHandler<'operation.state'> = async (call)
   const { service } = call.ctx;
   const ref = await call.body();
   const byId = ref.operation_id !== undefined;
-  const op = await service.get(call.shopId, byId ? { operation_id: ref.operation_id! } : { merchant_operation_id: ref.merchant_operation_id! });
+  const op = await service.get(
+    call.shopId,
+    byId ? { operation_id: ref.operation_id! } : { merchant_operation_id: ref.merchant_operation_id! },
+  );
   const state = toWireState(op, service.world, call.ctx.evidence());
   if (state.receipt_evidence_status === 'unavailable' && byId) {
-    throw new ApiError('evidence_unavailable', 'receipt evidence is temporarily unavailable; retry later, or read by merchant_operation_id', { 'retry-after': '1' });
+    throw new ApiError(
+      'evidence_unavailable',
+      'receipt evidence is temporarily unavailable; retry later, or read by merchant_operation_id',
+      { 'retry-after': '1' },
+    );
   }
   return state;
 };
@@ -44,7 +52,10 @@ export const getOperationState: GatewayHandler<'operation.state'> = async (call)
 export const cancelOperation: GatewayHandler<'operation.cancel'> = async (call) => {
   const { service } = call.ctx;
   const body = await call.body();
-  const ref = body.operation_id !== undefined ? { operation_id: body.operation_id } : { merchant_operation_id: body.merchant_operation_id! };
+  const ref =
+    body.operation_id !== undefined
+      ? { operation_id: body.operation_id }
+      : { merchant_operation_id: body.merchant_operation_id! };
   const { outcome, op } = await service.cancel(call.shopId, ref, body.reason ?? '');
   return { outcome, operation: toWireOperation(op, service.world) };
 };

@@ -6,8 +6,12 @@ export const list: ControlHandler<'faults.list'> = (call) => ({ faults: call.ctx
 
 export const add: ControlHandler<'faults.add'> = async (call) => call.ctx.faults.add(await call.body());
 
-export const set: ControlHandler<'faults.set'> = async (call) => ({ faults: call.ctx.faults.set((await call.body()).faults) });
+export const set: ControlHandler<'faults.set'> = async (call) => ({
+  faults: call.ctx.faults.set((await call.body()).faults),
+});
 
 export const clear: ControlHandler<'faults.clear'> = (call) => ({ removed: call.ctx.faults.clear() });
 
-export const remove: ControlHandler<'faults.remove'> = (call) => ({ removed: call.ctx.faults.remove(call.param('id')) });
+export const remove: ControlHandler<'faults.remove'> = (call) => ({
+  removed: call.ctx.faults.remove(call.param('id')),
+});

@@ -29,7 +29,11 @@ export const list: ControlHandler<'keys.list'> = (call) => {
 export const issue: ControlHandler<'keys.issue'> = async (call) => {
   const { service } = call.ctx;
   const body = await call.body();
-  if (!service.world.shops.has(body.shop_id)) throw new ApiError('shop_not_found', `no shop ${echo(body.shop_id)}; see the shops printed by paygate sandbox start`);
+  if (!service.world.shops.has(body.shop_id))
+    throw new ApiError(
+      'shop_not_found',
+      `no shop ${echo(body.shop_id)}; see the shops printed by paygate sandbox start`,
+    );
   const token = `pg_test_${randomBytes(18).toString('base64url')}`;
   const key: ApiKeyRecord = {
     id: `key_${randomBytes(6).toString('hex')}`,

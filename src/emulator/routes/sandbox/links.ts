@@ -17,9 +17,11 @@ function linkId(call: AnyCall): string {
 export const show: ControlHandler<'links.show'> = (call): LinkInfo => {
   const { service } = call.ctx;
   const link = service.state.link(linkId(call));
-  if (!link || link.shop_id !== call.shopId) throw new ApiError('operation_not_found', 'no flexible link with this operation_id');
+  if (!link || link.shop_id !== call.shopId)
+    throw new ApiError('operation_not_found', 'no flexible link with this operation_id');
   const p = link.params;
-  const expired = link.status === 'amount_selection' && link.expires_at && Date.parse(link.expires_at) <= service.clock.now();
+  const expired =
+    link.status === 'amount_selection' && link.expires_at && Date.parse(link.expires_at) <= service.clock.now();
   return {
     operation_id: link.id,
     merchant_operation_id: link.merchant_operation_id,

@@ -24,8 +24,10 @@ const BY_MERCHANT_ID = `${sandboxControls['operations.show'].path.replace(':id',
 function operationRef(call: AnyCall): OperationRef {
   const id = call.param('id');
   const query = call.event.url.searchParams;
-  if (id === '-' && query.get('merchant_operation_id')) return { merchant_operation_id: query.get('merchant_operation_id')! };
-  if (!Uuid.safeParse(id).success) throw new ApiError('validation_error', `operation id must be a UUID (or use ${BY_MERCHANT_ID})`);
+  if (id === '-' && query.get('merchant_operation_id'))
+    return { merchant_operation_id: query.get('merchant_operation_id')! };
+  if (!Uuid.safeParse(id).success)
+    throw new ApiError('validation_error', `operation id must be a UUID (or use ${BY_MERCHANT_ID})`);
   return { operation_id: id };
 }
 
@@ -33,7 +35,10 @@ function operationRef(call: AnyCall): OperationRef {
 export function scopeOf(call: AnyCall, shop: string | undefined): string | undefined {
   if (call.shopId === '') return shop;
   if (shop !== undefined && shop !== call.shopId) {
-    throw new ApiError('validation_error', "shop: a shop's key sees its own shop only; use the admin token (x-admin-token) for other shops");
+    throw new ApiError(
+      'validation_error',
+      "shop: a shop's key sees its own shop only; use the admin token (x-admin-token) for other shops",
+    );
   }
   return call.shopId;
 }
@@ -59,11 +64,18 @@ export const list: ControlHandler<'operations.list'> = async (call) => {
   const q = call.query();
   const index = service.state.operationIndex;
   if (q.starting_after !== undefined && !index.has(q.starting_after)) {
-    throw new ApiError('validation_error', 'starting_after: no such cursor (the operation is gone); list again from the first page');
+    throw new ApiError(
+      'validation_error',
+      'starting_after: no such cursor (the operation is gone); list again from the first page',
+    );
   }
   // Reads wait for the writes issued before them; an operation still being written after that is not shown.
   await service.store.sync();
-  const page = index.page(indexQuery(q, scopeOf(call, q.shop)), { limit: q.limit, offset: q.offset, after: q.starting_after });
+  const page = index.page(indexQuery(q, scopeOf(call, q.shop)), {
+    limit: q.limit,
+    offset: q.offset,
+    after: q.starting_after,
+  });
   const operations = page.ids
     .map((id) => service.store.durable('operations', id, service.state.operation(id)))
     .filter((op): op is PublicOperation => op !== undefined && op.status !== 'admitting')
@@ -88,7 +100,10 @@ export function shopOfRef(call: AnyCall, ref: OperationRef, shop: string | undef
   const found = state.operationIndex.page({ merchant_operation_id: ref.merchant_operation_id }, { limit: 10 }).ids;
   const shops = [...new Set(found.map((id) => state.operation(id)!.shop_id))];
   if (shops.length > 1) {
-    throw new ApiError('ambiguous_reference', `merchant_operation_id ${echo(ref.merchant_operation_id)} is used by shops ${shops.join(', ')}; add shop=<id> (--shop on paygate ops show / ops watch)`);
+    throw new ApiError(
+      'ambiguous_reference',
+      `merchant_operation_id ${echo(ref.merchant_operation_id)} is used by shops ${shops.join(', ')}; add shop=<id> (--shop on paygate ops show / ops watch)`,
+    );
   }
   return shops[0] ?? '';
 }
@@ -107,7 +122,15 @@ export const show: ControlHandler<'operations.show'> = async (call) => {
       .deliveries(op.shop_id)
       .filter((d) => d.event_id.startsWith(`evt_${op.id}_`))
       .map(deliveryView),
-    postings: postingsOf(service.state, op.id).map(({ id, kind, source, destination, currency, amount, at }) => ({ id, kind, source, destination, currency, amount, at })),
+    postings: postingsOf(service.state, op.id).map(({ id, kind, source, destination, currency, amount, at }) => ({
+      id,
+      kind,
+      source,
+      destination,
+      currency,
+      amount,
+      at,
+    })),
     faults: call.ctx.faults.historyOf(op.id),
   };
 };
@@ -127,5 +150,8 @@ export const settle: ControlHandler<'operations.settle'> = async (call) => {
 export const review: ControlHandler<'operations.review'> = async (call) => {
   const { service } = call.ctx;
   const body = await call.body();
-  return toWireOperation(await service.review(call.shopId, operationRef(call), body.decision, body.amount), service.world);
+  return toWireOperation(
+    await service.review(call.shopId, operationRef(call), body.decision, body.amount),
+    service.world,
+  );
 };

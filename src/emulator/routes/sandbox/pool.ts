@@ -20,16 +20,34 @@ export const layout: ControlHandler<'pool.layout'> = async (call) => {
   const route = service.world.route(shopId, body.method, 'payout');
   const pooled = route?.providers.some((id) => service.world.providers.get(id)?.kind === 'self_matching');
   if (!pooled) {
-    throw new ApiError('not_pool_route', `this shop has no ${echo(body.method)} payout route through a self-matching pool; use a pool shop's key (shop_pool in the default fixtures)`);
+    throw new ApiError(
+      'not_pool_route',
+      `this shop has no ${echo(body.method)} payout route through a self-matching pool; use a pool shop's key (shop_pool in the default fixtures)`,
+    );
   }
   const amounts = body.amounts ?? generateAmounts(body.generate!);
-  const batch = nameUuid('pool-layout', shopId, String(service.clock.now()), String(service.state.operations.size)).slice(0, 8);
+  const batch = nameUuid(
+    'pool-layout',
+    shopId,
+    String(service.clock.now()),
+    String(service.state.operations.size),
+  ).slice(0, 8);
   const r = await layOutPool(service, shopId, { method: body.method, amounts, batch }, true);
-  return { created: r.created.length, rejected: r.rejected, first_operation_id: r.created[0] ?? null, last_operation_id: r.created.at(-1) ?? null };
+  return {
+    created: r.created.length,
+    rejected: r.rejected,
+    first_operation_id: r.created[0] ?? null,
+    last_operation_id: r.created.at(-1) ?? null,
+  };
 };
 
 /** One pool window (pool × method): its open slots, their free total, and the first `limit` in matching order. */
-function windowInfo(service: GatewayService, provider: ProviderDef, method: MethodDef, limit: number): PoolWindow | undefined {
+function windowInfo(
+  service: GatewayService,
+  provider: ProviderDef,
+  method: MethodDef,
+  limit: number,
+): PoolWindow | undefined {
   const w = service.state.poolWindow(provider.id, method.id);
   if (!w) return undefined;
   let free = ZERO;
@@ -75,4 +93,5 @@ export const show: ControlHandler<'pool.show'> = (call) => {
 
 export const settings: ControlHandler<'pool.settings'> = (call) => call.ctx.service.readSettings();
 
-export const updateSettings: ControlHandler<'pool.update_settings'> = async (call) => call.ctx.service.setReadSettings(await call.body());
+export const updateSettings: ControlHandler<'pool.update_settings'> = async (call) =>
+  call.ctx.service.setReadSettings(await call.body());

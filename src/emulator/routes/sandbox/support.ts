@@ -94,6 +94,10 @@ export const allBalances: ControlHandler<'balances.all'> = async (call) => {
   const { service } = call.ctx;
   await service.store.sync();
   return {
-    shops: service.world.data.shops.map((s) => ({ shop_id: s.id, name: s.name, balances: service.balances(s.id).map(toWireBalance) })),
+    shops: service.world.data.shops.map((s) => ({
+      shop_id: s.id,
+      name: s.name,
+      balances: service.balances(s.id).map(toWireBalance),
+    })),
   };
 };

@@ -40,7 +40,11 @@ export function deliveryView(d: WebhookDelivery) {
 function owned(call: AnyCall): WebhookEndpointRecord {
   const id = call.param('id');
   const ep = call.ctx.outbox.endpoint(call.shopId, id);
-  if (!ep) throw new ApiError('webhook_not_found', `no webhook endpoint ${echo(id)}; list them with GET ${sandboxControls['webhooks.list'].path}`);
+  if (!ep)
+    throw new ApiError(
+      'webhook_not_found',
+      `no webhook endpoint ${echo(id)}; list them with GET ${sandboxControls['webhooks.list'].path}`,
+    );
   return ep;
 }
 
@@ -59,7 +63,13 @@ export const add: ControlHandler<'webhooks.add'> = async (call) => {
 
 export const rotateSecret: ControlHandler<'webhooks.rotate_secret'> = async (call) => {
   const ep = await call.ctx.outbox.rotate(owned(call));
-  return { id: ep.id, url: maskUrl(ep.url), secret: ep.secret, created_at: ep.created_at, previous_secret_expires_at: ep.previous_secrets.at(-1)!.expires_at };
+  return {
+    id: ep.id,
+    url: maskUrl(ep.url),
+    secret: ep.secret,
+    created_at: ep.created_at,
+    previous_secret_expires_at: ep.previous_secrets.at(-1)!.expires_at,
+  };
 };
 
 export const remove: ControlHandler<'webhooks.remove'> = async (call) => {

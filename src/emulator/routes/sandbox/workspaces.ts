@@ -6,7 +6,11 @@ import type { AnyCall, ControlHandler } from '../types.js';
 
 function host(call: AnyCall): WorkspaceControl {
   const w = call.ctx.workspaces;
-  if (!w) throw new ApiError('workspace_forbidden', "a workspace's admin token cannot manage workspaces: use the server's admin token (printed by paygate sandbox start)");
+  if (!w)
+    throw new ApiError(
+      'workspace_forbidden',
+      "a workspace's admin token cannot manage workspaces: use the server's admin token (printed by paygate sandbox start)",
+    );
   return w;
 }
 

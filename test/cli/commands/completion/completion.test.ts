@@ -51,7 +51,8 @@ describe('bash', () => {
 
   it("completes the command's options and the global ones once; payout fields only on payouts", () => {
     const payout = bash('paygate', 'payout', 'create', '--');
-    for (const o of ['--number', '--bankname', '--expect-status', '--json', '--base-url', '--no-color']) expect(payout).toContain(o);
+    for (const o of ['--number', '--bankname', '--expect-status', '--json', '--base-url', '--no-color'])
+      expect(payout).toContain(o);
     expect(payout.filter((o) => o === '--help')).toHaveLength(1);
     expect(bash('paygate', 'payment', 'create', '--')).not.toContain('--number');
   });
@@ -73,26 +74,56 @@ compadd() { local arr=\${@[-1]}; print -rl -- \${(P)arr}; }
 words=(paygate --profile p sandbox keys ''); CURRENT=6; PREFIX=''; _paygate
 words=(paygate payment create --expect-status ''); CURRENT=5; PREFIX=''; _paygate`;
     const out = execFileSync('zsh', ['-c', program], { encoding: 'utf8' }).split('\n').filter(Boolean);
-    expect(out).toEqual(['list', 'issue', 'revoke', 'help', 'pending', 'awaiting_confirmation', 'manual_check', 'completed', 'cancelled', 'rejected']);
+    expect(out).toEqual([
+      'list',
+      'issue',
+      'revoke',
+      'help',
+      'pending',
+      'awaiting_confirmation',
+      'manual_check',
+      'completed',
+      'cancelled',
+      'rejected',
+    ]);
   });
 });
 
 describe.skipIf(!has('fish'))('fish', () => {
   it('completes with descriptions', () => {
     const complete = (line: string): string[] =>
-      execFileSync('fish', ['-c', `source ${scripts.fish}; complete -C ${JSON.stringify(line)}`], { encoding: 'utf8' }).split('\n').filter(Boolean);
-    expect(complete('paygate pay')).toEqual(['payment\tinbound payments: create, hosted link, confirm, cancel', 'payout\toutbound payouts']);
-    expect(complete('paygate --api-key k sandbox time ')).toEqual([expect.stringMatching(/^advance\tmove the sandbox clock forward/)]);
-    expect(complete('paygate payout create --bank')).toEqual([expect.stringMatching(/^--bankname\tdestination bank code/)]);
+      execFileSync('fish', ['-c', `source ${scripts.fish}; complete -C ${JSON.stringify(line)}`], { encoding: 'utf8' })
+        .split('\n')
+        .filter(Boolean);
+    expect(complete('paygate pay')).toEqual([
+      'payment\tinbound payments: create, hosted link, confirm, cancel',
+      'payout\toutbound payouts',
+    ]);
+    expect(complete('paygate --api-key k sandbox time ')).toEqual([
+      expect.stringMatching(/^advance\tmove the sandbox clock forward/),
+    ]);
+    expect(complete('paygate payout create --bank')).toEqual([
+      expect.stringMatching(/^--bankname\tdestination bank code/),
+    ]);
   });
 });
 
 describe('the tree', () => {
   it('is every visible command of the program, as help lists them', async () => {
     const program = await buildProgram('0.0.0', ['node', 'paygate', 'completion']);
-    const paths = (n: CommandNode, at = ''): string[] => n.commands.flatMap((c) => [`${at}${c.name}`, ...paths(c, `${at}${c.name} `)]);
+    const paths = (n: CommandNode, at = ''): string[] =>
+      n.commands.flatMap((c) => [`${at}${c.name}`, ...paths(c, `${at}${c.name} `)]);
     const all = paths(commandTree(program));
-    for (const p of ['sandbox pool layout', 'sandbox webhooks redeliver', 'scenario run', 'webhooks listen', 'trigger', 'config get', 'completion']) expect(all).toContain(p);
+    for (const p of [
+      'sandbox pool layout',
+      'sandbox webhooks redeliver',
+      'scenario run',
+      'webhooks listen',
+      'trigger',
+      'config get',
+      'completion',
+    ])
+      expect(all).toContain(p);
     expect(all).not.toContain('globals');
   });
 

@@ -41,7 +41,13 @@ describe('paygate config', () => {
     expect(key.code).toBe(0);
     expect(key.stdout.trim()).toBe('****1111');
     const json = await runCli(['config', 'get', 'api-key', '--json'], { env: env() });
-    expect(JSON.parse(json.stdout)).toEqual({ profile: 'default', key: 'api-key', value: '****1111', source: 'profile', origin: 'profile "default"' });
+    expect(JSON.parse(json.stdout)).toEqual({
+      profile: 'default',
+      key: 'api-key',
+      value: '****1111',
+      source: 'profile',
+      origin: 'profile "default"',
+    });
   });
 
   it('get shows the value in effect and where it comes from: flag > env > profile > default', async () => {
@@ -53,22 +59,43 @@ describe('paygate config', () => {
     await runCli(['config', 'set', 'base-url', 'http://127.0.0.1:9'], { env: env() });
     await runCli(['config', 'set', 'api-key', KEY_PROFILE], { env: env() });
     const fromProfile = await runCli(['config', 'get', 'base-url'], { env: env() });
-    expect([fromProfile.stdout.trim(), fromProfile.stderr.trim()]).toEqual(['http://127.0.0.1:9', 'from profile "default"']);
+    expect([fromProfile.stdout.trim(), fromProfile.stderr.trim()]).toEqual([
+      'http://127.0.0.1:9',
+      'from profile "default"',
+    ]);
     const fromEnv = await runCli(['config', 'get', 'api-key'], { env: { ...env(), PAYGATE_API_KEY: KEY_ENV } });
     expect([fromEnv.stdout.trim(), fromEnv.stderr.trim()]).toEqual(['****3333', 'from PAYGATE_API_KEY']);
-    const fromFlag = await runCli(['config', 'get', 'api-key', '--api-key', KEY_FLAG, '--json'], { env: { ...env(), PAYGATE_API_KEY: KEY_ENV } });
-    expect(JSON.parse(fromFlag.stdout)).toEqual({ profile: 'default', key: 'api-key', value: '****4444', source: 'flag', origin: '--api-key' });
+    const fromFlag = await runCli(['config', 'get', 'api-key', '--api-key', KEY_FLAG, '--json'], {
+      env: { ...env(), PAYGATE_API_KEY: KEY_ENV },
+    });
+    expect(JSON.parse(fromFlag.stdout)).toEqual({
+      profile: 'default',
+      key: 'api-key',
+      value: '****4444',
+      source: 'flag',
+      origin: '--api-key',
+    });
     const token = await runCli(['config', 'get', 'admin-token', '--json'], { env: env() });
     expect(token.code).toBe(0);
-    expect(JSON.parse(token.stdout)).toEqual({ profile: 'default', key: 'admin-token', value: null, source: null, origin: null });
+    expect(JSON.parse(token.stdout)).toEqual({
+      profile: 'default',
+      key: 'admin-token',
+      value: null,
+      source: null,
+      origin: null,
+    });
   });
 
   it('--profile and PAYGATE_PROFILE pick the profile for set and get', async () => {
     cfg = tempConfig();
     await runCli(['config', 'set', 'api-key', KEY_PROFILE], { env: env() });
     await runCli(['config', 'set', 'api-key', KEY_STAGING, '--profile', 'staging'], { env: env() });
-    expect((await runCli(['config', 'get', 'api-key', '--profile', 'staging'], { env: env() })).stdout.trim()).toBe('****2222');
-    expect((await runCli(['config', 'get', 'api-key'], { env: { ...env(), PAYGATE_PROFILE: 'staging' } })).stdout.trim()).toBe('****2222');
+    expect((await runCli(['config', 'get', 'api-key', '--profile', 'staging'], { env: env() })).stdout.trim()).toBe(
+      '****2222',
+    );
+    expect(
+      (await runCli(['config', 'get', 'api-key'], { env: { ...env(), PAYGATE_PROFILE: 'staging' } })).stdout.trim(),
+    ).toBe('****2222');
     expect((await runCli(['config', 'get', 'api-key'], { env: env() })).stdout.trim()).toBe('****1111');
   });
 
@@ -89,7 +116,10 @@ describe('paygate config', () => {
     expect(json).toMatchObject({
       current_profile: 'staging',
       active_profile: 'staging',
-      profiles: { default: { 'api-key': '****1111', 'base-url': null }, staging: { 'api-key': '****2222', 'base-url': 'http://127.0.0.1:9' } },
+      profiles: {
+        default: { 'api-key': '****1111', 'base-url': null },
+        staging: { 'api-key': '****2222', 'base-url': 'http://127.0.0.1:9' },
+      },
     });
     expect((await runCli(['config', 'get', 'api-key'], { env: env() })).stdout.trim()).toBe('****2222');
   });
@@ -136,7 +166,9 @@ describe('precedence: flag > env > profile > default', () => {
     expect((await runCli(['balances'], { env: { ...env(), PAYGATE_API_KEY: KEY_ENV } })).code).toBe(0);
     expect(lastKey(server)).toBe(KEY_ENV);
 
-    expect((await runCli(['balances', '--api-key', KEY_FLAG], { env: { ...env(), PAYGATE_API_KEY: KEY_ENV } })).code).toBe(0);
+    expect(
+      (await runCli(['balances', '--api-key', KEY_FLAG], { env: { ...env(), PAYGATE_API_KEY: KEY_ENV } })).code,
+    ).toBe(0);
     expect(lastKey(server)).toBe(KEY_FLAG);
   });
 
@@ -147,12 +179,16 @@ describe('precedence: flag > env > profile > default', () => {
     await runCli(['config', 'set', 'api-key', KEY_STAGING, '--profile', 'p'], { env: env() });
     const before = [server.requests.length, other.requests.length];
 
-    const viaEnv = await runCli(['balances', '--profile', 'p'], { env: { ...env(), PAYGATE_BASE_URL: server.baseUrl } });
+    const viaEnv = await runCli(['balances', '--profile', 'p'], {
+      env: { ...env(), PAYGATE_BASE_URL: server.baseUrl },
+    });
     expect(viaEnv.code).toBe(0);
     expect(server.requests.length).toBe(before[0]! + 1);
     expect(lastKey(server)).toBe(KEY_STAGING);
 
-    const viaFlag = await runCli(['balances', '--base-url', other.baseUrl], { env: { ...env(), PAYGATE_BASE_URL: server.baseUrl, PAYGATE_PROFILE: 'p' } });
+    const viaFlag = await runCli(['balances', '--base-url', other.baseUrl], {
+      env: { ...env(), PAYGATE_BASE_URL: server.baseUrl, PAYGATE_PROFILE: 'p' },
+    });
     expect(viaFlag.code).toBe(0);
     expect(other.requests.length).toBe(before[1]! + 1);
     expect(server.requests.length).toBe(before[0]! + 1);
@@ -160,7 +196,10 @@ describe('precedence: flag > env > profile > default', () => {
 
   it('admin token: profile, then env over profile, then flag over env; sent as X-Admin-Token only', async () => {
     cfg = tempConfig();
-    const clock = await fakeServer(() => ({ status: 200, body: { now: '2026-01-01T00:00:00.000Z', frozen: false, pending_timers: 0 } }));
+    const clock = await fakeServer(() => ({
+      status: 200,
+      body: { now: '2026-01-01T00:00:00.000Z', frozen: false, pending_timers: 0 },
+    }));
     try {
       const set = await runCli(['config', 'set', 'admin-token', ADMIN_PROFILE], { env: env() });
       expect(set.code).toBe(0);
@@ -176,7 +215,13 @@ describe('precedence: flag > env > profile > default', () => {
       expect((await runCli(['sandbox', 'time'], { env: { ...env(), PAYGATE_ADMIN_TOKEN: ADMIN_ENV } })).code).toBe(0);
       expect(lastToken()).toBe(ADMIN_ENV);
 
-      expect((await runCli(['sandbox', 'time', '--admin-token', ADMIN_FLAG], { env: { ...env(), PAYGATE_ADMIN_TOKEN: ADMIN_ENV } })).code).toBe(0);
+      expect(
+        (
+          await runCli(['sandbox', 'time', '--admin-token', ADMIN_FLAG], {
+            env: { ...env(), PAYGATE_ADMIN_TOKEN: ADMIN_ENV },
+          })
+        ).code,
+      ).toBe(0);
       expect(lastToken()).toBe(ADMIN_FLAG);
 
       // A usage error from commander while a token is on the command line still masks it.
@@ -205,7 +250,9 @@ describe('precedence: flag > env > profile > default', () => {
 
   it('balances with only an admin token points at --all-shops', async () => {
     cfg = tempConfig();
-    const r = await runCli(['balances', '--base-url', server.baseUrl], { env: { ...env(), PAYGATE_ADMIN_TOKEN: ADMIN_ENV } });
+    const r = await runCli(['balances', '--base-url', server.baseUrl], {
+      env: { ...env(), PAYGATE_ADMIN_TOKEN: ADMIN_ENV },
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('error: no API key');
     expect(r.stderr).toContain('paygate balances --all-shops');

@@ -10,7 +10,12 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const ADMIN = 'pg_admin_cli_test';
 
-const live = useLiveSandbox({ frozenClock: true, startTime: '2026-01-01T00:00:00Z', adminToken: ADMIN, shop: 'shop_a' });
+const live = useLiveSandbox({
+  frozenClock: true,
+  startTime: '2026-01-01T00:00:00Z',
+  adminToken: ADMIN,
+  shop: 'shop_a',
+});
 const api = live.api;
 let key: string;
 /** Shop A's key and the admin token from the environment. */
@@ -28,7 +33,18 @@ beforeAll(() => {
 const PAYMENT = ['--method', 'WT_RUB_C2C', '--amount', '1500.00', '--currency', 'RUB'];
 
 async function createPayment(clientId: string, moid?: string): Promise<string> {
-  const r = await runCli(['payment', 'create', ...PAYMENT, '--client-id', clientId, ...(moid ? ['--merchant-operation-id', moid] : []), '--json'], { env });
+  const r = await runCli(
+    [
+      'payment',
+      'create',
+      ...PAYMENT,
+      '--client-id',
+      clientId,
+      ...(moid ? ['--merchant-operation-id', moid] : []),
+      '--json',
+    ],
+    { env },
+  );
   expect(r.code, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as { operation_id: string }).operation_id;
 }
@@ -59,7 +75,9 @@ describe('sandbox keys', () => {
   });
 
   it('--json: issue holds api_key; list is exactly the body, never a plaintext key', async () => {
-    const issued = json<{ id: string; api_key: string; shop_id: string }>(await runCli(['sandbox', 'keys', 'issue', '--shop', 'shop_a', '--json'], { env }));
+    const issued = json<{ id: string; api_key: string; shop_id: string }>(
+      await runCli(['sandbox', 'keys', 'issue', '--shop', 'shop_a', '--json'], { env }),
+    );
     expect(issued).toMatchObject({ shop_id: 'shop_a', revoked: false });
     expect(issued.api_key).toMatch(/^pg_test_/);
     const list = json(await runCli(['sandbox', 'keys', 'list', '--json'], { env }));
@@ -74,7 +92,9 @@ describe('sandbox keys', () => {
     expect(noShop.timedOut).toBe(false);
     expect(noShop.code).toBe(2);
     expect(noShop.stderr).toContain('--shop');
-    expect((await runCli(['sandbox', 'keys', 'issue', '--shop', 'shop_zz'], { env })).stderr).toContain('shop_not_found');
+    expect((await runCli(['sandbox', 'keys', 'issue', '--shop', 'shop_zz'], { env })).stderr).toContain(
+      'shop_not_found',
+    );
     const noKey = await runCli(['sandbox', 'keys', 'revoke', 'key_nope'], { env });
     expect(noKey.code).toBe(1);
     expect(noKey.stderr).toContain('key_not_found');
@@ -83,10 +103,22 @@ describe('sandbox keys', () => {
 
 describe('the admin token', () => {
   it('missing: exit 2, saying how to pass it and where it comes from', async () => {
-    for (const args of [['sandbox', 'time'], ['sandbox', 'time', 'advance', '1s'], ['sandbox', 'evidence'], ['sandbox', 'keys', 'list'], ['sandbox', 'reset', '--yes']]) {
+    for (const args of [
+      ['sandbox', 'time'],
+      ['sandbox', 'time', 'advance', '1s'],
+      ['sandbox', 'evidence'],
+      ['sandbox', 'keys', 'list'],
+      ['sandbox', 'reset', '--yes'],
+    ]) {
       const r = await runCli(args, { env: keyOnly });
       expect(r.code, args.join(' ')).toBe(2);
-      for (const s of ['--admin-token', 'PAYGATE_ADMIN_TOKEN', 'paygate config set admin-token', 'paygate sandbox start']) expect(r.stderr).toContain(s);
+      for (const s of [
+        '--admin-token',
+        'PAYGATE_ADMIN_TOKEN',
+        'paygate config set admin-token',
+        'paygate sandbox start',
+      ])
+        expect(r.stderr).toContain(s);
     }
   });
 

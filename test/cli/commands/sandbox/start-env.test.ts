@@ -59,7 +59,8 @@ describe('sandbox start from the environment', () => {
 
   it('envFlag reads the usual spellings', () => {
     for (const v of ['1', 'true', 'YES', 'on']) expect(envFlag('X', { X: v })).toBe(true);
-    for (const v of [undefined, '', '0', 'False', 'no', 'off']) expect(envFlag('X', v === undefined ? {} : { X: v })).toBe(false);
+    for (const v of [undefined, '', '0', 'False', 'no', 'off'])
+      expect(envFlag('X', v === undefined ? {} : { X: v })).toBe(false);
   });
 
   it('--help names the variables', async () => {

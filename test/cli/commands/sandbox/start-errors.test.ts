@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { explain } from '../../../../src/cli/commands/sandbox/start.js';
 import { runCli } from '../../run-cli.js';
 
-const errno = (code: string, syscall: string, path?: string) => Object.assign(new Error(`${code}: ${syscall}`), { code, syscall, ...(path ? { path } : {}) });
+const errno = (code: string, syscall: string, path?: string) =>
+  Object.assign(new Error(`${code}: ${syscall}`), { code, syscall, ...(path ? { path } : {}) });
 
 describe('sandbox start failures', () => {
   it('EACCES writing the store names the file and the errno, not the port', () => {

@@ -16,13 +16,19 @@ const env = { PAYGATE_CONFIG: cfg.path };
 afterAll(() => cfg.cleanup());
 
 function countFiles(dir: string): number {
-  return readdirSync(dir, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? countFiles(join(dir, e.name)) : /\.ya?ml$/.test(e.name) ? 1 : 0), 0);
+  return readdirSync(dir, { withFileTypes: true }).reduce(
+    (n, e) => n + (e.isDirectory() ? countFiles(join(dir, e.name)) : /\.ya?ml$/.test(e.name) ? 1 : 0),
+    0,
+  );
 }
 
 describe('paygate scenario run', () => {
   it('runs the bundled library in process, exit 0, JUnit with one testcase per scenario', async () => {
     const xml = join(cfg.dir, 'report.xml');
-    const r = await runCli(['scenario', 'run', 'scenarios/', '--reporter', 'terminal', '--reporter', 'junit', '--output', xml], { env, timeout: 60_000 });
+    const r = await runCli(
+      ['scenario', 'run', 'scenarios/', '--reporter', 'terminal', '--reporter', 'junit', '--output', xml],
+      { env, timeout: 60_000 },
+    );
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const total = countFiles(join(ROOT, 'scenarios'));
     expect(r.stdout).toContain(`scenarios: ${total} passed, 0 failed, 0 skipped`);
@@ -35,17 +41,27 @@ describe('paygate scenario run', () => {
   it('a changed expected status exits 1, and the JUnit failure names the step', async () => {
     const dir = join(cfg.dir, 'mutated', 'payouts');
     mkdirSync(dir, { recursive: true });
-    const text = readFileSync(join(ROOT, 'scenarios/payouts/payout-fails.yaml'), 'utf8').replace('expect: { status: 409, code: invalid_state }', 'expect: { status: 200 }');
+    const text = readFileSync(join(ROOT, 'scenarios/payouts/payout-fails.yaml'), 'utf8').replace(
+      'expect: { status: 409, code: invalid_state }',
+      'expect: { status: 200 }',
+    );
     writeFileSync(join(dir, 'payout-fails.yaml'), text.replaceAll('../../fixtures/', `${ROOT}fixtures/`));
     const xml = join(cfg.dir, 'mutated.xml');
-    const r = await runCli(['scenario', 'run', dir, '--reporter', 'junit', '--output', xml, '--reporter', 'json'], { env });
+    const r = await runCli(['scenario', 'run', dir, '--reporter', 'junit', '--output', xml, '--reporter', 'json'], {
+      env,
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('1 of 1 scenario failed');
     const report = readFileSync(xml, 'utf8');
-    expect(report).toMatch(/<failure message="step 5 operations.settle \([^)]*payout-fails.yaml:\d+\): status" type="expectation">/);
+    expect(report).toMatch(
+      /<failure message="step 5 operations.settle \([^)]*payout-fails.yaml:\d+\): status" type="expectation">/,
+    );
     expect(report).toContain('- status: 200');
     expect(report).toContain('+ status: 409');
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; status?: string });
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; status?: string });
     expect(lines.at(-1)).toMatchObject({ type: 'summary', failed: 1 });
   });
 
@@ -62,11 +78,15 @@ describe('paygate scenario run', () => {
     const bad = join(cfg.dir, 'bad-junit.yaml');
     writeFileSync(bad, 'name: bad\nsteps:\n  - call: payment.create\n    expect:\n      status: two hundred\n');
     const xml = join(cfg.dir, 'invalid', 'report.xml');
-    const r = await runCli(['scenario', 'run', bad, '--reporter', 'terminal', '--reporter', 'junit', '--output', xml], { env });
+    const r = await runCli(['scenario', 'run', bad, '--reporter', 'terminal', '--reporter', 'junit', '--output', xml], {
+      env,
+    });
     expect(r.code).toBe(2);
     const report = readFileSync(xml, 'utf8');
     expect(report).toMatch(/<testsuites tests="1" failures="1"/);
-    expect(report).toMatch(/<failure message="[^"]*bad-junit\.yaml:5:15: steps\[0\]\.expect\.status: [^"]*" type="invalid">/);
+    expect(report).toMatch(
+      /<failure message="[^"]*bad-junit\.yaml:5:15: steps\[0\]\.expect\.status: [^"]*" type="invalid">/,
+    );
   });
 
   it('a folder with a saved `sandbox start --json` runs its scenarios and says which file it skipped', async () => {
@@ -76,11 +96,24 @@ describe('paygate scenario run', () => {
     writeFileSync(join(dir, 'sandbox.json'), '{"base_url":"http://127.0.0.1:4080","admin_token":"pg_admin_x"}\n');
     const r = await runCli(['scenario', 'run', dir, '--reporter', 'json'], { env });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^skipped 1 file that is not a scenario \(no top-level steps:\): \S*mixed\/sandbox\.json$/m);
-    const summary = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { type: string; passed: number; skippedFiles: string[] };
-    expect(summary).toMatchObject({ type: 'summary', passed: 1, skippedFiles: [expect.stringMatching(/mixed\/sandbox\.json$/)] });
+    expect(r.stderr).toMatch(
+      /^skipped 1 file that is not a scenario \(no top-level steps:\): \S*mixed\/sandbox\.json$/m,
+    );
+    const summary = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as {
+      type: string;
+      passed: number;
+      skippedFiles: string[];
+    };
+    expect(summary).toMatchObject({
+      type: 'summary',
+      passed: 1,
+      skippedFiles: [expect.stringMatching(/mixed\/sandbox\.json$/)],
+    });
     const list = await runCli(['scenario', 'list', dir, '--json'], { env });
-    expect(JSON.parse(list.stdout)).toMatchObject({ scenarios: [{ name: 'balances' }], skipped_files: [expect.stringMatching(/sandbox\.json$/)] });
+    expect(JSON.parse(list.stdout)).toMatchObject({
+      scenarios: [{ name: 'balances' }],
+      skipped_files: [expect.stringMatching(/sandbox\.json$/)],
+    });
   });
 
   it('in a project without scenarios/: the error points at the bundled library, and --bundled runs it', async () => {
@@ -91,7 +124,10 @@ describe('paygate scenario run', () => {
     expect(missing.stderr).toContain('no such file or directory: scenarios');
     expect(missing.stderr).toContain('the scenario library that comes with paygate is in ');
     expect(missing.stderr).toContain('`paygate scenario run --bundled`');
-    const bundled = await runCli(['scenario', 'run', '--bundled', '--grep', 'payouts/payout-settles'], { env, cwd: project });
+    const bundled = await runCli(['scenario', 'run', '--bundled', '--grep', 'payouts/payout-settles'], {
+      env,
+      cwd: project,
+    });
     expect(bundled.code, bundled.stdout + bundled.stderr).toBe(0);
     expect(bundled.stdout).toContain('scenarios: 1 passed, 0 failed, 0 skipped');
     expect((await runCli(['scenario', 'list', '--bundled', 'scenarios/'], { env })).code).toBe(2);
@@ -114,17 +150,35 @@ describe('paygate scenario run', () => {
 
   it('an unreachable --base-url exits 3', async () => {
     const port = await deadPort();
-    const r = await runCli(['--base-url', `http://127.0.0.1:${port}`, 'scenario', 'run', 'scenarios/payments'], { env });
+    const r = await runCli(['--base-url', `http://127.0.0.1:${port}`, 'scenario', 'run', 'scenarios/payments'], {
+      env,
+    });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`cannot reach http://127.0.0.1:${port}`);
   });
 
   it('--reporter json --output <file>: the JSON Lines go to the file (its directory made), the terminal report to stdout', async () => {
     const file = join(cfg.dir, 'json-out', 'report.jsonl');
-    const r = await runCli(['scenario', 'run', 'scenarios/payments/card-payment-paid.yaml', '--reporter', 'terminal', '--reporter', 'json', '--output', file], { env });
+    const r = await runCli(
+      [
+        'scenario',
+        'run',
+        'scenarios/payments/card-payment-paid.yaml',
+        '--reporter',
+        'terminal',
+        '--reporter',
+        'json',
+        '--output',
+        file,
+      ],
+      { env },
+    );
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain('scenarios: 1 passed, 0 failed, 0 skipped');
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
     expect(lines.at(-1)).toMatchObject({ type: 'summary', passed: 1, failed: 0 });
     expect(lines.some((l) => l.type === 'scenario')).toBe(true);
   });
@@ -143,11 +197,15 @@ describe('paygate scenario run --base-url against paygate sandbox start in anoth
   let baseUrl = '';
   const ADMIN = 'pg_admin_scenario_cli_test';
   beforeAll(async () => {
-    child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', '--in-memory', '--frozen-clock', '--json'], {
-      cwd: ROOT,
-      env: { ...process.env, PAYGATE_ADMIN_TOKEN: ADMIN, PAYGATE_CONFIG: cfg.path },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    child = spawn(
+      process.execPath,
+      [BIN, 'sandbox', 'start', '--port', '0', '--in-memory', '--frozen-clock', '--json'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, PAYGATE_ADMIN_TOKEN: ADMIN, PAYGATE_CONFIG: cfg.path },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     baseUrl = await new Promise<string>((resolve, reject) => {
       let out = '';
       child!.stdout!.setEncoding('utf8').on('data', (d: string) => {
@@ -167,18 +225,30 @@ describe('paygate scenario run --base-url against paygate sandbox start in anoth
   });
 
   it('the same scenarios pass, each on a reset sandbox, webhooks through a receiver on 127.0.0.1', async () => {
-    const paths = ['scenarios/payments', 'scenarios/webhooks/every-event-type.yaml', 'scenarios/ledger', 'scenarios/state-machine/payment-pending--expire.yaml'];
-    const r = await runCli(['--base-url', baseUrl, '--admin-token', ADMIN, 'scenario', 'run', ...paths], { env, timeout: 80_000 });
+    const paths = [
+      'scenarios/payments',
+      'scenarios/webhooks/every-event-type.yaml',
+      'scenarios/ledger',
+      'scenarios/state-machine/payment-pending--expire.yaml',
+    ];
+    const r = await runCli(['--base-url', baseUrl, '--admin-token', ADMIN, 'scenario', 'run', ...paths], {
+      env,
+      timeout: 80_000,
+    });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/scenarios: \d+ passed, 0 failed, 0 skipped/);
     expect(r.stdout).toContain(`against ${baseUrl} (concurrency 1`);
   });
 
   it('without an admin token: a warning on stderr at the start, and wait_for fails at once saying why', async () => {
-    const r = await runCli(['--base-url', baseUrl, 'scenario', 'run', 'scenarios/payouts/payout-settles.yaml'], { env });
+    const r = await runCli(['--base-url', baseUrl, 'scenario', 'run', 'scenarios/payouts/payout-settles.yaml'], {
+      env,
+    });
     expect(r.timedOut).toBe(false);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^warning: no admin token was given \(pass --admin-token or set PAYGATE_ADMIN_TOKEN[^\n]*: the sandbox is not reset before each scenario/);
+    expect(r.stderr).toMatch(
+      /^warning: no admin token was given \(pass --admin-token or set PAYGATE_ADMIN_TOKEN[^\n]*: the sandbox is not reset before each scenario/,
+    );
     expect(r.stdout).toContain('wait_for could not read or move the sandbox clock: no admin token was given');
   });
 });
@@ -188,7 +258,11 @@ describe('paygate scenario list, validate, new', () => {
     const r = await runCli(['scenario', 'list', 'scenarios/payouts', '--json'], { env });
     expect(r.code).toBe(0);
     const rows = (JSON.parse(r.stdout) as { scenarios: { file: string; steps: number }[] }).scenarios;
-    expect(rows.map((x) => x.file)).toEqual(['scenarios/payouts/payout-auto-conversion.yaml', 'scenarios/payouts/payout-fails.yaml', 'scenarios/payouts/payout-settles.yaml']);
+    expect(rows.map((x) => x.file)).toEqual([
+      'scenarios/payouts/payout-auto-conversion.yaml',
+      'scenarios/payouts/payout-fails.yaml',
+      'scenarios/payouts/payout-settles.yaml',
+    ]);
     expect(rows.every((x) => x.steps > 1)).toBe(true);
   });
 
@@ -197,7 +271,10 @@ describe('paygate scenario list, validate, new', () => {
     expect(ok.code).toBe(0);
     expect(ok.stderr).toMatch(/\d+ scenario files valid/);
     const bad = join(cfg.dir, 'two-problems.yaml');
-    writeFileSync(bad, 'name: x\nsteps:\n  - call: payment.craete\n  - call: balances.list\n    expect: { webhook: [] }\n');
+    writeFileSync(
+      bad,
+      'name: x\nsteps:\n  - call: payment.craete\n  - call: balances.list\n    expect: { webhook: [] }\n',
+    );
     const r = await runCli(['scenario', 'validate', bad, '--json'], { env });
     expect(r.code).toBe(2);
     const body = JSON.parse(r.stdout) as { valid: boolean; problems: { line: number; column: number; path: string }[] };
@@ -225,10 +302,18 @@ describe('lazy loading', () => {
   const HOOK = fileURLToPath(new URL('../../load-log-hook.mjs', import.meta.url));
   it('scenario run --help loads no command module, no scenario runner, no emulator', async () => {
     const log = join(cfg.dir, 'scenario-help.log');
-    const r = await runCli(['scenario', 'run', '--help'], { nodeArgs: ['--import', HOOK], env: { ...env, PAYGATE_TEST_LOAD_LOG: log } });
+    const r = await runCli(['scenario', 'run', '--help'], {
+      nodeArgs: ['--import', HOOK],
+      env: { ...env, PAYGATE_TEST_LOAD_LOG: log },
+    });
     expect(r.code).toBe(0);
     const modules = readFileSync(log, 'utf8').trim().split('\n');
-    expect(modules.filter((m) => /\/dist\/(cli\/commands|scenarios|emulator|client)\/|node_modules\/(yaml|zod|junit-report-builder|ora)\//.test(m))).toEqual([]);
+    expect(
+      modules.filter((m) =>
+        /\/dist\/(cli\/commands|scenarios|emulator|client)\/|node_modules\/(yaml|zod|junit-report-builder|ora)\//.test(
+          m,
+        ),
+      ),
+    ).toEqual([]);
   });
 });
-

@@ -12,7 +12,13 @@ import { runCli } from '../../run-cli.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
-const OPTIONS: Omit<TriggerOptions, 'event'> = { method: 'WT_RUB_C2C', currency: 'RUB', number: '2200700000000004', clientId: 'trigger', json: false };
+const OPTIONS: Omit<TriggerOptions, 'event'> = {
+  method: 'WT_RUB_C2C',
+  currency: 'RUB',
+  number: '2200700000000004',
+  clientId: 'trigger',
+  json: false,
+};
 
 describe('trigger flows (in process)', () => {
   let sb: TestSandbox;
@@ -26,7 +32,14 @@ describe('trigger flows (in process)', () => {
       expect(TRIGGERS.get(type)?.event, type).toBe(type);
       expect(TRIGGERS.get(`payment.${type.slice('operation.'.length)}`)?.event, type).toBe(type);
     }
-    for (const name of ['payment.completed', 'payment.awaiting_confirmation', 'payment.manual_check', 'payout.completed', 'payout.failed', 'payment.cancelled']) {
+    for (const name of [
+      'payment.completed',
+      'payment.awaiting_confirmation',
+      'payment.manual_check',
+      'payout.completed',
+      'payout.failed',
+      'payment.cancelled',
+    ]) {
       expect(TRIGGER_NAMES).toContain(name);
     }
   });
@@ -41,7 +54,9 @@ describe('trigger flows (in process)', () => {
   });
 
   it('a flow the route cannot take says so (exit 1), naming the status it ended in', async () => {
-    await expect(runTrigger(sb.client, 'payment.awaiting_confirmation', { ...OPTIONS, event: 'x', clientId: 'x+reject' })).rejects.toThrow(/left operation .* rejected, not awaiting_confirmation/);
+    await expect(
+      runTrigger(sb.client, 'payment.awaiting_confirmation', { ...OPTIONS, event: 'x', clientId: 'x+reject' }),
+    ).rejects.toThrow(/left operation .* rejected, not awaiting_confirmation/);
   });
 });
 
@@ -49,13 +64,20 @@ describe('paygate trigger (CLI)', () => {
   const live = useLiveSandbox({ frozenClock: true, shop: 'shop_a' });
 
   it('prints the operation id and the event id; --json', async () => {
-    const body = json<{ trigger: string; event_type: string; operation_id: string; event_id: string; status: string }>(await runCli(['trigger', 'payout.failed', '--json'], { env: live.env }));
+    const body = json<{ trigger: string; event_type: string; operation_id: string; event_id: string; status: string }>(
+      await runCli(['trigger', 'payout.failed', '--json'], { env: live.env }),
+    );
     expect(body).toMatchObject({ trigger: 'payout.failed', event_type: 'operation.rejected', status: 'rejected' });
     expect(body.event_id).toBe(`evt_${body.operation_id}_1`);
     // The receipt upload reads the bundled fixture from where the CLI bundle is.
-    expect(json(await runCli(['trigger', 'payment.manual_check', '--json'], { env: live.env }))).toMatchObject({ event_type: 'operation.manual_check', status: 'manual_check' });
+    expect(json(await runCli(['trigger', 'payment.manual_check', '--json'], { env: live.env }))).toMatchObject({
+      event_type: 'operation.manual_check',
+      status: 'manual_check',
+    });
     const text = ok(await runCli(['trigger', 'payment.completed'], { env: live.env }));
-    expect(text).toMatch(/Triggered payment\.completed: operation\.completed\n {2}operation {2}[0-9a-f-]{36} {2}\(completed\)\n {2}event {6}evt_[0-9a-f-]{36}_1/);
+    expect(text).toMatch(
+      /Triggered payment\.completed: operation\.completed\n {2}operation {2}[0-9a-f-]{36} {2}\(completed\)\n {2}event {6}evt_[0-9a-f-]{36}_1/,
+    );
   });
 
   it('--help lists every event with its flow and an example; an unknown event is a usage error', async () => {

@@ -20,7 +20,11 @@ afterAll(() => app?.close());
 
 /** The listener child: its stdout lines as they come (waited for, never slept on), stderr, and its exit. */
 function listen(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [BIN, 'webhooks', 'listen', ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'webhooks', 'listen', ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
   let buf = '';
   let stderr = '';
@@ -51,7 +55,10 @@ function listen(args: string[], env: Record<string, string>) {
       const seen = lines.map(parse).find((o) => o && pred(o));
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`no such line; stdout:\n${lines.join('\n')}\nstderr:\n${stderr}`)), 30_000);
+        const t = setTimeout(
+          () => reject(new Error(`no such line; stdout:\n${lines.join('\n')}\nstderr:\n${stderr}`)),
+          30_000,
+        );
         waiters.push({ pred, resolve: (o) => (clearTimeout(t), resolve(o)) });
       });
     },
@@ -71,22 +78,50 @@ describe('paygate webhooks listen (one step)', () => {
       const listed = (await live.api('GET', '/sandbox/webhooks', 'key')) as { webhooks: { id: string; url: string }[] };
       expect(listed.webhooks).toContainEqual(expect.objectContaining({ id: first.endpoint_id, url: first.listening }));
 
-      const op = (await live.api('POST', '/v1/payment', 'key', { merchant_operation_id: `listen-${Date.now()}`, client_id: 'alice', method: 'WT_RUB_C2C', amount: '1500.00', currency: 'RUB' })) as { operation_id: string };
+      const op = (await live.api('POST', '/v1/payment', 'key', {
+        merchant_operation_id: `listen-${Date.now()}`,
+        client_id: 'alice',
+        method: 'WT_RUB_C2C',
+        amount: '1500.00',
+        currency: 'RUB',
+      })) as { operation_id: string };
       const got = await l.json((o) => o.event?.data?.operation?.operation_id === op.operation_id);
-      expect(got).toMatchObject({ verified: true, event: { id: `evt_${op.operation_id}_0`, type: 'operation.pending' }, forward: { status: 202 } });
+      expect(got).toMatchObject({
+        verified: true,
+        event: { id: `evt_${op.operation_id}_0`, type: 'operation.pending' },
+        forward: { status: 202 },
+      });
 
       // The app got the original body and webhook-* headers: the stock libraries verify them with the printed secret.
       const fwd = app.requests.find((r) => r.url === '/app/hooks' && r.body.includes(op.operation_id))!;
-      const headers = { 'webhook-id': String(fwd.headers['webhook-id']), 'webhook-timestamp': String(fwd.headers['webhook-timestamp']), 'webhook-signature': String(fwd.headers['webhook-signature']) };
-      expect((new Webhook(first.secret).verify(fwd.body, headers) as { id: string }).id).toBe(`evt_${op.operation_id}_0`);
+      const headers = {
+        'webhook-id': String(fwd.headers['webhook-id']),
+        'webhook-timestamp': String(fwd.headers['webhook-timestamp']),
+        'webhook-signature': String(fwd.headers['webhook-signature']),
+      };
+      expect((new Webhook(first.secret).verify(fwd.body, headers) as { id: string }).id).toBe(
+        `evt_${op.operation_id}_0`,
+      );
       expect(new SvixWebhook(first.secret).verify(fwd.body, headers)).toMatchObject({ type: 'operation.pending' });
 
       // A replay outside the default 300 s tolerance (wall time) is flagged.
       const stale = Math.floor(Date.now() / 1000) - 600;
       const body = fwd.body.replace(/"id":"evt_[^"]+"/, '"id":"evt_replayed"');
       const sig = new Webhook(first.secret).sign('evt_replayed', new Date(stale * 1000), body);
-      await fetch(first.listening, { method: 'POST', headers: { 'content-type': 'application/json', 'webhook-id': 'evt_replayed', 'webhook-timestamp': String(stale), 'webhook-signature': sig }, body });
-      expect(await l.json((o) => o.event?.id === 'evt_replayed')).toMatchObject({ verified: false, error: expect.stringMatching(/tolerance of 300 s/) });
+      await fetch(first.listening, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': 'evt_replayed',
+          'webhook-timestamp': String(stale),
+          'webhook-signature': sig,
+        },
+        body,
+      });
+      expect(await l.json((o) => o.event?.id === 'evt_replayed')).toMatchObject({
+        verified: false,
+        error: expect.stringMatching(/tolerance of 300 s/),
+      });
 
       l.signal('SIGINT');
       expect(await l.exited).toBe(0);

@@ -9,18 +9,27 @@ export interface EvidenceOptions {
   json: boolean;
 }
 
-const evidenceOptions = ({ opts }: Parsed): EvidenceOptions => ({ on: flag(opts.on), off: flag(opts.off), json: flag(opts.json) });
+const evidenceOptions = ({ opts }: Parsed): EvidenceOptions => ({
+  on: flag(opts.on),
+  off: flag(opts.off),
+  json: flag(opts.json),
+});
 
 export function defineSandboxEvidence(sandboxCmd: Command): void {
   sandboxCmd
     .command('evidence')
-    .description('show, or switch on / off, receipt evidence and receipt URL signing (GET|PUT /sandbox/evidence; admin token)')
+    .description(
+      'show, or switch on / off, receipt evidence and receipt URL signing (GET|PUT /sandbox/evidence; admin token)',
+    )
     .option('--on', 'make receipt evidence available again')
     .option('--off', 'make receipt evidence unavailable (state by operation_id answers 503 evidence_unavailable)')
     .option('--json', JSON_HELP)
-    .addHelpText('after', adminExample(`
+    .addHelpText(
+      'after',
+      adminExample(`
   $ paygate sandbox evidence
   $ paygate sandbox evidence --off
-  $ paygate sandbox evidence --on --json`))
+  $ paygate sandbox evidence --on --json`),
+    )
     .action(action(evidenceOptions, async () => (await import('./run.js')).evidence));
 }

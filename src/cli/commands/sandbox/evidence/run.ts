@@ -10,8 +10,20 @@ export async function evidence({ on, off, json }: EvidenceOptions, deps: Command
   if (on && off) throw new UsageError('pass either --on or --off, not both');
   const { client } = await deps.connect({ needKey: false, needAdminToken: true });
   if (on || off) {
-    await show(deps.output, json, `Switching receipt evidence ${on ? 'on' : 'off'}…`, () => client.sandbox.evidence.set(on), evidenceView);
+    await show(
+      deps.output,
+      json,
+      `Switching receipt evidence ${on ? 'on' : 'off'}…`,
+      () => client.sandbox.evidence.set(on),
+      evidenceView,
+    );
   } else {
-    await show(deps.output, json, 'Reading the receipt evidence switch…', () => client.sandbox.evidence.get(), evidenceView);
+    await show(
+      deps.output,
+      json,
+      'Reading the receipt evidence switch…',
+      () => client.sandbox.evidence.get(),
+      evidenceView,
+    );
   }
 }

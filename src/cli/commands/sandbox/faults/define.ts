@@ -1,6 +1,17 @@
 // `paygate sandbox faults set | list | clear`: flags, help and typed options (run: run.ts).
 import { InvalidArgumentError, type Command } from 'commander';
-import { action, adminExample, flag, JSON_HELP, jsonOptions, num, parseInteger, parseIntIn, str, type Parsed } from '../../shared.js';
+import {
+  action,
+  adminExample,
+  flag,
+  JSON_HELP,
+  jsonOptions,
+  num,
+  parseInteger,
+  parseIntIn,
+  str,
+  type Parsed,
+} from '../../shared.js';
 
 const run = () => import('./run.js');
 
@@ -36,7 +47,8 @@ export interface FaultClearOptions {
 
 function parseProbability(value: string): number {
   const n = Number(value);
-  if (!/^(0|1)?(\.\d+)?$/.test(value) || !(n > 0 && n <= 1)) throw new InvalidArgumentError('must be a number greater than 0 and at most 1, e.g. 0.25');
+  if (!/^(0|1)?(\.\d+)?$/.test(value) || !(n > 0 && n <= 1))
+    throw new InvalidArgumentError('must be a number greater than 0 and at most 1, e.g. 0.25');
   return n;
 }
 
@@ -61,8 +73,12 @@ const clearOptions = ({ opts }: Parsed): FaultClearOptions => ({ id: str(opts.id
 export function defineSandboxFaults(sandboxCmd: Command): void {
   const faultsCmd = sandboxCmd
     .command('faults')
-    .description('fault injection: make a gateway endpoint answer a failure status of the spec, add latency, or lose its answer after the write (admin token)');
-  faultsCmd.addHelpText('after', `
+    .description(
+      'fault injection: make a gateway endpoint answer a failure status of the spec, add latency, or lose its answer after the write (admin token)',
+    );
+  faultsCmd.addHelpText(
+    'after',
+    `
 A fault acts on one gateway endpoint (its dotted id: payment.create, payment.link, payment.flexible_link,
 payout.create, payment.confirm, operation.state, operation.cancel, balances.list, payment.availability,
 payment.recommendations, health.livez, health.healthz, health.readyz), after the key is checked, for one shop or
@@ -71,22 +87,45 @@ the endpoint. See docs/faults.md.
 ${adminExample(`
   $ paygate sandbox faults set --endpoint operation.cancel --status 503 --count 3
   $ paygate sandbox faults list
-  $ paygate sandbox faults clear`)}`);
+  $ paygate sandbox faults clear`)}`,
+  );
   faultsCmd
     .command('set')
-    .description('add a fault next to those in force (POST /sandbox/faults), or make it the only one with --replace (PUT)')
+    .description(
+      'add a fault next to those in force (POST /sandbox/faults), or make it the only one with --replace (PUT)',
+    )
     .option('--endpoint <id>', 'the gateway endpoint, e.g. operation.cancel, balances.list, payment.availability')
-    .option('--status <code>', 'answer this HTTP status (one the spec lists for the endpoint)', parseIntIn(100, 599, 'an HTTP status such as 503'))
-    .option('--code <code>', "with --status: which of the spec's cases, e.g. cancel_not_durable (default: the first listed)")
-    .option('--latency <duration>', 'hold each request this long in sandbox time before it runs: 1500ms, 2s, or milliseconds; at most 10m')
+    .option(
+      '--status <code>',
+      'answer this HTTP status (one the spec lists for the endpoint)',
+      parseIntIn(100, 599, 'an HTTP status such as 503'),
+    )
+    .option(
+      '--code <code>',
+      "with --status: which of the spec's cases, e.g. cancel_not_durable (default: the first listed)",
+    )
+    .option(
+      '--latency <duration>',
+      'hold each request this long in sandbox time before it runs: 1500ms, 2s, or milliseconds; at most 10m',
+    )
     .option('--drop-response', 'let the request run (its write lands), then close the connection without an answer')
-    .option('--shop <id>', 'only requests made with this shop\'s key, e.g. shop_b (default: every shop)')
-    .option('--count <n>', 'only the next N matching requests (default: every one, until cleared)', parseIntIn(1, 1_000_000, 'an integer from 1 to 1000000'))
-    .option('--probability <p>', 'each matching request with this probability, 0 < p <= 1, drawn from --seed', parseProbability)
+    .option('--shop <id>', "only requests made with this shop's key, e.g. shop_b (default: every shop)")
+    .option(
+      '--count <n>',
+      'only the next N matching requests (default: every one, until cleared)',
+      parseIntIn(1, 1_000_000, 'an integer from 1 to 1000000'),
+    )
+    .option(
+      '--probability <p>',
+      'each matching request with this probability, 0 < p <= 1, drawn from --seed',
+      parseProbability,
+    )
     .option('--seed <n>', 'with --probability: the same seed hits the same requests (default 0)', parseInteger)
     .option('--replace', 'remove every other fault first')
     .option('--json', JSON_HELP)
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Give exactly one of --status, --latency or --drop-response, and at most one of --count or --probability. The answer of
 a status fault is the spec's error for that case ({code, message}) with the header X-Paygate-Fault: <fault id>.
 ${adminExample(`
@@ -94,23 +133,30 @@ ${adminExample(`
   $ paygate sandbox faults set --endpoint payment.availability --status 412 --code shop_unavailable --shop shop_pool
   $ paygate sandbox faults set --endpoint balances.list --status 500 --probability 0.2 --seed 7
   $ paygate sandbox faults set --endpoint payment.create --drop-response --count 1
-  $ paygate sandbox faults set --endpoint operation.state --latency 2s --replace --json`)}`)
+  $ paygate sandbox faults set --endpoint operation.state --latency 2s --replace --json`)}`,
+    )
     .action(action(setOptions, async () => (await run()).setFault));
   faultsCmd
     .command('list')
     .description('the faults in force, with how often each matched and fired (GET /sandbox/faults)')
     .option('--json', JSON_HELP)
-    .addHelpText('after', adminExample(`
+    .addHelpText(
+      'after',
+      adminExample(`
   $ paygate sandbox faults list
-  $ paygate sandbox faults list --json`))
+  $ paygate sandbox faults list --json`),
+    )
     .action(action(jsonOptions, async () => (await run()).listFaults));
   faultsCmd
     .command('clear')
     .description('remove every fault (DELETE /sandbox/faults), or one with --id')
     .option('--id <id>', 'remove only this fault, e.g. flt_2 (see `paygate sandbox faults list`)')
     .option('--json', JSON_HELP)
-    .addHelpText('after', adminExample(`
+    .addHelpText(
+      'after',
+      adminExample(`
   $ paygate sandbox faults clear
-  $ paygate sandbox faults clear --id flt_2 --json`))
+  $ paygate sandbox faults clear --id flt_2 --json`),
+    )
     .action(action(clearOptions, async () => (await run()).clearFaults));
 }

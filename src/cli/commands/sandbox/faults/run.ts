@@ -51,7 +51,10 @@ export function faultBody(o: FaultSetOptions): FaultInput {
     const issue = r.error.issues[0]!;
     const field = String(issue.path[0] ?? '');
     // The contract names body fields; say the flags instead (`seed goes with probability` → `--seed goes with --probability`).
-    const message = issue.message.replace(/(?<![\w-])(status|code|latency_ms|drop_response_after_commit|shop_id|count|probability|seed)\b/g, (w) => FLAG_OF[w]!);
+    const message = issue.message.replace(
+      /(?<![\w-])(status|code|latency_ms|drop_response_after_commit|shop_id|count|probability|seed)\b/g,
+      (w) => FLAG_OF[w]!,
+    );
     const flag = FLAG_OF[field] ?? field;
     throw new UsageError(field && !message.startsWith(flag) ? `${flag}: ${message}` : message, EXAMPLE);
   }
@@ -62,7 +65,13 @@ export async function setFault(options: FaultSetOptions, deps: CommandDeps): Pro
   const body = faultBody(options);
   const { client } = await deps.connect(ADMIN);
   if (options.replace) {
-    await show(deps.output, options.json, 'Replacing the faults…', () => client.sandbox.faults.set([body]), (res) => faultsView(res.faults));
+    await show(
+      deps.output,
+      options.json,
+      'Replacing the faults…',
+      () => client.sandbox.faults.set([body]),
+      (res) => faultsView(res.faults),
+    );
     return;
   }
   await show(deps.output, options.json, 'Adding the fault…', () => client.sandbox.faults.add(body), faultView);
@@ -70,7 +79,13 @@ export async function setFault(options: FaultSetOptions, deps: CommandDeps): Pro
 
 export async function listFaults({ json }: JsonOptions, deps: CommandDeps): Promise<void> {
   const { client } = await deps.connect(ADMIN);
-  await show(deps.output, json, 'Reading the faults…', () => client.sandbox.faults.list(), (res) => faultsView(res.faults));
+  await show(
+    deps.output,
+    json,
+    'Reading the faults…',
+    () => client.sandbox.faults.list(),
+    (res) => faultsView(res.faults),
+  );
 }
 
 export async function clearFaults({ id, json }: FaultClearOptions, deps: CommandDeps): Promise<void> {

@@ -11,20 +11,39 @@ const ADMIN = { needKey: false, needAdminToken: true } as const;
 
 export async function listKeys(options: ListKeysOptions, deps: CommandDeps): Promise<void> {
   const { client } = await deps.connect(ADMIN);
-  await show(deps.output, options.json, 'Listing API keys…', () => client.sandbox.keys.list({ shop_id: options.shop }), (res) => keysView(res.keys));
+  await show(
+    deps.output,
+    options.json,
+    'Listing API keys…',
+    () => client.sandbox.keys.list({ shop_id: options.shop }),
+    (res) => keysView(res.keys),
+  );
 }
 
 export async function issueKey(options: IssueKeyOptions, deps: CommandDeps): Promise<void> {
   const { client } = await deps.connect(ADMIN);
-  const { shop, label } = await fillRequired(options, [{ key: 'shop', flag: '--shop', kind: 'text', message: 'Shop id (e.g. shop_a)' }], deps.interactive);
-  const scopes = options.scopes?.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const { shop, label } = await fillRequired(
+    options,
+    [{ key: 'shop', flag: '--shop', kind: 'text', message: 'Shop id (e.g. shop_a)' }],
+    deps.interactive,
+  );
+  const scopes = options.scopes
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   const unknown = scopes?.filter((s) => s !== 'links' && s !== 'amounts');
-  if (unknown && unknown.length > 0) throw new UsageError(`--scopes: unknown scope ${unknown.join(', ')}; use links, amounts or both (links,amounts)`);
+  if (unknown && unknown.length > 0)
+    throw new UsageError(`--scopes: unknown scope ${unknown.join(', ')}; use links, amounts or both (links,amounts)`);
   await show(
     deps.output,
     options.json,
     'Issuing an API key…',
-    () => client.sandbox.keys.issue({ shop_id: shop, ...(label !== undefined ? { label } : {}), ...(scopes ? { scopes: scopes as ('links' | 'amounts')[] } : {}) }),
+    () =>
+      client.sandbox.keys.issue({
+        shop_id: shop,
+        ...(label !== undefined ? { label } : {}),
+        ...(scopes ? { scopes: scopes as ('links' | 'amounts')[] } : {}),
+      }),
     issuedKeyView,
   );
 }

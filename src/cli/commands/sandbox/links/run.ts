@@ -13,7 +13,17 @@ export async function showLink({ operationId, json }: LinkShowOptions, deps: Com
 
 export async function confirmLink(options: LinkConfirmOptions, deps: CommandDeps): Promise<void> {
   const { client } = await deps.connect();
-  const { amount } = await fillRequired(options, [{ ...AMOUNT_FIELD, message: 'Amount the payer picks (e.g. 2500.00)' }], deps.interactive);
+  const { amount } = await fillRequired(
+    options,
+    [{ ...AMOUNT_FIELD, message: 'Amount the payer picks (e.g. 2500.00)' }],
+    deps.interactive,
+  );
   await checkAmounts({ amount }, { amount: '--amount' });
-  await show(deps.output, options.json, 'The payer confirms the amount…', () => client.sandbox.links.confirm(options.operationId, { amount }), confirmedLinkView);
+  await show(
+    deps.output,
+    options.json,
+    'The payer confirms the amount…',
+    () => client.sandbox.links.confirm(options.operationId, { amount }),
+    confirmedLinkView,
+  );
 }

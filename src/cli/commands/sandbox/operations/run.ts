@@ -21,22 +21,32 @@ export async function pay(options: PayOptions, deps: CommandDeps): Promise<void>
   await checkAmounts(options, { amount: '--amount' });
   const { client } = await deps.connect();
   const { amount } = options;
-  await show(deps.output, options.json, 'The payer pays…', () => client.sandbox.operations.pay(ref, amount !== undefined ? { amount } : {}), (op) =>
-    operationView(op, shownMoid(ref)),
+  await show(
+    deps.output,
+    options.json,
+    'The payer pays…',
+    () => client.sandbox.operations.pay(ref, amount !== undefined ? { amount } : {}),
+    (op) => operationView(op, shownMoid(ref)),
   );
 }
 
 export async function settle(options: SettleOptions, deps: CommandDeps): Promise<void> {
-  const outcome = oneOf([options.completed, '--completed'], [options.failed, '--failed']) === '--completed' ? 'completed' : 'failed';
+  const outcome =
+    oneOf([options.completed, '--completed'], [options.failed, '--failed']) === '--completed' ? 'completed' : 'failed';
   const ref = operationRef(options);
   const { client } = await deps.connect();
-  await show(deps.output, options.json, `The provider settles the payout (${outcome})…`, () => client.sandbox.operations.settle(ref, outcome), (op) =>
-    operationView(op, shownMoid(ref)),
+  await show(
+    deps.output,
+    options.json,
+    `The provider settles the payout (${outcome})…`,
+    () => client.sandbox.operations.settle(ref, outcome),
+    (op) => operationView(op, shownMoid(ref)),
   );
 }
 
 export async function review(options: ReviewOptions, deps: CommandDeps): Promise<void> {
-  const decision = oneOf([options.approve, '--approve'], [options.decline, '--decline']) === '--approve' ? 'approve' : 'decline';
+  const decision =
+    oneOf([options.approve, '--approve'], [options.decline, '--decline']) === '--approve' ? 'approve' : 'decline';
   const { amount } = options;
   if (decision === 'decline' && amount !== undefined) throw new UsageError('--amount goes with --approve only');
   await checkAmounts(options, { amount: '--amount' });

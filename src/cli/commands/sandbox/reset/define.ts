@@ -13,11 +13,16 @@ const resetOptions = ({ opts }: Parsed): ResetOptions => ({ yes: flag(opts.yes),
 export function defineSandboxReset(sandboxCmd: Command): void {
   sandboxCmd
     .command('reset')
-    .description('forget every operation, posting and issued key and re-seed from the fixtures (POST /sandbox/reset; admin token)')
+    .description(
+      'forget every operation, posting and issued key and re-seed from the fixtures (POST /sandbox/reset; admin token)',
+    )
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
     .option('--json', JSON_HELP)
-    .addHelpText('after', adminExample(`
+    .addHelpText(
+      'after',
+      adminExample(`
   $ paygate sandbox reset
-  $ paygate sandbox reset --yes --json`))
+  $ paygate sandbox reset --yes --json`),
+    )
     .action(action(resetOptions, async () => (await import('./run.js')).reset));
 }

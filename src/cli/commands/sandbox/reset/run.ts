@@ -11,7 +11,10 @@ async function confirmed(baseUrl: string): Promise<boolean> {
   try {
     // The question goes to stderr, so that stdout stays the response body with --json.
     return await confirm(
-      { message: `Reset the sandbox at ${baseUrl}? Every operation, posting and issued key is forgotten.`, default: false },
+      {
+        message: `Reset the sandbox at ${baseUrl}? Every operation, posting and issued key is forgotten.`,
+        default: false,
+      },
       { output: process.stderr },
     );
   } catch (e) {
@@ -23,7 +26,11 @@ async function confirmed(baseUrl: string): Promise<boolean> {
 export async function reset({ yes, json }: ResetOptions, deps: CommandDeps): Promise<void> {
   const { client, baseUrl } = await deps.connect({ needKey: false, needAdminToken: true });
   if (!yes) {
-    if (!deps.interactive) throw new UsageError('sandbox reset needs --yes when there is no terminal to confirm on', 'run `paygate sandbox reset --yes`');
+    if (!deps.interactive)
+      throw new UsageError(
+        'sandbox reset needs --yes when there is no terminal to confirm on',
+        'run `paygate sandbox reset --yes`',
+      );
     if (!(await confirmed(baseUrl))) throw new UsageError('reset cancelled: nothing was changed');
   }
   await show(deps.output, json, 'Resetting the sandbox…', () => client.sandbox.reset(), resetView);

@@ -17,5 +17,11 @@ export async function advance(options: AdvanceOptions, deps: CommandDeps): Promi
   const duration = durationArg(options.duration);
   const { client } = await deps.connect({ needKey: false, needAdminToken: true });
   const how = typeof duration === 'number' ? `${duration} ms` : duration;
-  await show(deps.output, json, `Advancing the sandbox clock by ${how}…`, () => client.sandbox.clock.advance(duration), clockView);
+  await show(
+    deps.output,
+    json,
+    `Advancing the sandbox clock by ${how}…`,
+    () => client.sandbox.clock.advance(duration),
+    clockView,
+  );
 }

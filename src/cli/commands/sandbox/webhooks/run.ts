@@ -18,22 +18,49 @@ import {
 
 export async function listWebhooks(options: JsonOptions, deps: CommandDeps): Promise<void> {
   const { client } = await deps.connect();
-  await show(deps.output, options.json, 'Listing webhook endpoints…', () => client.sandbox.webhooks.list(), (res) => webhookListView(res.webhooks));
+  await show(
+    deps.output,
+    options.json,
+    'Listing webhook endpoints…',
+    () => client.sandbox.webhooks.list(),
+    (res) => webhookListView(res.webhooks),
+  );
 }
 
 export async function addWebhook({ target: url, json }: WebhookTargetOptions, deps: CommandDeps): Promise<void> {
   const { client } = await deps.connect();
-  await show(deps.output, json, 'Adding a webhook endpoint…', () => client.sandbox.webhooks.add({ url }), webhookCreatedView);
+  await show(
+    deps.output,
+    json,
+    'Adding a webhook endpoint…',
+    () => client.sandbox.webhooks.add({ url }),
+    webhookCreatedView,
+  );
 }
 
-export async function rotateWebhookSecret({ target: id, json }: WebhookTargetOptions, deps: CommandDeps): Promise<void> {
+export async function rotateWebhookSecret(
+  { target: id, json }: WebhookTargetOptions,
+  deps: CommandDeps,
+): Promise<void> {
   const { client } = await deps.connect();
-  await show(deps.output, json, 'Rotating the webhook secret…', () => client.sandbox.webhooks.rotateSecret(id), webhookRotatedView);
+  await show(
+    deps.output,
+    json,
+    'Rotating the webhook secret…',
+    () => client.sandbox.webhooks.rotateSecret(id),
+    webhookRotatedView,
+  );
 }
 
 export async function removeWebhook({ target: id, json }: WebhookTargetOptions, deps: CommandDeps): Promise<void> {
   const { client } = await deps.connect();
-  await show(deps.output, json, 'Deleting the webhook endpoint…', () => client.sandbox.webhooks.remove(id), webhookDeletedView);
+  await show(
+    deps.output,
+    json,
+    'Deleting the webhook endpoint…',
+    () => client.sandbox.webhooks.remove(id),
+    webhookDeletedView,
+  );
 }
 
 export async function listDeliveries(options: DeliveriesOptions, deps: CommandDeps): Promise<void> {
@@ -51,14 +78,26 @@ export async function listDeliveries(options: DeliveriesOptions, deps: CommandDe
     return;
   }
   const query = { ...filter, ...(limit !== undefined ? { limit } : {}), ...(cursor !== undefined ? { cursor } : {}) };
-  await show(deps.output, json, 'Listing webhook deliveries…', () => client.sandbox.webhooks.deliveries(query), (res) =>
-    deliveriesView(res.deliveries, res.has_more && res.next_cursor !== null ? nextPageCommand(options, res.next_cursor) : undefined),
+  await show(
+    deps.output,
+    json,
+    'Listing webhook deliveries…',
+    () => client.sandbox.webhooks.deliveries(query),
+    (res) =>
+      deliveriesView(
+        res.deliveries,
+        res.has_more && res.next_cursor !== null ? nextPageCommand(options, res.next_cursor) : undefined,
+      ),
   );
 }
 
 /** The command that lists the page after this one: the same filters and page size, with its cursor. */
 function nextPageCommand({ failed, event, limit }: DeliveriesOptions, cursor: string): string {
-  const flags = [...(failed ? ['--failed'] : []), ...(event !== undefined ? ['--event', event] : []), ...(limit !== undefined ? ['--limit', String(limit)] : [])];
+  const flags = [
+    ...(failed ? ['--failed'] : []),
+    ...(event !== undefined ? ['--event', event] : []),
+    ...(limit !== undefined ? ['--limit', String(limit)] : []),
+  ];
   return ['paygate sandbox webhooks deliveries', ...flags, '--cursor', cursor].join(' ');
 }
 
