@@ -90,9 +90,21 @@ export class Resource {
 
 export { coreOf };
 
+const tables = new WeakMap<object, Table>();
+
+/** The table `resource` derived the methods of `r` from (for tests and tools; empty for a hand-written resource). */
+export function tableOf(r: object): Readonly<Record<string, Row<never>>> {
+  for (let p = Object.getPrototypeOf(r); p; p = Object.getPrototypeOf(p)) {
+    const table = tables.get(p.constructor);
+    if (table) return table as Record<string, Row<never>>;
+  }
+  return {};
+}
+
 /** The class of a resource whose methods are derived from `table`; extend it to add methods of its own. */
 export function resource<const T extends Table>(table: T): new (core: PaygateCore) => Resource & Methods<T> {
   class Derived extends Resource {}
+  tables.set(Derived, table);
   for (const [id, row] of Object.entries(table) as [AnyEndpointId, Row<unknown[]>][]) {
     const method = function (this: Resource, ...args: unknown[]) {
       return send(coreOf(this), id, row, args.slice(0, row.arity), args[row.arity] as RequestOptions | undefined);
