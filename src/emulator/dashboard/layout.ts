@@ -17,6 +17,8 @@ export interface DashPage {
   section?: SectionId | undefined;
   /** Where the page's live updates come from (an SSE URL under the base); none for a page that does not change. */
   live?: string | undefined;
+  /** The live URL follows one operation: the script stops listening once it is terminal. */
+  liveOne?: boolean | undefined;
 }
 
 const LANG_NAMES: Record<Lang, string> = { ru: 'Русский', en: 'English' };
@@ -59,7 +61,7 @@ function who(req: DashRequest): string {
 export function renderDashboard(req: DashRequest, page: DashPage): string {
   const { lang } = req;
   const signedIn = req.session !== undefined;
-  const live = page.live ? ` data-live="${esc(page.live)}"` : '';
+  const live = page.live ? ` data-live="${esc(page.live)}"${page.liveOne ? ' data-live-one' : ''}` : '';
   const header = signedIn
     ? `<header class="top"><p class="brand"><a href="${esc(`${req.base}/operations`)}">${dt(lang, 'app.name')}</a></p>${who(req)}${navigation(req, page.section)}</header>`
     : `<header class="top"><p class="brand">${dt(lang, 'app.name')}</p></header>`;
@@ -70,7 +72,7 @@ export function renderDashboard(req: DashRequest, page: DashPage): string {
 </head><body>
 <a class="skip" href="#dash-main">${dt(lang, 'nav.skip')}</a>
 ${header}
-<main id="dash-main" tabindex="-1"${live}>
+<main id="dash-main" tabindex="-1"${live} data-updated="${dt(lang, 'updated')}">
 ${page.main}
 </main>
 <footer class="footer"><p class="live-note" data-live-note hidden>${dt(lang, 'live.on')}</p>${languageSwitch(req)}<p>${dt(lang, 'app.sandbox')}</p></footer>

@@ -16,7 +16,7 @@ export interface Dashboard {
 }
 
 /** A page of a signed-in session: its HTML answer (or a Response: a stream). */
-export type PageHandler = (req: DashRequest) => string | Response | Promise<string | Response>;
+export type PageHandler = (req: DashRequest) => unknown;
 
 export interface DashRequest {
   readonly event: H3Event;

@@ -33,7 +33,7 @@ function signedIn(d: Dashboard, handler: PageHandler) {
   };
 }
 
-function sectionPage(req: DashRequest): string | Response | Promise<string | Response> {
+function sectionPage(req: DashRequest): unknown {
   const s = sectionOf(req.event.context.params?.section ?? '');
   if (!s || (s.adminOnly && req.shop !== undefined)) return notFoundPage(req);
   return (SECTION_PAGES[s.id] ?? ((r: DashRequest) => comingPage(r, s.id)))(req);
