@@ -6,6 +6,7 @@
 // top-level) and commands/completion/define.ts, no run module.
 import { Command } from 'commander';
 import { defineCompletion } from './commands/completion/define.js';
+import { defineDashboard } from './commands/dashboard/define.js';
 import { collapsedGlobals, defineGlobals } from './commands/globals.js';
 import { example } from './commands/shared.js';
 import { defineAmounts, defineBalances, defineHealth, defineOpenapi, defineState } from './commands/top-level.js';
@@ -97,8 +98,7 @@ export async function buildProgram(version: string, argv: readonly string[] = pr
     'one operation as the sandbox records it (sandbox control API)',
     async () => (await import('./commands/operation/define.js')).defineOperation,
   );
-  defineBalances(program);
-  defineHealth(program);
+  for (const define of [defineBalances, defineHealth, defineDashboard]) define(program);
   defineOpenapi(program, version);
   group(
     'config',
