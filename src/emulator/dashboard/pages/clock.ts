@@ -31,7 +31,7 @@ function stateList(req: DashRequest, c: ClockState): string {
 
 function advanceForm(req: DashRequest, by: string): string {
   const { lang } = req;
-  return `<form method="post" action="${esc(`${req.base}/clock`)}" class="inline-form">${csrfField(req)}<div><label for="clock-by">${pt(lang, 'clock.by')}</label><input id="clock-by" name="by" required autocomplete="off" spellcheck="false" value="${esc(by)}" aria-describedby="clock-by-hint"><p id="clock-by-hint" class="muted hint">${pt(lang, 'clock.by.hint')}</p></div><button type="submit" data-action="advance">${pt(lang, 'clock.advance')}</button></form>`;
+  return `<form method="post" action="${esc(`${req.base}/clock`)}" class="inline-form">${csrfField(req)}<div><label for="clock-by">${pt(lang, 'clock.by')}</label><input id="clock-by" name="by" required autocomplete="off" spellcheck="false" value="${esc(by)}" aria-describedby="clock-by-hint"><p id="clock-by-hint" class="muted hint">${pt(lang, 'clock.by.hint')}</p></div><button type="submit" data-do="advance">${pt(lang, 'clock.advance')}</button></form>`;
 }
 
 /** GET <dashboard>/clock (and the page again after a refused advance). */

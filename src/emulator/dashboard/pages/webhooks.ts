@@ -36,7 +36,7 @@ function filterForm(req: DashRequest, status: string | undefined): string {
 }
 
 function redeliverForm(req: DashRequest, shop: string, eventId: string): string {
-  return `<form method="post" action="${esc(`${req.base}/webhooks`)}">${csrfField(req)}<input type="hidden" name="shop" value="${esc(shop)}"><input type="hidden" name="event_id" value="${esc(eventId)}"><button type="submit" class="secondary" data-action="redeliver">${pt(req.lang, 'wh.redeliver')} <span class="vh">${esc(eventId)}</span></button></form>`;
+  return `<form method="post" action="${esc(`${req.base}/webhooks`)}">${csrfField(req)}<input type="hidden" name="shop" value="${esc(shop)}"><input type="hidden" name="event_id" value="${esc(eventId)}"><button type="submit" class="secondary" data-do="redeliver">${pt(req.lang, 'wh.redeliver')} <span class="vh">${esc(eventId)}</span></button></form>`;
 }
 
 async function shopSection(req: DashRequest, shop: string, status: string | undefined, n: number): Promise<string> {

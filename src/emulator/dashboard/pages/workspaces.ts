@@ -16,11 +16,11 @@ import { cards, doneNotice, panel, refusedNotice, render, tryInvoke, type Refusa
 import { PAGE_MESSAGES, pt } from './messages.js';
 
 const deleteForm = (req: DashRequest, id: string) =>
-  `<form method="post" action="${esc(`${req.base}/workspaces`)}">${csrfField(req)}<input type="hidden" name="action" value="delete"><input type="hidden" name="id" value="${esc(id)}"><button type="submit" class="danger" data-action="delete">${pt(req.lang, 'ws.delete', { id })}</button></form>`;
+  `<form method="post" action="${esc(`${req.base}/workspaces`)}">${csrfField(req)}<input type="hidden" name="action" value="delete"><input type="hidden" name="id" value="${esc(id)}"><button type="submit" class="danger" data-do="delete">${pt(req.lang, 'ws.delete', { id })}</button></form>`;
 
 function createForm(req: DashRequest): string {
   const { lang } = req;
-  return `<form method="post" action="${esc(`${req.base}/workspaces`)}" class="inline-form">${csrfField(req)}<input type="hidden" name="action" value="create"><div><label for="ws-id">${pt(lang, 'ws.id')}</label><input id="ws-id" name="id" autocomplete="off" spellcheck="false" aria-describedby="ws-id-hint"><p id="ws-id-hint" class="muted hint">${pt(lang, 'ws.id.hint')}</p></div><button type="submit" data-action="create">${pt(lang, 'ws.create.button')}</button></form>`;
+  return `<form method="post" action="${esc(`${req.base}/workspaces`)}" class="inline-form">${csrfField(req)}<input type="hidden" name="action" value="create"><div><label for="ws-id">${pt(lang, 'ws.id')}</label><input id="ws-id" name="id" autocomplete="off" spellcheck="false" aria-describedby="ws-id-hint"><p id="ws-id-hint" class="muted hint">${pt(lang, 'ws.id.hint')}</p></div><button type="submit" data-do="create">${pt(lang, 'ws.create.button')}</button></form>`;
 }
 
 function createdPanel(req: DashRequest, c: CreatedWorkspace): string {
