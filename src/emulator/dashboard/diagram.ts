@@ -97,7 +97,7 @@ export function stateDiagram(kind: OperationKind, history: readonly Move[], curr
     return `<g class="node${cls}" data-status="${s}"><rect x="${p.x}" y="${p.y}" width="${NODE_W}" height="${NODE_H}" rx="8"/><text x="${p.x + NODE_W / 2}" y="${p.y + NODE_H / 2 + 5}" text-anchor="middle">${s === current ? '● ' : ''}${esc(s)}</text></g>`;
   });
   const marker = (id: string, fill: string) =>
-    `<marker id="${id}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="${fill}"/></marker>`;
+    `<marker id="${id}" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="10" markerHeight="10" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="${fill}"/></marker>`;
   return `<svg class="diagram" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="dg-title dg-desc" xmlns="http://www.w3.org/2000/svg">
 <title id="dg-title">${esc(title)}</title><desc id="dg-desc">${esc(path.words.join(' → '))}</desc>
 <defs>${marker('arrow', '#8a93a2')}${marker('arrow-on', '#1a56b0')}</defs>${arrows.join('')}${nodes.join('')}</svg>`;

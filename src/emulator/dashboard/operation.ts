@@ -69,7 +69,7 @@ export async function operationPage(req: DashRequest, outcome?: ActionOutcome): 
   );
   const head = `<h1>${title} ${statusBadge(op.status)}</h1>${notice(req, outcome)}`;
   const live = !TERMINAL_STATUSES.includes(op.status);
-  const body = `<div id="op-live" data-swap><div data-row="${esc(op.operation_id)}" data-status="${esc(op.status)}" hidden></div>${head}
+  const body = `<div id="op-live" data-swap><div data-row="${esc(op.operation_id)}" data-status="${esc(op.status)}" data-updated-at="${esc(d.updated_at)}" hidden></div>${head}
 ${actionsPanel(req, op)}
 <div class="grid2">${section('h-fields', dt(lang, 'op.fields'), fieldList(req, wire))}${section('h-record', dt(lang, 'op.support'), fieldList(req, record))}</div>
 ${diagram}${timeline(req, d)}${receipts(req, d)}${postings(req, d)}${webhooks(req, d)}${faults(req, d)}</div>

@@ -78,12 +78,13 @@ export const DASH_SCRIPT = String.raw`(function () {
       main.setAttribute('data-connected', 'true');
     });
     source.addEventListener('operation', function (e) {
-      schedule();
-      if (main.hasAttribute('data-live-one')) {
-        try {
-          if (TERMINAL[JSON.parse(e.data).status]) { source.close(); if (note) note.hidden = true; }
-        } catch (err) {}
-      }
+      if (!main.hasAttribute('data-live-one')) return schedule();
+      // One operation: its stream starts with the state the page already shows; only a change is fetched.
+      var row = {};
+      try { row = JSON.parse(e.data); } catch (err) {}
+      var shown = document.querySelector('[data-row]');
+      if (!shown || shown.getAttribute('data-status') !== row.status || shown.getAttribute('data-updated-at') !== row.updated_at) schedule();
+      if (TERMINAL[row.status]) { source.close(); if (note) note.hidden = true; }
     });
   }
 })();
