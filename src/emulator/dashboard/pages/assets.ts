@@ -26,6 +26,7 @@ svg.chart{width:100%;height:auto;max-width:56rem;display:block;background:#fff}
 .legend li{display:flex;align-items:center;gap:.35rem}
 svg.swatch{width:1.5rem;height:.5rem}
 code.secret{overflow-wrap:anywhere}
+table.requests td,table.deliveries td,table.workspaces td{overflow-wrap:anywhere}
 `;
 
 export const PAGES_SCRIPT = String.raw`(function () {
