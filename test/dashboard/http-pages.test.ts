@@ -4,42 +4,14 @@
 // CLI (redeliver, clock advance, workspace create and delete), their refusals and CSRF refusals, and a shop key
 // seeing only its shop and only the controls its key may call.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { KEY_A, KEY_B, KEY_POOL, paymentBody, payoutBody, type Harness } from '../helpers/harness.js';
+import { KEY_A, KEY_B, KEY_POOL, paymentBody, payoutBody } from '../helpers/harness.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { deadPort } from '../helpers/transport.js';
 import { ADMIN_TOKEN, expectCleanMarkup, expectSafeHeaders, get, postForm, signIn, type Signed } from './helpers.js';
+import { attr, chartPoints, postingsViaApi } from './ledger.js';
 
 const T0 = '2026-07-01T10:00:00.000Z';
 const AS_ADMIN = { key: null, headers: { 'x-admin-token': ADMIN_TOKEN } };
-const attr = (tag: string, name: string) => new RegExp(`${name}="([^"]*)"`).exec(tag)?.[1];
-
-type Point = { posting: string; kind: string; at: string; balance: string; reserved: string; minus: string };
-/** The balance chart's points of one shop and currency, from the SVG's data attributes. */
-export function chartPoints(html: string, shop: string, currency = 'RUB'): Point[] {
-  const start = html.indexOf(`data-chart="balance" data-shop="${shop}" data-currency="${currency}"`);
-  if (start < 0) return [];
-  const fig = html.slice(start, html.indexOf('</figure>', start));
-  return [...fig.matchAll(/<circle class="pt"[^>]*>/g)].map(([tag]) => ({
-    posting: attr(tag, 'data-posting')!,
-    kind: attr(tag, 'data-kind')!,
-    at: attr(tag, 'data-at')!,
-    balance: attr(tag, 'data-balance')!,
-    reserved: attr(tag, 'data-reserved')!,
-    minus: attr(tag, 'data-current-minus')!,
-  }));
-}
-
-type Posting = { id: string; source: string; destination: string; amount: string; kind: string };
-/** Every posting of the shop's operations, read through the API (operations.list, then operations.show). */
-export async function postingsViaApi(h: Harness, key: string): Promise<Map<string, Posting>> {
-  const list = await h.call('GET', '/sandbox/operations?limit=200', { key });
-  const out = new Map<string, Posting>();
-  for (const op of list.body.operations as Array<{ operation_id: string }>) {
-    const d = await h.call('GET', `/sandbox/operations/${op.operation_id}`, { key });
-    for (const p of d.body.postings as Posting[]) out.set(p.id, p);
-  }
-  return out;
-}
 
 /** Cents of a decimal string (exact for scale 2). */
 const cents = (s: string) => Math.round(Number(s) * 100);
@@ -78,7 +50,9 @@ describe('dashboard pages over HTTP', () => {
     // Every posting that moves shop_a's accounts is a point (the opening balance is the first), in order.
     const bal = 'shop:shop_a:balance';
     const res = 'shop:shop_a:reserved';
-    const moving = [...postings.values()].filter((p) => [p.source, p.destination].some((a) => a === bal || a === res));
+    const moving = [...postings.values()].filter(
+      (p) => p.currency === 'RUB' && [p.source, p.destination].some((a) => a === bal || a === res),
+    );
     const opPoints = points.filter((p) => !p.posting.startsWith('opening:'));
     expect(opPoints.map((p) => p.posting).sort()).toEqual(moving.map((p) => p.id).sort());
     expect(points.map((p) => p.kind)).toContain('payout_reserved');
