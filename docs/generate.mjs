@@ -30,3 +30,13 @@ const shots = spawnSync(process.execPath, [vitest, 'run', 'test/pages/browser-st
 });
 if (shots.status !== 0) process.exit(shots.status ?? 1);
 console.log('wrote docs/hosted-page/*.png');
+
+// Screenshots of the dashboard's Balances, Webhooks, Requests, Clock, Pool and Workspaces pages with data on each,
+// desktop and phone (docs/dashboard/, shown in docs/dashboard.md): taken by their browser test.
+const sections = spawnSync(process.execPath, [vitest, 'run', 'test/dashboard/browser-sections.test.ts'], {
+  cwd: fileURLToPath(root),
+  stdio: 'inherit',
+  env: { ...process.env, PAYGATE_SCREENSHOTS: 'docs/dashboard' },
+});
+if (sections.status !== 0) process.exit(sections.status ?? 1);
+console.log('wrote docs/dashboard/{balances,webhooks,requests,clock,pool,workspaces}-{desktop,phone}.png');

@@ -4,6 +4,8 @@
 // advance, a workspace created and deleted, the Requests page following the request log live (no reload), a shop
 // key seeing only its shop and no admin control; axe-core with no serious or critical violation on each page, on a
 // desktop (English) and a phone (Russian), with no console error or CSP refusal and nothing scrolling sideways.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_A, KEY_B, KEY_POOL, payoutBody } from '../helpers/harness.js';
@@ -26,6 +28,8 @@ import { seed } from './seed.js';
 const chromium = chromiumPath();
 const port = await deadPort();
 const ADMIN = { key: null, headers: { 'x-admin-token': ADMIN_TOKEN } };
+/** With PAYGATE_SCREENSHOTS=<dir> (npm run docs: docs/dashboard) each section is saved there, desktop and phone. */
+const shots = process.env.PAYGATE_SCREENSHOTS;
 const SECTIONS = ['balances', 'webhooks', 'requests', 'clock', 'pool', 'workspaces'] as const;
 
 describe.skipIf(!chromium)('the dashboard sections in Chromium', { timeout: 90_000 }, () => {
@@ -54,6 +58,7 @@ describe.skipIf(!chromium)('the dashboard sections in Chromium', { timeout: 90_0
     });
     await h.sandbox.webhooks.idle();
     browser = await launch(chromium!);
+    if (shots) mkdirSync(shots, { recursive: true });
   }, 60_000);
 
   afterAll(async () => {
@@ -83,6 +88,7 @@ describe.skipIf(!chromium)('the dashboard sections in Chromium', { timeout: 90_0
         expect(await seriousViolations(page), `${s} ${v}`).toEqual([]);
         expect(await overflowsSideways(page), `${s} ${v} scrolls sideways`).toBe(false);
         expect(problems.take(), `${s} ${v}`).toEqual([]);
+        if (shots) await page.screenshot({ path: join(shots, `${s}-${v}.png`), fullPage: true });
       }
     }
   });

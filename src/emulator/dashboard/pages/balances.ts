@@ -10,7 +10,7 @@ import { esc, formatMoney } from '../../pages/i18n.js';
 import { money as moneyCell, moment, operationHref } from '../format.js';
 import type { DashRequest } from '../request.js';
 import { balanceSeries, shopPostings, type BalancePoint, type BalanceSeries } from './balance-series.js';
-import { legend, scale, stepPath, svg, W, PLOT, xLabels, yAxis, H } from './chart.js';
+import { legend, PLOT, scale, stepPath, svg, xLabels, yAxis, type Scale } from './chart.js';
 import { cards, panel, refusedNotice, render, tryInvoke, visibleShops } from './common.js';
 import { PAGE_MESSAGES, pt } from './messages.js';
 
@@ -31,49 +31,55 @@ async function nowOf(req: DashRequest): Promise<{ rows: Map<string, Row[]>; refu
   return { rows };
 }
 
-/** x positions: proportional to sandbox time, postings at one moment spread apart so each step shows. */
+/** The chart's height: the balance on top, reserved and current_minus below, on their own scales. */
+const CH = 340;
+const TOP_BAND = [PLOT.TOP, 160] as const;
+const LOW_BAND = [196, CH - PLOT.BOTTOM] as const;
+
+/**
+ * x positions: half by order, half by sandbox time — later is always further right, and postings made at one
+ * moment (a frozen clock) still stand apart so each step shows.
+ */
 function xPositions(points: readonly BalancePoint[]): number[] {
   const t = points.map((p) => Date.parse(p.at));
-  const s = scale(t[0]!, t[t.length - 1]!, 0, 1);
-  const gap = 6;
-  const xs: number[] = [];
-  for (const v of t) xs.push(xs.length ? Math.max(s.x(v), xs[xs.length - 1]! + gap) : s.x(v));
-  const max = W - PLOT.RIGHT - 10;
-  const first = xs[0]!;
-  const last = xs[xs.length - 1]!;
-  if (last <= max || last === first) return xs;
-  return xs.map((x) => Math.round((first + ((x - first) * (max - first)) / (last - first)) * 10) / 10);
+  const n = points.length;
+  const byTime = scale(t[0]!, t[n - 1]!, 0, 1);
+  const byOrder = scale(0, Math.max(1, n - 1), 0, 1);
+  return t.map((v, i) => Math.round(((byTime.x(v) + byOrder.x(i)) / 2) * 10) / 10);
 }
+
+const range = (values: number[]) => [Math.min(...values), Math.max(...values)] as const;
 
 function chart(req: DashRequest, shop: string, s: BalanceSeries, id: string): string {
   const { lang } = req;
   const pts = s.points;
-  const nums = pts.flatMap((p) => [Number(p.balance), Number(p.reserved), Number(p.current_minus)]);
-  const y0 = Math.min(0, ...nums);
-  const y1 = Math.max(0, ...nums);
-  const sc = scale(0, 1, y0, y1);
+  const [b0, b1] = range(pts.map((p) => Number(p.balance)));
+  const top = scale(0, 1, b0, b1, ...TOP_BAND);
+  const [, l1] = range([0, ...pts.flatMap((p) => [Number(p.reserved), Number(p.current_minus)])]);
+  const low = scale(0, 1, 0, l1, ...LOW_BAND);
   const xs = xPositions(pts);
-  const line = (cls: string, f: (p: BalancePoint) => string) =>
+  const line = (cls: string, sc: Scale, f: (p: BalancePoint) => string) =>
     `<path class="line ${cls}" d="${stepPath(pts.map((p, i) => [xs[i]!, sc.y(Number(f(p)))]))}"/>`;
   const marks = pts.flatMap((p, i) =>
     p.kind === 'payout_reserved' || p.kind === 'payout_settled'
       ? [
-          `<line class="mark ${p.kind}" data-mark="${p.kind}" data-at="${esc(p.at)}" x1="${xs[i]}" x2="${xs[i]}" y1="${PLOT.TOP}" y2="${H - PLOT.BOTTOM}"><title>${esc(`${p.kind} ${p.operation_id ?? ''} ${p.at}`)}</title></line>`,
+          `<line class="mark ${p.kind}" data-mark="${p.kind}" data-at="${esc(p.at)}" x1="${xs[i]}" x2="${xs[i]}" y1="${PLOT.TOP}" y2="${CH - PLOT.BOTTOM}"><title>${esc(`${p.kind} ${p.operation_id ?? ''} ${p.at}`)}</title></line>`,
         ]
       : [],
   );
   const dots = pts.map(
     (p, i) =>
-      `<circle class="pt" r="3" cx="${xs[i]}" cy="${sc.y(Number(p.balance))}" data-posting="${esc(p.posting_id)}" data-kind="${esc(p.kind)}" data-at="${esc(p.at)}" data-balance="${p.balance}" data-reserved="${p.reserved}" data-current-minus="${p.current_minus}"/>`,
+      `<circle class="pt" r="3" cx="${xs[i]}" cy="${top.y(Number(p.balance))}" data-posting="${esc(p.posting_id)}" data-kind="${esc(p.kind)}" data-at="${esc(p.at)}" data-balance="${p.balance}" data-reserved="${p.reserved}" data-current-minus="${p.current_minus}"/>`,
   );
   const label = (v: number) => formatMoney(lang, v.toFixed(2), s.currency);
-  const title = PAGE_MESSAGES[lang]['bal.chart'].replace('{shop}', shop).replace('{currency}', s.currency);
-  const desc = PAGE_MESSAGES[lang]['bal.chart.desc']
+  const M = PAGE_MESSAGES[lang];
+  const title = M['bal.chart'].replace('{shop}', shop).replace('{currency}', s.currency);
+  const desc = M['bal.chart.desc']
     .replace('{count}', String(s.total))
     .replace('{from}', pts[0]!.at)
     .replace('{to}', pts[pts.length - 1]!.at);
-  const body = `${yAxis(sc, y0, y1, label)}${xLabels(pts[0]!.at.slice(0, 19), pts[pts.length - 1]!.at.slice(0, 19))}${marks.join('')}${line('reserved', (p) => p.reserved)}${line('minus', (p) => p.current_minus)}${line('balance', (p) => p.balance)}<g class="pts">${dots.join('')}</g>`;
-  const M = PAGE_MESSAGES[lang];
+  const axes = `${yAxis(top, b0, b1, label)}${yAxis(low, 0, l1, label)}${xLabels(pts[0]!.at.slice(0, 19), pts[pts.length - 1]!.at.slice(0, 19), CH)}`;
+  const body = `${axes}${marks.join('')}${line('reserved', low, (p) => p.reserved)}${line('minus', low, (p) => p.current_minus)}${line('balance', top, (p) => p.balance)}<g class="pts">${dots.join('')}</g>`;
   const keys = legend([
     ['line balance', M['bal.legend.balance']],
     ['line reserved', M['bal.legend.reserved']],
@@ -83,7 +89,7 @@ function chart(req: DashRequest, shop: string, s: BalanceSeries, id: string): st
   ]);
   const truncated =
     s.total > pts.length ? `<p class="muted">${pt(lang, 'bal.truncated', { count: String(pts.length) })}</p>` : '';
-  return `<figure class="chart-box" data-chart="balance" data-shop="${esc(shop)}" data-currency="${esc(s.currency)}">${svg(id, 'balance-chart', title, desc, body)}<figcaption>${keys}${truncated}</figcaption></figure>${pointsTable(req, s, title)}`;
+  return `<figure class="chart-box" data-chart="balance" data-shop="${esc(shop)}" data-currency="${esc(s.currency)}">${svg(id, 'balance-chart', title, desc, body, CH)}<figcaption>${keys}${truncated}</figcaption></figure>${pointsTable(req, s, title)}`;
 }
 
 function pointsTable(req: DashRequest, s: BalanceSeries, caption: string): string {

@@ -17,17 +17,24 @@ export const POOL_READ = 200;
 type Window = PoolState['pools'][number];
 type Ask = { shop: string; method: string; currency: string; min: string; max: string };
 
-function askOf(req: DashRequest, method: string, currency: string, fallbackMax: string): Ask {
+/** What to ask the availability read: the form's choice, else the shop of the pool's first payout (its route reaches the pool), from `min` to `max`. */
+function askOf(
+  req: DashRequest,
+  method: string,
+  currency: string,
+  d: { shop?: string; min: string; max: string },
+): Ask {
   const q = req.event.url.searchParams;
   const shops = visibleShops(req);
   const mine = q.get('method') === method;
-  const shop = mine && shops.includes(q.get('shop') ?? '') ? q.get('shop')! : shops[0]!;
+  const fallback = d.shop !== undefined && shops.includes(d.shop) ? d.shop : shops[0]!;
+  const shop = mine && shops.includes(q.get('shop') ?? '') ? q.get('shop')! : fallback;
   return {
     shop,
     method,
     currency,
-    min: (mine && q.get('min_amount')) || '1.00',
-    max: (mine && q.get('max_amount')) || fallbackMax,
+    min: (mine && q.get('min_amount')) || d.min,
+    max: (mine && q.get('max_amount')) || d.max,
   };
 }
 
@@ -96,7 +103,11 @@ function intervalsBlock(req: DashRequest, a: Ask, r: Awaited<ReturnType<typeof a
 async function windowPanel(req: DashRequest, w: Window, n: number): Promise<string> {
   const { lang } = req;
   const maxFree = w.first.reduce((m, s) => Math.max(m, Number(s.amount)), 0);
-  const a = askOf(req, w.method, w.currency, maxFree > 0 ? maxFree.toFixed(2) : '100000.00');
+  const a = askOf(req, w.method, w.currency, {
+    ...(w.first[0] ? { shop: w.first[0].shop_id } : {}),
+    min: w.min_piece,
+    max: maxFree > 0 ? maxFree.toFixed(2) : '100000.00',
+  });
   const r = await availability(req, a);
   const intervals = r.ok ? r.value.intervals : [];
   const m = (v: string) => esc(formatMoney(lang, v, w.currency));
@@ -126,7 +137,7 @@ async function windowPanel(req: DashRequest, w: Window, n: number): Promise<stri
 async function shopView(req: DashRequest): Promise<string> {
   const out: string[] = [adminOnly(req, 'pool.show')];
   for (const [n, method] of req.d.ctx.service.world.data.methods.entries()) {
-    const a = askOf(req, method.id, method.currency, '100000.00');
+    const a = askOf(req, method.id, method.currency, { min: '1.00', max: '100000.00' });
     const r = await availability(req, a);
     out.push(
       panel(
