@@ -31,8 +31,19 @@ const shots = spawnSync(process.execPath, [vitest, 'run', 'test/pages/browser-st
 if (shots.status !== 0) process.exit(shots.status ?? 1);
 console.log('wrote docs/hosted-page/*.png');
 
-// Screenshots of the dashboard's Balances, Webhooks, Requests, Clock, Pool and Workspaces pages with data on each,
-// desktop and phone (docs/dashboard/, shown in docs/dashboard.md): taken by their browser test.
+// Screenshots of every page of the dashboard, desktop and phone (docs/dashboard/, shown in the README and
+// docs/dashboard.md): taken by its browser test (test/dashboard/browser-pages.test.ts), which skips loudly without
+// a chromium.
+const dash = spawnSync(process.execPath, [vitest, 'run', 'test/dashboard/browser-pages.test.ts'], {
+  cwd: fileURLToPath(root),
+  stdio: 'inherit',
+  env: { ...process.env, PAYGATE_SCREENSHOTS: 'docs/dashboard' },
+});
+if (dash.status !== 0) process.exit(dash.status ?? 1);
+console.log('wrote docs/dashboard/*.png');
+
+// Then the Balances, Webhooks, Requests, Clock, Pool and Workspaces pages again, with data on each (the pool laid
+// out, a payout settled): their own browser test's screenshots replace the ones above of the same names.
 const sections = spawnSync(process.execPath, [vitest, 'run', 'test/dashboard/browser-sections.test.ts'], {
   cwd: fileURLToPath(root),
   stdio: 'inherit',

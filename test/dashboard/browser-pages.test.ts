@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECTIONS } from '../../src/emulator/dashboard/sections.js';
+import { SECTION_PAGES } from '../../src/emulator/dashboard/table.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { deadPort } from '../helpers/transport.js';
 import {
@@ -60,7 +61,7 @@ describe.skipIf(!chromium)('every page of the dashboard in Chromium', { timeout:
     await browser?.close();
   });
 
-  async function check(v: Viewport, name: string): Promise<void> {
+  async function check(v: Viewport, name: string, shoot = true): Promise<void> {
     const { page, problems } = pages[v];
     expect(await page.locator('main h1').count(), `${name} ${v}`).toBe(1);
     expect(await page.getAttribute('html', 'lang'), v).toBe(LOCALE_OF[v].slice(0, 2));
@@ -71,7 +72,8 @@ describe.skipIf(!chromium)('every page of the dashboard in Chromium', { timeout:
       expect(await overflowsSideways(page), `${name} at 320 px scrolls sideways`).toBe(false);
       await page.setViewportSize(VIEWPORTS.zoom200);
     }
-    if (shots && v !== 'zoom200') await page.screenshot({ path: join(shots, `${name}-${v}.png`), fullPage: true });
+    if (shots && shoot && v !== 'zoom200')
+      await page.screenshot({ path: join(shots, `${name}-${v}.png`), fullPage: true });
     expect(problems.take(), `${name} ${v}`).toEqual([]);
   }
 
@@ -104,10 +106,12 @@ describe.skipIf(!chromium)('every page of the dashboard in Chromium', { timeout:
       ...SECTIONS.filter((s) => s.id !== 'operations').map((s): [string, string] => [s.id, `/${s.id}`]),
     ];
     for (const [name, path] of views) {
+      // A section still to be built is checked, not photographed.
+      const built = !SECTIONS.some((s) => s.id === name) || name in SECTION_PAGES;
       await Promise.all(
         VIEWS.map(async (v) => {
           await visit(v, path);
-          await check(v, name);
+          await check(v, name, built);
         }),
       );
     }

@@ -72,7 +72,9 @@ function filterForm(req: DashRequest, f: Partial<Record<Filter, string>>): strin
     input(req, 'max_amount', 'f.max', f.max_amount, ' inputmode="decimal"'),
   ];
   const actions = `<div class="actions"><button type="submit">${dt(req.lang, 'f.apply')}</button><a class="button secondary" href="${esc(`${req.base}/operations`)}">${dt(req.lang, 'f.clear')}</a></div>`;
-  return `<form method="get" action="${esc(`${req.base}/operations`)}" class="panel" aria-labelledby="filters-h"><h2 id="filters-h">${dt(req.lang, 'ops.filters')}</h2><div class="filters">${fields.join('')}${actions}</div></form>`;
+  // Folded unless a filter is set (the script unfolds it on a wide screen): on a phone the rows come first.
+  const open = Object.keys(f).length > 0 ? ' open' : '';
+  return `<details class="panel filter-box" data-wide-open${open}><summary><h2>${dt(req.lang, 'ops.filters')}</h2></summary><form method="get" action="${esc(`${req.base}/operations`)}"><div class="filters">${fields.join('')}${actions}</div></form></details>`;
 }
 
 function amountCell(req: DashRequest, op: OperationRow): string {

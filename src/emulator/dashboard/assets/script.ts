@@ -7,6 +7,9 @@ export const DASH_SCRIPT = String.raw`(function () {
   'use strict';
   var main = document.getElementById('dash-main');
   if (!main) return;
+  // The filters, folded on a phone, are unfolded on a wide screen.
+  var wide = document.querySelector('details[data-wide-open]');
+  if (wide && window.matchMedia && window.matchMedia('(min-width: 48rem)').matches) wide.open = true;
   var live = main.getAttribute('data-live');
   var note = document.querySelector('[data-live-note]');
   var announce = document.getElementById('dash-announce');

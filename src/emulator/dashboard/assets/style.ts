@@ -40,6 +40,9 @@ button.danger{background:var(--bad);border-color:var(--bad)}
 .notice{background:var(--notice-bg);color:var(--notice-ink);border-radius:.5rem;padding:.6rem .8rem;margin:0 0 1rem}
 .notice.ok{background:#e6f4ea;color:var(--ok)}
 .field{margin:0 0 1rem}
+details.filter-box summary{cursor:pointer}
+details.filter-box summary h2{display:inline;margin:0;font-size:1.1rem}
+.filter-box form{margin-top:.75rem}
 .filters{display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:.75rem;align-items:end}
 .filters .actions{display:flex;gap:.5rem;flex-wrap:wrap}
 table{border-collapse:collapse;width:100%}
@@ -75,7 +78,8 @@ svg.diagram{width:100%;height:auto;max-width:56rem;display:block}
 @media (max-width:47.99rem){
 table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 table.stack,table.stack tbody,table.stack tr,table.stack td{display:block;width:100%}
-table.stack tr{border:1px solid var(--line);border-radius:.5rem;margin:0 0 .75rem;padding:.25rem .5rem;background:var(--card)}
+table.stack tr{border:1px solid var(--line);border-radius:.5rem;margin:0 0 .75rem;padding:.25rem .5rem;background:var(--card);display:grid;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr));gap:0 .75rem}
+table.stack td:first-child{grid-column:1/-1}
 table.stack td{border:0;padding:.2rem 0;text-align:left}
 table.stack td::before{content:attr(data-label);display:block;font-size:.8rem;color:var(--muted)}
 dl.fields{grid-template-columns:1fr}
