@@ -176,6 +176,9 @@ describe('dashboard pages over HTTP', () => {
     const bad = await post(admin, '/dashboard/clock', { by: '90 minutes' });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('a duration such as 500ms');
+    expect(bad.text).toContain(
+      'id="clock-by" name="by" required autocomplete="off" spellcheck="false" value="90 minutes"',
+    );
     expect((await h.call('GET', '/sandbox/clock', AS_ADMIN)).body.now).toBe(now);
     const forged = await postForm(h, '/dashboard/clock', { by: '1h' }, { cookie: admin.cookie });
     expect(forged.status).toBe(403);

@@ -42,15 +42,15 @@ function effect(p: Posting, shop: string): { balance: Decimal; reserved: Decimal
   return balance.isZero() && reserved.isZero() ? undefined : { balance, reserved };
 }
 
-/** The shop's postings in the order they were written, from the state's posting map. */
+/** The postings of each of `shops`, in the order they were written: one pass over the state's posting map. */
 export function shopPostings(
   postings: { keys(): Iterable<string>; get(id: string): Posting | undefined },
-  shop: string,
-): Posting[] {
-  const out: Posting[] = [];
+  shops: readonly string[],
+): Map<string, Posting[]> {
+  const out = new Map<string, Posting[]>(shops.map((s) => [s, []]));
   for (const id of postings.keys()) {
     const p = postings.get(id);
-    if (p && p.shop_id === shop) out.push(p);
+    if (p) out.get(p.shop_id)?.push(p);
   }
   return out;
 }

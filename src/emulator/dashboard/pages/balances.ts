@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { esc, formatMoney } from '../../pages/i18n.js';
 import { money as moneyCell, moment, operationHref } from '../format.js';
 import type { DashRequest } from '../request.js';
+import type { Posting } from '../../../domain/ledger.js';
 import { balanceSeries, shopPostings, type BalancePoint, type BalanceSeries } from './balance-series.js';
 import { legend, PLOT, scale, stepPath, svg, xLabels, yAxis, type Scale } from './chart.js';
 import { cards, panel, refusedNotice, render, tryInvoke, visibleShops } from './common.js';
@@ -115,7 +116,7 @@ function pointsTable(req: DashRequest, s: BalanceSeries, caption: string): strin
   return `<details><summary>${pt(req.lang, 'bal.points')}</summary>${table}</details>`;
 }
 
-function shopPanel(req: DashRequest, shop: string, now: Row[], n: number): string {
+function shopPanel(req: DashRequest, shop: string, now: Row[], postings: readonly Posting[], n: number): string {
   const rows = now.map((b) => [
     esc(b.currency),
     moneyCell(req.lang, b.balance, b.currency),
@@ -123,7 +124,7 @@ function shopPanel(req: DashRequest, shop: string, now: Row[], n: number): strin
     moneyCell(req.lang, b.current_minus, b.currency),
   ]);
   const table = cards(req, shop, ['col.currency', 'col.balance', 'col.reserved', 'col.minus'], rows, 'balances');
-  const series = balanceSeries(shopPostings(req.d.ctx.service.state.postings, shop), shop);
+  const series = balanceSeries(postings, shop);
   const charts = series.length
     ? series.map((s, i) => chart(req, shop, s, `bal-${n}-${i}`)).join('')
     : `<p>${pt(req.lang, 'bal.none')}</p>`;
@@ -135,9 +136,12 @@ export async function balancesPage(req: DashRequest): Promise<string> {
   const title = PAGE_MESSAGES[req.lang]['bal.title'];
   const now = await nowOf(req);
   const shops = visibleShops(req);
-  const body = now.refusal
-    ? refusedNotice(req, now.refusal)
-    : shops.map((s, i) => shopPanel(req, s, now.rows.get(s) ?? [], i)).join('');
+  let body: string;
+  if (now.refusal) body = refusedNotice(req, now.refusal);
+  else {
+    const postings = shopPostings(req.d.ctx.service.state.postings, shops);
+    body = shops.map((s, i) => shopPanel(req, s, now.rows.get(s) ?? [], postings.get(s) ?? [], i)).join('');
+  }
   const main = `<h1>${esc(title)}</h1><p class="muted">${pt(req.lang, 'bal.lead')}</p>${body}`;
   return render(req, { title, main, section: 'balances' });
 }

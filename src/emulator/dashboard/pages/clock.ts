@@ -47,7 +47,7 @@ export async function clockPage(req: DashRequest, refusal?: Refusal): Promise<st
       ? refusedNotice(req, refusal.message)
       : doneNotice(req, done ? PAGE_MESSAGES[req.lang]['clock.advanced'].replace('{by}', done) : undefined);
     body = c.ok
-      ? `${notice}${panel('h-clock', pt(req.lang, 'clock.now'), stateList(req, c.value))}${panel('h-advance', pt(req.lang, 'clock.advance'), advanceForm(req, refusal ? ((req.event.context.dashBy as string) ?? '') : ''))}`
+      ? `${notice}${panel('h-clock', pt(req.lang, 'clock.now'), stateList(req, c.value))}${panel('h-advance', pt(req.lang, 'clock.advance'), advanceForm(req, refusal?.form?.get('by') ?? ''))}`
       : refusedNotice(req, c.refusal.message);
   }
   return render(
@@ -64,7 +64,6 @@ export function advanceClock(req: DashRequest): Promise<string> {
     '/clock',
     (form) => {
       const by = (form.get('by') ?? '').trim();
-      req.event.context.dashBy = by;
       if (req.shop !== undefined)
         return { refusal: { status: 403, message: 'admin_only: clock.advance needs the admin token' } };
       if (by === '') return { refusal: { status: 400, message: `validation_error: by must be ${DURATION_HINT}` } };

@@ -56,7 +56,8 @@ export function render(req: DashRequest, page: PageAnswer, status = 200): string
   return answer(req, status, page);
 }
 
-export type Refusal = { status: number; message: string };
+/** A control's refusal as a page shows it; `form` is the refused form (a page may fill its fields in again). */
+export type Refusal = { status: number; message: string; form?: URLSearchParams };
 
 /** Run a control as the session may; its answer, or the refusal (code: message) when the control refuses. */
 export async function tryInvoke<T>(
@@ -91,8 +92,8 @@ export async function actOn(
   const form = await readForm(req.event);
   if (!formAllowed(req, form)) return refused(req);
   const call = callOf(form!);
-  if ('refusal' in call) return show(req, call.refusal);
+  if ('refusal' in call) return show(req, { ...call.refusal, form: form! });
   const r = await tryInvoke(req, call.id, call.inv);
-  if (!r.ok) return show(req, r.refusal);
+  if (!r.ok) return show(req, { ...r.refusal, form: form! });
   return seeOther(req.event, `${req.base}${path}?${new URLSearchParams(call.done).toString()}`);
 }
