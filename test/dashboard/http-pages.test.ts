@@ -9,6 +9,7 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { deadPort } from '../helpers/transport.js';
 import { ADMIN_TOKEN, expectCleanMarkup, expectSafeHeaders, get, postForm, signIn, type Signed } from './helpers.js';
 import { attr, chartPoints, postingsViaApi } from './ledger.js';
+import { MAX_POINTS, WINDOW_OPS } from '../../src/emulator/dashboard/pages/balance-series.js';
 
 const T0 = '2026-07-01T10:00:00.000Z';
 const AS_ADMIN = { key: null, headers: { 'x-admin-token': ADMIN_TOKEN } };
@@ -82,6 +83,37 @@ describe('dashboard pages over HTTP', () => {
     expect(own.text).not.toContain('data-shop="shop_a"');
     expect(own.text).not.toContain(pay.operation_id);
     expect(chartPoints(own.text, 'shop_b').length).toBeGreaterThan(0);
+  });
+
+  it('balances of a shop with more operations than the chart covers: still exact, ending at /v1/balances', async () => {
+    // Payouts laid out in the pool: each reserves from shop_pool's balance.
+    const laid = await h.call('POST', '/sandbox/pool/layout', {
+      key: KEY_POOL,
+      body: { method: 'WT_RUB_C2C', generate: { count: WINDOW_OPS + 5, min: '500.00', max: '900.00', seed: 7 } },
+    });
+    expect(laid.body.created).toBe(WINDOW_OPS + 5);
+    const s = await signIn(h, KEY_POOL);
+    const page = await get(h, '/dashboard/balances', s);
+    expect(page.text).toContain(`newest ${WINDOW_OPS} operations`);
+    const points = chartPoints(page.text, 'shop_pool');
+    expect(points.some((p) => p.posting.startsWith('opening:'))).toBe(false);
+    expect(points.length).toBeLessThanOrEqual(MAX_POINTS);
+    const shown = new Set(points.map((p) => p.posting.split(':')[0]!));
+    const postings = new Map<string, { source: string; destination: string; amount: string }>();
+    for (const id of shown) {
+      const d = await h.call('GET', `/sandbox/operations/${id}`, { key: KEY_POOL });
+      for (const p of d.body.postings) postings.set(p.id, p);
+    }
+    const bal = 'shop:shop_pool:balance';
+    for (let i = 1; i < points.length; i++) {
+      const p = postings.get(points[i]!.posting)!;
+      const a = cents(p.amount);
+      expect(cents(points[i]!.balance) - cents(points[i - 1]!.balance)).toBe(
+        (p.destination === bal ? a : 0) - (p.source === bal ? a : 0),
+      );
+    }
+    const now = (await h.call('GET', '/v1/balances', { key: KEY_POOL })).body.balances[0];
+    expect(points[points.length - 1]!.balance).toBe(now.balance);
   });
 
   it('webhooks: endpoints masked, deliveries by status, Redeliver through webhooks.redeliver, CSRF and scope', async () => {

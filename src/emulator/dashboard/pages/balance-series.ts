@@ -1,13 +1,18 @@
-// A shop's balances over sandbox time, from the ledger's postings (src/domain/ledger.ts): the postings that move
-// its balance or reserved account, in the order they were written (creation order is time order: the sandbox clock
-// only moves forward), folded exactly (decimal.js) into balance, reserved and current_minus after each — the same
-// fold as the ledger's totals, so the last point is what GET /v1/balances answers. The moments payouts were
-// reserved and settled are the postings of those kinds.
+// A shop's balances over sandbox time, from the ledger's postings (src/domain/ledger.ts). Reading every posting of a
+// big store would read them back from the snapshot file, so the chart covers the postings of the shop's newest
+// WINDOW_OPS operations (found through the listing's index, their postings by their deterministic ids — nothing of
+// another shop is read) and, when that is all of them, its opening balances. Where the window starts is the
+// ledger's totals now minus the window's postings, so every point is exact and the last is what GET /v1/balances
+// answers. Points are in sandbox-time order (postings made at one moment: in their operations' order, then the
+// order an operation makes them), each balance, reserved and current_minus after its posting, folded exactly.
 import type { Decimal } from 'decimal.js';
-import { accounts, balanceRow, type Posting, type PostingKind } from '../../../domain/ledger.js';
+import { accounts, balanceRow, postingsOf, type Posting, type PostingKind } from '../../../domain/ledger.js';
 import { money, toScale2, ZERO } from '../../../domain/money.js';
+import type { SandboxState } from '../../../store/state.js';
 
-/** The most points a chart shows: the newest ones (the earlier postings still count in their figures). */
+/** The operations whose postings a chart covers: the shop's newest. */
+export const WINDOW_OPS = 300;
+/** The most points a chart shows: the newest (the earlier ones still count in the figures). */
 export const MAX_POINTS = 400;
 
 export interface BalancePoint {
@@ -24,12 +29,14 @@ export interface BalancePoint {
 export interface BalanceSeries {
   currency: string;
   points: BalancePoint[];
-  /** Postings of the currency in all (points may hold only the newest MAX_POINTS). */
-  total: number;
+  /** Whether earlier postings (older operations, or more than MAX_POINTS) are not drawn. */
+  truncated: boolean;
 }
 
-/** How a posting moves the shop's two accounts. */
-function effect(p: Posting, shop: string): { balance: Decimal; reserved: Decimal } | undefined {
+type Effect = { balance: Decimal; reserved: Decimal };
+
+/** How a posting moves the shop's balance and reserved accounts (undefined: not at all). */
+function effect(p: Posting, shop: string): Effect | undefined {
   const bal = accounts.balance(shop);
   const res = accounts.reserved(shop);
   const a = money(p.amount);
@@ -42,47 +49,52 @@ function effect(p: Posting, shop: string): { balance: Decimal; reserved: Decimal
   return balance.isZero() && reserved.isZero() ? undefined : { balance, reserved };
 }
 
-/** The postings of each of `shops`, in the order they were written: one pass over the state's posting map. */
-export function shopPostings(
-  postings: { keys(): Iterable<string>; get(id: string): Posting | undefined },
-  shops: readonly string[],
-): Map<string, Posting[]> {
-  const out = new Map<string, Posting[]>(shops.map((s) => [s, []]));
-  for (const id of postings.keys()) {
-    const p = postings.get(id);
-    if (p) out.get(p.shop_id)?.push(p);
-  }
-  return out;
+/** The window's postings that move the shop's accounts, oldest first; whether older ones are left out. */
+function windowOf(state: SandboxState, shop: string, currencies: readonly string[]) {
+  const page = state.operationIndex.page({ shop }, { limit: WINDOW_OPS });
+  const found: Array<{ p: Posting; e: Effect; n: number }> = [];
+  const add = (p: Posting | undefined, n: number) => {
+    const e = p && effect(p, shop);
+    if (p && e) found.push({ p, e, n });
+  };
+  if (!page.has_more) for (const c of currencies) add(state.postings.get(`opening:${shop}:${c}`), -1);
+  page.ids.forEach((id, i) => {
+    for (const p of postingsOf(state, id)) add(p, page.ids.length - i);
+  });
+  // Sandbox time, then the operation's age (the opening first), then the order the operation made them (stable).
+  found.sort((a, b) => a.p.at.localeCompare(b.p.at) || a.n - b.n);
+  return { found, partial: page.has_more };
 }
 
-/** The series of each currency the shop's postings touch, in the order the currencies first appear. */
-export function balanceSeries(postings: readonly Posting[], shop: string): BalanceSeries[] {
-  const byCurrency = new Map<string, { balance: Decimal; reserved: Decimal; series: BalanceSeries }>();
-  for (const p of postings) {
-    const e = effect(p, shop);
-    if (!e) continue;
-    let c = byCurrency.get(p.currency);
-    if (!c) {
-      c = { balance: ZERO, reserved: ZERO, series: { currency: p.currency, points: [], total: 0 } };
-      byCurrency.set(p.currency, c);
+/** The series of each of the shop's currencies its postings touch. */
+export function balanceSeries(state: SandboxState, shop: string, currencies: readonly string[]): BalanceSeries[] {
+  const { found, partial } = windowOf(state, shop, currencies);
+  const out: BalanceSeries[] = [];
+  for (const currency of currencies) {
+    const mine = found.filter((f) => f.p.currency === currency);
+    if (mine.length === 0) continue;
+    // Where the window starts: the totals now, less the window's postings.
+    let balance = state.totals.get(accounts.balance(shop), currency);
+    let reserved = state.totals.get(accounts.reserved(shop), currency);
+    for (const { e } of mine) {
+      balance = balance.minus(e.balance);
+      reserved = reserved.minus(e.reserved);
     }
-    c.balance = c.balance.plus(e.balance);
-    c.reserved = c.reserved.plus(e.reserved);
-    const row = balanceRow(p.currency, c.balance, c.reserved);
-    c.series.total++;
-    c.series.points.push({
-      posting_id: p.id,
-      operation_id: p.operation_id,
-      kind: p.kind,
-      at: p.at,
-      balance: toScale2(row.balance),
-      reserved: toScale2(row.reserved),
-      current_minus: toScale2(row.current_minus),
+    const points = mine.map(({ p, e }) => {
+      balance = balance.plus(e.balance);
+      reserved = reserved.plus(e.reserved);
+      const row = balanceRow(currency, balance, reserved);
+      return {
+        posting_id: p.id,
+        operation_id: p.operation_id,
+        kind: p.kind,
+        at: p.at,
+        balance: toScale2(row.balance),
+        reserved: toScale2(row.reserved),
+        current_minus: toScale2(row.current_minus),
+      };
     });
-    if (c.series.points.length > MAX_POINTS * 2) c.series.points.splice(0, c.series.points.length - MAX_POINTS);
+    out.push({ currency, points: points.slice(-MAX_POINTS), truncated: partial || points.length > MAX_POINTS });
   }
-  return [...byCurrency.values()].map(({ series }) => ({
-    ...series,
-    points: series.points.slice(-MAX_POINTS),
-  }));
+  return out;
 }

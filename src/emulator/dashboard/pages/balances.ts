@@ -9,8 +9,7 @@ import type { z } from 'zod';
 import { esc, formatMoney } from '../../pages/i18n.js';
 import { money as moneyCell, moment, operationHref } from '../format.js';
 import type { DashRequest } from '../request.js';
-import type { Posting } from '../../../domain/ledger.js';
-import { balanceSeries, shopPostings, type BalancePoint, type BalanceSeries } from './balance-series.js';
+import { balanceSeries, MAX_POINTS, WINDOW_OPS, type BalancePoint, type BalanceSeries } from './balance-series.js';
 import { legend, PLOT, scale, stepPath, svg, xLabels, yAxis, type Scale } from './chart.js';
 import { cards, panel, refusedNotice, render, tryInvoke, visibleShops } from './common.js';
 import { PAGE_MESSAGES, pt } from './messages.js';
@@ -76,7 +75,7 @@ function chart(req: DashRequest, shop: string, s: BalanceSeries, id: string): st
   const M = PAGE_MESSAGES[lang];
   const title = M['bal.chart'].replace('{shop}', shop).replace('{currency}', s.currency);
   const desc = M['bal.chart.desc']
-    .replace('{count}', String(s.total))
+    .replace('{count}', String(pts.length))
     .replace('{from}', pts[0]!.at)
     .replace('{to}', pts[pts.length - 1]!.at);
   const axes = `${yAxis(top, b0, b1, label)}${yAxis(low, 0, l1, label)}${xLabels(pts[0]!.at.slice(0, 19), pts[pts.length - 1]!.at.slice(0, 19), CH)}`;
@@ -88,8 +87,9 @@ function chart(req: DashRequest, shop: string, s: BalanceSeries, id: string): st
     ['mark payout_reserved', M['bal.legend.reserve']],
     ['mark payout_settled', M['bal.legend.settle']],
   ]);
-  const truncated =
-    s.total > pts.length ? `<p class="muted">${pt(lang, 'bal.truncated', { count: String(pts.length) })}</p>` : '';
+  const truncated = s.truncated
+    ? `<p class="muted">${pt(lang, 'bal.truncated', { ops: String(WINDOW_OPS), count: String(MAX_POINTS) })}</p>`
+    : '';
   return `<figure class="chart-box" data-chart="balance" data-shop="${esc(shop)}" data-currency="${esc(s.currency)}">${svg(id, 'balance-chart', title, desc, body, CH)}<figcaption>${keys}${truncated}</figcaption></figure>${pointsTable(req, s, title)}`;
 }
 
@@ -116,7 +116,7 @@ function pointsTable(req: DashRequest, s: BalanceSeries, caption: string): strin
   return `<details><summary>${pt(req.lang, 'bal.points')}</summary>${table}</details>`;
 }
 
-function shopPanel(req: DashRequest, shop: string, now: Row[], postings: readonly Posting[], n: number): string {
+function shopPanel(req: DashRequest, shop: string, now: Row[], n: number): string {
   const rows = now.map((b) => [
     esc(b.currency),
     moneyCell(req.lang, b.balance, b.currency),
@@ -124,7 +124,8 @@ function shopPanel(req: DashRequest, shop: string, now: Row[], postings: readonl
     moneyCell(req.lang, b.current_minus, b.currency),
   ]);
   const table = cards(req, shop, ['col.currency', 'col.balance', 'col.reserved', 'col.minus'], rows, 'balances');
-  const series = balanceSeries(postings, shop);
+  const { service } = req.d.ctx;
+  const series = balanceSeries(service.state, shop, service.world.shopCurrencies(shop));
   const charts = series.length
     ? series.map((s, i) => chart(req, shop, s, `bal-${n}-${i}`)).join('')
     : `<p>${pt(req.lang, 'bal.none')}</p>`;
@@ -136,12 +137,9 @@ export async function balancesPage(req: DashRequest): Promise<string> {
   const title = PAGE_MESSAGES[req.lang]['bal.title'];
   const now = await nowOf(req);
   const shops = visibleShops(req);
-  let body: string;
-  if (now.refusal) body = refusedNotice(req, now.refusal);
-  else {
-    const postings = shopPostings(req.d.ctx.service.state.postings, shops);
-    body = shops.map((s, i) => shopPanel(req, s, now.rows.get(s) ?? [], postings.get(s) ?? [], i)).join('');
-  }
+  const body = now.refusal
+    ? refusedNotice(req, now.refusal)
+    : shops.map((s, i) => shopPanel(req, s, now.rows.get(s) ?? [], i)).join('');
   const main = `<h1>${esc(title)}</h1><p class="muted">${pt(req.lang, 'bal.lead')}</p>${body}`;
   return render(req, { title, main, section: 'balances' });
 }
