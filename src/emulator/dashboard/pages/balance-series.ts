@@ -11,7 +11,7 @@ import { money, toScale2, ZERO } from '../../../domain/money.js';
 import type { SandboxState } from '../../../store/state.js';
 
 /** The operations whose postings a chart covers: the shop's newest. */
-export const WINDOW_OPS = 300;
+export const WINDOW_OPS = 150;
 /** The most points a chart shows: the newest (the earlier ones still count in the figures). */
 export const MAX_POINTS = 400;
 
