@@ -57,6 +57,8 @@ describe('dashboard frame over HTTP', () => {
     expect(page.text).not.toContain(ADMIN_TOKEN);
     expect(page.text).toContain('href="/dashboard/workspaces"');
     expect(page.text).toContain('Signed in as admin');
+    // The server's own time to make the page (what the bench reads).
+    expect(page.headers.get('server-timing')).toMatch(/^app;dur=\d+\.\d$/);
   });
 
   it('a wrong, empty or revoked credential is refused, not echoed, and opens no session', async () => {
