@@ -24,8 +24,15 @@ describe('dashboard frame over HTTP', () => {
     const r = await postForm(h, '/dashboard/sign-in', { credential: ADMIN_TOKEN, next: to.searchParams.get('next')! });
     expect(r.headers.get('location')).toBe('/dashboard/operations?status=pending');
     // …but never on another site.
-    const away = await postForm(h, '/dashboard/sign-in', { credential: ADMIN_TOKEN, next: '//evil.example/x' });
-    expect(away.headers.get('location')).toBe('/dashboard/operations');
+    for (const next of [
+      '//evil.example/x',
+      '/dashboard/../sandbox/reset',
+      '/dashboard//evil.example',
+      'https://evil.example/',
+    ]) {
+      const away = await postForm(h, '/dashboard/sign-in', { credential: ADMIN_TOKEN, next });
+      expect(away.headers.get('location')).toBe('/dashboard/operations');
+    }
   });
 
   it('the sign-in page: one password field, the safety headers, no inline code, nothing from another origin', async () => {

@@ -17,7 +17,8 @@ export const UNAUTHORIZED = 401;
 /** A page's answer with the time the server took to make it (`Server-Timing: app;dur=<ms>`; not on a stream). */
 async function timed(event: H3Event, t0: number, answer: unknown): Promise<unknown> {
   const result = await answer;
-  if (!(result instanceof Response)) event.res.headers.set('server-timing', `app;dur=${(performance.now() - t0).toFixed(1)}`);
+  if (!(result instanceof Response))
+    event.res.headers.set('server-timing', `app;dur=${(performance.now() - t0).toFixed(1)}`);
   return result;
 }
 
