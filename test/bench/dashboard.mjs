@@ -2,9 +2,9 @@
 // BENCH_DASHBOARD_SIZE to change it) and `paygate sandbox start` opened on it as a child process; then:
 //   1. the Operations page — 50 rows, newest first — asked for BENCH_DASHBOARD_REQUESTS times (default 60) over one
 //      keep-alive connection, signed in as the admin: every shop, then with a filter (status=completed), a shop
-//      (shop=shop_a) and an older page (a cursor); an operation's page too. The figure is the time from sending
-//      the request to the last byte of the answer on the loopback (the server's time plus well under a millisecond
-//      of loopback), median and 95th percentile. Goal: ≤ 100 ms.
+//      (shop=shop_a) and an older page (a cursor); an operation's page too. The figure is the server's time, from
+//      its Server-Timing header (the request reaching the dashboard to its HTML made), median and 95th percentile;
+//      the time to the last byte on the loopback is printed beside it. Goal: ≤ 100 ms.
 //   2. the cost of an idle sandbox: the child's CPU (utime + stime of /proc/<pid>/stat, all threads) per second of
 //      wall time over BENCH_DASHBOARD_IDLE_MS (default 10 s), first with no dashboard open, then with the Operations
 //      page's live feed open (its SSE stream, as a browser holds it), then with none again.
@@ -62,7 +62,8 @@ try {
     const text = await r.body.text();
     const t = performance.now() - t0;
     if (r.statusCode !== 200) throw new Error(`${path} answered ${r.statusCode}`);
-    return { t, text };
+    const server = Number(/dur=([\d.]+)/.exec(String(r.headers['server-timing']))?.[1]);
+    return { t, server, text };
   }
 
   const first = await get('/dashboard/operations');
@@ -81,10 +82,16 @@ try {
   for (const [name, path] of pages) {
     for (let i = 0; i < 5; i++) await get(path); // warm-up
     const times = [];
-    for (let i = 0; i < REQUESTS; i++) times.push((await get(path)).t);
-    const p95 = pct(times, 95);
+    const server = [];
+    for (let i = 0; i < REQUESTS; i++) {
+      const r = await get(path);
+      times.push(r.t);
+      server.push(r.server);
+    }
+    const p95 = pct(server, 95);
     console.log(
-      `  ${name.padEnd(18)} median ${ms(pct(times, 50))}, p95 ${ms(p95)}  ${p95 <= 100 ? 'ok (≤ 100 ms)' : 'OVER 100 ms'}`,
+      `  ${name.padEnd(18)} server median ${ms(pct(server, 50))}, p95 ${ms(p95)}  ${p95 <= 100 ? 'ok (≤ 100 ms)' : 'OVER 100 ms'}` +
+        `   (loopback median ${ms(pct(times, 50))}, p95 ${ms(pct(times, 95))})`,
     );
   }
 

@@ -24,8 +24,15 @@ describe('dashboard frame over HTTP', () => {
     const r = await postForm(h, '/dashboard/sign-in', { credential: ADMIN_TOKEN, next: to.searchParams.get('next')! });
     expect(r.headers.get('location')).toBe('/dashboard/operations?status=pending');
     // …but never on another site.
-    const away = await postForm(h, '/dashboard/sign-in', { credential: ADMIN_TOKEN, next: '//evil.example/x' });
-    expect(away.headers.get('location')).toBe('/dashboard/operations');
+    for (const next of [
+      '//evil.example/x',
+      '/dashboard/../sandbox/reset',
+      '/dashboard//evil.example',
+      'https://evil.example/',
+    ]) {
+      const away = await postForm(h, '/dashboard/sign-in', { credential: ADMIN_TOKEN, next });
+      expect(away.headers.get('location')).toBe('/dashboard/operations');
+    }
   });
 
   it('the sign-in page: one password field, the safety headers, no inline code, nothing from another origin', async () => {
@@ -57,6 +64,8 @@ describe('dashboard frame over HTTP', () => {
     expect(page.text).not.toContain(ADMIN_TOKEN);
     expect(page.text).toContain('href="/dashboard/workspaces"');
     expect(page.text).toContain('Signed in as admin');
+    // The server's own time to make the page (what the bench reads).
+    expect(page.headers.get('server-timing')).toMatch(/^app;dur=\d+\.\d$/);
   });
 
   it('a wrong, empty or revoked credential is refused, not echoed, and opens no session', async () => {

@@ -15,7 +15,7 @@ const SIGN_IN_STATUS = { empty: 400, wrong: 401, origin: 403 } as const;
 /** Where to go after signing in: a path under the dashboard only (never another site). */
 function nextOf(req: DashRequest, asked: string | null): string {
   const fallback = `${req.base}/operations`;
-  if (!asked || !asked.startsWith(`${req.base}/`) || asked.startsWith('//') || /[\\\s]/.test(asked)) return fallback;
+  if (!asked || !asked.startsWith(`${req.base}/`) || /[\\\s]|\/\/|\/\.\.?(\/|\?|$)/.test(asked)) return fallback;
   return asked.startsWith(`${req.base}/sign-`) ? fallback : asked;
 }
 
