@@ -27,6 +27,7 @@ svg.chart{width:100%;height:auto;max-width:56rem;display:block;background:#fff}
 svg.swatch{width:1.5rem;height:.5rem}
 code.secret{overflow-wrap:anywhere}
 table.requests td,table.deliveries td,table.workspaces td{overflow-wrap:anywhere}
+table.deliveries .status,table.deliveries button{white-space:nowrap;overflow-wrap:normal}
 `;
 
 export const PAGES_SCRIPT = String.raw`(function () {
