@@ -261,6 +261,10 @@ describe('dashboard pages over HTTP', () => {
     }));
     expect(bands).toEqual(avail.body.intervals);
     expect(bands.length).toBeGreaterThan(0);
+    // A range the availability read refuses: its 4xx and message on the page.
+    const bad = await get(h, '/dashboard/pool?method=WT_RUB_C2C&shop=shop_pool&min_amount=lots&max_amount=1.00', admin);
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('role="alert"');
     // A shop key: no pool.show (admin), the availability read of its own shop only.
     const shop = await signIn(h, KEY_POOL);
     const own = await get(h, '/dashboard/pool', shop);

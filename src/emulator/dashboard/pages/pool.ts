@@ -76,11 +76,16 @@ function chart(req: DashRequest, w: Window, intervals: AvailabilityResponse['int
   return `<figure class="chart-box" data-chart="pool" data-method="${esc(w.method)}">${svg(id, 'pool-chart', title, desc, `${bands.join('')}${axis}${bars.join('')}`)}<figcaption>${keys}</figcaption></figure>`;
 }
 
+/** The status of the page: a refused availability read the form asked for makes it the read's 4xx. */
+const refusedStatus = new WeakMap<DashRequest, number>();
+
 async function availability(req: DashRequest, a: Ask) {
-  return tryInvoke<AvailabilityResponse>(req, 'payment.availability', {
+  const r = await tryInvoke<AvailabilityResponse>(req, 'payment.availability', {
     shopId: a.shop,
     query: { method: a.method, currency: a.currency, min_amount: a.min, max_amount: a.max },
   });
+  if (!r.ok && req.event.url.searchParams.get('method') === a.method) refusedStatus.set(req, r.refusal.status);
+  return r;
 }
 
 function intervalsBlock(req: DashRequest, a: Ask, r: Awaited<ReturnType<typeof availability>>): string {
@@ -166,5 +171,5 @@ export async function poolPage(req: DashRequest): Promise<string> {
       body = parts.join('');
     }
   }
-  return render(req, { title, main: `<h1>${esc(title)}</h1>${body}`, section: 'pool' });
+  return render(req, { title, main: `<h1>${esc(title)}</h1>${body}`, section: 'pool' }, refusedStatus.get(req) ?? 200);
 }
