@@ -24,6 +24,10 @@ describe('drift faults', () => {
     [{ endpoint: 'payout.create', drift: 'remove_field', field: 'name', to: 'x' }, 'to: to goes with rename_field'],
     [{ endpoint: 'payout.create', drift: 'remove_field', field: 'name', value: 1 }, 'value: value goes with'],
     [{ endpoint: 'balances.list', drift: 'out_of_order' }, 'out_of_order needs an endpoint that answers an operation'],
+    [
+      { endpoint: 'operation.state', drift: 'out_of_order', value: 'paid' },
+      'value: with out_of_order: a status, one of',
+    ],
     [{ endpoint: 'payout.create', drift: 'extra_status' }, 'status: extra_status needs status'],
     [{ endpoint: 'payout.create', drift: 'extra_status', status: 412 }, 'payout.create declares 200, 400, 401'],
     [{ endpoint: 'health.livez', drift: 'remove_field', field: 'x' }, 'answers without a body: only extra_status'],
