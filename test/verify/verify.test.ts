@@ -1,0 +1,96 @@
+// `paygate verify` as a library (src/verify) against an in-process sandbox: every rule passes; it stays within the
+// caps; it cancels what it created and names nothing else (an operation created before it with the same key is
+// untouched); a gateway that cannot be reached is an UnreachableError.
+import { describe, expect, it } from 'vitest';
+import type { Transport } from '../../src/client/wire.js';
+import { RULES } from '../../src/conformance/index.js';
+import { VERIFY_RULES } from '../../src/conformance/rules/verify.js';
+import type { Sandbox } from '../../src/emulator/index.js';
+import { runVerify, UnreachableError, type VerifyOptions } from '../../src/verify/index.js';
+import { KEY_A, KEY_B } from '../helpers/harness.js';
+import { useSandbox, type SandboxUnderTest } from '../helpers/sandbox.js';
+
+/** A transport into the sandbox's fetch handler, counting the requests that name each operation id. */
+export function sandboxTransport(sandbox: Sandbox, seen: string[] = []): Transport {
+  return async ({ url, method, headers, body }) => {
+    if (typeof body === 'string') seen.push(body);
+    const res = await sandbox.fetch(
+      new Request(url, { method, headers, ...(body !== undefined ? { body: body as string } : {}) }),
+    );
+    return { status: res.status, headers: Object.fromEntries(res.headers), text: await res.text() };
+  };
+}
+
+async function statusOf(h: SandboxUnderTest, operationId: string): Promise<unknown> {
+  const r = await h.call('POST', '/v1/get_operation_state', { body: { operation_id: operationId } });
+  return r.body.status;
+}
+
+const options = (sandbox: Sandbox, o: Partial<VerifyOptions> = {}): VerifyOptions => ({
+  baseUrl: 'http://gateway.local',
+  transport: sandboxTransport(sandbox),
+  apiKey: KEY_A,
+  secondKey: KEY_B,
+  ...o,
+});
+
+describe('paygate verify against the sandbox', () => {
+  const h = useSandbox();
+
+  it('passes every rule of the catalogue, skips nothing with a second key, and cancels every payment it created', async () => {
+    const r = await runVerify(options(h.sandbox));
+    expect(r.violations).toEqual([]);
+    expect(r.skipped).toEqual([]);
+    expect(r.passed).toBe(true);
+    expect(r.rules.map((x) => x.id)).toEqual(RULES.map((x) => x.id));
+    expect(r.rules.every((x) => x.result === 'passed')).toBe(true);
+    expect(r.created.length).toBeGreaterThanOrEqual(2);
+    for (const c of r.created) expect(await statusOf(h, c.operationId), c.operationId).toBe('cancelled');
+  });
+
+  it('without --second-key its own isolation rule is skipped, with the reason', async () => {
+    const r = await runVerify(options(h.sandbox, { secondKey: undefined }));
+    expect(r.passed).toBe(true);
+    expect(r.rules.find((x) => x.id === 'isolation.cross_shop')?.result).toBe('skipped');
+    expect(r.skipped).toEqual([
+      { check: 'cross-shop 404s', reason: 'no --second-key (the key of another shop) was given' },
+    ]);
+  });
+
+  it('charges every request that could create to the caps and never goes past them', async () => {
+    const r = await runVerify(options(h.sandbox, { maxCreates: 2, maxAmount: '150.00' }));
+    expect(r.caps.creates).toBeLessThanOrEqual(2);
+    expect(Number(r.caps.amount)).toBeLessThanOrEqual(150);
+    expect(r.created.length).toBeLessThanOrEqual(2);
+    expect(r.skipped.length).toBeGreaterThan(0);
+    expect(r.skipped.every((s) => s.reason.includes('caps'))).toBe(true);
+    expect(r.passed).toBe(true);
+  });
+
+  it('never names an operation it did not create: one made before with the same key is untouched', async () => {
+    const theirs = await h.client.payments.create({
+      merchant_operation_id: 'someone-else-1',
+      client_id: 'alice',
+      method: 'WT_RUB_C2C',
+      amount: '1500.00',
+      currency: 'RUB',
+    });
+    const bodies: string[] = [];
+    const r = await runVerify(options(h.sandbox, { transport: sandboxTransport(h.sandbox, bodies) }));
+    expect(r.passed).toBe(true);
+    expect(bodies.filter((b) => b.includes(theirs.operation_id) || b.includes('someone-else-1'))).toEqual([]);
+    expect(await statusOf(h, theirs.operation_id)).toBe('pending');
+    expect(r.created.map((c) => c.operationId)).not.toContain(theirs.operation_id);
+  });
+
+  it('a gateway that does not answer is an UnreachableError', async () => {
+    const refused: Transport = async () => {
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+    };
+    await expect(runVerify(options(h.sandbox, { transport: refused }))).rejects.toThrow(UnreachableError);
+  });
+
+  it('owns the rules only it can check, in the catalogue', () => {
+    for (const r of VERIFY_RULES) expect(RULES).toContainEqual(r);
+  });
+});
