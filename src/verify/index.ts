@@ -85,7 +85,7 @@ function outcome(o: VerifyOptions, findings: Findings, wire: VerifyWire, ctx: { 
       maxCreates: ctx.budget.maxCreates,
       maxAmount: ctx.budget.maxAmount.toFixed(2),
       creates: ctx.budget.creates,
-      amount: ctx.budget.amount.toString(),
+      amount: ctx.budget.amount.toFixed(Math.max(2, ctx.budget.amount.decimalPlaces())),
     },
   };
   return result;

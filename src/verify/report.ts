@@ -64,9 +64,11 @@ const line = (v: Violation): string =>
 /** The terminal report; `mark` colours the ✓ / ✗ / - of a rule. */
 export function verifyText(r: VerifyResult, mark: (result: string, text: string) => string = (_r, t) => t): string {
   const out: string[] = [];
+  const idWidth = Math.max(...r.rules.map((x) => x.id.length));
+  const sectionWidth = Math.max(...r.rules.map((x) => x.section.length));
   for (const x of r.rules) {
     const sign = x.result === 'passed' ? '✓' : x.result === 'failed' ? '✗' : '-';
-    out.push(`${mark(x.result, sign)} ${x.id.padEnd(32)} ${x.section.padEnd(6)} ${x.title}`);
+    out.push(`${mark(x.result, sign)} ${x.id.padEnd(idWidth)}  ${x.section.padEnd(sectionWidth)}  ${x.title}`);
     for (const v of x.violations) out.push(`    ${line(v)}`);
   }
   if (r.skipped.length > 0) out.push('', 'skipped:', ...r.skipped.map((s) => `  ${s.check}: ${s.reason}`));

@@ -9,17 +9,7 @@ import type { Sandbox } from '../../src/emulator/index.js';
 import { runVerify, UnreachableError, type VerifyOptions } from '../../src/verify/index.js';
 import { KEY_A, KEY_B } from '../helpers/harness.js';
 import { useSandbox, type SandboxUnderTest } from '../helpers/sandbox.js';
-
-/** A transport into the sandbox's fetch handler, counting the requests that name each operation id. */
-export function sandboxTransport(sandbox: Sandbox, seen: string[] = []): Transport {
-  return async ({ url, method, headers, body }) => {
-    if (typeof body === 'string') seen.push(body);
-    const res = await sandbox.fetch(
-      new Request(url, { method, headers, ...(body !== undefined ? { body: body as string } : {}) }),
-    );
-    return { status: res.status, headers: Object.fromEntries(res.headers), text: await res.text() };
-  };
-}
+import { sandboxTransport } from './transport.js';
 
 async function statusOf(h: SandboxUnderTest, operationId: string): Promise<unknown> {
   const r = await h.call('POST', '/v1/get_operation_state', { body: { operation_id: operationId } });
