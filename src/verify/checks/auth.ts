@@ -43,7 +43,13 @@ export async function checkAuth(ctx: VerifyContext): Promise<void> {
   const unknown = `paygate-verify-unknown-${randomBytes(8).toString('hex')}`;
   a = await ctx.call('balances.list', { method: 'GET', path: '/v1/balances', key: unknown });
   expect401(ctx, 'auth.unknown_key', a, { endpoint: 'balances.list', message: INVALID });
-  a = await ctx.call('operation.state', { method: 'POST', path: '/v1/get_operation_state', json: {}, key: unknown });
+  a = await ctx.call('operation.state', {
+    method: 'POST',
+    path: '/v1/get_operation_state',
+    json: {},
+    key: unknown,
+    deliberate: true,
+  });
   expect401(ctx, 'auth.unknown_key', a, { endpoint: 'operation.state', message: INVALID });
 
   for (const header of ['X-API-KEY', 'X-Api-Key', 'x-api-key']) {
