@@ -93,6 +93,32 @@ export class VerifyWire {
     return this.#deliberate.has(v.exchange) && this.#o.isRequestRule(v.rule);
   }
 
+  /**
+   * One exchange on the transport. A lost answer (the connection refused, reset or closed before the answer) is tried
+   * once more — every request verify sends may be repeated: creates carry their merchant_operation_id, reads and
+   * cancels are idempotent — so that a create whose answer was lost is found again; no answer twice, or none in
+   * time, is an UnreachableError.
+   */
+  async #exchange(r: { url: string; method: HttpMethod; headers: Record<string, string>; text: string | undefined }) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#o.transport({
+          url: r.url,
+          method: r.method,
+          headers: r.headers,
+          body: r.text,
+          signal: AbortSignal.timeout(this.#o.timeoutMs ?? 30_000),
+        });
+      } catch (e) {
+        const cause = e as NodeJS.ErrnoException;
+        const timedOut = cause.name === 'TimeoutError' || cause.name === 'AbortError';
+        if (attempt < 2 && !timedOut) continue;
+        const why = timedOut ? 'no answer in time' : (cause.code ?? cause.message);
+        throw new UnreachableError(`${r.method} ${r.url.replace(/\?.*$/, '')}: ${why}`, { cause: e });
+      }
+    }
+  }
+
   async send(s: Send): Promise<Answer> {
     const now = this.#o.now ?? Date.now;
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -102,20 +128,7 @@ export class VerifyWire {
     const qs = s.query ? `?${new URLSearchParams(s.query).toString()}` : '';
     const url = `${this.#o.baseUrl.replace(/\/+$/, '')}${s.path}${qs}`;
     const started = now();
-    let res;
-    try {
-      res = await this.#o.transport({
-        url,
-        method: s.method,
-        headers,
-        body: text,
-        signal: AbortSignal.timeout(this.#o.timeoutMs ?? 30_000),
-      });
-    } catch (e) {
-      const cause = e as NodeJS.ErrnoException;
-      const why = cause.name === 'TimeoutError' ? 'no answer in time' : (cause.code ?? cause.message);
-      throw new UnreachableError(`${s.method} ${url.replace(/\?.*$/, '')}: ${why}`, { cause: e });
-    }
+    const res = await this.#exchange({ url, method: s.method, headers, text });
     const exchange: Exchange = {
       seq: this.exchanges.length + 1,
       startedAt: new Date(started).toISOString(),

@@ -73,11 +73,25 @@ describe('paygate verify against the sandbox', () => {
     expect(r.created.map((c) => c.operationId)).not.toContain(theirs.operation_id);
   });
 
-  it('a gateway that does not answer is an UnreachableError', async () => {
+  it('a gateway that does not answer is an UnreachableError, after one more try', async () => {
+    let tries = 0;
     const refused: Transport = async () => {
+      tries++;
       throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
     };
     await expect(runVerify(options(h.sandbox, { transport: refused }))).rejects.toThrow(UnreachableError);
+    expect(tries).toBe(2);
+  });
+
+  it('a create whose answer is lost is sent again, finds the same payment, and that payment is cancelled', async () => {
+    await h.admin.sandbox.faults.add({ endpoint: 'payment.create', drop_response_after_commit: true, count: 1 });
+    const r = await runVerify(options(h.sandbox));
+    expect(r.violations).toEqual([]);
+    const [fault] = await h.admin.sandbox.faults.list().then((l) => l.faults);
+    expect(fault?.fired).toBe(1);
+    const created = await h.admin.sandbox.operations.list();
+    expect(created.total).toBe(r.created.length);
+    for (const c of r.created) expect(await statusOf(h, c.operationId)).toBe('cancelled');
   });
 
   it('owns the rules only it can check, in the catalogue', () => {
