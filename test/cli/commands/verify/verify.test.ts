@@ -44,7 +44,7 @@ describe('paygate verify', () => {
     expect(doc.caps.creates).toBeLessThanOrEqual(doc.caps.max_creates);
   });
 
-  it('a drifting gateway exits 1 and names the rule', async () => {
+  it('a drifting gateway exits 1 and names the rule (--json: still one document)', async () => {
     await live.api('POST', '/sandbox/faults', 'admin', { endpoint: 'balances.list', status: 503, shop_id: 'shop_b' });
     try {
       const r = await runCli(args(), { env: env() });
@@ -53,6 +53,13 @@ describe('paygate verify', () => {
       expect(r.stdout).toContain('balances.list');
       expect(r.stdout).toContain('got 503');
       expect(r.stderr).toContain('1 rule failed');
+      const j = await runCli([...args(), '--json'], { env: env() });
+      expect(j.code).toBe(1);
+      const doc = JSON.parse(j.stdout) as { passed: boolean; violations: { rule: string; got: string }[] };
+      expect(doc.passed).toBe(false);
+      expect(doc.violations).toEqual([
+        expect.objectContaining({ rule: 'response.valid_request_answered', got: expect.stringMatching(/^got 503/) }),
+      ]);
     } finally {
       await live.api('DELETE', '/sandbox/faults', 'admin');
     }
