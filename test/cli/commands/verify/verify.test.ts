@@ -1,10 +1,12 @@
 // `paygate verify` as a subprocess against a sandbox listening on 127.0.0.1:0: exit 0 with every rule passed in the
 // JUnit file; --json is one document; a drift (a fault) exits 1 naming its rule; an unreachable gateway exits 3;
-// bad flags exit 2 before anything is sent; the keys never reach the output.
+// bad flags exit 2 before anything is sent; the keys never reach the output; an HTTPS gateway with --ca.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { RULES } from '../../../../src/conformance/index.js';
+import { startSandbox } from '../../../../src/emulator/index.js';
+import { useCleanup } from '../../../helpers/cleanup.js';
 import { KEY_A, KEY_B } from '../../../helpers/harness.js';
 import { json, useLiveSandbox, usage } from '../../live-sandbox.js';
 import { deadPort, runCli } from '../../run-cli.js';
@@ -87,5 +89,21 @@ describe('paygate verify', () => {
     expect(r.stdout).toContain('Example');
     expect(r.stdout).toContain('--max-creates');
     expect(r.stdout).toContain('3 the gateway cannot be reached');
+  });
+});
+
+describe('paygate verify over https', () => {
+  const defer = useCleanup();
+
+  it('trusts the certificate given with --ca; without it, exits 3 naming the certificate', async () => {
+    const running = await startSandbox({ https: true, log: () => {}, adminToken: 'adm' });
+    defer(() => running.close());
+    const base = ['verify', '--base-url', running.baseUrl, '--api-key', KEY_A];
+    const ok = await runCli([...base, '--ca', running.sandbox.tls!.certPath], { env: env() });
+    expect(ok.code, ok.stdout + ok.stderr).toBe(0);
+    const untrusted = await runCli(base, { env: env() });
+    expect(untrusted.code, untrusted.stdout + untrusted.stderr).toBe(3);
+    expect(untrusted.stderr).toMatch(/CERT/);
+    expect(untrusted.stderr).toContain('--ca');
   });
 });
