@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Budget } from './budget.js';
 import { describe, type Findings } from './findings.js';
-import type { Answer, Send, VerifyWire } from './wire.js';
+import { InterruptedError, type Answer, type Send, type VerifyWire } from './wire.js';
 
 /** An operation verify created (or a gateway created for one of its requests). */
 export interface Created {
@@ -41,6 +41,8 @@ export interface VerifyContext {
   call(endpoint: string, send: Send): Promise<Answer>;
   /** Says what runs now (the spinner's text on a terminal). */
   progress(text: string): void;
+  /** Set by the clean-up: its requests go out even after an interruption. */
+  cleaning: boolean;
 }
 
 export interface ContextOptions {
@@ -53,6 +55,8 @@ export interface ContextOptions {
   currency: string;
   amount: string;
   progress: (text: string) => void;
+  /** Aborted: no request but the clean-up's is sent any more (InterruptedError). */
+  signal: AbortSignal | undefined;
 }
 
 export function verifyContext(o: ContextOptions): VerifyContext {
@@ -72,16 +76,19 @@ export function verifyContext(o: ContextOptions): VerifyContext {
       status: typeof body.status === 'string' ? body.status : 'unknown',
     });
   };
-  return {
+  const ctx: VerifyContext = {
     ...o,
     created,
+    cleaning: false,
     newKey: () => `paygate-verify-${run}-${++n}`,
     async call(endpoint, send) {
+      if (o.signal?.aborted && !ctx.cleaning) throw new InterruptedError('interrupted');
       const a = await o.wire.send(send);
       if (CREATE_ENDPOINTS.has(endpoint)) remember(endpoint, send, a);
       return a;
     },
   };
+  return ctx;
 }
 
 /** Expects one of `statuses`; the violation says what the request was for. */

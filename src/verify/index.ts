@@ -15,9 +15,9 @@ import { checkAmounts, checkBalances } from './checks/ledger.js';
 import { checkValidation } from './checks/validation.js';
 import { verifyContext, type Created } from './context.js';
 import { Findings, type Skip } from './findings.js';
-import { UnreachableError, VerifyWire } from './wire.js';
+import { InterruptedError, UnreachableError, VerifyWire } from './wire.js';
 
-export { UnreachableError } from './wire.js';
+export { InterruptedError, UnreachableError } from './wire.js';
 export { DEFAULT_AMOUNT, DEFAULT_MAX_AMOUNT, DEFAULT_MAX_CREATES } from './budget.js';
 
 export interface VerifyOptions {
@@ -43,6 +43,8 @@ export interface VerifyOptions {
   progress?: ((text: string) => void) | undefined;
   /** How long one exchange may take. Default 30 s. */
   timeoutMs?: number | undefined;
+  /** Stops the run (InterruptedError) before its next request; what it created is cancelled first. */
+  signal?: AbortSignal | undefined;
 }
 
 export interface RuleResult extends RuleInfo {
@@ -91,7 +93,10 @@ function outcome(o: VerifyOptions, findings: Findings, wire: VerifyWire, ctx: { 
   return result;
 }
 
-/** Runs every check; throws UnreachableError when the gateway does not answer (after trying to clean up). */
+/**
+ * Runs every check. Throws UnreachableError when the gateway does not answer, InterruptedError when `signal` stopped
+ * the run — after cancelling what it created, as far as it can.
+ */
 export async function runVerify(o: VerifyOptions): Promise<VerifyResult> {
   const kinds = new Map(RULES.map((r) => [r.id, r.kind]));
   const wire = new VerifyWire({
@@ -114,6 +119,7 @@ export async function runVerify(o: VerifyOptions): Promise<VerifyResult> {
     currency: o.currency ?? 'RUB',
     amount: o.amount ?? DEFAULT_AMOUNT,
     progress: o.progress ?? (() => undefined),
+    signal: o.signal,
   });
   try {
     await checkAuth(ctx);
@@ -124,7 +130,7 @@ export async function runVerify(o: VerifyOptions): Promise<VerifyResult> {
     await checkAmounts(ctx);
     await checkCancels(ctx, payment, link);
   } catch (e) {
-    if (e instanceof UnreachableError) await cleanUp(ctx).catch(() => undefined);
+    if (e instanceof UnreachableError || e instanceof InterruptedError) await cleanUp(ctx).catch(() => undefined);
     throw e;
   }
   await cleanUp(ctx);

@@ -15,6 +15,11 @@ export class UnreachableError extends Error {
   override readonly name = 'UnreachableError';
 }
 
+/** The run was stopped (Ctrl+C): what verify created has been cancelled as far as it could be. */
+export class InterruptedError extends Error {
+  override readonly name = 'InterruptedError';
+}
+
 export interface Send {
   method: HttpMethod;
   /** The path under the base URL, e.g. /v1/payment, without the query. */

@@ -6,7 +6,7 @@ import type { Transport } from '../../src/client/wire.js';
 import { RULES } from '../../src/conformance/index.js';
 import { VERIFY_RULES } from '../../src/conformance/rules/verify.js';
 import type { Sandbox } from '../../src/emulator/index.js';
-import { runVerify, UnreachableError, type VerifyOptions } from '../../src/verify/index.js';
+import { InterruptedError, runVerify, UnreachableError, type VerifyOptions } from '../../src/verify/index.js';
 import { KEY_A, KEY_B } from '../helpers/harness.js';
 import { useSandbox, type SandboxUnderTest } from '../helpers/sandbox.js';
 import { sandboxTransport } from './transport.js';
@@ -81,6 +81,24 @@ describe('paygate verify against the sandbox', () => {
     };
     await expect(runVerify(options(h.sandbox, { transport: refused }))).rejects.toThrow(UnreachableError);
     expect(tries).toBe(2);
+  });
+
+  it('stopped after its first payment (Ctrl+C), it sends nothing more but the cancel of that payment', async () => {
+    const stop = new AbortController();
+    const inner = sandboxTransport(h.sandbox);
+    const after: string[] = [];
+    const transport: Transport = async (req) => {
+      if (stop.signal.aborted) after.push(`${req.method} ${new URL(req.url).pathname} ${String(req.body)}`);
+      const res = await inner(req);
+      if (new URL(req.url).pathname === '/v1/payment' && res.status === 200) stop.abort();
+      return res;
+    };
+    await expect(runVerify(options(h.sandbox, { transport, signal: stop.signal }))).rejects.toThrow(InterruptedError);
+    expect(after).toHaveLength(1);
+    expect(after[0]).toMatch(/^POST \/v1\/cancel_operation \{"operation_id":"[0-9a-f-]{36}"\}$/);
+    const created = await h.admin.sandbox.operations.list();
+    expect(created.total).toBe(1);
+    expect(created.operations[0]?.status).toBe('cancelled');
   });
 
   it('a create whose answer is lost is sent again, finds the same payment, and that payment is cancelled', async () => {

@@ -110,5 +110,6 @@ export async function cleanUp(ctx: VerifyContext): Promise<void> {
     (c) => !TERMINAL.has(c.status) && c.cancelled === undefined && c.endpoint !== 'payout.create',
   );
   if (open.length > 0) ctx.progress(`cleaning up: cancelling ${open.length} operation(s) verify created`);
+  ctx.cleaning = true;
   for (const c of open) await cancel(ctx, c, 'operation_id');
 }

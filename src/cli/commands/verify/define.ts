@@ -59,7 +59,8 @@ balances, availability and recommendations; every exchange is also checked by th
 rule ids as \`paygate proxy\`). It names no operation it did not create, stops at the caps, and cancels every
 payment it created. Progress is shown on a terminal only.
 
-Exit codes: 0 every rule passed, 1 a rule failed, 2 usage, 3 the gateway cannot be reached.
+Exit codes: 0 every rule passed, 1 a rule failed, 2 usage, 3 the gateway cannot be reached, 130 Ctrl+C (what it
+created is cancelled first).
 ${example(`
   $ paygate verify --base-url https://staging.gateway.example --api-key "$KEY" --second-key "$OTHER_SHOP_KEY"
   $ paygate verify --base-url http://127.0.0.1:4080 --api-key pg_test_a_… --junit reports/verify.xml --json

@@ -48,7 +48,11 @@ async function transportOf(o: VerifyCommandOptions) {
 export async function verify(o: VerifyCommandOptions, deps: CommandDeps): Promise<void> {
   const { amount, maxAmount } = checkFlags(o);
   const { conn, transport } = await transportOf(o);
-  const { runVerify, UnreachableError } = await import('../../../verify/index.js');
+  const { runVerify, UnreachableError, InterruptedError } = await import('../../../verify/index.js');
+  // Ctrl+C stops the run before its next request; what it created is cancelled, then it exits 130.
+  const stop = new AbortController();
+  const interrupt = () => stop.abort();
+  process.once('SIGINT', interrupt);
   const run = (progress?: (text: string) => void) =>
     runVerify({
       baseUrl: conn.baseUrl,
@@ -61,6 +65,7 @@ export async function verify(o: VerifyCommandOptions, deps: CommandDeps): Promis
       maxCreates: o.maxCreates,
       maxAmount,
       progress,
+      signal: stop.signal,
     });
   let result;
   try {
@@ -68,6 +73,13 @@ export async function verify(o: VerifyCommandOptions, deps: CommandDeps): Promis
     const tty = process.stderr.isTTY === true && process.stderr.columns > 0;
     result = tty ? await deps.output.spin(`verifying ${conn.baseUrl}`, (say) => run(say)) : await run();
   } catch (e) {
+    if (e instanceof InterruptedError)
+      throw new CliError(
+        'interrupted (Ctrl+C): the payments verify had created were cancelled',
+        EXIT.INTERRUPTED,
+        undefined,
+        'interrupted',
+      );
     if (e instanceof UnreachableError)
       throw new CliError(
         `cannot reach ${conn.baseUrl}: ${e.message}`,
@@ -76,6 +88,8 @@ export async function verify(o: VerifyCommandOptions, deps: CommandDeps): Promis
         'connection_failed',
       );
     throw e;
+  } finally {
+    process.off('SIGINT', interrupt);
   }
   const { verifyJson, verifyText, writeVerifyJunit } = await import('../../../verify/report.js');
   if (o.junit) {
