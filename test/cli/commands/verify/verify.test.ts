@@ -67,6 +67,19 @@ describe('paygate verify', () => {
     }
   });
 
+  it('an answer that drifts (a field removed) exits 1 naming response.missing_field', async () => {
+    const fault = { endpoint: 'payment.create', drift: 'remove_field', field: 'settlement_amount', shop_id: 'shop_a' };
+    await live.api('POST', '/sandbox/faults', 'admin', fault);
+    try {
+      const r = await runCli(args(), { env: env() });
+      expect(r.code, r.stdout + r.stderr).toBe(1);
+      expect(r.stdout).toMatch(/✗ response\.missing_field/);
+      expect(r.stdout).toContain('settlement_amount');
+    } finally {
+      await live.api('DELETE', '/sandbox/faults', 'admin');
+    }
+  });
+
   it('exits 3 when the gateway cannot be reached', async () => {
     const url = `http://127.0.0.1:${await deadPort()}`;
     const r = await runCli(['verify', '--base-url', url, '--api-key', KEY_A], { env: env() });
