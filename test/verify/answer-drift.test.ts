@@ -30,6 +30,11 @@ const DRIFTS: { drift: string; fault: FaultInput; rule: string }[] = [
     rule: 'cancel.outcome',
   },
   {
+    drift: 'a cancel of a pending payment answering already_terminal',
+    fault: { endpoint: 'operation.cancel', drift: 'change_field', field: 'outcome', value: 'already_terminal' },
+    rule: 'cancel.outcome',
+  },
+  {
     drift: 'a cancelled payment read as pending again',
     fault: { endpoint: 'operation.state', drift: 'out_of_order', value: 'pending' },
     rule: 'state.illegal_move',

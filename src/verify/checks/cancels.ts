@@ -64,10 +64,29 @@ async function cancel(ctx: VerifyContext, p: Created, by: 'operation_id' | 'merc
   return a;
 }
 
+/**
+ * A first cancel of a payment verify last saw non-terminal (and never cancelled) is `cancelled`, unless the answer
+ * shows the payment completed or rejected in the meantime: `already_terminal` with a cancelled payment is a decision
+ * nobody made.
+ */
+function expectDecision(ctx: VerifyContext, p: Created, before: string, a: Answer): void {
+  if (a.status !== 200 || TERMINAL.has(before)) return;
+  const shown = (a.body as { operation?: { status?: unknown } } | undefined)?.operation?.status;
+  const ok = outcomeOf(a) === 'cancelled' || shown === 'completed' || shown === 'rejected';
+  ctx.findings.expect('cancel.outcome', ok, a, {
+    endpoint: 'operation.cancel',
+    expected: `expected outcome cancelled for a payment last seen ${before} and not cancelled before`,
+    got: `got outcome ${String(outcomeOf(a))} with status ${String(shown)}`,
+    operationId: p.operationId,
+  });
+}
+
 export async function checkCancels(ctx: VerifyContext, payment: Created | undefined, link: Created | undefined) {
   if (payment) {
     ctx.progress('cancels: by operation_id, repeated');
+    const before = payment.status;
     const first = await cancel(ctx, payment, 'operation_id');
+    expectDecision(ctx, payment, before, first);
     const ok = expectStatus(ctx, 'response.valid_request_answered', first, {
       endpoint: 'operation.cancel',
       statuses: [200],
@@ -93,7 +112,9 @@ export async function checkCancels(ctx: VerifyContext, payment: Created | undefi
   }
   if (link) {
     ctx.progress('cancels: by merchant_operation_id');
+    const before = link.status;
     const a = await cancel(ctx, link, 'merchant_operation_id');
+    expectDecision(ctx, link, before, a);
     expectStatus(ctx, 'response.valid_request_answered', a, {
       endpoint: 'operation.cancel',
       statuses: [200],
