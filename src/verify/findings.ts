@@ -9,6 +9,8 @@ export interface Skip {
   /** What would have been checked. */
   check: string;
   reason: string;
+  /** The rules it would have checked: skipped themselves when nothing else checked them. */
+  rules: string[];
 }
 
 /** The facts of a violation besides its rule, section and exchange. */
@@ -51,8 +53,8 @@ export class Findings {
     return false;
   }
 
-  skip(check: string, reason: string): void {
-    this.skipped.push({ check, reason });
+  skip(check: string, reason: string, rules: string[]): void {
+    this.skipped.push({ check, reason, rules });
   }
 }
 

@@ -70,9 +70,11 @@ const OWN = new Set(VERIFY_RULES.map((r) => r.id));
 
 function outcome(o: VerifyOptions, findings: Findings, wire: VerifyWire, ctx: { budget: Budget; created: Created[] }) {
   const violations = [...wire.checkerViolations(), ...findings.violations].sort((a, b) => a.exchange - b.exchange);
+  const skippedRules = new Set(findings.skipped.flatMap((s) => s.rules));
   const rules: RuleResult[] = RULES.map((r) => {
     const mine = violations.filter((v) => v.rule === r.id);
-    const unchecked = OWN.has(r.id) && !findings.checked.has(r.id);
+    // Not checked by verify itself: one of its own rules, or one whose every check was skipped (see `skipped`).
+    const unchecked = !findings.checked.has(r.id) && (OWN.has(r.id) || skippedRules.has(r.id));
     return { ...r, result: mine.length > 0 ? 'failed' : unchecked ? 'skipped' : 'passed', violations: mine };
   });
   const result: VerifyResult = {

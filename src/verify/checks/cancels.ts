@@ -18,11 +18,13 @@ async function readState(ctx: VerifyContext, p: Created): Promise<Answer> {
 
 export async function checkIsolation(ctx: VerifyContext, p: Created | undefined): Promise<void> {
   if (!ctx.secondKey) {
-    ctx.findings.skip('cross-shop 404s', 'no --second-key (the key of another shop) was given');
+    ctx.findings.skip('cross-shop 404s', 'no --second-key (the key of another shop) was given', [
+      'isolation.cross_shop',
+    ]);
     return;
   }
   if (!p) {
-    ctx.findings.skip('cross-shop 404s', 'verify created no payment to name');
+    ctx.findings.skip('cross-shop 404s', 'verify created no payment to name', ['isolation.cross_shop']);
     return;
   }
   ctx.progress("another shop's key: 404 for verify's payment, nothing changed");

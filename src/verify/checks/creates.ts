@@ -15,15 +15,21 @@ function createBody(ctx: VerifyContext, key: string): Record<string, string> {
   };
 }
 
+const CAPS = 'the --max-creates / --max-amount caps are reached';
+
 const idOf = (a: Answer): unknown => (a.body as { operation_id?: unknown } | undefined)?.operation_id;
 
 /** Creates one payment at `path`; its record, or undefined (cap reached, or refused: reported). */
 async function createPayment(ctx: VerifyContext, endpoint: string, path: string): Promise<Created | undefined> {
   if (!ctx.budget.charge(ctx.amount)) {
-    ctx.findings.skip(
-      `${endpoint} of ${ctx.amount} ${ctx.currency}`,
-      'the --max-creates / --max-amount caps are reached',
-    );
+    ctx.findings.skip(`${endpoint} of ${ctx.amount} ${ctx.currency}`, CAPS, [
+      'idempotency.replay',
+      'idempotency.conflict',
+      'state.wrong_operation',
+      'cancel.outcome',
+      'cancel.same_decision',
+      'isolation.cross_shop',
+    ]);
     return undefined;
   }
   const key = ctx.newKey();
@@ -41,7 +47,7 @@ async function createPayment(ctx: VerifyContext, endpoint: string, path: string)
 async function replays(ctx: VerifyContext, p: Created): Promise<void> {
   const body = createBody(ctx, p.merchantOperationId);
   if (!ctx.budget.charge(ctx.amount)) {
-    ctx.findings.skip('the replay of a create with the same body', 'the --max-creates / --max-amount caps are reached');
+    ctx.findings.skip('the replay of a create with the same body', CAPS, ['idempotency.replay']);
   } else {
     const a = await ctx.call('payment.create', { method: 'POST', path: '/v1/payment', json: body, key: ctx.key });
     ctx.findings.expect('idempotency.replay', a.status === 200 && idOf(a) === p.operationId, a, {
@@ -53,7 +59,7 @@ async function replays(ctx: VerifyContext, p: Created): Promise<void> {
     });
   }
   if (!ctx.budget.charge(ctx.amount)) {
-    ctx.findings.skip('the same key with another body', 'the --max-creates / --max-amount caps are reached');
+    ctx.findings.skip('the same key with another body', CAPS, ['idempotency.conflict']);
     return;
   }
   const other = { ...body, client_id: 'paygate-verify-other' };

@@ -54,7 +54,8 @@ export async function checkBalances(ctx: VerifyContext): Promise<void> {
 /** 200, or 403 / 412 (the gateway does not offer the lookup for this method and shop: skipped, not failed). */
 function offered(ctx: VerifyContext, endpoint: string, a: Answer): void {
   if (a.status === 403 || a.status === 412) {
-    ctx.findings.skip(`${endpoint} for ${ctx.method} ${ctx.currency}`, `the gateway answered ${a.status}: not offered`);
+    const check = `${endpoint} for ${ctx.method} ${ctx.currency}`;
+    ctx.findings.skip(check, `the gateway answered ${a.status}: not offered`, ['response.valid_request_answered']);
     return;
   }
   expectStatus(ctx, 'response.valid_request_answered', a, {

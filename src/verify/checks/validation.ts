@@ -123,7 +123,9 @@ export async function checkValidation(ctx: VerifyContext): Promise<void> {
     const body = probe.json as { amount?: unknown } | undefined;
     const creates = CREATE_ENDPOINTS.has(probe.endpoint) && typeof body?.amount === 'string';
     if (creates && !ctx.budget.charge(body.amount as string)) {
-      ctx.findings.skip(`400 for ${probe.what}`, 'the --max-creates / --max-amount caps are reached');
+      ctx.findings.skip(`400 for ${probe.what}`, 'the --max-creates / --max-amount caps are reached', [
+        'response.invalid_request_status',
+      ]);
       continue;
     }
     const { endpoint, what, ...rest } = probe;
