@@ -54,12 +54,12 @@ describe('paygate verify', () => {
       expect(r.stdout).toMatch(/✗ response\.valid_request_answered/);
       expect(r.stdout).toContain('balances.list');
       expect(r.stdout).toContain('got 503');
-      expect(r.stderr).toContain('1 rule failed');
+      expect(r.stderr, r.stdout).toContain('1 rule failed');
       const j = await runCli([...args(), '--json'], { env: env() });
-      expect(j.code).toBe(1);
+      expect(j.code, j.stdout + j.stderr).toBe(1);
       const doc = JSON.parse(j.stdout) as { passed: boolean; violations: { rule: string; got: string }[] };
       expect(doc.passed).toBe(false);
-      expect(doc.violations).toEqual([
+      expect(doc.violations, j.stdout).toEqual([
         expect.objectContaining({ rule: 'response.valid_request_answered', got: expect.stringMatching(/^got 503/) }),
       ]);
     } finally {
