@@ -148,11 +148,13 @@ describe.skipIf(!chromium)('the dashboard in Chromium', { timeout: 60_000 }, () 
     await h.call('POST', `/sandbox/operations/${op.operation_id}/pay`, { body: {} });
     await expect.poll(() => page.textContent('h1 .status')).toBe('completed');
     expect(await page.evaluate('window.__samePage')).toBe(true);
-    const highlighted = await page.$$eval('svg.diagram .edge.on', (es) => es.map((e) => e.getAttribute('data-edge')));
+    const highlighted = await page.$$eval('svg.diagram.wide .edge.on', (es) =>
+      es.map((e) => e.getAttribute('data-edge')),
+    );
     expect(highlighted).toEqual(['pending:completed']);
     const width = (sel: string) =>
       page.evaluate(`parseFloat(getComputedStyle(document.querySelector('${sel}')).strokeWidth)`) as Promise<number>;
-    expect(await width('.edge.on path')).toBeGreaterThan(await width('.edge:not(.on) path'));
+    expect(await width('.wide .edge.on path')).toBeGreaterThan(await width('.wide .edge:not(.on) path'));
     expect(await page.$$eval('ol.timeline li', (li) => li.map((x) => x.getAttribute('data-move')))).toEqual([
       ':pending',
       'pending:completed',

@@ -111,16 +111,18 @@ describe('dashboard operations over HTTP', () => {
       ':pending',
       'pending:completed',
     ]);
-    // The diagram: the edge it took and the statuses it was in are highlighted, no other.
-    expect([...page.text.matchAll(/class="edge on" data-edge="([^"]+)"/g)].map((m) => m[1])).toEqual([
-      'pending:completed',
-    ]);
-    expect([...page.text.matchAll(/class="node on( now)?" data-status="(\w+)"/g)].map((m) => m[2])).toEqual([
-      'pending',
-      'completed',
-    ]);
-    expect(page.text).toContain('class="node on now" data-status="completed"');
-    expect(page.text).toContain('<desc id="dg-desc">pending → completed</desc>');
+    // The diagram, in both layouts (wide for a desktop, tall for a phone): the edge it took and the statuses it
+    // was in are highlighted, no other.
+    for (const o of ['wide', 'tall']) {
+      const svg = page.text.slice(page.text.indexOf(`<svg class="diagram ${o}"`)).split('</svg>')[0]!;
+      expect([...svg.matchAll(/class="edge on" data-edge="([^"]+)"/g)].map((m) => m[1])).toEqual(['pending:completed']);
+      expect([...svg.matchAll(/class="node on( now)?" data-status="(\w+)"/g)].map((m) => m[2])).toEqual([
+        'pending',
+        'completed',
+      ]);
+      expect(svg).toContain('class="node on now" data-status="completed"');
+      expect(svg).toContain(`<desc id="${o}-dg-desc">pending → completed</desc>`);
+    }
     // No action is left; it is terminal, so the page no longer listens.
     expect(buttons(page.text)).toEqual([]);
     expect(page.text).toContain('No action applies in this status.');

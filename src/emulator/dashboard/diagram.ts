@@ -49,18 +49,34 @@ function columns(kind: OperationKind, edges: readonly Edge[]): Map<Status, numbe
   return col;
 }
 
-function layout(kind: OperationKind, edges: readonly Edge[]) {
+/** `wide`: the table's order left to right (a desktop); `tall`: top to bottom (a phone). */
+export type Orientation = 'wide' | 'tall';
+
+function layout(kind: OperationKind, edges: readonly Edge[], o: Orientation) {
   const col = columns(kind, edges);
   const rows = new Map<number, number>();
   const at = new Map<Status, { x: number; y: number }>();
   for (const [s, c] of col) {
     const r = rows.get(c) ?? 0;
     rows.set(c, r + 1);
-    at.set(s, { x: PAD + c * COL, y: PAD + r * ROW });
+    at.set(s, o === 'wide' ? { x: PAD + c * COL, y: PAD + r * ROW } : { x: PAD + r * (NODE_W + 24), y: PAD + c * ROW });
   }
-  const width = PAD * 2 + Math.max(...col.values()) * COL + NODE_W;
-  const height = PAD * 2 + (Math.max(...rows.values()) - 1) * ROW + NODE_H;
-  return { at, width, height };
+  const steps = Math.max(...col.values());
+  const across = Math.max(...rows.values());
+  if (o === 'tall') return { at, width: PAD * 2 + across * (NODE_W + 24) - 24, height: PAD * 2 + steps * ROW + NODE_H };
+  return { at, width: PAD * 2 + steps * COL + NODE_W, height: PAD * 2 + (across - 1) * ROW + NODE_H };
+}
+
+/** The curve of an arrow from box `a` to box `b`: right side to left side (wide), bottom to top (tall). */
+function curve(a: { x: number; y: number }, b: { x: number; y: number }, o: Orientation): string {
+  if (o === 'wide') {
+    const [x1, y1, x2, y2] = [a.x + NODE_W, a.y + NODE_H / 2, b.x, b.y + NODE_H / 2];
+    const mid = (x1 + x2) / 2;
+    return `M${x1} ${y1} C${mid} ${y1} ${mid} ${y2} ${x2 - 6} ${y2}`;
+  }
+  const [x1, y1, x2, y2] = [a.x + NODE_W / 2, a.y + NODE_H, b.x + NODE_W / 2, b.y];
+  const mid = (y1 + y2) / 2;
+  return `M${x1} ${y1} C${x1} ${mid} ${x2} ${mid} ${x2} ${y2 - 6}`;
 }
 
 /** The moves the operation made, as `from>to` keys, and the statuses it has been in. */
@@ -76,21 +92,24 @@ function pathOf(history: readonly Move[]): { moves: Set<string>; visited: Set<st
   return { moves, visited, words };
 }
 
-/** The SVG of `kind`'s states with `history`'s path highlighted and `current` filled. */
-export function stateDiagram(kind: OperationKind, history: readonly Move[], current: string, title: string): string {
+/**
+ * The SVG of `kind`'s states with `history`'s path highlighted and `current` filled, laid out `o` (the page has
+ * both; its stylesheet shows the one that fits: ids are prefixed by the orientation).
+ */
+export function stateDiagram(
+  kind: OperationKind,
+  history: readonly Move[],
+  current: string,
+  title: string,
+  o: Orientation = 'wide',
+): string {
   const edges = edgesOf(kind);
-  const { at, width, height } = layout(kind, edges);
+  const { at, width, height } = layout(kind, edges, o);
   const path = pathOf(history);
   const arrows = edges.map((e) => {
-    const a = at.get(e.from)!;
-    const b = at.get(e.to)!;
-    const x1 = a.x + NODE_W;
-    const y1 = a.y + NODE_H / 2;
-    const x2 = b.x;
-    const y2 = b.y + NODE_H / 2;
-    const mid = (x1 + x2) / 2;
     const on = path.moves.has(`${e.from}>${e.to}`);
-    return `<g class="edge${on ? ' on' : ''}" data-edge="${e.from}:${e.to}"><title>${esc(`${e.from} → ${e.to}: ${e.commands.join(', ')}`)}</title><path d="M${x1} ${y1} C${mid} ${y1} ${mid} ${y2} ${x2 - 6} ${y2}" marker-end="url(#arrow${on ? '-on' : ''})"/></g>`;
+    const d = curve(at.get(e.from)!, at.get(e.to)!, o);
+    return `<g class="edge${on ? ' on' : ''}" data-edge="${e.from}:${e.to}"><title>${esc(`${e.from} → ${e.to}: ${e.commands.join(', ')}`)}</title><path d="${d}" marker-end="url(#${o}-arrow${on ? '-on' : ''})"/></g>`;
   });
   const nodes = [...at].map(([s, p]) => {
     const cls = `${path.visited.has(s) ? ' on' : ''}${s === current ? ' now' : ''}`;
@@ -98,9 +117,9 @@ export function stateDiagram(kind: OperationKind, history: readonly Move[], curr
   });
   const marker = (id: string, fill: string) =>
     `<marker id="${id}" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="10" markerHeight="10" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="${fill}"/></marker>`;
-  return `<svg class="diagram" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="dg-title dg-desc" xmlns="http://www.w3.org/2000/svg">
-<title id="dg-title">${esc(title)}</title><desc id="dg-desc">${esc(path.words.join(' → '))}</desc>
-<defs>${marker('arrow', '#8a93a2')}${marker('arrow-on', '#1a56b0')}</defs>${arrows.join('')}${nodes.join('')}</svg>`;
+  return `<svg class="diagram ${o}" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${o}-dg-title ${o}-dg-desc" xmlns="http://www.w3.org/2000/svg">
+<title id="${o}-dg-title">${esc(title)}</title><desc id="${o}-dg-desc">${esc(path.words.join(' → '))}</desc>
+<defs>${marker(`${o}-arrow`, '#8a93a2')}${marker(`${o}-arrow-on`, '#1a56b0')}</defs>${arrows.join('')}${nodes.join('')}</svg>`;
 }
 
 /** The table's moves in words, under the diagram. */

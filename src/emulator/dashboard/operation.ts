@@ -65,7 +65,7 @@ export async function operationPage(req: DashRequest, outcome?: ActionOutcome): 
   const diagram = section(
     'h-diagram',
     dt(lang, 'op.diagram'),
-    `${stateDiagram(op.type, d.history, op.status, diagramTitle)}<details><summary>${dt(lang, 'op.diagram.moves')}</summary>${movesList(op.type)}</details>`,
+    `${stateDiagram(op.type, d.history, op.status, diagramTitle, 'wide')}${stateDiagram(op.type, d.history, op.status, diagramTitle, 'tall')}<details><summary>${dt(lang, 'op.diagram.moves')}</summary>${movesList(op.type)}</details>`,
   );
   const head = `<h1>${title} ${statusBadge(op.status)}</h1>${notice(req, outcome)}`;
   const live = !TERMINAL_STATUSES.includes(op.status);

@@ -63,6 +63,7 @@ ol.timeline li{border-left:3px solid var(--accent);padding:.25rem 0 .75rem .75re
 .actions-list input{width:9rem}
 .grid2{display:grid;grid-template-columns:1fr;gap:1rem}
 svg.diagram{width:100%;height:auto;max-width:56rem;display:block}
+svg.diagram.tall{display:none;max-width:26rem}
 .diagram .node rect{fill:#fff;stroke:#767f8e;stroke-width:1.5}
 .diagram .node text{fill:var(--ink);font-size:13px}
 .diagram .edge path{fill:none;stroke:#8a93a2;stroke-width:1.5}
@@ -83,6 +84,8 @@ table.stack td:first-child{grid-column:1/-1}
 table.stack td{border:0;padding:.2rem 0;text-align:left}
 table.stack td::before{content:attr(data-label);display:block;font-size:.8rem;color:var(--muted)}
 dl.fields{grid-template-columns:1fr}
+svg.diagram.wide{display:none}
+svg.diagram.tall{display:block}
 }
 @media (prefers-reduced-motion:no-preference){tr.fresh{transition:background 1s}}
 `;
