@@ -209,7 +209,7 @@ export class ClusterNode {
 
   /** Take the lease of `id` and open its sandbox (upkeep's takeovers too). */
   async #open(id: string): Promise<Taken> {
-    if (this.held.size + this.#opening.size > this.hotSet && !(await this.upkeep.evictOne())) return 'full';
+    if (this.held.size + this.#opening.size >= this.hotSet && !(await this.upkeep.evictOne())) return 'full';
     const sent = performance.now();
     const r = await this.leases.acquire(id);
     if ('owner' in r) {
