@@ -63,6 +63,8 @@ export class ClusterNode {
   readonly leases: LeaseTable;
   backend: ClusterBackend;
   readonly held = new Map<string, Held>();
+  /** Leases taken whose workspace is still loading: renewed with the others (a slow load must not let them lapse). */
+  readonly pending = new Map<string, { epoch: number; validUntil: number; lost: boolean }>();
   readonly #opening = new Map<string, Promise<Taken>>();
   readonly #owners = new Map<string, { owner: Owner; until: number }>();
   readonly #forwarder: Forwarder;
@@ -156,7 +158,8 @@ export class ClusterNode {
       }
       if (h) {
         if (performance.now() < h.validUntil) return this.#serve(h, inner);
-        return unavailable(`workspace ${id}: this process could not renew its lease in time; retry`);
+        this.drop(h, 'its lease could not be renewed in time');
+        continue;
       }
       if (!this.ready) return unavailable('this process cannot reach the database in time; retry (another process)');
       let got: Taken;
@@ -219,6 +222,8 @@ export class ClusterNode {
     }
     const backend = this.backend;
     backend.hold(id, r.epoch);
+    const lease = { epoch: r.epoch, validUntil: sent + this.ttlMs - this.marginMs, lost: false };
+    this.pending.set(id, lease);
     let sandbox: Sandbox;
     try {
       const base = this.opts.sandbox.publicUrl ?? this.url;
@@ -233,6 +238,13 @@ export class ClusterNode {
       backend.hold(id, undefined);
       await this.leases.release(id, r.epoch).catch(() => {});
       throw e;
+    } finally {
+      this.pending.delete(id);
+    }
+    if (lease.lost || performance.now() >= lease.validUntil) {
+      if (backend.epochOf(id) === r.epoch) backend.hold(id, undefined);
+      await sandbox.close().catch(() => {});
+      return 'moving';
     }
     const h: Held = {
       id,
@@ -240,7 +252,7 @@ export class ClusterNode {
       sandbox,
       lastUsed: performance.now(),
       inflight: 0,
-      validUntil: sent + this.ttlMs - this.marginMs,
+      validUntil: lease.validUntil,
       state: 'open',
     };
     this.held.set(id, h);

@@ -46,6 +46,7 @@ export class Upkeep {
     const node = this.node;
     const held = new Map<string, number>();
     for (const h of node.held.values()) if (h.state === 'open') held.set(h.id, h.epoch);
+    for (const [id, l] of node.pending) held.set(id, l.epoch);
     const sent = performance.now();
     let kept: Map<string, string | null>;
     try {
@@ -56,6 +57,11 @@ export class Upkeep {
     node.renewedAt = sent;
     let handing = [...node.held.values()].some((h) => h.state === 'closing');
     for (const [id, epoch] of held) {
+      const p = node.pending.get(id);
+      if (p?.epoch === epoch) {
+        if (kept.has(id)) p.validUntil = sent + node.ttlMs - node.marginMs;
+        else p.lost = true;
+      }
       const h = node.held.get(id);
       if (!h || h.epoch !== epoch || h.state !== 'open') continue;
       if (!kept.has(id)) {

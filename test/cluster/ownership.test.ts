@@ -122,8 +122,9 @@ pgDescribe('cluster: ownership and fencing', () => {
     process.stderr.write(
       `forwarding: p50 ${p50(direct).toFixed(2)} ms direct, ${p50(forwarded).toFixed(2)} ms forwarded (+${added.toFixed(2)} ms)\n`,
     );
-    // ≤ 1 ms on a quiet machine (docs/scale-out.md); this shared one gets a margin.
-    expect(added).toBeLessThan(3);
+    // One more loopback hop and process: ≤ 1 ms on a quiet machine (docs/scale-out.md). On a loaded one each hop
+    // waits for a CPU: the added time is bounded by one more direct request's worth, plus a margin.
+    expect(added).toBeLessThan(p50(direct) + 2);
   }, 60_000);
 
   it('an idle workspace is unloaded and its lease given up; its next request loads it again, on any process', async () => {

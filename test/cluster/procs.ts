@@ -89,6 +89,16 @@ export async function create(
   return { status: res.status, body: (await res.json()) as { operation_id?: string; code?: string } };
 }
 
+/** `create`, retried while the cluster answers 503 (a workspace moving, a process that cannot renew in time). */
+export async function createOk(base: string, ws: string, mop: string): Promise<string> {
+  return until(`create ${mop} in ${ws}`, async () => {
+    const r = await create(base, ws, mop);
+    if (r.status === 503) return undefined;
+    if (r.status !== 200) throw new Error(`create ${mop}: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body.operation_id;
+  });
+}
+
 /** Status of the operation `mop` of shop A in `ws`, through `base`. */
 export async function find(base: string, ws: string, mop: string): Promise<{ status: number; id?: string }> {
   const res = await fetch(`${wsBase(base, ws)}/v1/get_operation_state`, {
