@@ -116,6 +116,11 @@ export async function buildProgram(version: string, argv: readonly string[] = pr
     async () => (await import('./commands/workspace/define.js')).defineWorkspace,
   );
   group(
+    'cluster',
+    'a cluster of sandbox processes on one PostgreSQL (sandbox start --cluster): its processes and their workspaces',
+    async () => (await import('./commands/cluster/define.js')).defineCluster,
+  );
+  group(
     'ops',
     'support: find operations across shops, explain one, watch them live (sandbox; admin token or API key)',
     async () => (await import('./commands/ops/define.js')).defineOps,

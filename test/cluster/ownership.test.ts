@@ -1,6 +1,8 @@
 // Cluster mode (issue 29, design A) — ownership, fencing in the database, forwarding, status and idle unloading, on
 // the throwaway PostgreSQL the tests start. The processes are real `paygate sandbox start --cluster` (dist/).
+import { execFileSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
 import { ClusterBackend } from '../../src/cluster/backend.js';
 import { LeaseTable } from '../../src/cluster/leases.js';
@@ -10,6 +12,7 @@ import { KEY_A } from '../helpers/harness.js';
 import { pgDescribe, useCluster } from '../postgres/fixture.js';
 import { ADMIN, clusterStatus, create, find, ownerOf, sql, startProc, stopAll, until, wsBase } from './procs.js';
 
+const BIN = fileURLToPath(new URL('../../bin/paygate.js', import.meta.url));
 const cluster = useCluster();
 afterEach(stopAll);
 
@@ -98,6 +101,16 @@ pgDescribe('cluster: ownership and fencing', () => {
     }
     for (const p of procs) expect((await fetch(`${p.base}/readyz`)).status).toBe(200);
     expect((await fetch(`${a.base}/cluster/status`)).status).toBe(401);
+    // The CLI: `paygate cluster status` on any process, as JSON and as a table.
+    const env = { ...process.env, PAYGATE_BASE_URL: b.base, PAYGATE_ADMIN_TOKEN: ADMIN, NO_COLOR: '1' };
+    const json = JSON.parse(
+      execFileSync(process.execPath, [BIN, 'cluster', 'status', '--json'], { env, encoding: 'utf8' }),
+    );
+    expect(json.nodes).toHaveLength(3);
+    expect(json.node).toBe(b.info.node);
+    const human = execFileSync(process.execPath, [BIN, 'cluster', 'status'], { env, encoding: 'utf8' });
+    for (const p of procs) expect(human).toContain(p.info.address);
+    expect(human).toMatch(/alpha \(epoch 1, [\d.]+ s\)/);
   }, 60_000);
 
   it('forwarding adds little: p50 of a read through a non-owner against the owner itself', async () => {
