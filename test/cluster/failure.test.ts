@@ -11,6 +11,7 @@ import {
   ADMIN,
   create,
   createOk,
+  expectOneWriterPerEpoch,
   find,
   kill,
   ownerOf,
@@ -19,7 +20,6 @@ import {
   stopAll,
   until,
   wsBase,
-  type Proc,
 } from './procs.js';
 import { startProxy } from './proxy.js';
 
@@ -202,20 +202,3 @@ pgDescribe('cluster: failures', () => {
     }
   }, 60_000);
 });
-
-/** No two processes wrote one workspace under the same lease epoch, and epochs only grow along each journal. */
-export async function expectOneWriterPerEpoch(url: string): Promise<void> {
-  const twice = await sql(
-    url,
-    'SELECT workspace, epoch FROM paygate_journal WHERE epoch IS NOT NULL GROUP BY workspace, epoch HAVING count(DISTINCT writer) > 1',
-  );
-  expect(twice).toEqual([]);
-  const backwards = await sql(
-    url,
-    `SELECT workspace, seq FROM (SELECT workspace, seq, epoch, lag(epoch) OVER (PARTITION BY workspace ORDER BY seq) AS prev
-       FROM paygate_journal) j WHERE epoch < prev`,
-  );
-  expect(backwards).toEqual([]);
-}
-
-export type { Proc };
