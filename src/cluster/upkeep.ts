@@ -103,7 +103,7 @@ export class Upkeep {
   /** Below a fair share of the workspaces held in the cluster: ask the busiest process for one of its workspaces. */
   async #balance(): Promise<void> {
     const node = this.node;
-    if (performance.now() - this.#wanted < node.ttlMs * 3 || node.held.size >= node.hotSet) return;
+    if (performance.now() - this.#wanted < node.ttlMs * 2 || node.held.size >= node.hotSet) return;
     const [nodes, leases] = await Promise.all([node.leases.nodes(), node.leases.leases()]);
     const alive = new Set(nodes.filter((n) => n.alive).map((n) => n.id));
     if (alive.size < 2 || !alive.has(node.me)) return;

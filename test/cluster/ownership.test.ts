@@ -10,7 +10,20 @@ import { ensureClusterSchema } from '../../src/cluster/schema.js';
 import { Store } from '../../src/store/store.js';
 import { KEY_A } from '../helpers/harness.js';
 import { pgDescribe, useCluster } from '../postgres/fixture.js';
-import { ADMIN, clusterStatus, create, find, ownerOf, sql, startProc, stopAll, until, wsBase } from './procs.js';
+import {
+  ADMIN,
+  clusterStatus,
+  create,
+  createOk,
+  expectOneWriterPerEpoch,
+  find,
+  ownerOf,
+  sql,
+  startProc,
+  stopAll,
+  until,
+  wsBase,
+} from './procs.js';
 
 const BIN = fileURLToPath(new URL('../../bin/paygate.js', import.meta.url));
 const cluster = useCluster();
@@ -159,6 +172,44 @@ pgDescribe('cluster: ownership and fencing', () => {
     // Loaded again by the process the request reaches, with its data.
     expect((await find(b.base, 'idle', 'kept')).id).toBe(made.body.operation_id);
     expect((await ownerOf(url, 'idle'))?.owner).toBe(b.info.node);
+  }, 60_000);
+
+  it('a new process takes a fair share over time, one workspace at a time, while requests go on', async () => {
+    const url = await cluster.get().createDatabase();
+    const a = await startProc(url, ['--lease-ttl', '1s']);
+    const spaces = ['b0', 'b1', 'b2', 'b3', 'b4', 'b5'];
+    for (const ws of spaces) await createOk(a.base, ws, `${ws}-0`);
+    const b = await startProc(url, ['--lease-ttl', '1s']);
+    const counts = async () => {
+      const st = await clusterStatus(a.base);
+      return Object.fromEntries(st.nodes.map((n) => [n.id, n.workspaces.length]));
+    };
+    // Clients go on through a alone: every create is answered (a 503 while a workspace moves is retried).
+    let stop = false;
+    let n = 0;
+    const client = (async () => {
+      while (!stop) for (const ws of spaces) await createOk(a.base, ws, `${ws}-${++n}`);
+    })();
+    const t0 = Date.now();
+    const seen: string[] = [];
+    await until(
+      'b holds half',
+      async () => {
+        const c = await counts();
+        const line = `${c[a.info.node]}/${c[b.info.node] ?? 0}`;
+        if (seen.at(-1) !== line) seen.push(line);
+        return c[b.info.node] === 3 && c[a.info.node] === 3 ? true : undefined;
+      },
+      30_000,
+    );
+    stop = true;
+    await client;
+    process.stderr.write(`balance: a/b held ${seen.join(' → ')} in ${Date.now() - t0} ms\n`);
+    // One at a time: b's count never jumped by more than one between two looks.
+    const bs = seen.map((l) => Number(l.split('/')[1]));
+    for (let i = 1; i < bs.length; i++) expect(bs[i]! - bs[i - 1]!).toBeLessThanOrEqual(1);
+    for (const ws of spaces) expect((await find(b.base, ws, `${ws}-0`)).status).toBe(200);
+    await expectOneWriterPerEpoch(url);
   }, 60_000);
 
   it('the hot set bounds what one process holds: past it, the workspace idle longest is given up', async () => {
