@@ -178,6 +178,9 @@ export class ClusterNode {
       } catch (e) {
         this.#owners.delete(id);
         this.#forwarder.drop(got.address);
+        // Nothing listens there: the owner is gone. End its lease now rather than at its expiry (were it alive after
+        // all, its writes would be refused: the epoch fences them); the client's retry takes the workspace here.
+        if ((e as { code?: string }).code === 'ECONNREFUSED') await this.leases.expire(id, got.id).catch(() => {});
         return unavailable(`workspace ${id}: its owner ${got.id} cannot be reached (${(e as Error).message}); retry`);
       }
     }

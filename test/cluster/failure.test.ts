@@ -65,7 +65,7 @@ pgDescribe('cluster: failures', () => {
         }
       };
       const workers = Promise.all(Array.from({ length: 12 }, (_, w) => worker(w)));
-      await until('100 creates acknowledged', async () => (acked.size >= 100 ? true : undefined), 60_000);
+      await until('60 creates acknowledged', async () => (acked.size >= 60 ? true : undefined), 60_000);
       killedAt = performance.now();
       await kill(victim);
       await until(
@@ -83,17 +83,21 @@ pgDescribe('cluster: failures', () => {
       for (const ws of theirs) expect(survivors.map((p) => p.info.node)).toContain((await ownerOf(url, ws))?.owner);
 
       // Every acknowledged create is there; a retry with the same merchant_operation_id gets the same operation.
-      for (const [key, id] of acked) {
-        const [ws, mop] = key.split(' ') as [string, string];
-        const again = await create(survivors[0]!.base, ws, mop);
-        expect(again.body.operation_id, key).toBe(id);
-      }
-      for (const key of unknown) {
-        const [ws, mop] = key.split(' ') as [string, string];
-        const first = await create(survivors[1]!.base, ws, mop);
-        expect((await create(survivors[0]!.base, ws, mop)).body.operation_id, key).toBe(first.body.operation_id);
-      }
-
+      const t1 = performance.now();
+      await Promise.all(
+        [...acked].map(async ([key, id]) => {
+          const [ws, mop] = key.split(' ') as [string, string];
+          expect(await createOk(survivors[0]!.base, ws, mop), key).toBe(id);
+        }),
+      );
+      await Promise.all(
+        [...unknown].map(async (key) => {
+          const [ws, mop] = key.split(' ') as [string, string];
+          const first = await createOk(survivors[1]!.base, ws, mop);
+          expect(await createOk(survivors[0]!.base, ws, mop), key).toBe(first);
+        }),
+      );
+      const t2 = performance.now();
       // Timers run on the new owners, once: every payment expires, and no event is delivered under two webhook-ids.
       const ops = new Set(acked.values());
       for (const ws of spaces) {
@@ -123,6 +127,9 @@ pgDescribe('cluster: failures', () => {
       }
       for (const [key, ids] of seen) expect(ids.size, `${key} under ${[...ids].join(', ')}`).toBe(1);
       await expectOneWriterPerEpoch(url);
+      process.stderr.write(
+        `checks: ${Math.round(t2 - t1)} ms for the creates, ${Math.round(performance.now() - t2)} ms for the webhooks\n`,
+      );
     } finally {
       await rx.close();
     }
