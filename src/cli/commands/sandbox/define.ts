@@ -48,6 +48,8 @@ export interface SandboxStartOptions {
   limits: ServerLimitOptions;
   /** Print the startup information as JSON instead of human text. Default false. */
   json: boolean;
+  /** Workspaces the server holds besides the default one. Default 64. */
+  maxWorkspaces?: number;
   /** Cluster mode (src/cluster/): every process on the PostgreSQL store is active and owns some workspaces. */
   cluster?: ClusterStartFlags;
 }
@@ -107,6 +109,7 @@ export function sandboxStartOptions({ opts }: Parsed): SandboxStartOptions {
     ...(flag(opts.addAdminToken) ? { addAdminToken: true } : {}),
     limits: limitOptions(opts),
     json: flag(opts.json),
+    ...(num(opts.maxWorkspaces) !== undefined ? { maxWorkspaces: num(opts.maxWorkspaces) } : {}),
     ...(flag(opts.cluster) ? { cluster: clusterFlags(opts) } : {}),
   };
 }
@@ -198,6 +201,12 @@ function withClusterFlags(cmd: Command): Command {
         '--cluster-address <url>',
         'with --cluster: where the other processes reach this one (default: the URL it listens at)',
       ).env('PAYGATE_CLUSTER_ADDRESS'),
+    )
+    .addOption(
+      new Option(
+        '--max-workspaces <n>',
+        'workspaces this server holds besides the default one (default 64); with --cluster, see --hot-set',
+      ).argParser(parseIntIn(1, 100_000, 'an integer from 1 to 100000')),
     )
     .option('--lease-ttl <duration>', 'with --cluster: how long a workspace lease lasts unrenewed (default 1.5s)')
     .option(
