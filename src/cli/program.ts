@@ -74,6 +74,17 @@ export function commandNamed(args: readonly string[]): string | undefined {
   return undefined;
 }
 
+const loadCluster = async () => (await import('./commands/cluster/define.js')).defineCluster;
+
+/** `group(name, description, load)`: a command whose subcommands `load` defines when `groups.get(name)` is called. */
+function groupAdder(program: Command, groups: Map<string, () => Promise<void>>) {
+  return (name: string, description: string, load: () => Promise<DefineGroup>): void => {
+    const cmd = program.command(name).description(description);
+    let defined: Promise<void> | undefined;
+    groups.set(name, () => (defined ??= load().then((define) => define(cmd))));
+  };
+}
+
 /** A group's subcommands are defined before it is dispatched to; --no-color sets NO_COLOR before any action. */
 function addHooks(program: Command, groups: Map<string, () => Promise<void>>): void {
   program.hook('preSubcommand', async (_program, sub) => {
@@ -91,11 +102,7 @@ function addHooks(program: Command, groups: Map<string, () => Promise<void>>): v
 export async function buildProgram(version: string, argv: readonly string[] = process.argv): Promise<Command> {
   const program = rootCommand(version);
   const groups = new Map<string, () => Promise<void>>();
-  const group = (name: string, description: string, load: () => Promise<DefineGroup>): void => {
-    const cmd = program.command(name).description(description);
-    let defined: Promise<void> | undefined;
-    groups.set(name, () => (defined ??= load().then((define) => define(cmd))));
-  };
+  const group = groupAdder(program, groups);
 
   group(
     'payment',
@@ -127,6 +134,7 @@ export async function buildProgram(version: string, argv: readonly string[] = pr
     "isolated sandboxes on one server, e.g. one per CI job: create, list, delete (the server's admin token)",
     async () => (await import('./commands/workspace/define.js')).defineWorkspace,
   );
+  group('cluster', 'the processes of a cluster (sandbox start --cluster): status', loadCluster);
   group(
     'ops',
     'support: find operations across shops, explain one, watch them live (sandbox; admin token or API key)',

@@ -24,6 +24,14 @@ export interface PgWriterSource {
   /** The state a standby kept warm for `workspace`, handed over once. */
   takeWarm?(workspace: string): LoadedState | undefined;
   release(workspace: string): Promise<void>;
+  /**
+   * In a cluster (src/cluster/): the lease this process holds on `workspace` — its id and the lease's epoch. Every
+   * write then checks, in its own statement, that the lease row still names this writer and epoch (and locks it
+   * against a takeover until it commits): a process that lost the lease writes nothing. Undefined: not fenced.
+   */
+  fence?(workspace: string): { writer: string; epoch: number } | undefined;
+  /** Told when a fenced write found the lease gone (nothing was written). */
+  fenced?(workspace: string): void;
 }
 
 /** Journal rows at open from which the open folds them into the snapshot. */
@@ -32,6 +40,19 @@ const COMPACT_ON_OPEN = 1000;
 const APPEND = {
   name: 'paygate_journal_append',
   text: 'INSERT INTO paygate_journal (workspace, seq, tx) SELECT $1, s, t FROM unnest($2::bigint[], $3::text[]) AS u(s, t)',
+};
+/** The same statements in a cluster: written only while the lease row holds this writer's epoch ($4, $5). */
+const LEASED = 'SELECT 1 FROM paygate_lease WHERE workspace = $1 AND owner = $4 AND epoch = $5 FOR SHARE';
+const APPEND_FENCED = {
+  name: 'paygate_journal_append_fenced',
+  text: `WITH l AS (${LEASED}) INSERT INTO paygate_journal (workspace, seq, tx, epoch, writer)
+    SELECT $1, s, t, $5, $4 FROM unnest($2::bigint[], $3::text[]) AS u(s, t) WHERE EXISTS (SELECT 1 FROM l)`,
+};
+const COMPACT_FENCED = {
+  name: 'paygate_compact_fenced',
+  text: `WITH l AS (${LEASED}), gone AS (DELETE FROM paygate_journal WHERE workspace = $1 AND seq <= $2 AND EXISTS (SELECT 1 FROM l))
+    INSERT INTO paygate_snapshot (workspace, upto_seq, collections) SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM l)
+    ON CONFLICT (workspace) DO UPDATE SET upto_seq = EXCLUDED.upto_seq, collections = EXCLUDED.collections, written_at = now()`,
 };
 const COMPACT = {
   name: 'paygate_compact',
@@ -162,8 +183,14 @@ export class PostgresPersistence extends PersistenceBase {
     if (this.#failed) throw this.#failed;
     if (bodies.length === 0) throw new Error('PostgresPersistence: a group is never empty');
     const seqs = bodies.map((_, i) => this.#seq + i + 1);
+    const fence = this.source.fence?.(this.workspace);
     try {
-      await this.#client!.query({ ...APPEND, values: [this.workspace, seqs, bodies] });
+      if (!fence) await this.#client!.query({ ...APPEND, values: [this.workspace, seqs, bodies] });
+      else {
+        const values = [this.workspace, seqs, bodies, fence.writer, fence.epoch];
+        const { rowCount } = await this.#client!.query({ ...APPEND_FENCED, values });
+        if (rowCount !== seqs.length) throw this.#fenced(fence.epoch);
+      }
     } catch (e) {
       throw this.#failure(e);
     }
@@ -174,8 +201,22 @@ export class PostgresPersistence extends PersistenceBase {
   }
 
   async #writeSnapshot(client: Client, collections: string): Promise<void> {
-    await client.query({ ...COMPACT, values: [this.workspace, this.#seq, collections] });
+    const fence = this.source.fence?.(this.workspace);
+    if (!fence) await client.query({ ...COMPACT, values: [this.workspace, this.#seq, collections] });
+    else {
+      const values = [this.workspace, this.#seq, collections, fence.writer, fence.epoch];
+      if ((await client.query({ ...COMPACT_FENCED, values })).rowCount !== 1) throw this.#fenced(fence.epoch);
+    }
     this.#records = 0;
+  }
+
+  /** The lease was taken by another process: this one may never write the workspace again. */
+  #fenced(epoch: number): Error {
+    this.source.fenced?.(this.workspace);
+    return (this.#failed ??= new StoreFailedError(
+      this.label,
+      new Error(`the workspace's lease (epoch ${epoch}) was taken over by another process; nothing was written`),
+    ));
   }
 
   /**

@@ -151,6 +151,7 @@ async function started(opts: SandboxStartOptions, output: Output): Promise<Start
       ...(publicUrl !== undefined ? { publicUrl } : {}),
       https,
       ...(opts.limits ? { limits: opts.limits } : {}),
+      ...(opts.maxWorkspaces !== undefined ? { maxWorkspaces: opts.maxWorkspaces } : {}),
       ...(adminToken !== undefined
         ? adminToken === null
           ? {}
@@ -305,6 +306,7 @@ function closedOnSignal(sandbox: Sandbox, output: Output, leased: Leased | undef
 }
 
 export async function runSandboxStart(opts: SandboxStartOptions, output: Output): Promise<void> {
+  if (opts.cluster) return (await import('../cluster/start.js')).runClusterStart(opts, opts.cluster, output);
   const running = await started(opts, output);
   if (!running) return;
   const { url, host, store, reopen } = running;
