@@ -9,6 +9,7 @@ import { defineCompletion } from './commands/completion/define.js';
 import { collapsedGlobals, defineGlobals } from './commands/globals.js';
 import { example } from './commands/shared.js';
 import { defineAmounts, defineBalances, defineHealth, defineOpenapi, defineState } from './commands/top-level.js';
+import { defineProxy } from './commands/proxy/define.js';
 import { redact, registerSecretsFromProcess } from './mask.js';
 
 /** The program with its global options; every command reads them through `globalOptions()` (commands/shared.ts). */
@@ -140,6 +141,7 @@ export async function buildProgram(version: string, argv: readonly string[] = pr
     'scripted scenarios: list, validate, write and run them (in process or against --base-url)',
     async () => (await import('./commands/scenario/define.js')).defineScenario,
   );
+  defineProxy(program);
   defineCompletion(program);
   defineGlobals(program);
 
