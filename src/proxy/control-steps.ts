@@ -6,6 +6,8 @@
 export interface TrackedOperation {
   /** The upstream's operation_id (never written: steps use `ref`). */
   id: string;
+  /** The id of the step that first answered it. */
+  step: string;
   /** `${{ steps.<id>.operation_id }}`. */
   ref: string;
   kind: 'payment' | 'payout';

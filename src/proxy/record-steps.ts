@@ -48,6 +48,12 @@ const GATEWAY: readonly Callable[] = [...VOCABULARY.values()].filter((c) => c.ta
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** The operation an answer carries: the body itself, or its `operation` (a cancel's answer). */
+function operationOf(body: unknown): { operation_id: string; status?: unknown; [k: string]: unknown } | undefined {
+  const op = isObject(body) && isObject(body.operation) ? body.operation : body;
+  return isObject(op) && typeof op.operation_id === 'string' ? (op as { operation_id: string }) : undefined;
+}
+
 /** The gateway endpoint an exchange called, by method and path. */
 function endpointOf(x: Exchange): Callable | undefined {
   return GATEWAY.find((c) => c.method === x.request.method && c.path === x.request.path);
@@ -199,9 +205,8 @@ export class RecordingBuilder {
    * produces the move is inserted before the step; a move no control produces makes the operation diverge.
    */
   #statusMoves(x: Exchange, ep: Callable): string | undefined {
-    const body = x.response.body;
-    if (!isObject(body) || typeof body.operation_id !== 'string' || !OPERATION_STATUSES.has(String(body.status)))
-      return undefined;
+    const body = operationOf(x.response.body);
+    if (!body || !OPERATION_STATUSES.has(String(body.status))) return undefined;
     const op = this.#ops.get(body.operation_id);
     const status = String(body.status);
     if (!op || op.status === status) return undefined;
@@ -214,14 +219,14 @@ export class RecordingBuilder {
       op.status = status;
       return undefined;
     }
-    op.diverged = `operation ${op.id} went from ${op.status} to ${status} (seen at #${x.seq}) by something the proxy did not see`;
+    op.diverged = `the operation of step ${op.step} went from ${op.status} to ${status} (seen at #${x.seq}) by something the proxy did not see`;
     return op.diverged;
   }
 
   /** What a replayed step's answer tells later steps: a new operation's reference, an operation's status. */
   #learn(x: Exchange, ep: Callable, shop: string | undefined, step: Step): void {
-    const body = x.response.body;
-    if (!isObject(body) || typeof body.operation_id !== 'string') return;
+    const body = operationOf(x.response.body);
+    if (!body) return;
     const status = String(body.status);
     const known = this.#ops.get(body.operation_id);
     if (known) {
@@ -229,10 +234,13 @@ export class RecordingBuilder {
       return;
     }
     const id = `s${x.seq}`;
-    step.id = id;
+    const rest = { ...step };
+    for (const k of Object.keys(step)) delete step[k];
+    Object.assign(step, { id, ...rest });
     const kind = ep.id === 'payout.create' ? 'payout' : 'payment';
     this.#ops.set(body.operation_id, {
       id: body.operation_id,
+      step: id,
       ref: `\${{ steps.${id}.operation_id }}`,
       kind,
       status,
@@ -247,6 +255,8 @@ function expectOf(x: Exchange): Step {
   const body = x.response.body;
   if (!isObject(body)) return e;
   if (x.response.status >= 400 && typeof body.code === 'string') e.code = body.code;
-  if (x.response.status < 300 && OPERATION_STATUSES.has(String(body.status))) e.body = { status: body.status };
+  if (x.response.status >= 300) return e;
+  if (OPERATION_STATUSES.has(String(body.status))) e.body = { status: body.status };
+  else if (typeof body.outcome === 'string') e.body = { outcome: body.outcome };
   return e;
 }
