@@ -72,6 +72,13 @@ export function commandNamed(args: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** What comes after the groups in help order: `proxy`, `completion`, and the global options' help. */
+function defineTail(program: Command): void {
+  defineProxy(program);
+  defineCompletion(program);
+  defineGlobals(program);
+}
+
 /**
  * The program, with the subcommands of the group `argv` names defined. A group that is dispatched to without
  * having been named that way (argv read differently than here) is still defined first, by a preSubcommand hook.
@@ -141,9 +148,7 @@ export async function buildProgram(version: string, argv: readonly string[] = pr
     'scripted scenarios: list, validate, write and run them (in process or against --base-url)',
     async () => (await import('./commands/scenario/define.js')).defineScenario,
   );
-  defineProxy(program);
-  defineCompletion(program);
-  defineGlobals(program);
+  defineTail(program);
 
   program.hook('preSubcommand', async (_program, sub) => {
     await groups.get(sub.name())?.();

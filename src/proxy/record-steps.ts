@@ -4,7 +4,7 @@
 // operation reached between two exchanges by itself becomes the sandbox control that produces it (control-steps.ts);
 // an exchange the sandbox cannot reproduce becomes a step marked `skip:` with the reason.
 import type { Exchange } from '../conformance/types.js';
-import { VOCABULARY, type Callable } from '../scenarios/vocabulary.js';
+import { endpoints } from '../contract/endpoints.js';
 import { controlStep, type TrackedOperation } from './control-steps.js';
 import type { FormParts } from './multipart.js';
 import { PersonalData } from './record-personal.js';
@@ -44,7 +44,19 @@ const OPERATION_STATUSES = new Set([
   'cancelled',
   'rejected',
 ]);
-const GATEWAY: readonly Callable[] = [...VOCABULARY.values()].filter((c) => c.table === 'gateway');
+/** A gateway endpoint as the recorder needs it: its id, method, path, and whether it takes an upload. */
+interface Callable {
+  id: string;
+  method: string;
+  path: string;
+  multipart: boolean;
+}
+const GATEWAY: readonly Callable[] = Object.values(endpoints).map((row) => ({
+  id: row.id,
+  method: row.method,
+  path: row.path,
+  multipart: 'multipart' in row && row.multipart !== undefined,
+}));
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
