@@ -9,3 +9,9 @@ const SECTIONS = new Map(RULES.map((r) => [r.id, r.section]));
 
 /** The spec section of a rule id ('' for an id the catalogue does not hold). */
 export const sectionOf = (id: string): string => SECTIONS.get(id) ?? '';
+
+/** The catalogue as a Markdown table (docs/conformance.md embeds it between markers; `npm run docs` writes it). */
+export function renderRules(): string {
+  const rows = RULES.map((r) => `| \`${r.id}\` | ${r.kind} | ${r.section} | ${r.title.replace(/\|/g, '\\|')} |`);
+  return ['| rule id | kind | spec | what it checks |', '|---|---|---|---|', ...rows].join('\n');
+}

@@ -61,8 +61,8 @@ export function contextOf(x: Exchange, out: Violation[]): CheckContext {
         rule,
         section: sectionOf(rule),
         endpoint: ctx.name,
-        expected: expected.startsWith('expected') ? expected : `expected ${expected}`,
-        got: got.startsWith('got') ? got : `got ${got}`,
+        expected: expected.startsWith('expected ') ? expected : `expected ${expected}`,
+        got: got.startsWith('got ') ? got : `got ${got}`,
         exchange: x.seq,
       };
       const opId = found?.operationId;

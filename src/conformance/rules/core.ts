@@ -133,7 +133,6 @@ export const CORE_RULES = [
   ),
   rule('evidence.sum', 'evidence', '§2.4', 'complete or partial receipts add up to actual_amount'),
   rule('balance.formula', 'balance', '§2.5', 'current_minus = max(-(balance + reserved), 0) on every row'),
-  rule('balance.non_negative', 'balance', '§2.5', 'current_minus and reserved are never negative'),
   rule(
     'balance.currencies',
     'balance',
