@@ -172,6 +172,48 @@ describe('paygate proxy', () => {
     expect(await p.stop()).toBe(3);
   });
 
+  it('records a flow that `paygate scenario run <file> --base-url <fresh sandbox> --admin-token` replays, exit 0', async () => {
+    const dir = tempDir(defer);
+    const sb = await startSandbox();
+    defer(() => sb.close());
+    const file = join(dir, 'flow.yaml');
+    const p = await startProxy(['--upstream', sb.baseUrl, '--record', file]);
+    const call = async (path: string, body: unknown) => {
+      const res = await fetch(`${p.info.base_url}${path}`, {
+        method: 'POST',
+        headers: { 'x-api-key': sb.keys.shop_a!, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return (await res.json()) as { operation_id: string; status: string };
+    };
+    const pay = await call('/v1/payment', {
+      merchant_operation_id: 'o-1',
+      client_id: 'zoe',
+      method: 'WT_RUB_C2C',
+      amount: '900.00',
+      currency: 'RUB',
+    });
+    await sb.pay(pay.operation_id, '850.00');
+    expect((await call('/v1/get_operation_state', { operation_id: pay.operation_id })).status).toBe('completed');
+    const out = await call('/v1/payout', {
+      merchant_operation_id: 'o-2',
+      client_id: 'zoe',
+      method: 'WT_RUB_C2C',
+      amount: '500.00',
+      currency: 'RUB',
+      number: '4111111111111111',
+    });
+    await sb.settle(out.operation_id, 'failed');
+    expect((await call('/v1/get_operation_state', { merchant_operation_id: 'o-2' })).status).toBe('rejected');
+    expect(await p.stop()).toBe(0);
+    const fresh = await startSandbox();
+    defer(() => fresh.close());
+    const r = await runCli(['scenario', 'run', file, '--base-url', fresh.baseUrl, '--admin-token', fresh.adminToken]);
+    expect(r.stdout).toContain('scenarios: 1 passed, 0 failed, 0 skipped');
+    expect(r.code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toContain('amount: "850.00"');
+  });
+
   it('forwards to an HTTPS upstream it trusts with --ca (and refuses it without: 502)', async () => {
     const sb = await startSandbox({ https: true });
     defer(() => sb.close());
