@@ -71,8 +71,15 @@ function endpointOf(x: Exchange): Callable | undefined {
   return GATEWAY.find((c) => c.method === x.request.method && c.path === x.request.path);
 }
 
-/** Each credential seen: the first ones to the sandbox's shops in order; one that only ever got 401, to no shop. */
-export function mapKeys(items: readonly Recorded[], shops: readonly string[]): KeyMapping[] {
+/**
+ * Each credential seen: to the shop the upstream named for it (a paygate says whose an operation is), else the
+ * sandbox's shops not named in order; one that only ever got 401, to no shop.
+ */
+export function mapKeys(
+  items: readonly Recorded[],
+  shops: readonly string[],
+  named: ReadonlyMap<string, string> = new Map(),
+): KeyMapping[] {
   const order: string[] = [];
   const only401 = new Map<string, boolean>();
   for (const { exchange: x } of items) {
@@ -80,13 +87,22 @@ export function mapKeys(items: readonly Recorded[], shops: readonly string[]): K
     if (!only401.has(x.credential)) order.push(x.credential);
     only401.set(x.credential, (only401.get(x.credential) ?? true) && x.response.status === 401);
   }
+  const taken = new Set([...named.values()].filter((s) => shops.includes(s)));
+  const free = shops.filter((s) => !taken.has(s));
   let next = 0;
   return order.map((credential) => {
     if (only401.get(credential))
       return { credential, shop: undefined, why: 'every answer it got was 401: replayed with an unknown key' };
-    const shop = shops[next++];
+    const own = named.get(credential);
+    if (own !== undefined && taken.has(own))
+      return { credential, shop: own, why: 'the shop the upstream (a paygate) named' };
+    const shop = free[next++];
     return shop
-      ? { credential, shop, why: `the ${ordinal(next)} key seen → the ${ordinal(next)} shop of the default fixtures` }
+      ? {
+          credential,
+          shop,
+          why: `the ${ordinal(next)} key seen → the ${ordinal(next)} shop of the default fixtures left`,
+        }
       : {
           credential,
           shop: undefined,

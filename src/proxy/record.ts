@@ -36,9 +36,31 @@ export interface Recorder {
   write(file: string): Promise<{ steps: number; skipped: number }>;
 }
 
-export function createRecorder(opts: { upstream: URL; shops?: readonly string[] }): Recorder {
+export interface RecorderOptions {
+  upstream: URL;
+  /** The sandbox's shops the keys are mapped to. Default: the bundled default fixtures' shops. */
+  shops?: readonly string[];
+  /**
+   * Asks the upstream whose an operation is, with the caller's key (a paygate answers `shop_id` at
+   * GET /sandbox/operations/:id; another gateway does not). The key is used for that one request and not kept.
+   */
+  shopOf?: (operationId: string, key: string) => Promise<string | undefined>;
+}
+
+export function createRecorder(opts: RecorderOptions): Recorder {
   const kept: Kept[] = [];
   let dropped = 0;
+  const named = new Map<string, string>();
+  const asked = new Map<string, Promise<void>>();
+  /** Once per credential: the shop the upstream names for the first operation answered to it. */
+  const ask = (credential: string, key: string, operationId: string) => {
+    if (!opts.shopOf || asked.has(credential)) return;
+    const done = opts
+      .shopOf(operationId, key)
+      .then((shop) => void (shop !== undefined && named.set(credential, shop)))
+      .catch(() => undefined);
+    asked.set(credential, done);
+  };
   const started = new Date();
   return {
     add({ exchange, request }) {
@@ -49,6 +71,9 @@ export function createRecorder(opts: { upstream: URL; shops?: readonly string[] 
       const type = exchange.request.contentType;
       const multipart = type?.toLowerCase().startsWith('multipart/') && request.body && request.complete;
       kept.push({ passed: exchange, upload: multipart ? { body: request.body!, contentType: type! } : undefined });
+      const key = request.headers['x-api-key'];
+      const id = (exchange.response.body as { operation_id?: unknown } | undefined)?.operation_id;
+      if (exchange.credential && typeof key === 'string' && typeof id === 'string') ask(exchange.credential, key, id);
     },
     async write(file) {
       const items: Recorded[] = [];
@@ -59,7 +84,8 @@ export function createRecorder(opts: { upstream: URL; shops?: readonly string[] 
         items.push({ exchange: k.passed, form });
       }
       const shops = opts.shops ?? defaultShops();
-      const keys = mapKeys(items, shops);
+      await Promise.all(asked.values());
+      const keys = mapKeys(items, shops, named);
       const firstShop = keys.find((k) => k.shop !== undefined)?.shop;
       const filesDir = `${basename(file, extname(file))}.files`;
       const b = new RecordingBuilder(keys, firstShop, filesDir);

@@ -53,6 +53,11 @@ export interface Proxy {
   readonly failures: readonly UpstreamFailure[];
   /** How many exchanges completed in all. */
   readonly count: number;
+  /**
+   * The shop a paygate upstream says an operation belongs to (GET /sandbox/operations/:id with `key`, used for that
+   * request only); undefined from any other gateway.
+   */
+  shopOf(operationId: string, key: string): Promise<string | undefined>;
   listen(options?: { port?: number; host?: string }): Promise<{ url: string }>;
   close(): Promise<void>;
 }
@@ -126,6 +131,17 @@ export function createProxy(opts: ProxyOptions): Proxy {
     },
     get count() {
       return count;
+    },
+    async shopOf(operationId, key) {
+      const res = await pool.request({
+        method: 'GET',
+        path: `${prefix}/sandbox/operations/${encodeURIComponent(operationId)}`,
+        headers: { 'x-api-key': key, accept: 'application/json' },
+      });
+      const text = await res.body.text();
+      if (res.statusCode !== 200) return undefined;
+      const shop = (JSON.parse(text) as { shop_id?: unknown }).shop_id;
+      return typeof shop === 'string' ? shop : undefined;
     },
     async listen({ port = 0, host = '127.0.0.1' } = {}) {
       await new Promise<void>((resolve, reject) => {

@@ -191,4 +191,46 @@ describe('paygate proxy --record', () => {
     expect(skipped.map((s) => s.reason)).toEqual(['GET /v1/no_such_endpoint: no endpoint of the contract']);
     expect(result.steps.filter((s) => s.status === 'passed').length).toBe(result.steps.length - 1);
   });
+
+  it('maps a key to the shop a paygate upstream names for it, not to the first shop by order', async () => {
+    const dir = tempDir(defer);
+    const upstream = await startSandbox();
+    defer(() => upstream.close());
+    let proxy: ReturnType<typeof createProxy> | undefined;
+    const recorder = createRecorder({
+      upstream: new URL(upstream.baseUrl),
+      shopOf: (id, key) => proxy!.shopOf(id, key),
+    });
+    proxy = createProxy({ upstream: new URL(upstream.baseUrl), onExchange: (p) => recorder.add(p) });
+    const { url } = await proxy.listen();
+    defer(() => proxy!.close());
+    const b = gateway(url, upstream.keys.shop_b);
+    const op = await b.post('/v1/payment', {
+      merchant_operation_id: 'b-1',
+      client_id: 'x',
+      amount: '500.00',
+      method: 'WT_RUB_C2C',
+      currency: 'RUB',
+    });
+    // The payer pays (shop B's operation: the control takes shop B's key).
+    const paid = await fetch(`${upstream.baseUrl}/sandbox/operations/${op.body.operation_id}/pay`, {
+      method: 'POST',
+      headers: { 'x-api-key': upstream.keys.shop_b!, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(paid.status).toBe(200);
+    expect((await state(b, op.body.operation_id)).body.status).toBe('completed');
+    const file = join(dir, 'b.yaml');
+    await recorder.write(file);
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('→ shop_b: the shop the upstream (a paygate) named');
+    expect(text).toContain('shop: shop_b');
+    const fresh = await startSandbox();
+    defer(() => fresh.close());
+    const result = await runOneScenario(await loadScenarioFile(file), {
+      remote: { baseUrl: fresh.baseUrl, adminToken: fresh.adminToken },
+    });
+    expect(result.steps.map((st) => st.status)).toEqual(['passed', 'passed', 'passed']);
+    expect(result.status).toBe('passed');
+  });
 });

@@ -90,9 +90,14 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
     opts.record ? import('../../../proxy/record.js') : undefined,
   ]);
   const checker = createConformanceChecker();
-  const recorder = recording?.createRecorder({ upstream });
+  // The recorder asks the upstream whose an operation is through the proxy, once it exists.
+  let p: Proxy | undefined;
+  const recorder = recording?.createRecorder({
+    upstream,
+    shopOf: (id, key) => p?.shopOf(id, key) ?? Promise.resolve(undefined),
+  });
   const out = deps.output;
-  const p: Proxy = createProxy({
+  p = createProxy({
     upstream,
     ca,
     checker,
