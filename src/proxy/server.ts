@@ -73,6 +73,32 @@ function poolOf(upstream: URL, ca: string | undefined): Pool {
   return new Pool(upstream.origin, { connections: 64, keepAliveTimeout: 10_000, ...(connect ? { connect } : {}) });
 }
 
+/** The paygate's answer to whose an operation is (Proxy.shopOf). */
+async function shopOf(pool: Pool, prefix: string, operationId: string, key: string): Promise<string | undefined> {
+  const res = await pool.request({
+    method: 'GET',
+    path: `${prefix}/sandbox/operations/${encodeURIComponent(operationId)}`,
+    headers: { 'x-api-key': key, accept: 'application/json' },
+  });
+  const text = await res.body.text();
+  if (res.statusCode !== 200) return undefined;
+  const shop = (JSON.parse(text) as { shop_id?: unknown }).shop_id;
+  return typeof shop === 'string' ? shop : undefined;
+}
+
+/** The HTTP server: `handle` for each request (no Date header of its own: the upstream's passes through). */
+function serverOf(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>): Server {
+  const server = createServer((req, res) => {
+    res.sendDate = false;
+    handle(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  return server;
+}
+
 export function createProxy(opts: ProxyOptions): Proxy {
   const upstream = opts.upstream;
   const prefix = upstream.pathname.replace(/\/+$/, '');
@@ -115,14 +141,7 @@ export function createProxy(opts: ProxyOptions): Proxy {
     for (const v of opts.checker?.check(x) ?? []) opts.onViolation?.(v, x);
   }
 
-  const server: Server = createServer((req, res) => {
-    res.sendDate = false;
-    handle(req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end();
-    });
-  });
-  server.keepAliveTimeout = 5_000;
+  const server = serverOf(handle);
 
   return {
     ...state,
@@ -132,17 +151,7 @@ export function createProxy(opts: ProxyOptions): Proxy {
     get count() {
       return count;
     },
-    async shopOf(operationId, key) {
-      const res = await pool.request({
-        method: 'GET',
-        path: `${prefix}/sandbox/operations/${encodeURIComponent(operationId)}`,
-        headers: { 'x-api-key': key, accept: 'application/json' },
-      });
-      const text = await res.body.text();
-      if (res.statusCode !== 200) return undefined;
-      const shop = (JSON.parse(text) as { shop_id?: unknown }).shop_id;
-      return typeof shop === 'string' ? shop : undefined;
-    },
+    shopOf: (operationId, key) => shopOf(pool, prefix, operationId, key),
     async listen({ port = 0, host = '127.0.0.1' } = {}) {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
