@@ -59,6 +59,7 @@ function checkAcross(ctx: CheckContext, tracker: Tracker, readable: boolean): vo
     const opId = isObject(body) && typeof body.operation_id === 'string' ? body.operation_id : undefined;
     tracker.sawCreate(ctx, status === 200 ? opId : undefined);
   }
+  if (status === 404 && (id === 'operation.state' || id === 'operation.cancel')) tracker.sawNotFound(ctx);
   if (!readable || !isObject(body)) return;
   if (id === 'balances.list') return checkBalances(ctx, tracker, body);
   if (id === 'payment.flexible_link' && body.expected_amount === undefined) {

@@ -76,11 +76,22 @@ export class Tracker {
   private readonly ops: BoundedMap<string, Seen>;
   private readonly keys: BoundedMap<string, Keyed>;
   private readonly currencies: BoundedMap<string, Set<string>>;
+  /** Pairs of keys known to be of different shops: one was refused (404) an operation the other created. */
+  private readonly otherShops: BoundedMap<string, true>;
 
   constructor(maxOperations: number) {
     this.ops = new BoundedMap(maxOperations);
     this.keys = new BoundedMap(maxOperations);
     this.currencies = new BoundedMap(Math.max(16, Math.min(maxOperations, 10_000)));
+    this.otherShops = new BoundedMap(Math.max(16, Math.min(maxOperations, 10_000)));
+  }
+
+  /** A 404 for an operation another key created: the two keys are of different shops (§5). */
+  sawNotFound(ctx: CheckContext): void {
+    const prev = this.ops.get(this.named(ctx) ?? '');
+    const mine = ctx.x.credential;
+    if (prev?.credential !== undefined && mine !== undefined && prev.credential !== mine)
+      this.otherShops.set(`${prev.credential}\u0000${mine}`, true);
   }
 
   private keyOf(ctx: CheckContext, moid: string) {
@@ -118,7 +129,12 @@ export class Tracker {
       if (ctx.endpoint && CREATES.has(ctx.endpoint.id)) this.actualAtCreate(ctx, op);
       return;
     }
-    if (prev.credential !== undefined && x.credential !== undefined && prev.credential !== x.credential)
+    if (
+      prev.credential !== undefined &&
+      x.credential !== undefined &&
+      prev.credential !== x.credential &&
+      this.otherShops.get(`${prev.credential}\u0000${x.credential}`)
+    )
       ctx.report(
         'isolation.foreign_operation',
         `404 for an operation of another shop's key`,

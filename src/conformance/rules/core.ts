@@ -143,7 +143,7 @@ export const CORE_RULES = [
     'isolation.foreign_operation',
     'isolation',
     '§5',
-    'an operation created with one key is never answered 200 to another key',
+    'an operation created with one key is never answered 200 to a key of another shop (one that was refused it with 404)',
   ),
 ] as const satisfies readonly RuleInfo[];
 
