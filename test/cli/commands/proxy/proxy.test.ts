@@ -128,18 +128,20 @@ describe('paygate proxy', () => {
 
   it('prints each violation live (NDJSON), writes them to --report and --junit, and exits 1', async () => {
     const dir = tempDir(defer);
-    // An upstream that drifts: an undeclared status with an answer the contract does not have.
-    const drift = createServer((_req, res) => {
-      res.writeHead(418, { 'content-type': 'application/json' });
-      res.end('{"teapot":true}');
+    // The sandbox drifts on purpose (a drift fault): balances answered with a status the contract does not declare.
+    const sb = await startSandbox();
+    defer(() => sb.close());
+    const added = await fetch(`${sb.baseUrl}/sandbox/faults`, {
+      method: 'POST',
+      headers: { 'x-admin-token': sb.adminToken, 'content-type': 'application/json' },
+      body: JSON.stringify({ endpoint: 'balances.list', drift: 'extra_status', status: 418 }),
     });
-    await new Promise<void>((r) => drift.listen(0, '127.0.0.1', r));
-    defer(() => new Promise<void>((r) => drift.close(() => r())));
-    const upstream = `http://127.0.0.1:${(drift.address() as AddressInfo).port}`;
+    expect(added.status).toBe(201);
+    const upstream = sb.baseUrl;
     const report = join(dir, 'r.json');
     const junit = join(dir, 'j.xml');
     const p = await startProxy(['--upstream', upstream, '--report', report, '--junit', junit]);
-    const key = 'pg_test_a_7Hq2Lm9XwR4tNc8V';
+    const key = sb.keys.shop_a!;
     const res = await fetch(`${p.info.base_url}/v1/balances`, { headers: { 'x-api-key': key } });
     expect(res.status).toBe(418);
     await expect.poll(() => p.lines.length).toBeGreaterThan(1);
