@@ -87,6 +87,8 @@ export interface Forwarded {
   response: SeenResponse | undefined;
   /** Why the upstream could not be reached, or broke off. */
   error?: string;
+  /** The caller closed its connection before the answer was sent: nothing to report of the upstream. */
+  callerGone?: boolean;
 }
 
 /** Send `req` on to the upstream (its path prefixed by `prefix`) and stream the answer back into `res`. */
@@ -118,9 +120,15 @@ export async function forward(
     answered = true;
     const resCapture = new Capture(limit);
     res.writeHead(up.statusCode, answerHeaders(up.headers));
+    // A caller that goes away mid-answer: stop reading the upstream (the loop below then ends).
+    res.once('close', () => {
+      if (!res.writableFinished) up.body.destroy();
+    });
     for await (const chunk of up.body as AsyncIterable<Buffer>) {
       resCapture.add(chunk);
-      if (!res.write(chunk)) await new Promise<void>((r) => res.once('drain', r));
+      if (!res.write(chunk)) await drained(res);
+      // The caller went away: stop reading the upstream's answer (the loop's exit destroys it).
+      if (res.destroyed) throw new Error('the caller closed the connection before the answer was sent');
     }
     res.end();
     const response = {
@@ -132,10 +140,24 @@ export async function forward(
     return { request: seenRequest(), response };
   } catch (e) {
     const why = reason(e);
-    if (!answered && !res.headersSent) badGateway(res, upstreamName, why);
+    const callerGone = res.destroyed || res.socket?.destroyed === true;
+    if (!answered && !res.headersSent && !callerGone) badGateway(res, upstreamName, why);
     else res.destroy();
-    return { request: seenRequest(), response: undefined, error: why };
+    return { request: seenRequest(), response: undefined, error: why, ...(callerGone ? { callerGone } : {}) };
   }
+}
+
+/** Until `res` can take more, or is closed (a caller that went away never drains). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
 }
 
 function reason(e: unknown): string {

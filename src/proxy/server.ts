@@ -128,6 +128,7 @@ export function createProxy(opts: ProxyOptions): Proxy {
     const started = performance.now();
     const startedAt = new Date();
     const done = await forward(pool, prefix, req, res, limit, upstreamName);
+    if (done.callerGone) return;
     if (!done.response) {
       const f = { at: startedAt.toISOString(), method: req.method ?? 'GET', path, error: done.error ?? 'no answer' };
       failures.push(f);

@@ -173,7 +173,31 @@ describe('paygate proxy forwarding', () => {
     expect(body.code).toBe('upstream_unreachable');
     expect(body.message).toContain(`127.0.0.1:${port}`);
     expect(body.message).toContain('ECONNREFUSED');
-    expect(failures).toEqual(['/v1/balances']);
+    // A request with a body too.
+    const post = await fetch(`${url}/v1/payment`, {
+      method: 'POST',
+      headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: '1.00' }),
+    });
+    expect(post.status).toBe(502);
+    expect(failures).toEqual(['/v1/balances', '/v1/payment']);
+    expect(proxy.count).toBe(0);
+  });
+
+  it('stops reading the upstream when the caller goes away mid-answer, and reports no upstream failure', async () => {
+    let upstreamClosed = false;
+    const up = await recordingUpstream((_s, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"partial":');
+      res.on('close', () => (upstreamClosed = true));
+    });
+    const { proxy, url } = await proxyTo(up.url);
+    const abort = new AbortController();
+    const res = await fetch(`${url}/v1/balances`, { headers: { 'x-api-key': KEY }, signal: abort.signal });
+    expect(res.status).toBe(200);
+    abort.abort();
+    await expect.poll(() => upstreamClosed).toBe(true);
+    expect(proxy.failures).toEqual([]);
     expect(proxy.count).toBe(0);
   });
 
