@@ -17,6 +17,18 @@ const SECRET_RESPONSE_HEADERS: ReadonlySet<string> = new Set(['set-cookie']);
 
 const TEXT_LIMIT = 4096;
 
+/** A key as it may be shown: its last 4 characters (`****Nc8V`), all masked under 12 (as src/cli/mask.ts does). */
+export function maskKey(key: string): string {
+  return key.length >= 12 ? `****${key.slice(-4)}` : '****';
+}
+
+/** The Exchange with every occurrence of `key` (an answer echoing it, a body carrying it) masked. */
+function withoutKey(x: Exchange, key: string | undefined): Exchange {
+  if (!key || key.length < 4) return x;
+  const text = JSON.stringify(x);
+  return text.includes(key) ? (JSON.parse(text.split(key).join(maskKey(key))) as Exchange) : x;
+}
+
 /** A stable, non-secret name for an API key: `key_` and 12 hex digits of its SHA-256. */
 export function credentialOf(key: string): string {
   return `key_${createHash('sha256').update(key).digest('hex').slice(0, 12)}`;
@@ -91,25 +103,28 @@ export function buildExchange(
   const key = req.headers['x-api-key'];
   const keyText = Array.isArray(key) ? key[0] : key;
   const contentType = header(req.headers, 'content-type');
-  return {
-    seq,
-    startedAt: startedAt.toISOString(),
-    durationMs: Math.round(durationMs * 1000) / 1000,
-    ...(keyText ? { credential: credentialOf(keyText) } : {}),
-    request: {
-      method: req.method.toUpperCase(),
-      path,
-      query: q < 0 ? {} : queryOf(req.target.slice(q + 1)),
-      headers: cleanHeaders(req.headers, SECRET_HEADERS),
-      ...(contentType ? { contentType } : {}),
-      ...bodyOf(req.body, contentType, req.complete),
+  return withoutKey(
+    {
+      seq,
+      startedAt: startedAt.toISOString(),
+      durationMs: Math.round(durationMs * 1000) / 1000,
+      ...(keyText ? { credential: credentialOf(keyText) } : {}),
+      request: {
+        method: req.method.toUpperCase(),
+        path,
+        query: q < 0 ? {} : queryOf(req.target.slice(q + 1)),
+        headers: cleanHeaders(req.headers, SECRET_HEADERS),
+        ...(contentType ? { contentType } : {}),
+        ...bodyOf(req.body, contentType, req.complete),
+      },
+      response: {
+        status: res.status,
+        headers: cleanHeaders(res.headers, SECRET_RESPONSE_HEADERS),
+        ...bodyOf(res.body, header(res.headers, 'content-type'), res.complete),
+      },
     },
-    response: {
-      status: res.status,
-      headers: cleanHeaders(res.headers, SECRET_RESPONSE_HEADERS),
-      ...bodyOf(res.body, header(res.headers, 'content-type'), res.complete),
-    },
-  };
+    keyText,
+  );
 }
 
 function header(headers: RawHeaders, name: string): string | undefined {

@@ -201,6 +201,22 @@ describe('paygate proxy forwarding', () => {
     expect(proxy.count).toBe(0);
   });
 
+  it('masks the key wherever it would appear in an Exchange: an answer echoing it, a body carrying it', async () => {
+    const up = await recordingUpstream((s, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({ code: 'invalid_api_key', message: `invalid api key ${String(s.headers['x-api-key'])}` }),
+      );
+    });
+    const { proxy, url } = await proxyTo(up.url);
+    const res = await fetch(`${url}/v1/balances?key=${KEY}`, { headers: { 'x-api-key': KEY } });
+    expect(((await res.json()) as { message: string }).message).toBe(`invalid api key ${KEY}`);
+    const text = JSON.stringify(proxy.exchanges);
+    expect(text).not.toContain(KEY);
+    expect(proxy.exchanges[0]!.response.body).toEqual({ code: 'invalid_api_key', message: 'invalid api key ****Nc8V' });
+    expect(proxy.exchanges[0]!.request.query).toEqual({ key: '****Nc8V' });
+  });
+
   it('serves its views behind its admin token; the key is in none of them', async () => {
     const sb = await startSandbox();
     defer(() => sb.close());

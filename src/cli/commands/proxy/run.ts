@@ -130,7 +130,7 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
   const report = { ...reportJson(checker, meta), upstream_failures: p.failures };
   if (opts.report) await writeOut(opts.report, `${JSON.stringify(report, null, 2)}\n`);
   if (opts.junit) await writeOut(opts.junit, reportJunit(checker, `paygate proxy ${upstreamShown}`));
-  if (recorder && opts.record) await recorder.write(opts.record);
+  const recorded = recorder && opts.record ? await recorder.write(opts.record) : undefined;
   const summary = `${p.count} exchanges, ${checker.violations.length} violations, ${p.failures.length} requests the upstream did not answer`;
   if (opts.json)
     out.print(
@@ -139,9 +139,16 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
         exchanges: p.count,
         violations: checker.violations.length,
         upstream_failures: p.failures.length,
+        ...(recorded ? { recorded: { file: opts.record, ...recorded } } : {}),
       }),
     );
-  else out.note(`paygate proxy stopped: ${summary}`);
+  else {
+    out.note(`paygate proxy stopped: ${summary}`);
+    if (recorded)
+      out.note(
+        `recorded ${recorded.steps} steps (${recorded.skipped} marked skip) to ${opts.record}: paygate scenario run ${opts.record} --base-url <sandbox> --admin-token <token>`,
+      );
+  }
   if (checker.violations.length > 0) throw new CheckFailedError(`the upstream broke the contract: ${summary}`);
   if (p.failures.length > 0)
     throw new CliError(
