@@ -31,7 +31,9 @@ const BY_ROUTE = new Map<string, EndpointDef>(
 /** The endpoint of the contract a method and path (no query) name, or undefined. */
 export function endpointOf(method: string, path: string): EndpointDef | undefined {
   const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-  return BY_ROUTE.get(`${method.toUpperCase()} ${trimmed}`);
+  const m = method.toUpperCase();
+  // HEAD is a GET without the body (RFC 9110): it reaches the GET row.
+  return BY_ROUTE.get(`${m === 'HEAD' ? 'GET' : m} ${trimmed}`);
 }
 
 /** Whether the path is one the gateway's contract covers: under /v1, or a health probe. */
@@ -64,6 +66,7 @@ export function contextOf(x: Exchange, out: Violation[]): CheckContext {
         expected: expected.startsWith('expected ') ? expected : `expected ${expected}`,
         got: got.startsWith('got ') ? got : `got ${got}`,
         exchange: x.seq,
+        at: x.startedAt,
       };
       const opId = found?.operationId;
       if (opId !== undefined) v.operationId = opId;

@@ -20,7 +20,8 @@ export function reportJson(checker: ConformanceChecker, meta: ReportMeta = {}): 
       merchant_operation_id: v.merchantOperationId ?? null,
       expected: v.expected,
       got: v.got,
-      at: v.exchange,
+      at: v.at ?? null,
+      exchange: v.exchange,
       ...(v.related ? { related: v.related } : {}),
     })),
   };

@@ -38,7 +38,7 @@ export function checkResponse(ctx: CheckContext): boolean {
     return false;
   }
   checkHeaders(ctx, endpoint, status);
-  if (!ok(status) || !endpoint.response) return false;
+  if (!ok(status) || !endpoint.response || x.request.method === 'HEAD') return false;
   const body = x.response.body;
   if (body === undefined) {
     ctx.report(

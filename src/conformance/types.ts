@@ -74,6 +74,8 @@ export interface Violation {
   got: string;
   /** Exchange.seq where it was seen. */
   exchange: number;
+  /** Exchange.startedAt of that exchange (added: the report's `at`). */
+  at?: string;
   /** Earlier exchanges it contradicts. */
   related?: number[];
 }

@@ -6,8 +6,8 @@ import { echo } from './echo.js';
 import type { SandboxControlDef } from './controls.js';
 import { endpoints, type EndpointId } from './endpoints.js';
 import { Timestamp } from './money.js';
-import { checkDrift, driftFields } from './fault-drift.js';
 import { FAULT_CASES, FAULT_ENDPOINTS, faultCase, faultEndpoint, faultStatuses } from './fault-cases.js';
+import { checkDrift, driftFields } from './fault-drift.js';
 
 export * from './fault-cases.js';
 

@@ -88,6 +88,6 @@ export function checkGlobalFetch(checker: ConformanceChecker, seen: Exchange[] =
   const checked = checkedFetch(checker, (r) => original(r), seen);
   const spy = vi
     .spyOn(globalThis, 'fetch')
-    .mockImplementation((input: RequestInfo | URL, init?: RequestInit) => checked(new Request(input, init)));
+    .mockImplementation((input: Parameters<typeof fetch>[0], init?: RequestInit) => checked(new Request(input, init)));
   return { restore: () => spy.mockRestore() };
 }

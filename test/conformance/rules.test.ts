@@ -465,6 +465,8 @@ describe('conformance rules', () => {
         availability({ recommendations: [{ amount: '150.00', delta: '0.00' }] }),
       ),
       ex('GET', '/livez', undefined, 204, undefined, { credential: null }),
+      ex('HEAD', '/v1/balances', undefined, 200, undefined),
+      ex('OPTIONS', '/v1/payment', undefined, 204, undefined, { credential: null }),
     ]);
     expect(violations).toEqual([]);
   });
@@ -505,6 +507,7 @@ describe('conformance rules', () => {
         expected: 'expected a status reachable from completed (state table, §3)',
         got: 'got pending',
         exchange: 3,
+        at: '2026-01-01T00:00:03.000Z',
         related: [2],
       },
     ]);

@@ -3,6 +3,7 @@
 // and the CLI's body; bad drift rules are 400 naming what is wrong; the writes behind a drifted answer stand.
 import { describe, expect, it } from 'vitest';
 import { faultBody } from '../../src/cli/commands/sandbox/faults/run.js';
+import { timeline } from '../../src/cli/ops-show-view.js';
 import type { FaultSetOptions } from '../../src/cli/commands/sandbox/faults/define.js';
 import { paymentBody, payoutBody } from '../helpers/harness.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -108,6 +109,16 @@ describe('drift faults', () => {
     const r = await sandbox.call('POST', '/v1/payment', { body: paymentBody() });
     expect([r.status, r.headers.get('x-paygate-fault'), r.body.status]).toEqual([202, fault.id, 'pending']);
     expect((await sandbox.call('GET', '/livez', { key: null })).status).toBe(299);
+  });
+
+  it('the timeline of paygate ops show names a drift, not a dropped response', async () => {
+    const p = await sandbox.call('POST', '/v1/payment', { body: paymentBody() });
+    await sandbox.admin.sandbox.faults.add({ endpoint: 'operation.state', drift: 'out_of_order', value: 'rejected' });
+    await sandbox.call('POST', '/v1/get_operation_state', { body: { operation_id: p.body.operation_id } });
+    const details = await sandbox.admin.sandbox.operations.details({ operation_id: p.body.operation_id });
+    const text = timeline(details);
+    expect(text).toMatch(/operation\.state: drift out_of_order \(flt_1\)/);
+    expect(text).not.toContain('response dropped');
   });
 
   it('the CLI builds the same body from its flags (--value as JSON, else text)', () => {
