@@ -62,6 +62,7 @@ export const violationJson = (v: Violation) => ({
   expected: v.expected,
   got: v.got,
   exchange: v.exchange,
+  at: v.at ?? null,
 });
 
 async function writeOut(file: string, text: string): Promise<void> {

@@ -32,6 +32,7 @@ describe('paygate proxy output', () => {
       expected: V.expected,
       got: V.got,
       exchange: 7,
+      at: null,
     });
   });
 

@@ -155,8 +155,8 @@ describe('paygate proxy', () => {
     expect(String(live.expected)).toMatch(/^expected /);
     expect(String(live.got)).toMatch(/^got /);
     expect(await p.stop()).toBe(1);
-    const written = JSON.parse(readFileSync(report, 'utf8')) as { violations: { rule: string; at: number }[] };
-    expect(written.violations[0]).toMatchObject({ rule: 'response.undeclared_status', at: 1 });
+    const written = JSON.parse(readFileSync(report, 'utf8')) as { violations: { rule: string; exchange: number }[] };
+    expect(written.violations[0]).toMatchObject({ rule: 'response.undeclared_status', exchange: 1 });
     expect(readFileSync(junit, 'utf8')).toMatch(/<failure message="[^"]*" type="response.undeclared_status"/);
     expect(p.lines.join('\n') + p.stderr()).not.toContain(key);
   });
