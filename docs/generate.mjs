@@ -34,3 +34,24 @@ const shots = spawnSync(process.execPath, [vitest, 'run', 'test/pages/browser-st
 });
 if (shots.status !== 0) process.exit(shots.status ?? 1);
 console.log('wrote docs/hosted-page/*.png');
+
+// Screenshots of every page of the dashboard, desktop and phone (docs/dashboard/, shown in the README and
+// docs/dashboard.md): taken by its browser test (test/dashboard/browser-pages.test.ts), which skips loudly without
+// a chromium.
+const dash = spawnSync(process.execPath, [vitest, 'run', 'test/dashboard/browser-pages.test.ts'], {
+  cwd: fileURLToPath(root),
+  stdio: 'inherit',
+  env: { ...process.env, PAYGATE_SCREENSHOTS: 'docs/dashboard' },
+});
+if (dash.status !== 0) process.exit(dash.status ?? 1);
+console.log('wrote docs/dashboard/*.png');
+
+// Then the Balances, Webhooks, Requests, Clock, Pool and Workspaces pages again, with data on each (the pool laid
+// out, a payout settled): their own browser test's screenshots replace the ones above of the same names.
+const sections = spawnSync(process.execPath, [vitest, 'run', 'test/dashboard/browser-sections.test.ts'], {
+  cwd: fileURLToPath(root),
+  stdio: 'inherit',
+  env: { ...process.env, PAYGATE_SCREENSHOTS: 'docs/dashboard' },
+});
+if (sections.status !== 0) process.exit(sections.status ?? 1);
+console.log('wrote docs/dashboard/{balances,webhooks,requests,clock,pool,workspaces}-{desktop,phone}.png');
