@@ -3,11 +3,12 @@
 // typed options) and run.ts, a plain function imported only when it runs. The groups (payment, sandbox, …) are
 // created here with their one-line description; their subcommands are defined only when argv names the group, so
 // `paygate --help` loads commander, this file and the definitions directly in commands/ (shared, globals,
-// top-level) and commands/completion/define.ts, commands/verify/define.ts and commands/dashboard/define.ts, no run
-// module.
+// top-level) and commands/completion/define.ts, commands/verify/define.ts, commands/dashboard/define.ts and
+// commands/proxy/define.ts, no run module.
 import { Command } from 'commander';
 import { defineCompletion } from './commands/completion/define.js';
 import { defineDashboard } from './commands/dashboard/define.js';
+import { defineProxy } from './commands/proxy/define.js';
 import { defineVerify } from './commands/verify/define.js';
 import { collapsedGlobals, defineGlobals } from './commands/globals.js';
 import { example } from './commands/shared.js';
@@ -156,6 +157,7 @@ export async function buildProgram(version: string, argv: readonly string[] = pr
     async () => (await import('./commands/trigger/define.js')).defineTrigger,
   );
   defineVerify(program);
+  defineProxy(program);
   group(
     'scenario',
     'scripted scenarios: list, validate, write and run them (in process or against --base-url)',

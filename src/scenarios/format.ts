@@ -70,6 +70,11 @@ const common = {
   name: z.string().optional().register(R, { description: 'What the step does, shown in reports.' }),
   as: z.string().optional().register(R, { description: "The shop whose API key the step sends (a shop id of the fixtures). Default: the scenario's `shop`." }),
   expect: Expect.optional(),
+  skip: z
+    .string()
+    .min(1)
+    .optional()
+    .register(R, { description: 'Do not run this step: the run reports it as skipped with this reason, never as passed (a recorded exchange the sandbox cannot reproduce).' }),
 };
 
 function withSchema(c: Callable): z.ZodType {
@@ -122,6 +127,9 @@ export const ReceiverStep = z
   })
   .strict();
 
+/** A step that only says why a recorded exchange is not replayed (no endpoint to call): always reported as skipped. */
+export const SkipStep = z.object({ ...common, skip: z.string().min(1) }).strict();
+
 /** The kinds of step, told apart by their one distinguishing key. */
 export const STEP_KINDS = ['call', 'wait_for', 'await', 'receiver'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
@@ -129,7 +137,7 @@ export type StepKind = (typeof STEP_KINDS)[number];
 export const CALL_STEPS: ReadonlyMap<string, z.ZodObject> = new Map([...VOCABULARY.values()].map((c) => [c.id, callStepSchema(c)]));
 
 /** Every step kind as one schema (for the JSON Schema; validation picks the kind first, see load.ts). */
-export const Step = z.union([...CALL_STEPS.values(), WaitStep, AwaitStep, ReceiverStep]).register(R, { id: 'ScenarioStep' });
+export const Step = z.union([...CALL_STEPS.values(), WaitStep, AwaitStep, ReceiverStep, SkipStep]).register(R, { id: 'ScenarioStep' });
 
 export interface CallStep {
   kind: 'call';
@@ -139,13 +147,14 @@ export interface CallStep {
   headers?: Record<string, string>;
   background?: boolean;
 }
-type Common = { id?: string; name?: string; as?: string; expect?: Expect; line?: number };
+type Common = { id?: string; name?: string; as?: string; expect?: Expect; skip?: string; line?: number };
 export type ScenarioStep = Common &
   (
     | CallStep
     | { kind: 'wait_for'; wait_for: z.infer<typeof WaitStep>['wait_for'] }
     | { kind: 'await'; await: string }
     | { kind: 'receiver'; receiver: z.infer<typeof ReceiverStep>['receiver'] }
+    | { kind: 'skip'; skip: string }
   );
 
 export const ScenarioHead = z

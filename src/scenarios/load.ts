@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import type { z } from 'zod';
 import { ScenarioFileError, type FileIssue } from './errors.js';
-import { AwaitStep, CALL_STEPS, DEFAULT_START_TIME, ReceiverStep, ScenarioHead, STEP_KINDS, WaitStep, type Scenario, type ScenarioStep } from './format.js';
+import { AwaitStep, CALL_STEPS, DEFAULT_START_TIME, ReceiverStep, ScenarioHead, SkipStep, STEP_KINDS, WaitStep, type Scenario, type ScenarioStep } from './format.js';
 import { checkReferences, checkStatuses } from './static-checks.js';
 import { suggest } from './vocabulary.js';
 
@@ -62,6 +62,12 @@ function readStep(raw: unknown, i: number, issues: IssueList): Omit<ScenarioStep
     return undefined;
   }
   const kinds = STEP_KINDS.filter((k) => Object.hasOwn(raw, k));
+  if (kinds.length === 0 && Object.hasOwn(raw, 'skip')) {
+    const parsed = SkipStep.safeParse(raw);
+    if (parsed.success) return { kind: 'skip', ...parsed.data } as Omit<ScenarioStep, 'line'>;
+    issues.zod(at, parsed.error);
+    return undefined;
+  }
   if (kinds.length !== 1) {
     issues.add(at, kinds.length === 0 ? 'a step needs one of call, wait_for, await or receiver' : `a step has one of ${kinds.join(', ')}, not several`);
     return undefined;

@@ -23,6 +23,8 @@ export interface StepResult {
   error?: string | undefined;
   /** Types of the webhook events the step caused, when the receiver was on. */
   webhooks?: string[] | undefined;
+  /** Why the step was skipped: its `skip:` reason, or that an earlier step failed. */
+  reason?: string | undefined;
   /** A remark for reports: how far wait_for moved the clock, a step started in the background. */
   note?: string | undefined;
 }

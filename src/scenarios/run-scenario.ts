@@ -35,6 +35,9 @@ async function runStep(ctx: RunContext, step: ScenarioStep, index: number, opts:
       case 'receiver':
         result = await runReceiver(ctx, step, index);
         break;
+      case 'skip':
+        result = { ...baseResult(step, index), status: 'skipped', reason: step.skip };
+        break;
     }
   } catch (e) {
     result = { ...baseResult(step, index), status: 'failed', error: (e as Error).message };
@@ -65,7 +68,13 @@ export async function runOneScenario(s: Scenario, opts: ScenarioRunOptions = {})
     const ctx = new RunContext(s, target, { seed: opts.seed, index: opts.index });
     for (const [i, step] of s.steps.entries()) {
       if (steps.some((r) => r.status === 'failed')) {
-        steps.push({ ...baseResult(step, i), status: 'skipped' });
+        steps.push({ ...baseResult(step, i), status: 'skipped', reason: 'an earlier step failed' });
+        continue;
+      }
+      if (step.skip !== undefined) {
+        const r: StepResult = { ...baseResult(step, i), status: 'skipped', reason: step.skip };
+        steps.push(r);
+        opts.onStep?.(r);
         continue;
       }
       const r = await runStep(ctx, step, i, opts);

@@ -22,6 +22,8 @@ export function labelOf(step: ScenarioStep): string {
       return `await ${step.await}`;
     case 'receiver':
       return `receiver ${typeof step.receiver === 'string' ? step.receiver : step.receiver.status}`;
+    case 'skip':
+      return 'skipped step';
   }
 }
 

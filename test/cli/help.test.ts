@@ -57,6 +57,7 @@ const COMMANDS = [
   ['webhooks'],
   ['webhooks', 'listen'],
   ['trigger'],
+  ['proxy'],
   ['operation'],
   ['operation', 'history'],
   ['completion'],

@@ -62,7 +62,7 @@ export function renderSteps(r: ScenarioResult): string {
       const req = s.request ? ` — ${s.request.method} ${s.request.path}` : '';
       const res = s.response ? ` → ${s.response.status}` : '';
       const hooks = s.webhooks?.length ? ` webhooks: ${s.webhooks.join(', ')}` : '';
-      const note = s.note ? ` (${s.note})` : '';
+      const note = s.note ? ` (${s.note})` : s.reason ? ` (${s.reason})` : '';
       return `${s.status.padEnd(7)} ${stepTitle(s, undefined)}${req}${res}${hooks}${note} ${Math.round(s.durationMs)} ms`;
     })
     .join('\n');

@@ -23,6 +23,14 @@ interface Spinner {
   stop(): unknown;
 }
 
+/** The steps a passing scenario did not run (`skip:`), each with its reason: never shown as passed. */
+function skippedSteps(r: ScenarioResult, c: InstanceType<typeof Chalk>): string {
+  const skipped = r.steps.filter((s) => s.status === 'skipped');
+  if (skipped.length === 0) return '';
+  const lines = skipped.map((s) => `\n    ${c.yellow('-')} step ${s.index + 1} ${s.label} skipped: ${s.reason ?? ''}`);
+  return `${c.yellow(` (${skipped.length} step${skipped.length > 1 ? 's' : ''} skipped)`)}${lines.join('')}`;
+}
+
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 
 export class TerminalReporter implements Reporter {
@@ -67,7 +75,7 @@ export class TerminalReporter implements Reporter {
     } else if (r.status === 'skipped') {
       this.#line(`${c.yellow('-')} ${r.name}${file}${c.dim(` skipped: ${r.error ?? ''}`)}`);
     } else if (this.opts.showPassed !== false) {
-      this.#line(`${c.green('✓')} ${r.name}${file}${time}`);
+      this.#line(`${c.green('✓')} ${r.name}${file}${time}${skippedSteps(r, c)}`);
     }
     this.#progress();
   }
