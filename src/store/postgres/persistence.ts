@@ -3,8 +3,11 @@
 // fail and the lease is released at once (fencing). Every statement is a single statement (atomic on its own), so
 // the workspaces sharing the connection never interleave inside one another's transaction.
 // A group (from the Store's group writer, or the base's for commit(): persistence-base.ts) goes out in one
-// multi-row INSERT, one round trip and one WAL flush; it resolves once PostgreSQL has committed its rows.
-// Sequence numbers are given when a group is written, so a refused write leaves no gap; open() reports a gap.
+// multi-row INSERT, one round trip and one WAL flush; it resolves once PostgreSQL has committed its rows. The
+// Store's groups are pipelined (pipelineDepth 2 when the backend has a second writer connection): the next group is
+// sent, chained to the one in flight, on the other connection (pipeline.ts: written only if the one before it was).
+// Sequence numbers are given when a group is sent; after a refused write (and every group chained to it) they start
+// again after the last group written, so a refused write leaves no gap; open() reports a gap.
 import type { Client } from 'pg';
 import type { Change, Collections, Loaded, PersistenceStats } from '../persistence.js';
 import { assertCollections } from '../persistence.js';
@@ -12,6 +15,7 @@ import { PersistenceBase } from '../persistence-base.js';
 import { collectionsSource, isSource, type LoadTarget, type SnapshotSource } from '../snapshot.js';
 import { StoreClosedError, StoreFailedError } from '../errors.js';
 import { readState, toCollections, type LoadedState } from './load.js';
+import { pipelineRefusal, route, type PgLane } from './pipeline.js';
 
 /** What the persistence needs of its backend (PostgresBackend). */
 export interface PgWriterSource {
@@ -21,6 +25,8 @@ export interface PgWriterSource {
   /** Set once the writer's session is gone: nothing more can be written. */
   readonly lost: Error | undefined;
   claim(workspace: string): void;
+  /** The writer connections once the lease is held: [the lease holder's, others…] (pipeline.ts); none: one. */
+  lanes?(): Promise<PgLane[]>;
   /** The state a standby kept warm for `workspace`, handed over once. */
   takeWarm?(workspace: string): LoadedState | undefined;
   release(workspace: string): Promise<void>;
@@ -29,10 +35,6 @@ export interface PgWriterSource {
 /** Journal rows at open from which the open folds them into the snapshot. */
 const COMPACT_ON_OPEN = 1000;
 
-const APPEND = {
-  name: 'paygate_journal_append',
-  text: 'INSERT INTO paygate_journal (workspace, seq, tx) SELECT $1, s, t FROM unnest($2::bigint[], $3::text[]) AS u(s, t)',
-};
 const COMPACT = {
   name: 'paygate_compact',
   text: `WITH gone AS (DELETE FROM paygate_journal WHERE workspace = $1 AND seq <= $2)
@@ -43,7 +45,15 @@ const COMPACT = {
 export class PostgresPersistence extends PersistenceBase {
   #state: 'new' | 'open' | 'closing' | 'closed' = 'new';
   #client: Client | undefined;
+  #lanes: PgLane[] = [];
+  /** Last seq written (committed), and last seq given to a group sent. */
   #seq = 0;
+  #next = 0;
+  /** Groups sent and not answered; the lane and last seq of the last one sent. */
+  #flying = 0;
+  #last: { lane: PgLane; seq: number } | undefined;
+  /** A group failed while others were in flight: seqs start again after #seq once they are all answered. */
+  #rewind = false;
   #records = 0;
   #failed: Error | undefined;
   #stats = { commits: 0, flushes: 0 };
@@ -67,6 +77,11 @@ export class PostgresPersistence extends PersistenceBase {
     return this.#seq;
   }
 
+  /** Two groups in flight when there is a second writer connection. */
+  get pipelineDepth(): number {
+    return this.#lanes.length > 1 ? 2 : 1;
+  }
+
   get isOpen(): boolean {
     return this.#state === 'open';
   }
@@ -88,6 +103,8 @@ export class PostgresPersistence extends PersistenceBase {
     try {
       this.#client = await this.source.active();
       const all = await this.#load(this.#client);
+      this.#lanes = (await this.source.lanes?.()) ?? [{ client: this.#client, busy: 0, holderPid: undefined }];
+      this.#next = this.#seq;
       this.#failed = undefined;
       this.#stats = { commits: 0, flushes: 0 };
       this.#state = 'open';
@@ -153,24 +170,42 @@ export class PostgresPersistence extends PersistenceBase {
     }
     this.#state = 'closed';
     this.#client = undefined;
+    this.#lanes = [];
     await this.source.release(this.workspace);
     if (error !== undefined && !(error instanceof StoreFailedError)) throw error;
   }
 
-  /** One multi-row INSERT (one statement: all rows or none), numbered from the last seq written. */
+  /**
+   * One multi-row INSERT (one statement: all rows or none), numbered after the last seq sent. Called again while a
+   * group is in flight (the Store pipelines): that group is chained to the one before it (pipeline.ts).
+   */
   protected async append(bodies: readonly string[]): Promise<void> {
     if (this.#failed) throw this.#failed;
     if (bodies.length === 0) throw new Error('PostgresPersistence: a group is never empty');
-    const seqs = bodies.map((_, i) => this.#seq + i + 1);
+    const seqs = bodies.map((_, i) => this.#next + i + 1);
+    const { lane, query } = route(this.#lanes, this.#flying > 0 ? this.#last : undefined, this.workspace, seqs, bodies);
+    const sent = { lane, seq: seqs.at(-1)! };
+    this.#next = sent.seq;
+    this.#last = sent;
+    this.#flying++;
+    lane.busy++;
     try {
-      await this.#client!.query({ ...APPEND, values: [this.workspace, seqs, bodies] });
+      await lane.client.query(query);
+      // Chained: written only after every group before it, so the last seq written only grows.
+      this.#seq = Math.max(this.#seq, sent.seq);
+      this.#records += seqs.length;
+      this.#stats.flushes++;
+      this.#stats.commits += seqs.length;
     } catch (e) {
+      this.#rewind = true;
       throw this.#failure(e);
+    } finally {
+      lane.busy--;
+      if (--this.#flying === 0 && this.#rewind) {
+        this.#rewind = false;
+        this.#next = this.#seq;
+      }
     }
-    this.#seq += seqs.length;
-    this.#records += seqs.length;
-    this.#stats.flushes++;
-    this.#stats.commits += seqs.length;
   }
 
   async #writeSnapshot(client: Client, collections: string): Promise<void> {
@@ -184,7 +219,7 @@ export class PostgresPersistence extends PersistenceBase {
    */
   #failure(e: unknown): unknown {
     const code = (e as { code?: string })?.code;
-    if (this.source.lost || code === '23505' || code === undefined)
+    if (this.source.lost || code === '23505' || code === undefined || pipelineRefusal(e) === 'lease')
       this.#failed ??= new StoreFailedError(this.label, this.source.lost ?? e);
     return this.#failed ?? e;
   }
