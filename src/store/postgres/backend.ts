@@ -3,8 +3,8 @@
 // journals and snapshots (postgres/persistence.ts). Other processes on the same database are standbys: they poll
 // for the lease (waitForLease) and, once it is theirs, load the state from the database and serve. When the
 // writer's session dies the lock is released with it and the backend reports itself lost (onLost): its owner must
-// stop serving. Receipt files (bytea) and secrets go through a small pool, so any process can read them. Group writes
-// also go through a second writer connection once the lease is held (`writers`, pipeline.ts: fenced and chained).
+// stop serving. Receipt files (bytea) and secrets go through a small pool, so any process can read them. The writer
+// runs in pg's pipeline mode: a workspace's next group is sent while one is in flight (pipeline.ts).
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import pg from 'pg';
@@ -14,7 +14,6 @@ import type { FileStore } from '../files.js';
 import type { SandboxSecrets } from '../secrets.js';
 import { readState, type LoadedState } from './load.js';
 import { PostgresPersistence, type PgWriterSource } from './persistence.js';
-import { FENCE_LOCK, type PgLane } from './pipeline.js';
 import { LEASE_LOCK, LOCK_CLASS, migrate } from './schema.js';
 
 /** True for a `postgres://` or `postgresql://` store. */
@@ -45,10 +44,10 @@ export interface PostgresBackendOptions {
    */
   fsync?: boolean;
   /**
-   * Writer connections (default 2, or PAYGATE_PG_WRITERS): with 2 or more a workspace's next group is sent while
-   * the one before it is in flight (pipeline.ts); 1: one group at a time, on the lease holder's connection.
+   * Send a workspace's next group while the one before it is in flight, chained to it (pipeline.ts). Default true
+   * (PAYGATE_PG_PIPELINE=0: false, one group at a time: for comparison).
    */
-  writers?: number;
+  pipeline?: boolean;
 }
 
 const SAFE_FILE_ID = /^[A-Za-z0-9_-]{1,100}$/;
@@ -57,7 +56,6 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
   readonly label: string;
   #writer: pg.Client | undefined;
   #connecting: Promise<pg.Client> | undefined;
-  #lanes: Promise<PgLane[]> | undefined;
   #pool: pg.Pool | undefined;
   #leased = false;
   /** Keep the lease when no workspace is open (a standby that waited for it: the CLI). */
@@ -69,8 +67,11 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
   /** Workspaces' state kept warm while standing by (waitForLease with `warm`). */
   readonly #warm = new Map<string, LoadedState>();
 
+  readonly pipelined: boolean;
+
   constructor(readonly opts: PostgresBackendOptions) {
     this.label = redactUrl(opts.url);
+    this.pipelined = opts.pipeline ?? process.env.PAYGATE_PG_PIPELINE !== '0';
   }
 
   get lost(): Error | undefined {
@@ -87,19 +88,16 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
     this.#onLost.push(fn);
   }
 
-  #client(name: string): pg.Client {
-    return new pg.Client({
-      connectionString: this.opts.url,
-      application_name: `paygate ${name}pid ${process.pid} on ${hostname()}`.slice(0, 63),
-      keepAlive: true,
-      keepAliveInitialDelayMillis: 1000,
-    });
-  }
-
   /** Connect the writer and bring the schema up to date. Idempotent. */
   connect(): Promise<pg.Client> {
     this.#connecting ??= (async () => {
-      const client = this.#client('');
+      const client = new pg.Client({
+        connectionString: this.opts.url,
+        application_name: `paygate pid ${process.pid} on ${hostname()}`.slice(0, 63),
+        keepAlive: true,
+        keepAliveInitialDelayMillis: 1000,
+        pipeline: this.pipelined,
+      });
       const fail = (e: Error) => {
         if (this.#closing || this.#lost) return;
         this.#lost = new StoreError(
@@ -139,11 +137,6 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
       LEASE_LOCK,
     ]);
     this.#leased = rows[0]?.ok === true;
-    // Wait for the pipelined writes of the last holder still in flight (pipeline.ts), so the state read next has them.
-    if (this.#leased) {
-      await client.query('SELECT pg_advisory_lock($1, $2)', [LOCK_CLASS, FENCE_LOCK]);
-      await client.query('SELECT pg_advisory_unlock($1, $2)', [LOCK_CLASS, FENCE_LOCK]);
-    }
     return this.#leased;
   }
 
@@ -210,30 +203,6 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
       );
     }
     return this.#writer!;
-  }
-
-  /** The writer connections: the lease holder's first, then the others, connected once (none on failure). */
-  lanes(): Promise<PgLane[]> {
-    this.#lanes ??= (async () => {
-      const writer = this.#writer!;
-      const { rows } = await writer.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-      const lanes: PgLane[] = [{ client: writer, busy: 0, holderPid: rows[0]!.pid }];
-      const n = this.opts.writers ?? (Number(process.env.PAYGATE_PG_WRITERS) || 2);
-      for (let i = 1; i < n; i++) {
-        const client = this.#client(`writer ${i} `);
-        client.on('error', () => {}); // its statements in flight fail (their workspace's store with them)
-        try {
-          await client.connect();
-          await client.query(`SET synchronous_commit = ${this.opts.fsync === false ? 'off' : 'on'}`);
-        } catch {
-          await client.end().catch(() => {});
-          break; // fewer lanes: the writes go on without them
-        }
-        lanes.push({ client, busy: 0, holderPid: undefined });
-      }
-      return lanes;
-    })();
-    return this.#lanes;
   }
 
   claim(workspace: string): void {
@@ -324,13 +293,9 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
   async close(): Promise<void> {
     this.#closing = true;
     const writer = this.#writer;
-    const lanes = this.#lanes;
     this.#writer = undefined;
     this.#connecting = undefined;
-    this.#lanes = undefined;
     this.#leased = false;
-    for (const lane of (await lanes?.catch(() => [])) ?? [])
-      if (lane.client !== writer) await lane.client.end().catch(() => {});
     await this.#pool?.end().catch(() => {});
     this.#pool = undefined;
     // Ending the session releases the lease: a standby takes over at its next poll.

@@ -4,8 +4,8 @@
 // the workspaces sharing the connection never interleave inside one another's transaction.
 // A group (from the Store's group writer, or the base's for commit(): persistence-base.ts) goes out in one
 // multi-row INSERT, one round trip and one WAL flush; it resolves once PostgreSQL has committed its rows. The
-// Store's groups are pipelined (pipelineDepth 2 when the backend has a second writer connection): the next group is
-// sent, chained to the one in flight, on the other connection (pipeline.ts: written only if the one before it was).
+// Store's groups are pipelined (pipelineDepth 2 when the writer connection is in pipeline mode): the next group is
+// sent, chained to the one in flight (pipeline.ts: written only if the one before it was).
 // Sequence numbers are given when a group is sent; after a refused write (and every group chained to it) they start
 // again after the last group written, so a refused write leaves no gap; open() reports a gap.
 import type { Client } from 'pg';
@@ -15,7 +15,7 @@ import { PersistenceBase } from '../persistence-base.js';
 import { collectionsSource, isSource, type LoadTarget, type SnapshotSource } from '../snapshot.js';
 import { StoreClosedError, StoreFailedError } from '../errors.js';
 import { readState, toCollections, type LoadedState } from './load.js';
-import { pipelineRefusal, route, type PgLane } from './pipeline.js';
+import { appendQuery, ChainBrokenError } from './pipeline.js';
 
 /** What the persistence needs of its backend (PostgresBackend). */
 export interface PgWriterSource {
@@ -25,8 +25,8 @@ export interface PgWriterSource {
   /** Set once the writer's session is gone: nothing more can be written. */
   readonly lost: Error | undefined;
   claim(workspace: string): void;
-  /** The writer connections once the lease is held: [the lease holder's, others…] (pipeline.ts); none: one. */
-  lanes?(): Promise<PgLane[]>;
+  /** The writer connection runs in pipeline mode: a group may be sent while another is in flight (pipeline.ts). */
+  readonly pipelined?: boolean;
   /** The state a standby kept warm for `workspace`, handed over once. */
   takeWarm?(workspace: string): LoadedState | undefined;
   release(workspace: string): Promise<void>;
@@ -45,13 +45,11 @@ const COMPACT = {
 export class PostgresPersistence extends PersistenceBase {
   #state: 'new' | 'open' | 'closing' | 'closed' = 'new';
   #client: Client | undefined;
-  #lanes: PgLane[] = [];
   /** Last seq written (committed), and last seq given to a group sent. */
   #seq = 0;
   #next = 0;
-  /** Groups sent and not answered; the lane and last seq of the last one sent. */
+  /** Groups sent and not answered. */
   #flying = 0;
-  #last: { lane: PgLane; seq: number } | undefined;
   /** A group failed while others were in flight: seqs start again after #seq once they are all answered. */
   #rewind = false;
   #records = 0;
@@ -77,9 +75,9 @@ export class PostgresPersistence extends PersistenceBase {
     return this.#seq;
   }
 
-  /** Two groups in flight when there is a second writer connection. */
+  /** Two groups in flight (one running, the next waiting in the database) when the writer pipelines. */
   get pipelineDepth(): number {
-    return this.#lanes.length > 1 ? 2 : 1;
+    return this.source.pipelined ? 2 : 1;
   }
 
   get isOpen(): boolean {
@@ -103,7 +101,6 @@ export class PostgresPersistence extends PersistenceBase {
     try {
       this.#client = await this.source.active();
       const all = await this.#load(this.#client);
-      this.#lanes = (await this.source.lanes?.()) ?? [{ client: this.#client, busy: 0, holderPid: undefined }];
       this.#next = this.#seq;
       this.#failed = undefined;
       this.#stats = { commits: 0, flushes: 0 };
@@ -170,7 +167,6 @@ export class PostgresPersistence extends PersistenceBase {
     }
     this.#state = 'closed';
     this.#client = undefined;
-    this.#lanes = [];
     await this.source.release(this.workspace);
     if (error !== undefined && !(error instanceof StoreFailedError)) throw error;
   }
@@ -183,24 +179,20 @@ export class PostgresPersistence extends PersistenceBase {
     if (this.#failed) throw this.#failed;
     if (bodies.length === 0) throw new Error('PostgresPersistence: a group is never empty');
     const seqs = bodies.map((_, i) => this.#next + i + 1);
-    const { lane, query } = route(this.#lanes, this.#flying > 0 ? this.#last : undefined, this.workspace, seqs, bodies);
-    const sent = { lane, seq: seqs.at(-1)! };
-    this.#next = sent.seq;
-    this.#last = sent;
+    const query = appendQuery(this.workspace, seqs, bodies, this.#flying > 0 ? this.#next : undefined);
+    this.#next = seqs.at(-1)!;
     this.#flying++;
-    lane.busy++;
     try {
-      await lane.client.query(query);
-      // Chained: written only after every group before it, so the last seq written only grows.
-      this.#seq = Math.max(this.#seq, sent.seq);
+      const { rowCount } = await this.#client!.query(query);
+      if (rowCount !== seqs.length) throw new ChainBrokenError(seqs[0]!);
+      this.#seq = seqs.at(-1)!;
       this.#records += seqs.length;
       this.#stats.flushes++;
       this.#stats.commits += seqs.length;
     } catch (e) {
       this.#rewind = true;
-      throw this.#failure(e);
+      throw e instanceof ChainBrokenError ? e : this.#failure(e);
     } finally {
-      lane.busy--;
       if (--this.#flying === 0 && this.#rewind) {
         this.#rewind = false;
         this.#next = this.#seq;
@@ -219,7 +211,7 @@ export class PostgresPersistence extends PersistenceBase {
    */
   #failure(e: unknown): unknown {
     const code = (e as { code?: string })?.code;
-    if (this.source.lost || code === '23505' || code === undefined || pipelineRefusal(e) === 'lease')
+    if (this.source.lost || code === '23505' || code === undefined)
       this.#failed ??= new StoreFailedError(this.label, this.source.lost ?? e);
     return this.#failed ?? e;
   }
