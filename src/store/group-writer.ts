@@ -130,6 +130,8 @@ export class GroupWriter<T> {
         return;
       }
       if (this.#flights.length >= Math.max(1, this.opts.depth?.() ?? 1)) return;
+      // After a failure, a group taken back may still be in flight: the next one goes out alone, once it answered.
+      if (this.#flights.some((f) => f.dropped)) return;
       let n = 1;
       while (n < this.#queue.length && n < this.opts.maxGroup && !('step' in this.#queue[n]!)) n++;
       const group = (this.#queue.splice(0, n) as { item: T }[]).map((s) => s.item);
