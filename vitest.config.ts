@@ -8,6 +8,7 @@ export const SEPARATE = {
   browser: ['test/pages/browser-*.test.ts'],
   postgres: [
     'test/postgres/**/*.test.ts',
+    'test/cluster/**/*.test.ts',
     'test/store/persistence-contract.test.ts',
     'test/store/rollback-backends.property.test.ts',
   ],

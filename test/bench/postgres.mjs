@@ -2,8 +2,9 @@
 // store, beside a bare single-row INSERT (unique key, 20 connections, prepared) measured on the same throwaway
 // cluster in the same run (PostgreSQL's default durability: fsync, synchronous_commit on), with the sandbox's default
 // (durable commit: synchronous_commit on, one WAL flush per group of creates) and without it (--no-fsync:
-// synchronous_commit off), each as a share of the bare INSERT; the file store's create rate in the same run for
-// scale; then the failover time:
+// synchronous_commit off), each as a share of the bare INSERT, and the default without pipelined group writes
+// (PAYGATE_PG_PIPELINE=0: one group in flight at a time, as before issue 29) for comparison; the file store's create
+// rate in the same run for scale; then the failover time:
 // SIGKILL the active sandbox, time until the standby's /readyz answers 204. Skips loudly without PostgreSQL.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -84,11 +85,11 @@ async function bareInsert(url, ms) {
 }
 
 /** `paygate sandbox start` on the database; resolves { child, ready: Promise<info>, standby: Promise<url> }. */
-function startSandbox(url, extra = []) {
+function startSandbox(url, extra = [], env = {}) {
   const child = spawn(process.execPath, [bin, 'sandbox', 'start', '--store', url, '--port', '0', '--json', ...extra], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, NO_COLOR: '1', ...env },
   });
   let err = '';
   const standby = new Promise((resolve) =>
@@ -142,6 +143,20 @@ try {
   );
   await kill(fast.child, 'SIGTERM');
 
+  // The default commit without the pipeline (one group in flight at a time on the writer connection: before issue 29).
+  const serial = startSandbox(await cluster.createDatabase('serial'), [], { PAYGATE_PG_PIPELINE: '0' });
+  live.push(serial);
+  const rs = await load({
+    url: (await serial.ready).base_url,
+    connections: CONNECTIONS,
+    durationMs: DURATION,
+    request: createRequest,
+  });
+  console.log(
+    `  create payment, not pipelined ${fmt(rs)}   (${((100 * rs.rps) / bare.rps).toFixed(0)} % of the bare INSERT; durable commit, one group in flight)`,
+  );
+  await kill(serial.child, 'SIGTERM');
+
   // The default: durable commit (synchronous_commit on: each group's acknowledgement waits for the WAL flush, as
   // the bare INSERT's each row does; survives a crash of the database server too).
   const db = await cluster.createDatabase('sandbox');
@@ -158,7 +173,7 @@ try {
   const info = await active.ready;
   const r = await load({ url: info.base_url, connections: CONNECTIONS, durationMs: DURATION, request: createRequest });
   const pct = (100 * r.rps) / bare.rps;
-  console.log(`  create payment (default)      ${fmt(r)}   (durable commit)`);
+  console.log(`  create payment (default)      ${fmt(r)}   (durable commit, pipelined group writes)`);
   console.log(
     `  create / bare insert          ${pct.toFixed(0)} % with durable commit, ${((100 * rf.rps) / bare.rps).toFixed(0)} % without   (goal >= 50 %, p99 <= 25 ms: ${pct >= 50 && r.p99 <= 25 ? 'met' : 'NOT met'})`,
   );

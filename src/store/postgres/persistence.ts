@@ -15,7 +15,7 @@ import { PersistenceBase } from '../persistence-base.js';
 import { collectionsSource, isSource, type LoadTarget, type SnapshotSource } from '../snapshot.js';
 import { StoreClosedError, StoreFailedError } from '../errors.js';
 import { readState, toCollections, type LoadedState } from './load.js';
-import { appendQuery, ChainBrokenError } from './pipeline.js';
+import { appendQuery, ChainBrokenError, LEASED } from './pipeline.js';
 
 /** What the persistence needs of its backend (PostgresBackend). */
 export interface PgWriterSource {
@@ -30,11 +30,26 @@ export interface PgWriterSource {
   /** The state a standby kept warm for `workspace`, handed over once. */
   takeWarm?(workspace: string): LoadedState | undefined;
   release(workspace: string): Promise<void>;
+  /**
+   * In a cluster (src/cluster/): the lease this process holds on `workspace` — its id and the lease's epoch. Every
+   * write then checks, in its own statement, that the lease row still names this writer and epoch (and locks it
+   * against a takeover until it commits): a process that lost the lease writes nothing. Undefined: not fenced.
+   */
+  fence?(workspace: string): { writer: string; epoch: number } | undefined;
+  /** Told when a fenced write found the lease gone (nothing was written). */
+  fenced?(workspace: string): void;
 }
 
 /** Journal rows at open from which the open folds them into the snapshot. */
 const COMPACT_ON_OPEN = 1000;
 
+/** Compaction in a cluster: written only while the lease row holds this writer's epoch ($4, $5; pipeline.ts). */
+const COMPACT_FENCED = {
+  name: 'paygate_compact_fenced',
+  text: `WITH l AS (${LEASED}), gone AS (DELETE FROM paygate_journal WHERE workspace = $1 AND seq <= $2 AND EXISTS (SELECT 1 FROM l))
+    INSERT INTO paygate_snapshot (workspace, upto_seq, collections) SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM l)
+    ON CONFLICT (workspace) DO UPDATE SET upto_seq = EXCLUDED.upto_seq, collections = EXCLUDED.collections, written_at = now()`,
+};
 const COMPACT = {
   name: 'paygate_compact',
   text: `WITH gone AS (DELETE FROM paygate_journal WHERE workspace = $1 AND seq <= $2)
@@ -48,8 +63,9 @@ export class PostgresPersistence extends PersistenceBase {
   /** Last seq written (committed), and last seq given to a group sent. */
   #seq = 0;
   #next = 0;
-  /** Groups sent and not answered. */
+  /** Groups sent and not answered; whether the last one sent was written, once it answered. */
   #flying = 0;
+  #tail: Promise<boolean> = Promise.resolve(true);
   /** A group failed while others were in flight: seqs start again after #seq once they are all answered. */
   #rewind = false;
   #records = 0;
@@ -179,17 +195,27 @@ export class PostgresPersistence extends PersistenceBase {
     if (this.#failed) throw this.#failed;
     if (bodies.length === 0) throw new Error('PostgresPersistence: a group is never empty');
     const seqs = bodies.map((_, i) => this.#next + i + 1);
-    const query = appendQuery(this.workspace, seqs, bodies, this.#flying > 0 ? this.#next : undefined);
+    const fence = this.source.fence?.(this.workspace);
+    const before = this.#flying > 0 ? this.#tail : undefined;
+    const query = appendQuery(this.workspace, seqs, bodies, before ? this.#next : undefined, fence);
+    let written!: (ok: boolean) => void;
+    this.#tail = new Promise<boolean>((r) => (written = r));
     this.#next = seqs.at(-1)!;
     this.#flying++;
     try {
       const { rowCount } = await this.#client!.query(query);
-      if (rowCount !== seqs.length) throw new ChainBrokenError(seqs[0]!);
+      if (rowCount !== seqs.length) {
+        // Nothing was written: the group before it was not (chained), or else the lease is gone (fenced).
+        if (!fence || (before && !(await before))) throw new ChainBrokenError(seqs[0]!);
+        throw this.#fenced(fence.epoch);
+      }
       this.#seq = seqs.at(-1)!;
       this.#records += seqs.length;
       this.#stats.flushes++;
       this.#stats.commits += seqs.length;
+      written(true);
     } catch (e) {
+      written(false);
       this.#rewind = true;
       throw e instanceof ChainBrokenError ? e : this.#failure(e);
     } finally {
@@ -201,8 +227,22 @@ export class PostgresPersistence extends PersistenceBase {
   }
 
   async #writeSnapshot(client: Client, collections: string): Promise<void> {
-    await client.query({ ...COMPACT, values: [this.workspace, this.#seq, collections] });
+    const fence = this.source.fence?.(this.workspace);
+    if (!fence) await client.query({ ...COMPACT, values: [this.workspace, this.#seq, collections] });
+    else {
+      const values = [this.workspace, this.#seq, collections, fence.writer, fence.epoch];
+      if ((await client.query({ ...COMPACT_FENCED, values })).rowCount !== 1) throw this.#fenced(fence.epoch);
+    }
     this.#records = 0;
+  }
+
+  /** The lease was taken by another process: this one may never write the workspace again. */
+  #fenced(epoch: number): Error {
+    this.source.fenced?.(this.workspace);
+    return (this.#failed ??= new StoreFailedError(
+      this.label,
+      new Error(`the workspace's lease (epoch ${epoch}) was taken over by another process; nothing was written`),
+    ));
   }
 
   /**

@@ -14,8 +14,20 @@ export const APPEND = {
 /** $4: the last seq of the group in flight before this one. */
 const APPEND_CHAINED = {
   name: 'paygate_journal_append_chained',
-  text: `INSERT INTO paygate_journal (workspace, seq, tx) SELECT $1, s, t FROM unnest($2::bigint[], $3::text[]) AS u(s, t)
-    WHERE EXISTS (SELECT 1 FROM paygate_journal WHERE workspace = $1 AND seq = $4::bigint)`,
+  text: `${APPEND.text} WHERE EXISTS (SELECT 1 FROM paygate_journal WHERE workspace = $1 AND seq = $4::bigint)`,
+};
+
+/** In a cluster (src/cluster/): a statement is written only while the lease row holds this writer's epoch ($4, $5). */
+export const LEASED = 'SELECT 1 FROM paygate_lease WHERE workspace = $1 AND owner = $4 AND epoch = $5 FOR SHARE';
+const APPEND_FENCED = {
+  name: 'paygate_journal_append_fenced',
+  text: `WITH l AS (${LEASED}) INSERT INTO paygate_journal (workspace, seq, tx, epoch, writer)
+    SELECT $1, s, t, $5, $4 FROM unnest($2::bigint[], $3::text[]) AS u(s, t) WHERE EXISTS (SELECT 1 FROM l)`,
+};
+/** Fenced and chained: $6, the last seq of the group in flight before this one. */
+const APPEND_FENCED_CHAINED = {
+  name: 'paygate_journal_append_fenced_chained',
+  text: `${APPEND_FENCED.text} AND EXISTS (SELECT 1 FROM paygate_journal WHERE workspace = $1 AND seq = $6::bigint)`,
 };
 
 /** The group before this one was not written, so this one was not either (nothing of it is in the database). */
@@ -26,14 +38,26 @@ export class ChainBrokenError extends Error {
   }
 }
 
-/** The statement for a group; `after`: the last seq of the group in flight before it, if any. */
+/**
+ * The statement for a group; `after`: the last seq of the group in flight before it, if any; `fence`: the lease it is
+ * written under, in a cluster. Each writes all its rows or none: fewer rows than given means nothing was written.
+ */
 export function appendQuery(
   workspace: string,
   seqs: readonly number[],
   bodies: readonly string[],
   after: number | undefined,
+  fence: { writer: string; epoch: number } | undefined,
 ): { name: string; text: string; values: unknown[] } {
-  return after === undefined
-    ? { ...APPEND, values: [workspace, seqs, bodies] }
-    : { ...APPEND_CHAINED, values: [workspace, seqs, bodies, after] };
+  const values: unknown[] = [workspace, seqs, bodies];
+  if (fence) values.push(fence.writer, fence.epoch);
+  if (after !== undefined) values.push(after);
+  const statement = fence
+    ? after === undefined
+      ? APPEND_FENCED
+      : APPEND_FENCED_CHAINED
+    : after === undefined
+      ? APPEND
+      : APPEND_CHAINED;
+  return { ...statement, values };
 }

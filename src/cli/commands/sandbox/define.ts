@@ -48,6 +48,20 @@ export interface SandboxStartOptions {
   limits: ServerLimitOptions;
   /** Print the startup information as JSON instead of human text. Default false. */
   json: boolean;
+  /** Cluster mode (src/cluster/): every process on the PostgreSQL store is active and owns some workspaces. */
+  cluster?: ClusterStartFlags;
+}
+
+/** `--cluster` and its settings, as given (durations as text: read when the command runs). */
+export interface ClusterStartFlags {
+  /** Where the other processes reach this one (env PAYGATE_CLUSTER_ADDRESS). Default: its listening URL. */
+  address?: string;
+  /** How long a lease lasts without renewal. Default 1.5s. */
+  leaseTtl?: string;
+  /** Unload a workspace after this long without a request. Default: never. */
+  idleUnload?: string;
+  /** Workspaces one process holds at most. Default 64. */
+  hotSet?: number;
 }
 
 const seconds = (v: unknown) => (typeof v === 'number' ? v * 1000 : undefined);
@@ -93,6 +107,20 @@ export function sandboxStartOptions({ opts }: Parsed): SandboxStartOptions {
     ...(flag(opts.addAdminToken) ? { addAdminToken: true } : {}),
     limits: limitOptions(opts),
     json: flag(opts.json),
+    ...(flag(opts.cluster) ? { cluster: clusterFlags(opts) } : {}),
+  };
+}
+
+function clusterFlags(opts: Parsed['opts']): ClusterStartFlags {
+  const address = str(opts.clusterAddress);
+  const leaseTtl = str(opts.leaseTtl);
+  const idleUnload = str(opts.idleUnload);
+  const hotSet = num(opts.hotSet);
+  return {
+    ...(address !== undefined ? { address } : {}),
+    ...(leaseTtl !== undefined ? { leaseTtl } : {}),
+    ...(idleUnload !== undefined ? { idleUnload } : {}),
+    ...(hotSet !== undefined ? { hotSet } : {}),
   };
 }
 
@@ -213,6 +241,26 @@ ${example(`
         'event streams one key, admin token or payment page may have open; one more is 429 streams_busy (default 16)',
       ).argParser(parseIntIn(1, 1_000_000, 'an integer from 1 to 1000000')),
     )
+    .option(
+      '--cluster',
+      'with --store postgres://…: every process is active and owns a share of the workspaces (a lease per workspace); any process answers any request (docs/scale-out.md). Needs PAYGATE_ADMIN_TOKEN, the same on every process',
+    )
+    .addOption(
+      new Option(
+        '--cluster-address <url>',
+        'with --cluster: where the other processes reach this one (default: the URL it listens at)',
+      ).env('PAYGATE_CLUSTER_ADDRESS'),
+    )
+    .option('--lease-ttl <duration>', 'with --cluster: how long a workspace lease lasts unrenewed (default 1.5s)')
+    .option(
+      '--idle-unload <duration>',
+      'with --cluster: unload a workspace (and give up its lease) after this long without a request (default: never)',
+    )
+    .addOption(
+      new Option('--hot-set <n>', 'with --cluster: workspaces this process holds at most (default 64)').argParser(
+        parseIntIn(1, 100_000, 'an integer from 1 to 100000'),
+      ),
+    )
     .option('--json', 'print the startup information (URL, demo keys) as JSON')
     .addHelpText(
       'after',
@@ -235,7 +283,8 @@ ${example(`
   $ PAYGATE_STORE=/tmp/pg.json paygate sandbox start --reset --json
   $ docker run --rm -p 4080:4080 -e PAYGATE_ADMIN_TOKEN=pg_admin_local -v paygate-data:/data paygate
   $ paygate sandbox start --store postgres://paygate@db.internal/paygate --host 0.0.0.0   # run two: one stands by
-  $ paygate sandbox start --store postgres://paygate@db.internal/paygate --no-fsync       # faster; a database crash may lose the last writes`)}`,
+  $ paygate sandbox start --store postgres://paygate@db.internal/paygate --no-fsync       # faster; a database crash may lose the last writes
+  $ PAYGATE_ADMIN_TOKEN=pg_admin_team paygate sandbox start --cluster --store postgres://paygate@db.internal/paygate --idle-unload 10m`)}`,
     )
     .action(action(sandboxStartOptions, async () => (await import('./run.js')).sandboxStart));
   defineSandboxTime(sandboxCmd);

@@ -301,6 +301,7 @@ function closedOnSignal(sandbox: Sandbox, output: Output, leased: Leased | undef
 }
 
 export async function runSandboxStart(opts: SandboxStartOptions, output: Output): Promise<void> {
+  if (opts.cluster) return (await import('../cluster/start.js')).runClusterStart(opts, opts.cluster, output);
   const running = await started(opts, output);
   if (!running) return;
   const { url, host, store, reopen } = running;
