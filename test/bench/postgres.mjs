@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { postgresMissing, startCluster } from '../postgres/cluster.mjs';
 import { createPayment, load } from './load.mjs';
+import { bareInsert } from './pg-bare.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = fileURLToPath(new URL('../../bin/paygate.js', import.meta.url));
@@ -28,60 +28,6 @@ const missing = postgresMissing();
 if (missing) {
   console.log(`\n!!! PostgreSQL bench SKIPPED: ${missing}\n`);
   process.exit(0);
-}
-
-/** N connections inserting one row each per statement, for `ms`. */
-async function bareInsert(url, ms) {
-  const setup = new pg.Client({ connectionString: url });
-  await setup.connect();
-  await setup.query('CREATE TABLE bench_rows (id text PRIMARY KEY, body text NOT NULL)');
-  await setup.end();
-  const body = JSON.stringify({
-    c: 'operations',
-    v: { id: 'x'.repeat(36), status: 'pending', amount: '100.00', currency: 'RUB', pad: 'y'.repeat(300) },
-  });
-  const clients = await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      return c;
-    }),
-  );
-  let n = 0;
-  let stop = false;
-  let measuring = false;
-  const lat = [];
-  const worker = async (c, w) => {
-    while (!stop) {
-      const t0 = process.hrtime.bigint();
-      await c.query({
-        name: 'ins',
-        text: 'INSERT INTO bench_rows (id, body) VALUES ($1, $2)',
-        values: [`${w}-${n++}`, body],
-      });
-      if (measuring) lat.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    }
-  };
-  const running = clients.map(worker);
-  await new Promise((r) => setTimeout(r, 1000));
-  measuring = true;
-  const t0 = performance.now();
-  await new Promise((r) => setTimeout(r, ms));
-  measuring = false;
-  const elapsed = performance.now() - t0;
-  const count = lat.length;
-  stop = true;
-  await Promise.all(running);
-  await Promise.all(clients.map((c) => c.end()));
-  lat.sort((a, b) => a - b);
-  return {
-    rps: count / (elapsed / 1000),
-    requests: count,
-    p50: lat[Math.floor(count * 0.5)],
-    p99: lat[Math.floor(count * 0.99)],
-    errors: 0,
-    non2xx: 0,
-  };
 }
 
 /** `paygate sandbox start` on the database; resolves { child, ready: Promise<info>, standby: Promise<url> }. */
@@ -125,7 +71,7 @@ try {
   console.log(
     `\nPostgreSQL store (throwaway cluster, PostgreSQL defaults: fsync on, synchronous_commit on), ${CONNECTIONS} connections`,
   );
-  const bare = await bareInsert(await cluster.createDatabase('bare'), DURATION);
+  const bare = await bareInsert(await cluster.createDatabase('bare'), DURATION, CONNECTIONS);
   console.log(`  bare single-row INSERT        ${fmt(bare)}`);
 
   // --no-fsync: synchronous_commit off for the writer (survives a crash of the sandbox and a failover, not one of
