@@ -27,6 +27,8 @@ export interface PgWriterSource {
   claim(workspace: string): void;
   /** The writer connection runs in pipeline mode: a group may be sent while another is in flight (pipeline.ts). */
   readonly pipelined?: boolean;
+  /** The connection this workspace's writes go on once it is open (default: the one active() gave). */
+  writerFor?(workspace: string): Promise<Client>;
   /** The state a standby kept warm for `workspace`, handed over once. */
   takeWarm?(workspace: string): LoadedState | undefined;
   release(workspace: string): Promise<void>;
@@ -117,6 +119,7 @@ export class PostgresPersistence extends PersistenceBase {
     try {
       this.#client = await this.source.active();
       const all = await this.#load(this.#client);
+      if (this.source.writerFor) this.#client = await this.source.writerFor(this.workspace);
       this.#next = this.#seq;
       this.#failed = undefined;
       this.#stats = { commits: 0, flushes: 0 };
