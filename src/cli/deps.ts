@@ -10,6 +10,8 @@ export interface ConnectedClient {
   client: Paygate;
   /** The base URL the client talks to, for messages. */
   baseUrl: string;
+  /** The admin token resolved (flag > env > profile), for the few endpoints outside the client (cluster status). */
+  adminToken?: string | undefined;
 }
 
 export interface CommandDeps {
@@ -38,7 +40,7 @@ export function processDeps(globals: GlobalOptions): CommandDeps {
     async connect(need) {
       const { connect } = await import('./api.js');
       const { client, conn } = await connect(globals, need);
-      return { client, baseUrl: conn.baseUrl };
+      return { client, baseUrl: conn.baseUrl, adminToken: conn.adminToken };
     },
     output: processOutput,
     interactive: canPrompt(),

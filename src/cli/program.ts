@@ -71,6 +71,17 @@ export function commandNamed(args: readonly string[]): string | undefined {
   return undefined;
 }
 
+const loadCluster = async () => (await import('./commands/cluster/define.js')).defineCluster;
+
+/** `group(name, description, load)`: a command whose subcommands `load` defines when `groups.get(name)` is called. */
+function groupAdder(program: Command, groups: Map<string, () => Promise<void>>) {
+  return (name: string, description: string, load: () => Promise<DefineGroup>): void => {
+    const cmd = program.command(name).description(description);
+    let defined: Promise<void> | undefined;
+    groups.set(name, () => (defined ??= load().then((define) => define(cmd))));
+  };
+}
+
 /**
  * The program, with the subcommands of the group `argv` names defined. A group that is dispatched to without
  * having been named that way (argv read differently than here) is still defined first, by a preSubcommand hook.
@@ -78,11 +89,7 @@ export function commandNamed(args: readonly string[]): string | undefined {
 export async function buildProgram(version: string, argv: readonly string[] = process.argv): Promise<Command> {
   const program = rootCommand(version);
   const groups = new Map<string, () => Promise<void>>();
-  const group = (name: string, description: string, load: () => Promise<DefineGroup>): void => {
-    const cmd = program.command(name).description(description);
-    let defined: Promise<void> | undefined;
-    groups.set(name, () => (defined ??= load().then((define) => define(cmd))));
-  };
+  const group = groupAdder(program, groups);
 
   group(
     'payment',
@@ -115,6 +122,7 @@ export async function buildProgram(version: string, argv: readonly string[] = pr
     "isolated sandboxes on one server, e.g. one per CI job: create, list, delete (the server's admin token)",
     async () => (await import('./commands/workspace/define.js')).defineWorkspace,
   );
+  group('cluster', 'the processes of a cluster (sandbox start --cluster): status', loadCluster);
   group(
     'ops',
     'support: find operations across shops, explain one, watch them live (sandbox; admin token or API key)',

@@ -7,21 +7,14 @@ import { APIPromise, type WithResponse } from './api-promise.js';
 import type { CaCertificates } from './certificates.js';
 import { untrustedCertificate } from './certificates.js';
 import { notJson } from './contract-check.js';
+import { checkCredentials, credentialHeaders, type Secrets } from './credentials.js';
 import { APIConnectionError, APIError, APITimeoutError, APIUserAbortError, PaygateError } from './errors.js';
-import { isRetryable, retryClassOf, retryDelayMs, type Failure } from './retry.js';
+import { isRetryable, retryClassOf, retryDelayMs, type Failure, type RetryClass } from './retry.js';
 import type { AnyEndpointId, ResponseOf } from './routes.js';
+import { eventStream } from './stream.js';
 import { VERSION } from './version.js';
 import type { ClientRoute, ContractView, Transport, WireResponse } from './wire.js';
-import {
-  describeCause,
-  fillPath,
-  flattenHeaders,
-  lowerCaseKeys,
-  maskKey,
-  nonNegative,
-  parseLoose,
-  userAbort,
-} from './core-helpers.js';
+import { describeCause, fillPath, lowerCaseKeys, maskKey, nonNegative, parseLoose, userAbort } from './core-helpers.js';
 
 export { maskKey } from './core-helpers.js';
 
@@ -34,6 +27,26 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRIES = 2;
 
 class TimeoutSignal extends Error {}
+
+/** What #exchange answers when it has waited and the next attempt should be sent. */
+const RETRY = Symbol('retry');
+
+/** A request as every attempt sends it. */
+interface Prepared {
+  route: ClientRoute;
+  /** `METHOD /path`, for messages. */
+  label: string;
+  input: RequestInput;
+  url: string;
+  headers: Record<string, string>;
+  klass: RetryClass;
+  replayable: boolean;
+  maxRetries: number;
+  timeout: number;
+  signal: AbortSignal | undefined;
+  /** `; <outcome hint>` or empty. */
+  hint: string;
+}
 
 const defaultSleep = async (ms: number, signal?: AbortSignal): Promise<void> => {
   const { setTimeout: delay } = await import('node:timers/promises');
@@ -153,106 +166,104 @@ export class PaygateCore {
     options: RequestOptions,
   ): Promise<WithResponse<ResponseOf<E>>> {
     const contract = await this.#contractView();
-    const e = await contract.routeOf(id);
-    const label = `${e.method} ${e.path}`;
-    this.#checkCredentials(e, label);
-    const maxRetries = nonNegative(options.maxRetries, this.maxRetries, 'maxRetries');
-    const timeout = nonNegative(options.timeout, this.timeout, 'timeout');
-    const klass = retryClassOf(id);
-    const replayable = input.multipart?.replayable ?? true;
-    const url = this.#url(fillPath(e.path, input.params, label), input.query);
-    const headers = this.#headers(e, input, options);
-    const signal = options.signal;
-    const hint = input.outcomeHint ? `; ${input.outcomeHint}` : '';
-
+    const req = await this.#prepare(contract, id, input, options);
     for (let attempt = 0; ; attempt++) {
-      if (signal?.aborted) throw userAbort(label, signal);
-      const body = input.multipart
-        ? input.multipart.open()
-        : input.body !== undefined
-          ? JSON.stringify(input.body)
-          : undefined;
-      const tries = `attempt ${attempt + 1} of ${maxRetries + 1}`;
-      let res: WireResponse;
-      try {
-        res = await this.#attempt(url, e.method, headers, body, timeout, signal);
-      } catch (err) {
-        if (err instanceof TimeoutSignal) {
-          const failure: Failure = { kind: 'timeout' };
-          if (attempt < maxRetries && isRetryable(klass, failure, replayable)) {
-            await this.#wait(attempt, undefined, label, signal);
-            continue;
-          }
-          throw new APITimeoutError(`${label} timed out after ${timeout} ms (${tries})${hint}`);
-        }
-        if (err instanceof APIUserAbortError) throw err;
-        const failure: Failure = { kind: 'connection' };
-        const untrusted = untrustedCertificate(err);
-        if (!untrusted && attempt < maxRetries && isRetryable(klass, failure, replayable)) {
-          await this.#wait(attempt, undefined, label, signal);
-          continue;
-        }
-        const trust = untrusted
-          ? "; the server's TLS certificate is not trusted: pass its certificate as the ca option"
-          : '';
-        throw new APIConnectionError(
-          `${label} failed to connect to ${this.baseUrl}: ${describeCause(err)} (${tries})${trust}${hint}`,
-          { cause: err },
-        );
-      }
-
-      const ok = res.status >= 200 && res.status < 300;
+      if (req.signal?.aborted) throw userAbort(req.label, req.signal);
+      const res = await this.#exchange(req, attempt);
+      if (res === RETRY) continue;
       const info = {
         status: res.status,
         headers: res.headers,
         requestId: res.headers['x-request-id'],
         attempts: attempt + 1,
       };
-      if (ok || input.anyStatus) {
-        if (!e.response || input.anyStatus) {
+      if ((res.status >= 200 && res.status < 300) || input.anyStatus) {
+        if (!req.route.response || input.anyStatus) {
           return { data: undefined as unknown as ResponseOf<E>, response: { ...info, body: parseLoose(res.text) } };
         }
         let json: unknown;
         try {
           json = JSON.parse(res.text);
         } catch {
-          throw notJson(label, res.status, res.text);
+          throw notJson(req.label, res.status, res.text);
         }
-        const data = (await contract.check(id, json, label, res.status)) as ResponseOf<E>;
+        const data = (await contract.check(id, json, req.label, res.status)) as ResponseOf<E>;
         return { data, response: { ...info, body: json } };
       }
-
       const error = APIError.from({
         status: res.status,
-        endpoint: label,
+        endpoint: req.label,
         headers: res.headers,
         body: parseLoose(res.text),
       });
-      if (attempt < maxRetries && isRetryable(klass, { kind: 'status', status: res.status }, replayable)) {
-        const waited = await this.#wait(attempt, error.retryAfter, label, signal);
-        if (waited) continue;
-      }
+      const retry =
+        attempt < req.maxRetries && isRetryable(req.klass, { kind: 'status', status: res.status }, req.replayable);
+      if (retry && (await this.#wait(attempt, error.retryAfter, req.label, req.signal))) continue;
       throw error;
     }
   }
 
-  /** Throws before sending when the route's credential was not configured. */
-  #checkCredentials(e: ClientRoute, label: string): void {
-    if (e.auth === 'key' && this.#apiKey === undefined) {
-      throw new PaygateError(
-        `${label} needs an API key: pass { apiKey } to new Paygate() (only the health probes and the sandbox's admin controls work without one)`,
+  /** Everything about a request that every attempt shares: its row, URL, headers, retry class and limits. */
+  async #prepare(
+    contract: ContractView,
+    id: AnyEndpointId,
+    input: RequestInput,
+    options: RequestOptions,
+  ): Promise<Prepared> {
+    const route = await contract.routeOf(id);
+    const label = `${route.method} ${route.path}`;
+    checkCredentials(route, label, this.#secrets());
+    return {
+      route,
+      label,
+      input,
+      url: this.#url(fillPath(route.path, input.params, label), input.query),
+      headers: this.#headers(route, input, options),
+      klass: retryClassOf(id),
+      replayable: input.multipart?.replayable ?? true,
+      maxRetries: nonNegative(options.maxRetries, this.maxRetries, 'maxRetries'),
+      timeout: nonNegative(options.timeout, this.timeout, 'timeout'),
+      signal: options.signal,
+      hint: input.outcomeHint ? `; ${input.outcomeHint}` : '',
+    };
+  }
+
+  /**
+   * One attempt: the answer, or RETRY once it has waited before the next attempt after a timeout or a connection
+   * failure that may be retried; else the failure as APITimeoutError or APIConnectionError.
+   */
+  async #exchange(req: Prepared, attempt: number): Promise<WireResponse | typeof RETRY> {
+    const { input, label, signal } = req;
+    const body = input.multipart
+      ? input.multipart.open()
+      : input.body !== undefined
+        ? JSON.stringify(input.body)
+        : undefined;
+    const tries = `attempt ${attempt + 1} of ${req.maxRetries + 1}`;
+    try {
+      return await this.#attempt(req.url, req.route.method, req.headers, body, req.timeout, signal);
+    } catch (err) {
+      if (err instanceof APIUserAbortError) throw err;
+      const timedOut = err instanceof TimeoutSignal;
+      const untrusted = !timedOut && untrustedCertificate(err);
+      const failure: Failure = { kind: timedOut ? 'timeout' : 'connection' };
+      if (!untrusted && attempt < req.maxRetries && isRetryable(req.klass, failure, req.replayable)) {
+        await this.#wait(attempt, undefined, label, signal);
+        return RETRY;
+      }
+      if (timedOut) throw new APITimeoutError(`${label} timed out after ${req.timeout} ms (${tries})${req.hint}`);
+      const trust = untrusted
+        ? "; the server's TLS certificate is not trusted: pass its certificate as the ca option"
+        : '';
+      throw new APIConnectionError(
+        `${label} failed to connect to ${this.baseUrl}: ${describeCause(err)} (${tries})${trust}${req.hint}`,
+        { cause: err },
       );
     }
-    if (e.auth === 'admin' && this.#adminToken === undefined) {
-      throw new PaygateError(
-        `${label} needs the sandbox admin token: pass { adminToken } to new Paygate() (the CLI reads PAYGATE_ADMIN_TOKEN; paygate sandbox start prints the token)`,
-      );
-    }
-    if (e.auth === 'support' && this.#adminToken === undefined && this.#apiKey === undefined) {
-      throw new PaygateError(
-        `${label} needs the sandbox admin token (every shop) or an API key (its shop): pass { adminToken } or { apiKey } to new Paygate()`,
-      );
-    }
+  }
+
+  #secrets(): Secrets {
+    return { apiKey: this.#apiKey, adminToken: this.#adminToken };
   }
 
   /**
@@ -267,56 +278,12 @@ export class PaygateCore {
   ): AsyncGenerator<{ event: string; data: unknown }> {
     const e = await (await this.#contractView()).routeOf(id);
     const label = `${e.method} ${e.path}`;
-    this.#checkCredentials(e, label);
+    checkCredentials(e, label, this.#secrets());
     const url = this.#url(fillPath(e.path, input.params, label), input.query);
-    const headers = { ...this.#headers(e, input, options), accept: 'text/event-stream' };
-    const signal = options.signal;
-    const [{ request }, { createParser }, dispatcher] = await Promise.all([
-      import('undici'),
-      import('eventsource-parser'),
-      this.#undiciDispatcher(),
-    ]);
-    let res: Dispatcher.ResponseData;
-    try {
-      res = await request(url, {
-        method: e.method,
-        headers,
-        ...(signal ? { signal } : {}),
-        ...(dispatcher ? { dispatcher } : {}),
-      });
-    } catch (err) {
-      if (signal?.aborted) return;
-      throw new APIConnectionError(`${label} failed to connect to ${this.baseUrl}: ${describeCause(err)}`, {
-        cause: err,
-      });
-    }
-    if (res.statusCode >= 300) {
-      const text = await res.body.text();
-      throw APIError.from({
-        status: res.statusCode,
-        endpoint: label,
-        headers: flattenHeaders(res.headers),
-        body: parseLoose(text),
-      });
-    }
-    const queue: { event: string; data: unknown }[] = [];
-    const parser = createParser({
-      onEvent: (ev) => queue.push({ event: ev.event ?? 'message', data: JSON.parse(ev.data) }),
-    });
-    const decoder = new TextDecoder();
-    try {
-      for await (const chunk of res.body) {
-        parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
-        while (queue.length > 0) yield queue.shift()!;
-      }
-    } catch (err) {
-      if (signal?.aborted) return;
-      throw new APIConnectionError(`${label}: the stream from ${this.baseUrl} broke: ${describeCause(err)}`, {
-        cause: err,
-      });
-    } finally {
-      if (!res.body.destroyed) res.body.destroy();
-    }
+    const headers = this.#headers(e, input, options);
+    const dispatcher = await this.#undiciDispatcher();
+    const baseUrl = this.baseUrl;
+    yield* eventStream({ url, method: e.method, headers, label, baseUrl, signal: options.signal, dispatcher });
   }
 
   /** Sleep before the next attempt; false when Retry-After asks for longer than the client is willing to wait. */
@@ -381,13 +348,7 @@ export class PaygateCore {
       'user-agent': this.#userAgent,
       ...this.#defaultHeaders,
     };
-    if (e.auth === 'key' && this.#apiKey !== undefined) headers['x-api-key'] = this.#apiKey;
-    if (e.auth === 'admin' && this.#adminToken !== undefined) headers['x-admin-token'] = this.#adminToken;
-    // A support read: the admin token sees every shop; without one, the key sees its shop.
-    if (e.auth === 'support') {
-      if (this.#adminToken !== undefined) headers['x-admin-token'] = this.#adminToken;
-      else if (this.#apiKey !== undefined) headers['x-api-key'] = this.#apiKey;
-    }
+    Object.assign(headers, credentialHeaders(e, this.#secrets()));
     if (input.multipart) headers['content-type'] = input.multipart.contentType;
     else if (input.body !== undefined) headers['content-type'] = 'application/json';
     Object.assign(headers, lowerCaseKeys(options.headers ?? {}));

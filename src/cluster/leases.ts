@@ -118,6 +118,14 @@ export class LeaseTable {
     );
   }
 
+  /** End `owner`'s lease of `workspace` now (its address refuses connections: it is gone). */
+  async expire(workspace: string, owner: string): Promise<void> {
+    await this.query('UPDATE paygate_lease SET expires_at = now() WHERE workspace = $1 AND owner = $2', [
+      workspace,
+      owner,
+    ]);
+  }
+
   /** Ask the owner of `workspace` to hand it over (balance). */
   async want(workspace: string): Promise<void> {
     await this.query('UPDATE paygate_lease SET wanted_by = $2 WHERE workspace = $1 AND owner IS NOT NULL', [

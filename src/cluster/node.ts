@@ -63,6 +63,8 @@ export class ClusterNode {
   readonly leases: LeaseTable;
   backend: ClusterBackend;
   readonly held = new Map<string, Held>();
+  /** Leases taken whose workspace is still loading: renewed with the others (a slow load must not let them lapse). */
+  readonly pending = new Map<string, { epoch: number; validUntil: number; lost: boolean }>();
   readonly #opening = new Map<string, Promise<Taken>>();
   readonly #owners = new Map<string, { owner: Owner; until: number }>();
   readonly #forwarder: Forwarder;
@@ -156,7 +158,8 @@ export class ClusterNode {
       }
       if (h) {
         if (performance.now() < h.validUntil) return this.#serve(h, inner);
-        return unavailable(`workspace ${id}: this process could not renew its lease in time; retry`);
+        this.drop(h, 'its lease could not be renewed in time');
+        continue;
       }
       if (!this.ready) return unavailable('this process cannot reach the database in time; retry (another process)');
       let got: Taken;
@@ -175,6 +178,9 @@ export class ClusterNode {
       } catch (e) {
         this.#owners.delete(id);
         this.#forwarder.drop(got.address);
+        // Nothing listens there: the owner is gone. End its lease now rather than at its expiry (were it alive after
+        // all, its writes would be refused: the epoch fences them); the client's retry takes the workspace here.
+        if ((e as { code?: string }).code === 'ECONNREFUSED') await this.leases.expire(id, got.id).catch(() => {});
         return unavailable(`workspace ${id}: its owner ${got.id} cannot be reached (${(e as Error).message}); retry`);
       }
     }
@@ -219,6 +225,8 @@ export class ClusterNode {
     }
     const backend = this.backend;
     backend.hold(id, r.epoch);
+    const lease = { epoch: r.epoch, validUntil: sent + this.ttlMs - this.marginMs, lost: false };
+    this.pending.set(id, lease);
     let sandbox: Sandbox;
     try {
       const base = this.opts.sandbox.publicUrl ?? this.url;
@@ -233,6 +241,13 @@ export class ClusterNode {
       backend.hold(id, undefined);
       await this.leases.release(id, r.epoch).catch(() => {});
       throw e;
+    } finally {
+      this.pending.delete(id);
+    }
+    if (lease.lost || performance.now() >= lease.validUntil) {
+      if (backend.epochOf(id) === r.epoch) backend.hold(id, undefined);
+      await sandbox.close().catch(() => {});
+      return 'moving';
     }
     const h: Held = {
       id,
@@ -240,7 +255,7 @@ export class ClusterNode {
       sandbox,
       lastUsed: performance.now(),
       inflight: 0,
-      validUntil: sent + this.ttlMs - this.marginMs,
+      validUntil: lease.validUntil,
       state: 'open',
     };
     this.held.set(id, h);

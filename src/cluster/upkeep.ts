@@ -46,6 +46,7 @@ export class Upkeep {
     const node = this.node;
     const held = new Map<string, number>();
     for (const h of node.held.values()) if (h.state === 'open') held.set(h.id, h.epoch);
+    for (const [id, l] of node.pending) held.set(id, l.epoch);
     const sent = performance.now();
     let kept: Map<string, string | null>;
     try {
@@ -56,6 +57,11 @@ export class Upkeep {
     node.renewedAt = sent;
     let handing = [...node.held.values()].some((h) => h.state === 'closing');
     for (const [id, epoch] of held) {
+      const p = node.pending.get(id);
+      if (p?.epoch === epoch) {
+        if (kept.has(id)) p.validUntil = sent + node.ttlMs - node.marginMs;
+        else p.lost = true;
+      }
       const h = node.held.get(id);
       if (!h || h.epoch !== epoch || h.state !== 'open') continue;
       if (!kept.has(id)) {
@@ -97,7 +103,7 @@ export class Upkeep {
   /** Below a fair share of the workspaces held in the cluster: ask the busiest process for one of its workspaces. */
   async #balance(): Promise<void> {
     const node = this.node;
-    if (performance.now() - this.#wanted < node.ttlMs * 3 || node.held.size >= node.hotSet) return;
+    if (performance.now() - this.#wanted < node.ttlMs * 2 || node.held.size >= node.hotSet) return;
     const [nodes, leases] = await Promise.all([node.leases.nodes(), node.leases.leases()]);
     const alive = new Set(nodes.filter((n) => n.alive).map((n) => n.id));
     if (alive.size < 2 || !alive.has(node.me)) return;

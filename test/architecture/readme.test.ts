@@ -1,4 +1,4 @@
-// The README a newcomer reads (issue 26 §4): at most 300 lines, and every relative link in it and in docs/*.md
+// The README a newcomer reads: at most 300 lines, and every relative link in it and in docs/*.md
 // resolves — the file (or folder) exists and a `#anchor` is a heading of the target, slugged as GitHub does.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';

@@ -1,4 +1,4 @@
-// npm run bench, container part (issue 30): the sandbox's create rate (POST /v1/payment, 20 connections, the load of
+// npm run bench, container part: the sandbox's create rate (POST /v1/payment, 20 connections, the load of
 // load.mjs) in the Docker image (--network host, its store in a volume) beside the same build run outside it (store
 // in a temp file), interleaved rounds, best of each. Goal: ≥ 90 %. Builds the image on the local base that
 // scripts/container-base.sh makes and caches once per machine, and removes what it made (not the base).

@@ -1,4 +1,4 @@
-// npm run bench: how much sandbox controls delay gateway requests at 100,000 stored operations (issue 13, item 7).
+// npm run bench: how much sandbox controls delay gateway requests at 100,000 stored operations.
 // A probe sends GET /v1/balances of shop B one at a time, first alone (baseline), then while four callers list
 // shop A's operations with filters without pause and a pool layout of 10,000 payouts runs. The delay of a probe is
 // its latency minus the baseline median; the ceiling is 50 ms. The same probes run first while the four callers list
@@ -7,7 +7,7 @@
 // time into garbage collection (count, total, longest pause) and the event loop's longest turn.
 // BENCH_NO_LAYOUT=1 leaves the layout out of the second phase too; BENCH_NODE_FLAGS gives the sandbox's node flags
 // (e.g. --single-threaded-gc).
-// First, the support listing itself (issue 15, `paygate ops list`): GET /sandbox/operations with filters, one request
+// First, the support listing itself (`paygate ops list`): GET /sandbox/operations with filters, one request
 // at a time on one connection, 200 requests cycling through status, client_id, method + min_amount and since (each
 // with varied values), p50 / p99 against the same 50 ms ceiling; then, apart, filters no index narrows (until, a rare
 // max_amount) and the cross-shop listing with the admin token.

@@ -1,7 +1,7 @@
 // Builds a file store of N operations fast, for test/bench/scale.mjs: a small sandbox makes a realistic mix once
 // (pending, completed with postings, expired, cancelled), then each generated operation is a copy
 // of one of those with its own id, merchant_operation_id and times, written straight to the snapshot (no journal).
-// Usage: node test/bench/scale-fill.mjs <store> <count> [v1|v2]   (v1: the one-document format of before issue 17)
+// Usage: node test/bench/scale-fill.mjs <store> <count> [v1|v2]   (v1: the older one-document format)
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

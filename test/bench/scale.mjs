@@ -1,4 +1,4 @@
-// npm run bench: the store at scale (issue 17). For each size (BENCH_SCALE_SIZES, default 1000,100000,1000000) it
+// npm run bench: the store at scale. For each size (BENCH_SCALE_SIZES, default 1000,100000,1000000) it
 // fills a file store with that many operations (test/bench/scale-fill.mjs: a mix of pending, completed with
 // postings, expired and cancelled copies), then times `paygate sandbox start` until it prints ready, reads its RSS
 // (VmRSS, and the JS heap via the V8 heap in /proc is not visible: RSS is the figure), runs the create load
@@ -173,7 +173,7 @@ rmSync(dir, { recursive: true, force: true });
 
 const small = rows.find((r) => r.n === Math.min(...sizes));
 console.log(
-  `\nstore at scale (issue 17): ${sizes.join(', ')} stored operations, mix per 20: ${Object.entries(small.mix)
+  `\nstore at scale: ${sizes.join(', ')} stored operations, mix per 20: ${Object.entries(small.mix)
     .map(([k, v]) => `${v} ${k}`)
     .join(', ')}`,
 );

@@ -1,4 +1,4 @@
-// npm run bench: what slow and stalled clients cost everyone else (issue 25 §B). A sandbox started as a user starts
+// npm run bench: what slow and stalled clients cost everyone else. A sandbox started as a user starts
 // it (`paygate sandbox start`, a file store) on 127.0.0.1; creates (POST /v1/payment, closed loop) are measured
 // clean, then again with STALL_STREAMS server-sent-event streams that never read (a third each on the ops stream,
 // the logs stream and hosted pages' events; raw sockets, paused) and STALL_TRICKLERS connections trickling in (half

@@ -2,7 +2,7 @@
 // linked): the first start after deleting the build output, and a restart with nothing changed. Each is timed from
 // spawning `npm start -- --port 0` until the sandbox answers GET /livez at the base URL its ready line names, then it
 // is stopped (SIGINT to its process group) and waited for. Beside them, `paygate sandbox start` itself (what a
-// restart should cost) and `node -e 0`, as ratios. Targets (issue 24):
+// restart should cost) and `node -e 0`, as ratios. Targets:
 // first start ≤ 10 s, restart ≤ 2 s. BENCH_START_ROUNDS (default 3) interleaved rounds, medians; BENCH_SKIP_START=1
 // skips it. Ends with a JSON line.
 import { spawn, spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// One amount format in every human view (issue 15 §1): amounts as the API writes them (`1000000.00 RUB`), never
+// One amount format in every human view: amounts as the API writes them (`1000000.00 RUB`), never
 // grouped, so any printed amount can be pasted back into a flag; a signed difference keeps an ASCII sign.
 import { describe, expect, it } from 'vitest';
 import { RequestAmount } from '../../src/contract/money.js';

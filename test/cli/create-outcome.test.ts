@@ -1,4 +1,4 @@
-// Issue 15 §2, the creates, in process: a rejected create says why (the cause the sandbox recorded), --expect-status
+// The creates' outcomes, in process: a rejected create says why (the cause the sandbox recorded), --expect-status
 // fails with exit 1 after printing the operation, a create waiting on a frozen clock says so and how to advance it,
 // payouts ask for their method's destination fields, Ctrl+C at a prompt exits 130, confirm by merchant_operation_id.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 15 §2, the binary: every failure with the right exit code and, under --json, the JSON error body
+// Failures through the binary: every failure with the right exit code and, under --json, the JSON error body
 // `{ "error": { "code", "message", "http_status" } }` on stdout. A non-ASCII key is bad usage (2), not a connection
 // failure (3); a server that is not paygate (an HTML page, no such paths, a base URL ending in /v1) is 4, not an API
 // error; `--no-color` is an option.

@@ -1,4 +1,4 @@
-// Issue 14 item 5 through the binary: `paygate sandbox start --https` prints the certificate's SHA-256 fingerprint and
+// HTTPS through the binary: `paygate sandbox start --https` prints the certificate's SHA-256 fingerprint and
 // file (--json: `tls`), keeps it beside the store and reuses it; the CLI trusts it with --ca or PAYGATE_CA and, without,
 // exits 3 saying to pass one. `--public-url` is the base of every URL the sandbox returns; a bad one is exit 2.
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -1,5 +1,5 @@
 // A 400 without a hint of its own never says "check the flags" when no flag was used: after values typed at a
-// prompt it names them, after positional arguments only it says so (issue 24). In a file of its own: which flags were
+// prompt it names them, after positional arguments only it says so. In a file of its own: which flags were
 // prompted for is kept per process.
 import { describe, expect, it, vi } from 'vitest';
 import { APIError } from '../../src/client/errors.js';

@@ -1,4 +1,4 @@
-// Issue 24 §4.3: cancel_operation's reason is limited to 2048 BYTES of UTF-8 (spec §4.7, §8), not characters. The
+// cancel_operation's reason is limited to 2048 BYTES of UTF-8 (spec §4.7, §8), not characters. The
 // document's maxLength counts characters, so its description says so; the client checks the byte length before it
 // sends anything, with the contract's limit; the contract counts bytes without Buffer, as TextEncoder writes them.
 import fc from 'fast-check';

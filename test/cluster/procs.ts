@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { expect } from 'vitest';
 import { KEY_A } from '../helpers/harness.js';
 
 const BIN = fileURLToPath(new URL('../../bin/paygate.js', import.meta.url));
@@ -89,6 +90,16 @@ export async function create(
   return { status: res.status, body: (await res.json()) as { operation_id?: string; code?: string } };
 }
 
+/** `create`, retried while the cluster answers 503 (a workspace moving, a process that cannot renew in time). */
+export async function createOk(base: string, ws: string, mop: string): Promise<string> {
+  return until(`create ${mop} in ${ws}`, async () => {
+    const r = await create(base, ws, mop);
+    if (r.status === 503) return undefined;
+    if (r.status !== 200) throw new Error(`create ${mop}: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body.operation_id;
+  });
+}
+
 /** Status of the operation `mop` of shop A in `ws`, through `base`. */
 export async function find(base: string, ws: string, mop: string): Promise<{ status: number; id?: string }> {
   const res = await fetch(`${wsBase(base, ws)}/v1/get_operation_state`, {
@@ -154,4 +165,19 @@ export async function until<T>(what: string, check: () => Promise<T | undefined>
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** No two processes wrote one workspace under the same lease epoch, and epochs only grow along each journal. */
+export async function expectOneWriterPerEpoch(url: string): Promise<void> {
+  const twice = await sql(
+    url,
+    'SELECT workspace, epoch FROM paygate_journal WHERE epoch IS NOT NULL GROUP BY workspace, epoch HAVING count(DISTINCT writer) > 1',
+  );
+  expect(twice).toEqual([]);
+  const backwards = await sql(
+    url,
+    `SELECT workspace, seq FROM (SELECT workspace, seq, epoch, lag(epoch) OVER (PARTITION BY workspace ORDER BY seq) AS prev
+       FROM paygate_journal) j WHERE epoch < prev`,
+  );
+  expect(backwards).toEqual([]);
 }

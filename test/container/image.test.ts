@@ -1,4 +1,4 @@
-// Issue 30: the Dockerfile, built on these machines and run as a team would run it. Builds the image once (on the local
+// The Dockerfile, built on these machines and run as a team would run it. Builds the image once (on the local
 // Node base scripts/container-base.sh makes and caches once per machine), runs it with --network host on a free port,
 // and checks what the README promises: /livez, the --json line, a create and a state read, the whole scenario library
 // against it, the HEALTHCHECK, a non-root process, SIGTERM → exit 0 within 5 s, and a second container on the same

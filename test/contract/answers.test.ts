@@ -1,4 +1,4 @@
-// Issue 24 §4.2: the document declares every status the server answers. A walker sends every route of both endpoint
+// The document declares every status the server answers. A walker sends every route of both endpoint
 // tables, over HTTP, the requests a client gets wrong — no credential, a wrong one, other methods on the path, bodies
 // with another content type, unparsable, too large or empty, odd query values, unknown and malformed path ids — and
 // fails on any answer whose status the document does not declare for that path and method (for a method the path

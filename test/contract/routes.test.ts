@@ -125,7 +125,7 @@ describe('the emulator mounts the tables and nothing else', () => {
     }
   });
 
-  it('another method on a path of either table is 405 with Allow (a control path was 404 before issue 24)', async () => {
+  it('another method on a path of either table is 405 with Allow (a control path was once 404)', async () => {
     for (const [method, path, allow] of [
       ['DELETE', '/sandbox/clock', 'GET'],
       ['PUT', '/sandbox/webhooks', 'GET, POST'],

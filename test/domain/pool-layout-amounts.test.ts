@@ -1,4 +1,4 @@
-// Issue 25 §B item 5: a generated layout's amounts are drawn in whole cents (fast enough not to hold the event loop
+// A generated layout's amounts are drawn in whole cents (fast enough not to hold the event loop
 // for a layout of 10,000); they are exactly the amounts the decimal computation gives, for any generator.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

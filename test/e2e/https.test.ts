@@ -1,4 +1,4 @@
-// Issue 14 item 5 (spec §2.4: receipt_url is an HTTPS URL): `https` serves the API, pages and receipt files over TLS
+// HTTPS (spec §2.4: receipt_url is an HTTPS URL): `https` serves the API, pages and receipt files over TLS
 // with a self-signed certificate made on the first start and kept beside the store (key 0600), reused on later
 // starts; a client trusts it with `ca` and fails at once, saying why, without. `publicUrl` is the base of every URL
 // the sandbox returns. Real sockets on 127.0.0.1:0, stores in temp dirs.

@@ -1,4 +1,4 @@
-// The create path's answer (issue 17 part 2): a create decided at once answers as soon as its own write is done — not
+// The create path's answer: a create decided at once answers as soon as its own write is done — not
 // after the writes other requests queued behind it — and the answer built without h3's Headers merge keeps the
 // content type and request id, while a route that sets its own header still sends it.
 import { describe, expect, it } from 'vitest';

@@ -150,7 +150,7 @@ describeTransports('create and read', (transport) => {
     });
     expect(badBank.status).toBe(400);
     expect(badBank.body.code).toBe('unknown_bank');
-    // The message lists the codes that would do (issue 24).
+    // The message lists the codes that would do.
     expect(badBank.body.message).toBe(
       'bankname chase is not in the RUB bank dictionary; the RUB banks are sber, tcs, alfa, vtb, raif, gazprom, ozon, psb, sovcom, mts',
     );

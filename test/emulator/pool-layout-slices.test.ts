@@ -1,4 +1,4 @@
-// Issue 25 §B item 5: a 10,000-payout layout at 100,000 stored operations delayed /v1 by up to 78 ms: a batch of 100
+// A 10,000-payout layout at 100,000 stored operations delayed /v1 by up to 78 ms: a batch of 100
 // payouts costs more when the store is large (its indexes are). A batch now also ends once it has worked
 // LAYOUT_SLICE_MS, however few payouts that was. Driven by a clock that moves only when read: every read of
 // performance.now() during the layout takes LAYOUT_SLICE_MS, so each payout is a slice of its own — the loop turns

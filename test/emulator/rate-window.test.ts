@@ -1,7 +1,7 @@
 // Spec §8: 5 availability/recommendation requests per second per shop, on either clock. A read leaves the window
 // once one second has passed on the sandbox clock or in real time, whichever comes first: a frozen clock (the
 // default of deterministic CI) no longer answers 429 for good, and advancing the sandbox clock still opens the
-// window without waiting (issue 14 item 9). Real time is injected (`realNow`), never slept on.
+// window without waiting. Real time is injected (`realNow`), never slept on.
 import { describe, expect, it } from 'vitest';
 import { KEY_POOL } from '../helpers/harness.js';
 import { useSandbox } from '../helpers/sandbox.js';

@@ -1,7 +1,7 @@
 // The amounts of the operation object as spec §2.3 words them, through the client and in webhook payloads:
 // fx_rate is a quote (expected amount × rate, scale 2); settlement_amount and commission_amount settle to what was
 // captured at a terminal status (zero for rejected, cancelled and failed operations); a pool payout that payers have
-// partly paid shows that as its actual_amount while pending, without recorded_* (issue 14 items 1–3).
+// partly paid shows that as its actual_amount while pending, without recorded_*.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Operation } from '../../src/contract/index.js';
@@ -21,7 +21,7 @@ describe('spec §2.3 amounts', () => {
   const pool = () => h.make({ apiKey: KEY_POOL });
   const state = (operation_id: string) => h.client.operations.get({ operation_id });
 
-  describe('item 1: fx_rate is the quote, expected amount × rate at scale 2', () => {
+  describe('fx_rate is the quote, expected amount × rate at scale 2', () => {
     const fxPayout = (amount: string) =>
       h.client.payouts.create(
         payoutBody({ method: 'WT_RUB_PHONE', number: '+79001234567', bankname: 'sber', amount }) as never,
@@ -56,7 +56,7 @@ describe('spec §2.3 amounts', () => {
     });
   });
 
-  describe('item 2: a terminal operation that captured nothing settles to 0.00', () => {
+  describe('a terminal operation that captured nothing settles to 0.00', () => {
     const zero = { actual_amount: '0.00', settlement_amount: '0.00', commission_amount: '0.00' };
 
     it('a payment rejected at create', async () => {
@@ -122,7 +122,7 @@ describe('spec §2.3 amounts', () => {
     });
   });
 
-  describe('item 3: a partly paid pool payout', () => {
+  describe('a partly paid pool payout', () => {
     it('is pending with actual_amount = what payers paid so far, without recorded_*; completes for the whole', async () => {
       const c = pool();
       const layout = await c.sandbox.pool.layout({ method: 'WT_RUB_C2C', amounts: ['1500.00'] });

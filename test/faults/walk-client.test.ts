@@ -38,7 +38,7 @@ describe('the table of failure cases', () => {
     }
   });
 
-  it('covers the statuses issue 14 found unreachable', () => {
+  it('covers the statuses that were once unreachable', () => {
     const has = (endpoint: EndpointId, status: number, code: string) =>
       CASES.some((c) => c.endpoint === endpoint && c.status === status && c.code === code);
     expect(has('payment.flexible_link', 412, 'shop_not_ready')).toBe(true);

@@ -1,4 +1,4 @@
-// The packed tarball as a consumer meets it (issue 15 §4): a project with `strict` and no `skipLibCheck` type-checks
+// The packed tarball as a consumer meets it: a project with `strict` and no `skipLibCheck` type-checks
 // against every entry; the published types reach no h3, crossws or internal class; exports carry types; the files
 // the README links to are in the package; no install script, no source maps pointing at unshipped sources.
 import { execFileSync, spawnSync } from 'node:child_process';

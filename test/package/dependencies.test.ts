@@ -1,4 +1,4 @@
-// Every runtime dependency is used by the shipped code (issue 15 §4: drop what nothing imports), and none of them
+// Every runtime dependency is used by the shipped code (drop what nothing imports), and none of them
 // brings a canvas binary (the receipt reader needs text and metadata only). Also: `@internal` in src/ is only ever a
 // JSDoc tag, since tsc (`stripInternal`) drops from the published .d.ts whatever declaration's comment contains it.
 import { readFileSync, readdirSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 24 §4.7: every entry of the packed tarball resolves to its types under each of TypeScript's module
+// Every entry of the packed tarball resolves to its types under each of TypeScript's module
 // resolutions — node10 (`moduleResolution: node`, which reads no `exports`: the `typesVersions` fallback), node16 from
 // ESM and from CJS, and bundler — as @arethetypeswrong/cli (attw) checks them on the tarball `npm pack` makes.
 // The package is ESM only: attw's one remark, that a CommonJS importer under node16 may only import() it

@@ -1,8 +1,8 @@
 // A crash of the PostgreSQL server itself (SIGQUIT to the postmaster, what `pg_ctl stop -m immediate` does: the WAL
 // not yet written out is gone) under create load on a `paygate sandbox start --store postgres://…` process (from
-// dist/), with the default commit mode. Nothing acknowledged is lost: each 200 waited for the WAL flush (issue 25 A1).
+// dist/), with the default commit mode. Nothing acknowledged is lost: each 200 waited for the WAL flush.
 // While the database is down, what was in flight and every new create answers 503 store_unavailable, never a
-// connection reset; once it is back the same process serves again, writes succeed (A2).
+// connection reset; once it is back the same process serves again, writes succeed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';

@@ -220,7 +220,7 @@ pgDescribe('failover on PostgreSQL', () => {
       expect((await b.active).base_url).toBe(bBase);
       expect((await fetch(`${bBase}/readyz`)).status).toBe(204);
       // The one that lost its session (it tries the database again after a second) finds the lease taken: it stands
-      // by on its own port, as a second process started now would (it exited 5 before issue 25).
+      // by on its own port, as a second process started now would (it once exited 5).
       await new Promise<void>((r) => {
         const check = () => /standing by on/.test(a.stderr()) && r();
         check();

@@ -1,4 +1,4 @@
-// Workspaces on the PostgreSQL store (issue 18, parts 1–3 together): workspaces made on one process come back in the
+// Workspaces on the PostgreSQL store: workspaces made on one process come back in the
 // next process on the same database with their keys, admin tokens, clocks, operations and receipt files (bytea), and
 // nothing crosses: a key of one workspace is 401 in another, a clock advance moves only its own workspace.
 import { readFileSync } from 'node:fs';

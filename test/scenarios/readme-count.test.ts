@@ -1,4 +1,4 @@
-// The docs' figures about the bundled scenario library name as many scenarios as scenarios/ holds (issue 24: the README
+// The docs' figures about the bundled scenario library name as many scenarios as scenarios/ holds (the README
 // said 121 when there were 133). They moved from the README to docs/scenarios.md (the transcript) and
 // docs/performance.md (the timing): adding a scenario means updating both.
 import { readFileSync } from 'node:fs';

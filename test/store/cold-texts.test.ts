@@ -1,4 +1,4 @@
-// Issue 17: texts left in the snapshot file. A file store loads its operations, postings and events as handles to
+// Texts left in the snapshot file. A file store loads its operations, postings and events as handles to
 // their text in the snapshot (ColdTexts), and a compaction moves what it wrote to the new snapshot, closing the old
 // one once nothing points into it. A value replaced while a compaction reads the map is still read as it was.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 17: the store at scale. Entities kept as JSON text (PackedMap), the version 2 snapshot (JSON Lines, still
+// The store at scale. Entities kept as JSON text (PackedMap), the version 2 snapshot (JSON Lines, still
 // reading version 1), and the background compaction: commits go on to a new journal while the snapshot is written,
 // nothing acknowledged is lost whatever point it stops at, nothing unwritten gets into the snapshot.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// GET /sandbox/operations/:id for support staff (issue 15 §1): the operation with its history (each transition with
+// GET /sandbox/operations/:id for support staff: the operation with its history (each transition with
 // its cause), its receipt uploads with the amount found on each, its webhook deliveries with every attempt, and its
 // ledger postings; the admin token reads any shop's, a key only its own; a merchant_operation_id used by two shops
 // is 409 ambiguous_reference for the admin token until `shop=` says which.

@@ -1,4 +1,4 @@
-// GET /sandbox/operations for support staff (issue 15 §1): each filter alone and combined, the admin token across
+// GET /sandbox/operations for support staff: each filter alone and combined, the admin token across
 // shops against a shop's key (its own rows only; `shop=<other>` is 400), cursor paging that returns every matching
 // row once, newest first, `total`, and 400 for a bad cursor, amount or date — nothing else answered.
 import { beforeEach, describe, expect, it } from 'vitest';

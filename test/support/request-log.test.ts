@@ -1,4 +1,4 @@
-// GET /sandbox/logs (issue 15 §1, `paygate logs tail`): every answered request in a bounded ring, newest first, with
+// GET /sandbox/logs (`paygate logs tail`): every answered request in a bounded ring, newest first, with
 // its shop, status, error code and latency, secrets in the query masked, and the id sent back as x-request-id on
 // every kind of answer; filters; a key sees its own shop's requests only. GET /sandbox/balances: every shop's
 // balances, admin token only.

@@ -1,4 +1,4 @@
-// The live support streams over a real socket (issue 15 §1): GET /sandbox/operations/stream watching one operation
+// The live support streams over a real socket: GET /sandbox/operations/stream watching one operation
 // (its current row, then each change, then the end once it is terminal — driven by the sandbox's pay control and
 // clock, never by waiting), a filtered tail that receives only matching changes, a key's tail that sees its own shop
 // only, and the server dropping its listener when the client goes away; GET /sandbox/logs/stream likewise.
@@ -187,7 +187,7 @@ describe('GET /sandbox/operations/stream', () => {
 
   it('errors come before any event: 400 for a bad filter, 404 for an unknown operation, 400 for another shop', async () => {
     // With the admin token a merchant_operation_id is resolved as by operations.show: no shop used it is a 404 (it was
-    // a 400 asking for shop= before issue 24).
+    // a 400 asking for shop= once).
     const a = h.make({ apiKey: h.keyOf('shop_a') });
     const first = (c: Paygate, q: Record<string, string>) =>
       c.sandbox.operations.stream(q)[Symbol.asyncIterator]().next();

@@ -1,4 +1,4 @@
-// Issue 13 B10 (rest): GET /sandbox/webhooks/deliveries answered every delivery in one page (72 MB). It now answers
+// GET /sandbox/webhooks/deliveries answered every delivery in one page (72 MB). It now answers
 // `limit` (default 50, at most 200) newest first, with `has_more` and `next_cursor` for the next page.
 import { describe, expect, it } from 'vitest';
 import { DELIVERIES_PAGE_DEFAULT, DELIVERIES_PAGE_MAX } from '../../src/contract/sandbox-webhooks.js';

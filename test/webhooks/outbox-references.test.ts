@@ -1,4 +1,4 @@
-// A delivery names its endpoint instead of carrying a copy of its URL (issue 13 B10): an attempt reads the URL when
+// A delivery names its endpoint instead of carrying a copy of its URL: an attempt reads the URL when
 // it is sent, a removed endpoint's pending deliveries end at once (failed, endpoint_deleted) and are never sent, and
 // stores written by the earlier version (delivery rows with `url`, `shop_id`, `event_type`) still open.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

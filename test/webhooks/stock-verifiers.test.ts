@@ -1,4 +1,4 @@
-// Issue 24 §1: every delivery verifies with the stock Standard Webhooks libraries — `standardwebhooks` and `svix`,
+// Every delivery verifies with the stock Standard Webhooks libraries — `standardwebhooks` and `svix`,
 // both with their DEFAULTS (a 5-minute tolerance against the real Date.now, nothing pinned) — whatever the sandbox
 // clock says: a running clock advanced 10 minutes, a frozen clock advanced 2 days, across a secret rotation, and a
 // merchant's receiver behind startSandbox({ forwardWebhooksTo: <url> }) through a scenario that advances 2 days.

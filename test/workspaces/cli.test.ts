@@ -101,7 +101,7 @@ describe('paygate sandbox start keeps the admin token (hashed) across restarts',
         (await fetch(`${second.info.base_url}/sandbox/clock`, { headers: { 'x-admin-token': token } })).status,
       ).toBe(200);
       await second.stop();
-      // --add-admin-token: one more, and the kept one still works (issue 24).
+      // --add-admin-token: one more, and the kept one still works.
       const added = await run(['--add-admin-token']);
       const extra = added.info.admin_token as string;
       expect(extra).toMatch(/^pg_admin_/);

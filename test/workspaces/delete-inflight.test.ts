@@ -1,4 +1,4 @@
-// Issue 25 C7: deleting a workspace ends what is in flight in it at once. Three `+slow` creates (the provider takes
+// Deleting a workspace ends what is in flight in it at once. Three `+slow` creates (the provider takes
 // 10 s of sandbox time to accept; the workspace's clock is frozen, so they wait until deleted) and a request-log
 // stream in workspace `wsh`; then DELETE /sandbox/workspaces/wsh: the creates answer 404 workspace_not_found, the
 // stream ends, and the workspace's timers are gone. No wall-clock wait: the sandbox clock never moves.

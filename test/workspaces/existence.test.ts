@@ -1,4 +1,4 @@
-// Issue 25 C8: nobody can tell which workspaces exist without the server's admin token. Under `/w/<id>/…` an unknown
+// Nobody can tell which workspaces exist without the server's admin token. Under `/w/<id>/…` an unknown
 // id answers exactly what a known workspace answers a request without valid credentials (spec §5: the credential is
 // checked before anything else): no key, a wrong key, another workspace's key or admin token, any /v1 path.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 18 part 1: workspaces are isolated sandboxes on one server. Nothing crosses between two of them, nor between
+// Workspaces are isolated sandboxes on one server. Nothing crosses between two of them, nor between
 // one and the default workspace: keys, reads, cancels, the clock, resets, the request log, hosted pages, webhooks.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { describe, expect, it } from 'vitest';
@@ -32,7 +32,7 @@ describe('workspaces: create, list, delete', () => {
     const del = await admin(h, ADMIN, 'DELETE', '/sandbox/workspaces/team-a');
     expect(del.body).toEqual({ id: 'team-a', deleted: true });
     expect((await admin(h, ADMIN, 'GET', '/sandbox/workspaces')).body.workspaces).toEqual([]);
-    // Gone: its key is valid nowhere (401, as in any workspace: issue 25 C8); the server's admin token learns it is gone.
+    // Gone: its key is valid nowhere (401, as in any workspace); the server's admin token learns it is gone.
     const gone = await h.call('GET', '/w/team-a/v1/balances', { key: a.keys.shop_a });
     expect([gone.status, gone.body.code]).toEqual([401, 'invalid_api_key']);
     const goneAdmin = await admin(h, ADMIN, 'GET', '/w/team-a/sandbox/clock');

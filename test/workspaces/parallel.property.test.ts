@@ -1,4 +1,4 @@
-// Issue 18: two workspaces driven in parallel by the scenario runner (against the server's base URL, each with its
+// Two workspaces driven in parallel by the scenario runner (against the server's base URL, each with its
 // own keys and admin token) never see each other's operations, balances, webhooks or clock moves. fast-check draws
 // what each workspace does and how the two interleave; each command is a one-step scenario run against its workspace,
 // two at a time when the interleaving says so, and every step's expectation comes from a model of that workspace

@@ -1,4 +1,4 @@
-// Issue 18 part 2: nothing process-local that should last. Over a restart on the same store (the file backend here;
+// Nothing process-local that should last. Over a restart on the same store (the file backend here;
 // PostgreSQL takes the same backend interface) the workspaces come back with their keys, admin tokens, clocks and
 // data; the server's admin token is kept hashed; receipt links signed before stay valid.
 import { existsSync, readFileSync } from 'node:fs';

@@ -1,8 +1,7 @@
 // The idempotency key of create calls: generated once per call (before any retry) when the caller gives
 // none, sent with every attempt, and handed back on the result and on errors.
-import type { EndpointId } from '../../contract/index.js';
 import { APIPromise, type WithMerchantOperationId } from '../api-promise.js';
-import type { PaygateCore, RequestOptions, ResponseOf } from '../core.js';
+import type { AnyEndpointId, PaygateCore, RequestOptions, ResponseOf } from '../core.js';
 import { PaygateError } from '../errors.js';
 
 /** Makes `merchant_operation_id` optional in a create body type. */
@@ -23,7 +22,7 @@ export function newMerchantOperationId(): string {
   return crypto.randomUUID();
 }
 
-export function createCall<E extends EndpointId>(
+export function createCall<E extends AnyEndpointId>(
   core: PaygateCore,
   id: E,
   params: { merchant_operation_id?: string | undefined },

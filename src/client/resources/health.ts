@@ -1,7 +1,8 @@
 // client.health: the unauthenticated probes /livez, /healthz and /readyz (spec §4.11).
 import { APIPromise } from '../api-promise.js';
-import type { PaygateCore, RequestOptions } from '../core.js';
+import type { RequestOptions } from '../core.js';
 import { PaygateError } from '../errors.js';
+import { coreOf, Resource } from './resource.js';
 
 export const HEALTH_PROBES = ['livez', 'healthz', 'readyz'] as const;
 export type HealthProbe = (typeof HEALTH_PROBES)[number];
@@ -13,13 +14,8 @@ export interface HealthStatus {
   status: number;
 }
 
-export class Health {
-  readonly #core: PaygateCore;
-
-  constructor(core: PaygateCore) {
-    this.#core = core;
-  }
-
+/** The probes are one method over three rows (`health.livez`, `health.healthz`, `health.readyz`), written by hand. */
+export class Health extends Resource {
   /**
    * GET /<probe>, sent without the API key. Resolves for any HTTP answer (503 → `{ ok: false, status: 503 }`,
    * not retried); throws APIConnectionError / APITimeoutError only when no answer arrives (after retries).
@@ -31,7 +27,7 @@ export class Health {
         Promise.reject(new PaygateError(`unknown probe ${JSON.stringify(probe)}: use ${HEALTH_PROBES.join(', ')}`)),
       );
     }
-    const result = this.#core
+    const result = coreOf(this)
       .request(`health.${probe}`, { anyStatus: true }, options)
       .withResponse()
       .then((r) => {

@@ -1,7 +1,8 @@
 // client.operations: read the state of an operation and cancel a payment (spec §4.6, §4.7).
 import { APIPromise } from '../api-promise.js';
-import type { PaygateCore, RequestOptions, ResponseOf } from '../core.js';
+import type { RequestOptions, ResponseOf } from '../core.js';
 import { APIConnectionError, APIError, CancelOutcomeUnknownError, PaygateError } from '../errors.js';
+import { call, coreOf, named, resource } from './resource.js';
 
 /** Exactly one identifier of an operation. */
 export type OperationRef =
@@ -19,18 +20,13 @@ export const MAX_REASON_BYTES = 2048;
 
 const utf8 = new TextEncoder();
 
-export class Operations {
-  readonly #core: PaygateCore;
-
-  constructor(core: PaygateCore) {
-    this.#core = core;
-  }
-
+export class Operations extends resource({
   /** POST /v1/get_operation_state by `operation_id` or by `merchant_operation_id` (exactly one). */
-  get(ref: OperationRef, options?: RequestOptions): APIPromise<ResponseOf<'operation.state'>> {
-    return this.#core.request('operation.state', { body: pickRef(ref) }, options);
-  }
-
+  'operation.state': named(
+    'get',
+    call(1, (ref: OperationRef) => ({ body: pickRef(ref) })),
+  ),
+}) {
   /**
    * POST /v1/cancel_operation (payments only). Idempotent, so transient failures are retried. A timeout,
    * connection error or 5xx (other than 501) that remains after retries throws CancelOutcomeUnknownError: the cancel may or may
@@ -54,7 +50,7 @@ export class Operations {
       );
     }
     const body = params.reason !== undefined ? { ...target, reason: params.reason } : target;
-    const result = this.#core
+    const result = coreOf(this)
       .request('operation.cancel', { body }, options)
       .withResponse()
       .catch((err: unknown) => {

@@ -5,11 +5,11 @@ import type {
   FlexibleLinkRequest,
   RecommendationsRequest,
 } from '../../contract/index.js';
-import type { APIPromise, WithMerchantOperationId } from '../api-promise.js';
-import type { PaygateCore, RequestOptions, ResponseOf } from '../core.js';
-import { APIPromise as Promised } from '../api-promise.js';
+import { APIPromise } from '../api-promise.js';
+import type { RequestOptions, ResponseOf } from '../core.js';
 import { encodeMultipart, type ReceiptSource } from '../multipart.js';
-import { createCall, type WithOptionalMerchantOperationId } from './create-call.js';
+import type { WithOptionalMerchantOperationId } from './create-call.js';
+import { call, coreOf, create, named, resource } from './resource.js';
 
 /** Body of a payment or payout create; `merchant_operation_id` is generated when omitted. */
 export type CreateOperationInput = WithOptionalMerchantOperationId<CreateOperationParams>;
@@ -33,44 +33,28 @@ export interface ConfirmPaymentInput {
   confirmation_type?: string | undefined;
 }
 
-export class Payments {
-  readonly #core: PaygateCore;
-
-  constructor(core: PaygateCore) {
-    this.#core = core;
-  }
-
+export class Payments extends resource({
   /**
    * POST /v1/payment. May wait up to 15 s for provider acceptance. Resolves to the operation;
    * `.withResponse()` also gives the `merchant_operation_id` that was sent (generated when omitted).
    */
-  create(
-    params: CreateOperationInput,
-    options?: RequestOptions,
-  ): APIPromise<ResponseOf<'payment.create'>, WithMerchantOperationId<ResponseOf<'payment.create'>>> {
-    return createCall(this.#core, 'payment.create', params, options);
-  }
-
+  'payment.create': create<CreateOperationInput>(),
   /** POST /v1/payment/link: the operation plus `payment_url` (null when the shop has no hosted page). */
-  createLink(
-    params: CreateOperationInput,
-    options?: RequestOptions,
-  ): APIPromise<ResponseOf<'payment.link'>, WithMerchantOperationId<ResponseOf<'payment.link'>>> {
-    return createCall(this.#core, 'payment.link', params, options);
-  }
-
+  'payment.link': named('createLink', create<CreateOperationInput>()),
   /**
    * POST /v1/payment/link/flexible: an operation (amount available now) or an amount selection / rejection;
    * tell them apart by `status` (`amount_selection`, `rejected`) or by the presence of `type`.
    * `payment_url` carries its credential in the query: treat it as a secret.
    */
-  createFlexibleLink(
-    params: CreateFlexibleLinkInput,
-    options?: RequestOptions,
-  ): APIPromise<ResponseOf<'payment.flexible_link'>, WithMerchantOperationId<ResponseOf<'payment.flexible_link'>>> {
-    return createCall(this.#core, 'payment.flexible_link', params, options);
-  }
-
+  'payment.flexible_link': named('createFlexibleLink', create<CreateFlexibleLinkInput>()),
+  /** GET /v1/payment/availability: advisory amount intervals (never reserves anything). */
+  'payment.availability': call(1, (query: AvailabilityInput) => {
+    const { method, currency, min_amount, max_amount } = query;
+    return { query: { method, currency, min_amount, max_amount } };
+  }),
+  /** POST /v1/payment/recommendations: nearby amounts the self-matching pool can take (advisory). */
+  'payment.recommendations': call(1, (params: RecommendationsInput) => ({ body: params })),
+}) {
   /**
    * POST /v1/confirm_payment (multipart): uploads a receipt for a payment in awaiting_confirmation.
    * A path, bytes or a Blob are read once and re-sent on retry; a stream is never retried.
@@ -80,21 +64,7 @@ export class Payments {
       { operation_id: params.operation_id, confirmation_type: params.confirmation_type ?? 'receipt' },
       'receipt',
       { source: params.receipt, filename: params.filename, contentType: params.contentType },
-    ).then((multipart) => this.#core.request('payment.confirm', { multipart }, options).withResponse());
-    return new Promised(result);
-  }
-
-  /** GET /v1/payment/availability: advisory amount intervals (never reserves anything). */
-  availability(query: AvailabilityInput, options?: RequestOptions): APIPromise<ResponseOf<'payment.availability'>> {
-    const { method, currency, min_amount, max_amount } = query;
-    return this.#core.request('payment.availability', { query: { method, currency, min_amount, max_amount } }, options);
-  }
-
-  /** POST /v1/payment/recommendations: nearby amounts the self-matching pool can take (advisory). */
-  recommendations(
-    params: RecommendationsInput,
-    options?: RequestOptions,
-  ): APIPromise<ResponseOf<'payment.recommendations'>> {
-    return this.#core.request('payment.recommendations', { body: params }, options);
+    ).then((multipart) => coreOf(this).request('payment.confirm', { multipart }, options).withResponse());
+    return new APIPromise(result);
   }
 }

@@ -2,8 +2,7 @@
 // spec lists for it, hold it, or lose its answer after the write landed — for one shop or all, for the next N requests
 // or with a seeded probability (src/contract/faults.ts; docs/faults.md).
 import type { FaultInput } from '../../contract/faults.js';
-import type { APIPromise } from '../api-promise.js';
-import type { PaygateCore, RequestOptions, ResponseOf } from '../core.js';
+import { call, resource } from './resource.js';
 
 /** One fault to inject: exactly one of `status`, `latency_ms` or `drop_response_after_commit`. */
 export interface SandboxFaultInput {
@@ -39,43 +38,21 @@ function bodyOf(f: SandboxFaultInput): Record<string, unknown> {
 }
 
 /** Fault injection (admin token). Faults act on the gateway's endpoints only, after authentication. */
-export class SandboxFaults {
-  readonly #core: PaygateCore;
-
-  constructor(core: PaygateCore) {
-    this.#core = core;
-  }
-
+export class SandboxFaults extends resource({
   /** GET /sandbox/faults: the faults in force, with `matched`, `fired` and `remaining` of each. */
-  list(options?: RequestOptions): APIPromise<ResponseOf<'faults.list'>> {
-    return this.#core.request('faults.list', {}, options);
-  }
-
+  'faults.list': call(0),
   /** POST /sandbox/faults: add one fault next to those in force; resolves to it, with its id (`flt_<n>`). Not retried after a timeout. */
-  add(fault: SandboxFaultInput, options?: RequestOptions): APIPromise<ResponseOf<'faults.add'>> {
-    return this.#core.request(
-      'faults.add',
-      { body: bodyOf(fault), outcomeHint: `a fault may or may not have been added: ${HINT}` },
-      options,
-    );
-  }
-
+  'faults.add': call(1, (fault: SandboxFaultInput) => ({
+    body: bodyOf(fault),
+    outcomeHint: `a fault may or may not have been added: ${HINT}`,
+  })),
   /** PUT /sandbox/faults: replace every fault with `faults` (an empty list clears them). Not retried after a timeout. */
-  set(faults: readonly SandboxFaultInput[], options?: RequestOptions): APIPromise<ResponseOf<'faults.set'>> {
-    return this.#core.request(
-      'faults.set',
-      { body: { faults: (faults ?? []).map(bodyOf) }, outcomeHint: HINT },
-      options,
-    );
-  }
-
+  'faults.set': call(1, (faults: readonly SandboxFaultInput[]) => ({
+    body: { faults: (faults ?? []).map(bodyOf) },
+    outcomeHint: HINT,
+  })),
   /** DELETE /sandbox/faults: remove every fault; resolves to `{ removed }`. */
-  clear(options?: RequestOptions): APIPromise<ResponseOf<'faults.clear'>> {
-    return this.#core.request('faults.clear', { outcomeHint: HINT }, options);
-  }
-
+  'faults.clear': call(0, () => ({ outcomeHint: HINT })),
   /** DELETE /sandbox/faults/:id: remove one fault (`404 fault_not_found` for an unknown id). */
-  remove(id: string, options?: RequestOptions): APIPromise<ResponseOf<'faults.remove'>> {
-    return this.#core.request('faults.remove', { params: { id }, outcomeHint: HINT }, options);
-  }
-}
+  'faults.remove': call(1, (id: string) => ({ params: { id }, outcomeHint: HINT })),
+}) {}

@@ -1,9 +1,9 @@
 // client.sandbox.webhooks, .pool and .links: the shop's webhook endpoints and deliveries, the self-matching pools
 // and flexible links as the payer sees them. Split from sandbox.ts (one file per group of controls).
-import { APIPromise } from '../api-promise.js';
-import type { PaygateCore, RequestOptions, ResponseOf } from '../core.js';
+import type { RequestOptions } from '../core.js';
 import { PaygateError } from '../errors.js';
 import type { SandboxWebhookDelivery } from '../../contract/index.js';
+import { call, named, resource } from './resource.js';
 
 export interface SandboxAddWebhookInput {
   /** Absolute http(s) URL the shop's events are POSTed to. */
@@ -74,62 +74,46 @@ const REDELIVER_HINT =
  * with the client's API key: each shop sees only its own. A full `whsec_` secret is in the answers of `add()` and
  * `rotateSecret()` only; `list()` masks it to the last 4 characters.
  */
-export class SandboxWebhooks {
-  readonly #core: PaygateCore;
-
-  constructor(core: PaygateCore) {
-    this.#core = core;
-  }
-
+export class SandboxWebhooks extends resource({
   /** GET /sandbox/webhooks: the shop's endpoints, secrets masked (`whsec_…abcd`). */
-  list(options?: RequestOptions): APIPromise<ResponseOf<'webhooks.list'>> {
-    return this.#core.request('webhooks.list', {}, options);
-  }
-
+  'webhooks.list': call(0),
   /** POST /sandbox/webhooks: register an endpoint; the answer holds its full secret, shown once. Not retried after a timeout. */
-  add(params: SandboxAddWebhookInput, options?: RequestOptions): APIPromise<ResponseOf<'webhooks.add'>> {
-    return this.#core.request(
-      'webhooks.add',
-      { body: { url: params?.url }, outcomeHint: `an endpoint may or may not have been added: ${WEBHOOKS_HINT}` },
-      options,
-    );
-  }
-
+  'webhooks.add': call(1, (params: SandboxAddWebhookInput) => ({
+    body: { url: params?.url },
+    outcomeHint: `an endpoint may or may not have been added: ${WEBHOOKS_HINT}`,
+  })),
   /**
    * POST /sandbox/webhooks/:id/rotate-secret: a new secret (in this answer only); the old one is still signed
    * alongside for 24 h of sandbox time. Not retried after a timeout.
    */
-  rotateSecret(id: string, options?: RequestOptions): APIPromise<ResponseOf<'webhooks.rotate_secret'>> {
-    return this.#core.request(
-      'webhooks.rotate_secret',
-      { params: { id }, outcomeHint: `the secret may or may not have been rotated: ${WEBHOOKS_HINT}` },
-      options,
-    );
-  }
-
+  'webhooks.rotate_secret': call(1, (id: string) => ({
+    params: { id },
+    outcomeHint: `the secret may or may not have been rotated: ${WEBHOOKS_HINT}`,
+  })),
   /** DELETE /sandbox/webhooks/:id: its pending deliveries stop (`failed`, `error: endpoint_deleted`). Not retried after a timeout. */
-  remove(id: string, options?: RequestOptions): APIPromise<ResponseOf<'webhooks.remove'>> {
-    return this.#core.request('webhooks.remove', { params: { id }, outcomeHint: WEBHOOKS_HINT }, options);
-  }
-
+  'webhooks.remove': call(1, (id: string) => ({ params: { id }, outcomeHint: WEBHOOKS_HINT })),
   /**
    * GET /sandbox/webhooks/deliveries: one page of deliveries with every attempt, newest first, optionally only failed
    * ones or one event's. While `has_more`, pass `next_cursor` back as `cursor` for the next page (or use
    * `allDeliveries()`).
    */
-  deliveries(
-    query: SandboxWebhookDeliveriesInput = {},
-    options?: RequestOptions,
-  ): APIPromise<ResponseOf<'webhooks.deliveries'>> {
+  'webhooks.deliveries': call(1, (query: SandboxWebhookDeliveriesInput = {}) => {
     const failed = query.failed === undefined ? undefined : String(query.failed);
     const limit = query.limit === undefined ? undefined : String(query.limit);
-    return this.#core.request(
-      'webhooks.deliveries',
-      { query: { failed, event_id: query.event_id, limit, cursor: query.cursor } },
-      options,
-    );
-  }
-
+    return { query: { failed, event_id: query.event_id, limit, cursor: query.cursor } };
+  }),
+  /**
+   * POST /sandbox/webhooks/deliveries/redeliver: deliver `{ event_id }` again at once (same `webhook-id` and body),
+   * or every delivery that gave up (`{ failed: true }`). Not retried after a timeout.
+   */
+  'webhooks.redeliver': call(1, (params: SandboxRedeliverInput) => {
+    const byEvent = params?.event_id !== undefined;
+    if (byEvent === (params?.failed === true)) {
+      throw new PaygateError('redeliver takes exactly one of { event_id } or { failed: true }');
+    }
+    return { body: byEvent ? { event_id: params.event_id } : { failed: true }, outcomeHint: REDELIVER_HINT };
+  }),
+}) {
   /**
    * Every matching delivery, newest first (after `cursor`, when given), fetched a page at a time (`limit` per
    * request, default 200) as the loop asks for them:
@@ -147,135 +131,75 @@ export class SandboxWebhooks {
       cursor = page.next_cursor;
     }
   }
-
-  /**
-   * POST /sandbox/webhooks/deliveries/redeliver: deliver `{ event_id }` again at once (same `webhook-id` and body),
-   * or every delivery that gave up (`{ failed: true }`). Not retried after a timeout.
-   */
-  redeliver(params: SandboxRedeliverInput, options?: RequestOptions): APIPromise<ResponseOf<'webhooks.redeliver'>> {
-    const byEvent = params?.event_id !== undefined;
-    const byFailed = params?.failed === true;
-    if (byEvent === byFailed) {
-      return new APIPromise(
-        Promise.reject(new PaygateError('redeliver takes exactly one of { event_id } or { failed: true }')),
-      );
-    }
-    const body = byEvent ? { event_id: params.event_id } : { failed: true };
-    return this.#core.request('webhooks.redeliver', { body, outcomeHint: REDELIVER_HINT }, options);
-  }
 }
 
 const POOL_HINT =
   'see client.sandbox.pool.show() (admin) or client.sandbox.operations.list({ type: "payout" }) before repeating it';
+
+/** The body of a pool layout: exactly one of `amounts` and `generate`. */
+function layoutBody(params: SandboxPoolLayoutInput): Record<string, unknown> {
+  const byAmounts = params?.amounts !== undefined;
+  if (byAmounts === (params?.generate !== undefined)) {
+    throw new PaygateError('layout takes exactly one of { amounts } or { generate: { count, min, max } }');
+  }
+  if (byAmounts) return { method: params.method, amounts: params.amounts };
+  const { count, min, max, step, seed } = params.generate!;
+  return {
+    method: params.method,
+    generate: { count, min, max, ...(step !== undefined ? { step } : {}), ...(seed !== undefined ? { seed } : {}) },
+  };
+}
 
 /**
  * The self-matching pools (docs/pool.md). A payout routed to a pool becomes a slot that matched payments fill;
  * `layout()` creates many such payouts at once for the client's shop. `show()`, `settings()` and `updateSettings()`
  * are admin controls.
  */
-export class SandboxPool {
-  readonly #core: PaygateCore;
-
-  constructor(core: PaygateCore) {
-    this.#core = core;
-  }
-
+export class SandboxPool extends resource({
   /**
    * POST /sandbox/pool/layout: payouts of the client's shop, in the pool its payout route for `method` reaches, in
    * matching order (each through the ordinary create rules: reserves and balances move). `412 not_pool_route` when
    * that route has no self-matching provider. Not retried after a timeout or a connection error.
    */
-  layout(params: SandboxPoolLayoutInput, options?: RequestOptions): APIPromise<ResponseOf<'pool.layout'>> {
-    const byAmounts = params?.amounts !== undefined;
-    const byGenerate = params?.generate !== undefined;
-    if (byAmounts === byGenerate) {
-      return new APIPromise(
-        Promise.reject(
-          new PaygateError('layout takes exactly one of { amounts } or { generate: { count, min, max } }'),
-        ),
-      );
-    }
-    let body: Record<string, unknown>;
-    if (byAmounts) {
-      body = { method: params.method, amounts: params.amounts };
-    } else {
-      const { count, min, max, step, seed } = params.generate!;
-      body = {
-        method: params.method,
-        generate: { count, min, max, ...(step !== undefined ? { step } : {}), ...(seed !== undefined ? { seed } : {}) },
-      };
-    }
-    return this.#core.request(
-      'pool.layout',
-      { body, outcomeHint: `payouts may or may not have been laid out: ${POOL_HINT}` },
-      options,
-    );
-  }
-
+  'pool.layout': call(1, (params: SandboxPoolLayoutInput) => ({
+    body: layoutBody(params),
+    outcomeHint: `payouts may or may not have been laid out: ${POOL_HINT}`,
+  })),
   /** GET /sandbox/pool (admin): every pool window (pool × method) with its open slots, free total and first `limit` slots. */
-  show(query: SandboxPoolShowInput = {}, options?: RequestOptions): APIPromise<ResponseOf<'pool.show'>> {
-    return this.#core.request('pool.show', { query: { method: query.method, limit: query.limit } }, options);
-  }
-
+  'pool.show': call(1, (query: SandboxPoolShowInput = {}) => ({ query: { method: query.method, limit: query.limit } })),
   /** GET /sandbox/pool/settings (admin): `{ read_latency_ms, rate_limit }` of the amount reads. */
-  settings(options?: RequestOptions): APIPromise<ResponseOf<'pool.settings'>> {
-    return this.#core.request('pool.settings', {}, options);
-  }
-
+  'pool.settings': call(0),
   /**
    * POST /sandbox/pool/settings (admin): change the fields given, keep the others; resolves to the settings now in
    * force. Not retried after a timeout.
    */
-  updateSettings(
-    patch: SandboxPoolSettingsInput,
-    options?: RequestOptions,
-  ): APIPromise<ResponseOf<'pool.update_settings'>> {
+  'pool.update_settings': call(1, (patch: SandboxPoolSettingsInput) => {
     const body: Record<string, unknown> = {};
     if (patch?.read_latency_ms !== undefined) body.read_latency_ms = patch.read_latency_ms;
     if (patch?.rate_limit !== undefined) body.rate_limit = patch.rate_limit;
-    return this.#core.request(
-      'pool.update_settings',
-      { body, outcomeHint: 'read client.sandbox.pool.settings() to see the settings in force' },
-      options,
-    );
-  }
-}
+    return { body, outcomeHint: 'read client.sandbox.pool.settings() to see the settings in force' };
+  }),
+}) {}
 
 /**
  * Flexible links (POST /v1/payment/link/flexible) from the payer's side. Sent with the client's API key: a shop
  * sees only its own links.
  */
-export class SandboxLinks {
-  readonly #core: PaygateCore;
-
-  constructor(core: PaygateCore) {
-    this.#core = core;
-  }
-
+export class SandboxLinks extends resource({
   /** GET /sandbox/links/:operation_id: the link's status (`amount_selection`, `expired`, `rejected`, `confirmed`), bounds and deadline. */
-  get(operationId: string, options?: RequestOptions): APIPromise<ResponseOf<'links.show'>> {
-    return this.#core.request('links.show', { params: { id: operationId } }, options);
-  }
-
+  'links.show': named(
+    'get',
+    call(1, (operationId: string) => ({ params: { id: operationId } })),
+  ),
   /**
    * POST /sandbox/links/:operation_id/confirm: the payer picks `amount` (within the link's bounds). The payment is
    * created under the link's operation_id for that amount, or `rejected` when the pool can no longer take it;
    * confirming again returns that payment. An expired link is `409 invalid_state`. Not retried after a timeout.
    */
-  confirm(
-    operationId: string,
-    params: SandboxConfirmLinkInput,
-    options?: RequestOptions,
-  ): APIPromise<ResponseOf<'links.confirm'>> {
-    return this.#core.request(
-      'links.confirm',
-      {
-        params: { id: operationId },
-        body: { amount: params?.amount },
-        outcomeHint:
-          'the payment may or may not have been created: read client.sandbox.links.get() or client.operations.get() before repeating it',
-      },
-      options,
-    );
-  }
-}
+  'links.confirm': call(2, (operationId: string, params: SandboxConfirmLinkInput) => ({
+    params: { id: operationId },
+    body: { amount: params?.amount },
+    outcomeHint:
+      'the payment may or may not have been created: read client.sandbox.links.get() or client.operations.get() before repeating it',
+  })),
+}) {}

@@ -1,8 +1,8 @@
 // client.sandbox.logs, client.sandbox.operations.stream() and client.sandbox.balances(): the support staff's reads.
 // With the admin token they see every shop; with only an API key, that key's shop.
-import type { APIPromise } from '../api-promise.js';
 import type { PaygateCore, RequestOptions, ResponseOf } from '../core.js';
 import type { OperationStatus, OperationType } from '../../contract/index.js';
+import { call, coreOf, resource } from './resource.js';
 
 /** Filters of the operation listing and its live stream. Every field is optional. */
 export interface SandboxOperationFilters {
@@ -53,25 +53,17 @@ export async function* streamOperations(
   }
 }
 
-export class SandboxLogs {
-  readonly #core: PaygateCore;
+/** The request log's filters as query parameters (`errors` only when true). */
+function logQuery(filters: SandboxRequestLogFilters): Record<string, string | number | undefined> {
+  return queryOf({ ...filters, errors: filters.errors ? 'true' : undefined });
+}
 
-  constructor(core: PaygateCore) {
-    this.#core = core;
-  }
-
+export class SandboxLogs extends resource({
   /** GET /sandbox/logs: the newest requests the sandbox answered (a ring of 2,000), newest first. */
-  list(
-    filters: SandboxRequestLogFilters & { limit?: number | undefined } = {},
-    options?: RequestOptions,
-  ): APIPromise<ResponseOf<'logs.list'>> {
-    return this.#core.request(
-      'logs.list',
-      { query: queryOf({ ...filters, errors: filters.errors ? 'true' : undefined }) },
-      options,
-    );
-  }
-
+  'logs.list': call(1, (filters: SandboxRequestLogFilters & { limit?: number | undefined } = {}) => ({
+    query: logQuery(filters),
+  })),
+}) {
   /**
    * GET /sandbox/logs/stream: each request as it is answered, until `options.signal` aborts. With `backlog: n`, the
    * newest n matching entries already logged come first (oldest first), with no gap before the live ones.
@@ -80,8 +72,7 @@ export class SandboxLogs {
     filters: SandboxRequestLogFilters & { backlog?: number | undefined } = {},
     options?: RequestOptions,
   ): AsyncGenerator<SandboxRequestLogEntry> {
-    const query = queryOf({ ...filters, errors: filters.errors ? 'true' : undefined });
-    for await (const ev of this.#core.stream('logs.stream', { query }, options)) {
+    for await (const ev of coreOf(this).stream('logs.stream', { query: logQuery(filters) }, options)) {
       if (ev.event === 'request') yield ev.data as SandboxRequestLogEntry;
     }
   }

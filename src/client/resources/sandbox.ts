@@ -1,9 +1,10 @@
 // client.sandbox: the paygate sandbox's own control API under /sandbox (not part of the gateway). Payer, provider
 // and reviewer actions on the shop's operations, pool layout and flexible links (X-API-Key), and clock, evidence,
 // key, pool and reset controls (X-Admin-Token). Actions that change state are not retried after a timeout or a connection error (retry.ts).
-import { APIPromise } from '../api-promise.js';
+import type { APIPromise } from '../api-promise.js';
 import type { PaygateCore, RequestInput, RequestOptions, ResponseOf } from '../core.js';
 import { PaygateError } from '../errors.js';
+import { call, coreOf, named, requestWith, resource } from './resource.js';
 import {
   queryOf,
   SandboxLogs,
@@ -58,8 +59,15 @@ const DETAILS_HINT =
   'the sandbox may or may not have applied it: read client.sandbox.operations.details() before repeating it';
 
 /** The sandbox's control API, under `client.sandbox`. */
-export class SandboxControls {
-  readonly #core: PaygateCore;
+export class SandboxControls extends resource({
+  /** GET /sandbox/balances (admin): every shop's balances. */
+  'balances.all': named('balances', call(0)),
+  /**
+   * POST /sandbox/reset (admin): forget every operation, posting and issued key, drop pending timers and re-seed
+   * from the fixtures. Not retried after a timeout or a connection error.
+   */
+  'sandbox.reset': call(0, () => ({ outcomeHint: 'the sandbox may or may not have been reset' })),
+}) {
   /** Payer, provider and reviewer actions on the shop's operations (the client's API key). */
   readonly operations: SandboxOperations;
   /** Sandbox time (admin token). */
@@ -80,7 +88,7 @@ export class SandboxControls {
   readonly faults: SandboxFaults;
 
   constructor(core: PaygateCore) {
-    this.#core = core;
+    super(core);
     this.operations = new SandboxOperations(core);
     this.clock = new SandboxClockControl(core);
     this.evidence = new SandboxEvidenceControl(core);
@@ -91,43 +99,37 @@ export class SandboxControls {
     this.logs = new SandboxLogs(core);
     this.faults = new SandboxFaults(core);
   }
-
-  /** GET /sandbox/balances (admin): every shop's balances. */
-  balances(options?: RequestOptions): APIPromise<ResponseOf<'balances.all'>> {
-    return this.#core.request('balances.all', {}, options);
-  }
-
-  /**
-   * POST /sandbox/reset (admin): forget every operation, posting and issued key, drop pending timers and re-seed
-   * from the fixtures. Not retried after a timeout or a connection error.
-   */
-  reset(options?: RequestOptions): APIPromise<ResponseOf<'sandbox.reset'>> {
-    return this.#core.request('sandbox.reset', { outcomeHint: 'the sandbox may or may not have been reset' }, options);
-  }
 }
 
 /** Shop-scoped controls: sent with the client's API key, so they see only that shop's operations. */
-export class SandboxOperations {
-  readonly #core: PaygateCore;
-
-  constructor(core: PaygateCore) {
-    this.#core = core;
-  }
-
+export class SandboxOperations extends resource({
   /**
    * GET /sandbox/operations: operations newest first, with filters, `has_more` and `next_cursor` (every shop with the
    * admin token; the key's shop without it).
    */
-  list(query: SandboxListOperationsInput = {}, options?: RequestOptions): APIPromise<ResponseOf<'operations.list'>> {
-    return this.#core.request('operations.list', { query: queryOf(query) }, options);
-  }
-
+  'operations.list': call(1, (query: SandboxListOperationsInput = {}) => ({ query: queryOf(query) })),
+  /** POST …/pay: the payer transfers to a pending payment, which completes for that amount. Not retried after a timeout. */
+  'operations.pay': call(2, (ref: OperationRef, params: SandboxPayInput = {}) =>
+    on(ref, { body: params.amount !== undefined ? { amount: params.amount } : {}, outcomeHint: DETAILS_HINT }),
+  ),
+  /** POST …/settle: the provider completes or fails a pending payout. Not retried after a timeout. */
+  'operations.settle': call(2, (ref: OperationRef, outcome: SandboxSettleOutcome) =>
+    on(ref, { body: { outcome }, outcomeHint: DETAILS_HINT }),
+  ),
+  /** POST …/review: a reviewer approves (completes) or declines (rejects) a payment in manual_check. Not retried after a timeout. */
+  'operations.review': call(3, (ref: OperationRef, decision: SandboxReviewDecision, params: SandboxReviewInput = {}) =>
+    on(ref, {
+      body: params.amount !== undefined ? { decision, amount: params.amount } : { decision },
+      outcomeHint: DETAILS_HINT,
+    }),
+  ),
+}) {
   /** GET /sandbox/operations/stream: each change as it is written (see streamOperations); ends when `options.signal` aborts. */
   stream(
     filters: SandboxOperationFilters & { id?: string | undefined } = {},
     options?: RequestOptions,
   ): AsyncGenerator<SandboxOperationRow> {
-    return streamOperations(this.#core, filters, options);
+    return streamOperations(coreOf(this), filters, options);
   }
 
   /**
@@ -138,155 +140,74 @@ export class SandboxOperations {
     ref: OperationRef,
     options?: RequestOptions & { shop?: string | undefined },
   ): APIPromise<ResponseOf<'operations.show'>> {
-    return this.#call('operations.show', ref, options?.shop ? { query: { shop: options.shop } } : {}, options);
-  }
-
-  /** POST …/pay: the payer transfers to a pending payment, which completes for that amount. Not retried after a timeout. */
-  pay(
-    ref: OperationRef,
-    params: SandboxPayInput = {},
-    options?: RequestOptions,
-  ): APIPromise<ResponseOf<'operations.pay'>> {
-    const body = params.amount !== undefined ? { amount: params.amount } : {};
-    return this.#call('operations.pay', ref, { body, outcomeHint: DETAILS_HINT }, options);
-  }
-
-  /** POST …/settle: the provider completes or fails a pending payout. Not retried after a timeout. */
-  settle(
-    ref: OperationRef,
-    outcome: SandboxSettleOutcome,
-    options?: RequestOptions,
-  ): APIPromise<ResponseOf<'operations.settle'>> {
-    return this.#call('operations.settle', ref, { body: { outcome }, outcomeHint: DETAILS_HINT }, options);
-  }
-
-  /** POST …/review: a reviewer approves (completes) or declines (rejects) a payment in manual_check. Not retried after a timeout. */
-  review(
-    ref: OperationRef,
-    decision: SandboxReviewDecision,
-    params: SandboxReviewInput = {},
-    options?: RequestOptions,
-  ): APIPromise<ResponseOf<'operations.review'>> {
-    const body = params.amount !== undefined ? { decision, amount: params.amount } : { decision };
-    return this.#call('operations.review', ref, { body, outcomeHint: DETAILS_HINT }, options);
-  }
-
-  #call<E extends 'operations.show' | 'operations.pay' | 'operations.settle' | 'operations.review'>(
-    id: E,
-    ref: OperationRef,
-    input: RequestInput,
-    options: RequestOptions | undefined,
-  ): APIPromise<ResponseOf<E>> {
-    let target: Pick<RequestInput, 'params' | 'query'>;
-    try {
-      target = targetOf(ref);
-    } catch (err) {
-      return new APIPromise(Promise.reject(err));
-    }
-    return this.#core.request(id, { ...input, ...target, query: { ...target.query, ...input.query } }, options);
+    const input = () => on(ref, options?.shop ? { query: { shop: options.shop } } : {});
+    return requestWith(coreOf(this), 'operations.show', input, options);
   }
 }
 
 /** Sandbox time. Every delay of the sandbox (acceptance, settlement, expiry) is a timer on this clock. */
-export class SandboxClockControl {
-  readonly #core: PaygateCore;
-
-  constructor(core: PaygateCore) {
-    this.#core = core;
-  }
-
+export class SandboxClockControl extends resource({
   /** GET /sandbox/clock (admin): `now`, whether the clock is frozen, and how many timers are pending. */
-  get(options?: RequestOptions): APIPromise<ResponseOf<'clock.show'>> {
-    return this.#core.request('clock.show', {}, options);
-  }
-
+  'clock.show': named('get', call(0)),
   /**
    * POST /sandbox/clock/advance (admin): move sandbox time forward and run every timer that falls due; resolves
    * once they have run. Not retried after a timeout (advancing twice moves time twice).
    * @param by Milliseconds (integer ≥ 0) or a duration: `"500ms"`, `"10s"`, `"5m"`, `"2h"`, `"1d"`.
    */
-  advance(by: number | string, options?: RequestOptions): APIPromise<ResponseOf<'clock.advance'>> {
-    return this.#core.request(
-      'clock.advance',
-      {
-        body: { by },
-        outcomeHint: 'time may or may not have moved: read client.sandbox.clock.get() before advancing again',
-      },
-      options,
-    );
-  }
-}
+  'clock.advance': call(1, (by: number | string) => ({
+    body: { by },
+    outcomeHint: 'time may or may not have moved: read client.sandbox.clock.get() before advancing again',
+  })),
+}) {}
 
 /** Whether the providers' receipt evidence (and receipt links) are available: switch it off to test the fallbacks. */
-export class SandboxEvidenceControl {
-  readonly #core: PaygateCore;
-
-  constructor(core: PaygateCore) {
-    this.#core = core;
-  }
-
+export class SandboxEvidenceControl extends resource({
   /** GET /sandbox/evidence (admin). */
-  get(options?: RequestOptions): APIPromise<ResponseOf<'evidence.show'>> {
-    return this.#core.request('evidence.show', {}, options);
-  }
-
+  'evidence.show': named('get', call(0)),
   /**
    * PUT /sandbox/evidence (admin). While off, get_operation_state of a completed payment answers 503
    * `evidence_unavailable` by operation_id and `receipt_evidence_status: "unavailable"` by merchant_operation_id.
    */
-  set(available: boolean, options?: RequestOptions): APIPromise<ResponseOf<'evidence.set'>> {
-    return this.#core.request(
-      'evidence.set',
-      { body: { available }, outcomeHint: 'read client.sandbox.evidence.get() to see the current setting' },
-      options,
-    );
-  }
-}
+  'evidence.set': call(1, (available: boolean) => ({
+    body: { available },
+    outcomeHint: 'read client.sandbox.evidence.get() to see the current setting',
+  })),
+}) {}
 
 /** API keys of every shop. Keys are stored hashed: an issued key is shown once. */
-export class SandboxKeys {
-  readonly #core: PaygateCore;
-
-  constructor(core: PaygateCore) {
-    this.#core = core;
-  }
-
+export class SandboxKeys extends resource({
   /** GET /sandbox/keys (admin): id, shop, last 4 characters and revocation of each key. */
-  list(query: SandboxListKeysInput = {}, options?: RequestOptions): APIPromise<ResponseOf<'keys.list'>> {
-    return this.#core.request('keys.list', { query: { shop_id: query.shop_id } }, options);
-  }
-
+  'keys.list': call(1, (query: SandboxListKeysInput = {}) => ({ query: { shop_id: query.shop_id } })),
   /** POST /sandbox/keys (admin): a new key for a shop; `api_key` is in this answer only. Not retried after a timeout. */
-  issue(params: SandboxIssueKeyInput, options?: RequestOptions): APIPromise<ResponseOf<'keys.issue'>> {
-    const body = {
+  'keys.issue': call(1, (params: SandboxIssueKeyInput) => ({
+    body: {
       shop_id: params.shop_id,
       ...(params.label !== undefined ? { label: params.label } : {}),
       ...(params.scopes !== undefined ? { scopes: params.scopes } : {}),
-    };
-    return this.#core.request(
-      'keys.issue',
-      { body, outcomeHint: 'a key may or may not have been issued: see client.sandbox.keys.list()' },
-      options,
-    );
-  }
-
+    },
+    outcomeHint: 'a key may or may not have been issued: see client.sandbox.keys.list()',
+  })),
   /** POST /sandbox/keys/:id/revoke (admin): the key stops authenticating at once; revoking twice answers the same. */
-  revoke(id: string, options?: RequestOptions): APIPromise<ResponseOf<'keys.revoke'>> {
-    return this.#core.request(
-      'keys.revoke',
-      { params: { id }, outcomeHint: 'see client.sandbox.keys.list() for whether it was revoked' },
-      options,
-    );
-  }
-}
+  'keys.revoke': call(1, (id: string) => ({
+    params: { id },
+    outcomeHint: 'see client.sandbox.keys.list() for whether it was revoked',
+  })),
+}) {}
 
-/** `/sandbox/operations/<operation_id>` or `/sandbox/operations/-?merchant_operation_id=…`; exactly one identifier. */
-function targetOf(ref: OperationRef): Pick<RequestInput, 'params' | 'query'> {
+/**
+ * `input` sent to `/sandbox/operations/<operation_id>` or `/sandbox/operations/-?merchant_operation_id=…`: exactly one
+ * identifier.
+ */
+function on(ref: OperationRef, input: RequestInput): RequestInput {
   const byId = ref?.operation_id !== undefined;
   const byMerchantId = ref?.merchant_operation_id !== undefined;
   if (byId === byMerchantId) {
     throw new PaygateError('identify the operation by exactly one of { operation_id } or { merchant_operation_id }');
   }
-  if (byId) return { params: { id: ref.operation_id! } };
-  return { params: { id: '-' }, query: { merchant_operation_id: ref.merchant_operation_id! } };
+  if (byId) return { ...input, params: { id: ref.operation_id! } };
+  return {
+    ...input,
+    params: { id: '-' },
+    query: { ...input.query, merchant_operation_id: ref.merchant_operation_id! },
+  };
 }

@@ -1,4 +1,4 @@
-// Issue 30: everything a container sets for `sandbox start` can come from the environment. PAYGATE_HOST (the image
+// Everything a container sets for `sandbox start` can come from the environment. PAYGATE_HOST (the image
 // listens on 0.0.0.0) and PAYGATE_HTTPS were flags only; a yes/no variable that is neither is a usage error, so
 // PAYGATE_HTTPS=0 never turns TLS on.
 import { spawn } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Issue 13 B8: a store folder that cannot be written was reported as "not allowed to listen … pick a port above
+// A store folder that cannot be written was reported as "not allowed to listen … pick a port above
 // 1024". A file-system failure now names the path, the errno and what to do; only a listen failure speaks of ports.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

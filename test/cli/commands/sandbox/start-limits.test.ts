@@ -1,4 +1,4 @@
-// Issue 25 §B item 4: the server's limits are flags of `sandbox start` (docs/limits.md): listed in its help, checked
+// The server's limits are flags of `sandbox start` (docs/limits.md): listed in its help, checked
 // (exit 2 for a value that is not a positive whole number), and handed to the sandbox as SandboxOptions.limits.
 import { describe, expect, it } from 'vitest';
 import { sandboxStartOptions } from '../../../../src/cli/commands/sandbox/define.js';

@@ -1,4 +1,4 @@
-// Issue 25 §B item 3: stalled server-sent-event streams buffered without limit (200 raw connections to the ops
+// Stalled server-sent-event streams buffered without limit (200 raw connections to the ops
 // stream that never read: creates 3× slower, +163 MB that stayed). Every SSE stream of the emulator (the ops stream,
 // the logs stream, the hosted page's events) now goes through one bounded helper: a client that stops reading is
 // dropped once what waits for it passes the configured bytes or events (its listener removed, its queue let go);

@@ -1,4 +1,4 @@
-// Issue 13 item 11: receipt checks of one payer stalled every shop. The hosted page read and parsed a whole 10 MiB
+// Receipt checks of one payer stalled every shop. The hosted page read and parsed a whole 10 MiB
 // body before it looked at the payment (twenty uploads to a pending card payment: all 409, +340 MB), and every
 // check of every shop waited in one serial queue. Now the payment's status and the declared length are checked
 // before the body is read; an upload of unknown length is cut at the limit; the queue is bounded per shop (429) and

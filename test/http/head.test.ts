@@ -1,4 +1,4 @@
-// Issue 13 B8/B15: HEAD on a GET route answered 405, and HEAD /pay/<id> a 404 with a JSON body. HEAD now answers
+// HEAD on a GET route answered 405, and HEAD /pay/<id> a 404 with a JSON body. HEAD now answers
 // like GET, without a body, in process and over HTTP.
 import { expect, it } from 'vitest';
 import { KEY_A, paymentBody } from '../helpers/harness.js';

@@ -1,4 +1,4 @@
-// Spec §5 rule 3 (issue 13 B15, issue 14 item 4): an unauthenticated request never reaches dispatch. Without a
+// Spec §5 rule 3: an unauthenticated request never reaches dispatch. Without a
 // valid key, an unknown /v1 path and a known one with the wrong method are 401, like any /v1 request; only a valid
 // key learns that the path or the method does not exist (404, 405).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

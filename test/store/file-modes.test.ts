@@ -1,4 +1,4 @@
-// Issue 13 B8: the store's files hold webhook secrets and key hashes, and were created world-readable (0644). Every
+// The store's files hold webhook secrets and key hashes, and were created world-readable (0644). Every
 // file of a store is now owner-only (0600) and the folders it makes are 0700, whatever the umask.
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,9 +1,9 @@
-// Issue 13 B4 and B9: values from a client or a receiver that used to break the sandbox for good.
+// Values from a client or a receiver that used to break the sandbox for good.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_RETRY_AFTER_MS, retryAfterMs } from '../../src/emulator/webhook-outbox/records.js';
 import { harness, paymentBody, type Harness } from '../helpers/harness.js';
 
-describe('a clock advance out of range (B4)', () => {
+describe('a clock advance out of range', () => {
   let h: Harness;
   beforeEach(async () => {
     h = await harness('in-process', { frozenClock: true, adminToken: 'adm' });
@@ -30,7 +30,7 @@ describe('a clock advance out of range (B4)', () => {
   });
 });
 
-describe("a receiver's Retry-After (B9)", () => {
+describe("a receiver's Retry-After", () => {
   it('is clamped to the retry schedule: a huge value waits 10 h, never a time that cannot be written', () => {
     expect(retryAfterMs('99999999999999')).toBe(MAX_RETRY_AFTER_MS);
     expect(retryAfterMs('999999999999')).toBe(MAX_RETRY_AFTER_MS);

@@ -1,4 +1,4 @@
-// Issue 25 §B item 4: no connection limits (1,500 connections sending a header line every 4 s, then 1,500 sending a
+// Connection limits. There were none (1,500 connections sending a header line every 4 s, then 1,500 sending a
 // body a byte every 3 s, all stayed open). Now a request must send its headers within headersTimeout and arrive
 // whole within requestTimeout (408 and the connection closed), while an event stream — a long answer to a request
 // that has arrived — outlives both; the server takes so many connections and answers the next one 503

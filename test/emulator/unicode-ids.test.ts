@@ -1,4 +1,4 @@
-// Issue 13 A2: "pay-\ud800" and "pay-\udfff" (lone surrogates) both became U+FFFD when the operation_id was hashed,
+// "pay-\ud800" and "pay-\udfff" (lone surrogates) both became U+FFFD when the operation_id was hashed,
 // so a second create overwrote the first. Every request field must be well-formed Unicode: 400, nothing stored.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers/harness.js';

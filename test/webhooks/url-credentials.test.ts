@@ -1,4 +1,4 @@
-// Issue 13 B8/B15: a webhook URL with credentials (user:password@, ?token=) was listed in full, and its user and
+// A webhook URL with credentials (user:password@, ?token=) was listed in full, and its user and
 // password were silently dropped when sending. Listings now mask them like secrets; they are sent as Basic auth.
 import { afterEach, describe, expect, it } from 'vitest';
 import { maskUrl } from '../../src/emulator/webhook-outbox/records.js';

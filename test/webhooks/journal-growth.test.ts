@@ -1,4 +1,4 @@
-// Issue 13 B10 (rest): every delivery record carried a copy of its endpoint's URL, so one create with 16 endpoints of
+// Every delivery record carried a copy of its endpoint's URL, so one create with 16 endpoints of
 // 2,048-character URLs wrote 16 URL copies to the journal, and every outcome rewrote them. A delivery now names its
 // endpoint; the URL is read from the endpoint when an attempt is sent.
 import { readFileSync, statSync } from 'node:fs';

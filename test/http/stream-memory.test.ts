@@ -1,4 +1,4 @@
-// Issue 25 §B item 6: "RSS returns within 10 % of its start once they close". An event's bytes were cached beside
+// "RSS returns within 10 % of its start once they close". An event's bytes were cached beside
 // the object they were made from (a WeakMap keyed by the request log's entry), so every entry a logs stream had been
 // sent kept its encoded copy for as long as the ring kept the entry, after every stream had closed. The bytes are
 // now shared only among the streams one change is sent to, in the same turn. Checked with a forced collection

@@ -1,4 +1,4 @@
-// Issue 13 B10 (part): webhook endpoints were unbounded (1,000 endpoints of 65,000-character URLs), and removed
+// Webhook endpoints were unbounded (1,000 endpoints of 65,000-character URLs), and removed
 // endpoints kept their secrets. A shop may have 16 endpoints, a URL 2,048 characters; a removed endpoint's secrets go.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_WEBHOOK_ENDPOINTS, MAX_WEBHOOK_URL_LENGTH } from '../../src/contract/sandbox-webhooks.js';

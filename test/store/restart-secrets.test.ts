@@ -1,4 +1,4 @@
-// Issue 13 B13: receipt links signed before a restart answered 404 within their 15 minutes (the signing key was new
+// Receipt links signed before a restart answered 404 within their 15 minutes (the signing key was new
 // at each start), a clock advance was lost on restart, and the flexible-link key sat in plain text in the store.
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// Issue 13 B12: /pay/<id> was served for every payment of a shop with the hosted page, including payments created
+// /pay/<id> was served for every payment of a shop with the hosted page, including payments created
 // with POST /v1/payment, which never return a payment_url — and their id is a name-based UUID anyone can compute.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { harness, paymentBody, type Harness } from '../helpers/harness.js';

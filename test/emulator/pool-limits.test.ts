@@ -1,4 +1,4 @@
-// Issue 13, items 7 and 14: a pool layout neither blocks everyone nor grows without bound. A layout is planned in
+// A pool layout neither blocks everyone nor grows without bound. A layout is planned in
 // batches that yield to the event loop; one request lays out at most 10,000 payouts; a shop holds at most 20,000
 // open pool payouts, counting layouts still in progress (409 pool_limit).
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 13 B5 and B6: a receipt named квитанция.pdf made receipt_url answer 500 (the name broke the header), and a
+// A receipt named квитанция.pdf made receipt_url answer 500 (the name broke the header), and a
 // "receipt" declared text/html was served back inline as HTML from the pages' origin.
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 13 A3: two receipt uploads to one payment at the same moment got the same upload number and file; the
+// Two receipt uploads to one payment at the same moment got the same upload number and file; the
 // losing upload (409) overwrote the stored file, so receipt_url served the other PDF. Each upload now has its own
 // file, the loser's file is removed, and receipt_url serves exactly the receipt that decided the status.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
