@@ -1,27 +1,25 @@
 // Creating payments and payouts (spec §2.1–§2.3, §4.1, §4.2, §4.4): field rules, idempotency, routing through
-// simulated providers, amounts and the payout reserve. Pure: returns the changes to write.
-import { claimOf, type PaymentFields, type PayoutFields } from './operation.js';
+// simulated providers, amounts and the payout reserve. Pure: returns the changes to write. What a provider's
+// acceptance adds, and the end of an acceptance wait, are in acceptance.ts.
+import type { PaymentFields, PayoutFields } from './operation.js';
 import type { Conversion, Destination, OperationKind, OperationRecord } from './operation.js';
-import type { DomainContext, StateChange } from './state.js';
+import type { DomainContext } from './state.js';
 import type { ProviderDef, RouteDef, ShopDef } from './world.js';
 import { DomainError } from './errors.js';
 import { validate } from './create-rules.js';
 import { echo } from '../contract/echo.js';
 import { operationIdFor } from './ids.js';
-import { accounts, posting } from './ledger.js';
-import { MAGIC_EXPIRY_MS, SLOW_ACCEPTANCE_MS, TIMEOUT_ACCEPTANCE_MS, magicTags, type MagicTag } from './magic.js';
-import { centsOf, centsText, money, toScale2, ZERO } from './money.js';
-import { claimEnded, movedTo, type Moved } from './lifecycle.js';
+import { SLOW_ACCEPTANCE_MS, TIMEOUT_ACCEPTANCE_MS, magicTags, type MagicTag } from './magic.js';
+import { centsOf, centsText, money, toScale2 } from './money.js';
+import { movedTo, type Moved } from './lifecycle.js';
 import { commissionCents, commissionOn, converted, tierFor, tierForCents } from './pricing.js';
-import { allocateRequisites } from './requisites.js';
-import { eventFor, move, SETTLED_TO_NOTHING, type OperationEvent } from './transitions.js';
+import { eventFor, SETTLED_TO_NOTHING } from './transitions.js';
 import type { Slot } from './pool.js';
 import { iso } from './state.js';
 
 export { methodFor } from './create-rules.js';
-
-/** The gateway waits this long for a provider to accept a create (spec §4.1). */
-export const ACCEPTANCE_WAIT_MS = 15_000;
+export { ACCEPTANCE_WAIT_MS, finishAdmission } from './acceptance.js';
+import { ACCEPTANCE_WAIT_MS, acceptedChanges, acceptedFields, fundsSuffice, withEvent } from './acceptance.js';
 
 export const ANONYMOUS_NAME = 'аноним';
 
@@ -246,120 +244,6 @@ export function conflict(merchantOperationId: string): DomainError {
     `merchant_operation_id ${echo(merchantOperationId)} was already used with a different body; use a new merchant_operation_id`,
     'merchant_operation_id',
   );
-}
-
-function fundsSuffice(ctx: DomainContext, shop: ShopDef, q: Quote): boolean {
-  const balance = ctx.state.accountTotal(accounts.balance(shop.id), q.settlement_currency);
-  const limit = money(shop.overdraft_limits[q.settlement_currency] ?? '0');
-  return balance.minus(money(q.settlement)).greaterThanOrEqualTo(limit.negated());
-}
-
-function withEvent(op: OperationRecord): StateChange[] {
-  const event = eventFor(op);
-  return event
-    ? [
-        { kind: 'operation', op },
-        { kind: 'event', event },
-      ]
-    : [{ kind: 'operation', op }];
-}
-
-/** What acceptance adds: the receipt requirement, inbound requisites for a payment, the provider's expiry. */
-function acceptedFields(
-  ctx: DomainContext,
-  op: { id: string; type: OperationKind; method: string; magic: readonly MagicTag[]; claim?: { payout_id: string } },
-  provider: ProviderDef,
-): { requires_receipt: boolean; destination?: Destination; expires_at?: string } {
-  if (op.type !== 'payment') return { requires_receipt: false };
-  // A pool payment's requisites are the destination of the payout it pays into.
-  const destination = op.claim
-    ? { ...(ctx.state.operation(op.claim.payout_id)?.destination ?? {}) }
-    : allocateRequisites(op.id, ctx.world.methods.get(op.method)!, provider, ctx.world.banks);
-  const out: { requires_receipt: boolean; destination?: Destination; expires_at?: string } = {
-    requires_receipt: provider.requires_receipt || op.magic.includes('receipt'),
-    destination,
-  };
-  const expiryMs = op.magic.includes('expire') ? MAGIC_EXPIRY_MS : provider.expiry_ms;
-  if (expiryMs) out.expires_at = iso(ctx.now + expiryMs);
-  return out;
-}
-
-/** The operation, its event, and for a payout the reserve that moves its settlement amount to `reserved`. */
-function acceptedChanges(op: OperationRecord, event: OperationEvent | undefined, at: string): StateChange[] {
-  const changes: StateChange[] = [{ kind: 'operation', op }];
-  if (event) changes.push({ kind: 'event', event });
-  if (op.type === 'payout') {
-    changes.push({
-      kind: 'posting',
-      posting: posting({
-        id: `${op.id}:reserve`,
-        shopId: op.shop_id,
-        operationId: op.id,
-        kind: 'payout_reserved',
-        source: accounts.balance(op.shop_id),
-        destination: accounts.reserved(op.shop_id),
-        currency: op.settlement_currency,
-        amount: money(op.settlement_amount),
-        at,
-      }),
-    });
-  }
-  return changes;
-}
-
-/** An admitting create's provider accepted: move to pending / awaiting_confirmation. */
-function accept(ctx: DomainContext, op: OperationRecord, provider: ProviderDef, cause: string): Moved {
-  const now = iso(ctx.now);
-  const fields = acceptedFields(ctx, op, provider);
-  const moved = move(op, fields.requires_receipt ? 'awaiting_confirmation' : 'pending', now, cause, fields);
-  return movedTo(ctx, moved.op, acceptedChanges(moved.op, moved.event, now));
-}
-
-/**
- * The acceptance wait of an admitting create is over (sandbox clock reached accept_at): the provider
- * accepted, or it was slower than the 15 s wait and the create is rejected. No-op when the admission
- * was already decided (for example cancelled first).
- */
-export function finishAdmission(ctx: DomainContext, opId: string): Moved | undefined {
-  const op = ctx.state.operation(opId);
-  if (!op || op.status !== 'admitting') return undefined;
-  const provider = op.provider_id ? ctx.world.providers.get(op.provider_id) : undefined;
-  const latency = provider ? effectiveLatency(provider, op.magic) : Infinity;
-  const now = iso(ctx.now);
-  if (!provider || latency > ACCEPTANCE_WAIT_MS) {
-    const moved = move(op, 'rejected', now, 'provider did not accept within 15 s', {
-      rejected_at: now,
-      reject_reason: 'provider_timeout',
-    });
-    return movedTo(ctx, moved.op, [...withEvent(moved.op), ...claimEnded(ctx, moved.op, ZERO)]);
-  }
-  const claim = claimOf(op);
-  if (claim && ctx.state.operation(claim.payout_id)?.status !== 'pending') {
-    // The payout slot closed while the payment waited: the pool has nothing to pay into.
-    const moved = move(op, 'rejected', now, 'the matched payout closed before acceptance', {
-      rejected_at: now,
-      reject_reason: 'no_provider_accepted',
-    });
-    return movedTo(ctx, moved.op, withEvent(moved.op));
-  }
-  const shop = ctx.world.shops.get(op.shop_id)!;
-  if (op.type === 'payout') {
-    const q = { settlement: op.settlement_amount, settlement_currency: op.settlement_currency } as Quote;
-    if (!fundsSuffice(ctx, shop, q)) {
-      const moved = move(op, 'rejected', now, 'insufficient funds at acceptance', {
-        rejected_at: now,
-        reject_reason: 'insufficient_funds',
-      });
-      return movedTo(ctx, moved.op, withEvent(moved.op));
-    }
-  }
-  return accept(ctx, op, provider, 'provider accepted');
-}
-
-function effectiveLatency(provider: ProviderDef, magic: readonly MagicTag[]): number {
-  if (magic.includes('timeout')) return TIMEOUT_ACCEPTANCE_MS;
-  if (magic.includes('slow')) return SLOW_ACCEPTANCE_MS;
-  return provider.acceptance_latency_ms;
 }
 
 /** An operation before its first status. */

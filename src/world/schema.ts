@@ -76,7 +76,7 @@ const PoolLayout = z
     message: 'give either amounts or generate',
   });
 
-export const WorldSchema = z
+const WorldFields = z
   .object({
     $schema: z.string().optional(),
     name: z.string().default('paygate sandbox'),
@@ -179,115 +179,135 @@ export const WorldSchema = z
       ...s,
       flexible_link_lifetime_ms: flexible_link_lifetime,
     })),
-  }))
-  .superRefine((w, ctx) => {
-    const has = (list: { id: string }[], id: string) => list.some((x) => x.id === id);
-    const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
-    const unique = (name: string, ids: string[]) => {
-      const seen = new Set<string>();
-      ids.forEach((id, i) => {
-        if (seen.has(id)) issue([name, i, 'id'], `duplicate id ${id}`);
-        seen.add(id);
-      });
-    };
-    unique(
-      'merchants',
-      w.merchants.map((m) => m.id),
-    );
-    unique(
-      'shops',
-      w.shops.map((s) => s.id),
-    );
-    unique(
-      'api_keys',
-      w.api_keys.map((k) => k.id),
-    );
-    unique(
-      'methods',
-      w.methods.map((m) => m.id),
-    );
-    unique(
-      'providers',
-      w.providers.map((p) => p.id),
-    );
-    unique(
-      'routes',
-      w.routes.map((r) => r.id),
-    );
-    unique(
-      'webhooks',
-      w.webhooks.map((h) => h.id),
-    );
-    w.webhooks.forEach((h, i) => {
-      if (!has(w.shops, h.shop_id)) issue(['webhooks', i, 'shop_id'], `unknown shop ${h.shop_id}`);
+  }));
+
+type WorldFields = z.output<typeof WorldFields>;
+type Issue = (path: (string | number)[], message: string) => void;
+const has = (list: { id: string }[], id: string) => list.some((x) => x.id === id);
+
+/** Every id is unique within its list. */
+function checkIds(w: WorldFields, issue: Issue): void {
+  const unique = (name: string, ids: string[]) => {
+    const seen = new Set<string>();
+    ids.forEach((id, i) => {
+      if (seen.has(id)) issue([name, i, 'id'], `duplicate id ${id}`);
+      seen.add(id);
     });
-    const keys = new Set<string>();
-    w.api_keys.forEach((k, i) => {
-      if (keys.has(k.key)) issue(['api_keys', i, 'key'], 'duplicate key');
-      keys.add(k.key);
-      if (!has(w.shops, k.shop_id)) issue(['api_keys', i, 'shop_id'], `unknown shop ${k.shop_id}`);
-    });
-    w.shops.forEach((s, i) => {
-      if (!has(w.merchants, s.merchant_id)) issue(['shops', i, 'merchant_id'], `unknown merchant ${s.merchant_id}`);
-      for (const c of [
-        ...(s.currencies ?? []),
-        ...Object.keys(s.opening_balances),
-        ...Object.keys(s.overdraft_limits),
-      ]) {
-        if (!w.currencies.includes(c)) issue(['shops', i], `currency ${c} is not in currencies`);
-      }
-    });
-    w.methods.forEach((m, i) => {
-      if (!w.currencies.includes(m.currency))
-        issue(['methods', i, 'currency'], `currency ${m.currency} is not in currencies`);
-    });
-    w.banks.forEach((b, i) => {
-      if (!w.currencies.includes(b.currency))
-        issue(['banks', i, 'currency'], `currency ${b.currency} is not in currencies`);
-    });
-    w.providers.forEach((p, i) => {
-      if (p.conversion) {
-        if (!w.currencies.includes(p.conversion.to))
-          issue(['providers', i, 'conversion', 'to'], `currency ${p.conversion.to} is not in currencies`);
-        if (!w.fx_sources.some((f) => f.id === p.conversion!.source))
-          issue(['providers', i, 'conversion', 'source'], `unknown fx source ${p.conversion.source}`);
-      }
-      p.inbound_banks.forEach((b, j) => {
-        if (!w.banks.some((x) => x.code === b)) issue(['providers', i, 'inbound_banks', j], `unknown bank ${b}`);
-      });
-    });
-    const routeKeys = new Set<string>();
-    w.routes.forEach((r, i) => {
-      if (!has(w.shops, r.shop_id)) issue(['routes', i, 'shop_id'], `unknown shop ${r.shop_id}`);
-      if (!has(w.methods, r.method)) issue(['routes', i, 'method'], `unknown method ${r.method}`);
-      r.providers.forEach((p, j) => {
-        if (!has(w.providers, p)) issue(['routes', i, 'providers', j], `unknown provider ${p}`);
-      });
-      const k = `${r.shop_id}/${r.method}/${r.direction}`;
-      if (routeKeys.has(k)) issue(['routes', i], `a second route for ${k}`);
-      routeKeys.add(k);
-    });
-    w.pool_layouts.forEach((l, i) => {
-      if (!has(w.shops, l.shop_id)) issue(['pool_layouts', i, 'shop_id'], `unknown shop ${l.shop_id}`);
-      const route = w.routes.find((r) => r.shop_id === l.shop_id && r.method === l.method && r.direction === 'payout');
-      const pooled = route?.providers.some((id) => w.providers.find((p) => p.id === id)?.kind === 'self_matching');
-      if (!pooled)
-        issue(
-          ['pool_layouts', i, 'method'],
-          `shop ${l.shop_id} has no ${l.method} payout route through a self_matching provider`,
-        );
-      if (l.generate && money(l.generate.min).greaterThan(money(l.generate.max)))
-        issue(['pool_layouts', i, 'generate', 'min'], 'must not exceed max');
-    });
-    w.faults.forEach((f, i) => {
-      if (f.shop_id !== undefined && !has(w.shops, f.shop_id))
-        issue(['faults', i, 'shop_id'], `unknown shop ${f.shop_id}`);
-    });
-    w.pricing.forEach((p, i) => {
-      if (!has(w.shops, p.shop_id)) issue(['pricing', i, 'shop_id'], `unknown shop ${p.shop_id}`);
-      if (!has(w.methods, p.method)) issue(['pricing', i, 'method'], `unknown method ${p.method}`);
+  };
+  unique(
+    'merchants',
+    w.merchants.map((m) => m.id),
+  );
+  unique(
+    'shops',
+    w.shops.map((s) => s.id),
+  );
+  unique(
+    'api_keys',
+    w.api_keys.map((k) => k.id),
+  );
+  unique(
+    'methods',
+    w.methods.map((m) => m.id),
+  );
+  unique(
+    'providers',
+    w.providers.map((p) => p.id),
+  );
+  unique(
+    'routes',
+    w.routes.map((r) => r.id),
+  );
+  unique(
+    'webhooks',
+    w.webhooks.map((h) => h.id),
+  );
+}
+
+/** Keys are unique and belong to a shop; shops to a merchant; every currency named is one of `currencies`. */
+function checkShops(w: WorldFields, issue: Issue): void {
+  w.webhooks.forEach((h, i) => {
+    if (!has(w.shops, h.shop_id)) issue(['webhooks', i, 'shop_id'], `unknown shop ${h.shop_id}`);
+  });
+  const keys = new Set<string>();
+  w.api_keys.forEach((k, i) => {
+    if (keys.has(k.key)) issue(['api_keys', i, 'key'], 'duplicate key');
+    keys.add(k.key);
+    if (!has(w.shops, k.shop_id)) issue(['api_keys', i, 'shop_id'], `unknown shop ${k.shop_id}`);
+  });
+  w.shops.forEach((s, i) => {
+    if (!has(w.merchants, s.merchant_id)) issue(['shops', i, 'merchant_id'], `unknown merchant ${s.merchant_id}`);
+    for (const c of [...(s.currencies ?? []), ...Object.keys(s.opening_balances), ...Object.keys(s.overdraft_limits)]) {
+      if (!w.currencies.includes(c)) issue(['shops', i], `currency ${c} is not in currencies`);
+    }
+  });
+}
+
+/** Methods, banks and providers: their currencies, fx sources and banks exist. */
+function checkProviders(w: WorldFields, issue: Issue): void {
+  w.methods.forEach((m, i) => {
+    if (!w.currencies.includes(m.currency))
+      issue(['methods', i, 'currency'], `currency ${m.currency} is not in currencies`);
+  });
+  w.banks.forEach((b, i) => {
+    if (!w.currencies.includes(b.currency))
+      issue(['banks', i, 'currency'], `currency ${b.currency} is not in currencies`);
+  });
+  w.providers.forEach((p, i) => {
+    if (p.conversion) {
+      if (!w.currencies.includes(p.conversion.to))
+        issue(['providers', i, 'conversion', 'to'], `currency ${p.conversion.to} is not in currencies`);
+      if (!w.fx_sources.some((f) => f.id === p.conversion!.source))
+        issue(['providers', i, 'conversion', 'source'], `unknown fx source ${p.conversion.source}`);
+    }
+    p.inbound_banks.forEach((b, j) => {
+      if (!w.banks.some((x) => x.code === b)) issue(['providers', i, 'inbound_banks', j], `unknown bank ${b}`);
     });
   });
+}
+
+/** Routes (one per shop, method and direction), pool layouts, faults and pricing name rows that exist. */
+function checkRoutes(w: WorldFields, issue: Issue): void {
+  const routeKeys = new Set<string>();
+  w.routes.forEach((r, i) => {
+    if (!has(w.shops, r.shop_id)) issue(['routes', i, 'shop_id'], `unknown shop ${r.shop_id}`);
+    if (!has(w.methods, r.method)) issue(['routes', i, 'method'], `unknown method ${r.method}`);
+    r.providers.forEach((p, j) => {
+      if (!has(w.providers, p)) issue(['routes', i, 'providers', j], `unknown provider ${p}`);
+    });
+    const k = `${r.shop_id}/${r.method}/${r.direction}`;
+    if (routeKeys.has(k)) issue(['routes', i], `a second route for ${k}`);
+    routeKeys.add(k);
+  });
+  w.pool_layouts.forEach((l, i) => {
+    if (!has(w.shops, l.shop_id)) issue(['pool_layouts', i, 'shop_id'], `unknown shop ${l.shop_id}`);
+    const route = w.routes.find((r) => r.shop_id === l.shop_id && r.method === l.method && r.direction === 'payout');
+    const pooled = route?.providers.some((id) => w.providers.find((p) => p.id === id)?.kind === 'self_matching');
+    if (!pooled)
+      issue(
+        ['pool_layouts', i, 'method'],
+        `shop ${l.shop_id} has no ${l.method} payout route through a self_matching provider`,
+      );
+    if (l.generate && money(l.generate.min).greaterThan(money(l.generate.max)))
+      issue(['pool_layouts', i, 'generate', 'min'], 'must not exceed max');
+  });
+  w.faults.forEach((f, i) => {
+    if (f.shop_id !== undefined && !has(w.shops, f.shop_id))
+      issue(['faults', i, 'shop_id'], `unknown shop ${f.shop_id}`);
+  });
+  w.pricing.forEach((p, i) => {
+    if (!has(w.shops, p.shop_id)) issue(['pricing', i, 'shop_id'], `unknown shop ${p.shop_id}`);
+    if (!has(w.methods, p.method)) issue(['pricing', i, 'method'], `unknown method ${p.method}`);
+  });
+}
+
+export const WorldSchema = WorldFields.superRefine((w, ctx) => {
+  const issue: Issue = (path, message) => ctx.addIssue({ code: 'custom', path, message });
+  checkIds(w, issue);
+  checkShops(w, issue);
+  checkProviders(w, issue);
+  checkRoutes(w, issue);
+});
 
 /** Compile-time check that the parsed fixture is a domain World. */
 export type ParsedWorld = z.output<typeof WorldSchema>;

@@ -57,7 +57,7 @@ export const STATUS_OF = {
   unhealthy: 503,
   read_capacity_exhausted: 503,
   read_timeout: 503,
-  // Failure cases of the spec that only an injected fault produces (src/contract/faults.ts FAULT_CASES), and the
+  // Failure cases of the spec that only an injected fault produces (src/contract/fault-cases.ts FAULT_CASES), and the
   // fault controls' own.
   scope_not_accessible: 404,
   shop_not_ready: 412,

@@ -1,11 +1,11 @@
 // The gateway service: runs domain commands against the store and the sandbox clock. A command returns its outcome
 // (changes and effects, decided by the domain); the service writes the changes through the write pipeline
 // (pipeline.ts: admit → extend → write → subscribers), and only once they are written carries the effects out (timers
-// on the sandbox clock, the release of a create waiting on its admission): the effect runner is the pipeline's last
-// subscriber. A failed write changes nothing (the store takes it back) and answers 503 store_unavailable. After a
-// restart the timers are derived again from the stored records.
-import { uploadsOf } from '../../domain/operation.js';
-import { createHmac, randomUUID } from 'node:crypto';
+// on the sandbox clock, the release of a create waiting on its admission): the effect runner (effect-runner.ts) is
+// the pipeline's last subscriber. A failed write changes nothing (the store takes it back) and answers 503
+// store_unavailable. After a restart the timers are derived again from the stored records. A receipt upload's steps
+// are in receipts.ts.
+import { createHmac } from 'node:crypto';
 import type { CreateParams } from '../../domain/create.js';
 import type { BalanceFigures } from '../../domain/ledger.js';
 import type { OperationKind, OperationRecord } from '../../domain/operation.js';
@@ -23,30 +23,19 @@ import { layOutPool } from './pool-layouts.js';
 import { hashApiKey, seedChanges } from './seed.js';
 import { DEFAULT_READ_SETTINGS, type ReadSettings } from './amount-reads.js';
 import {
-  acceptsReceipt,
   cancel,
   payerPays,
   providerSettles,
-  receiptUploaded,
   reviewerDecides,
   type CancelOutcome,
   type ReviewVerdict,
 } from '../../domain/commands.js';
-import {
-  TIMER_STATUSES,
-  linkTimersOf,
-  timersOf,
-  type Effect,
-  type Outcome,
-  type TimerCommand,
-} from '../../domain/effects.js';
-import { runTimer } from '../../domain/timers.js';
+import { TIMER_STATUSES, linkTimersOf, timersOf, type Effect, type Outcome } from '../../domain/effects.js';
 import type { Moved } from '../../domain/lifecycle.js';
 import type { FileStore } from '../../store/files.js';
-import { nameUuid } from '../../domain/ids.js';
-import { StoreUnavailableError } from '../../store/errors.js';
-import { notFound, storeUnavailable, TIMER_RETRY_MS } from './errors.js';
-import { AdmissionWaits } from './admissions.js';
+import { notFound, storeUnavailable } from './errors.js';
+import { EffectRunner } from './effect-runner.js';
+import { recordReceipt, type ReceiptFile } from './receipts.js';
 import { LiveFeed, WritePipeline } from './pipeline.js';
 import { accounts, balanceRow } from '../../domain/ledger.js';
 import { iso } from '../../domain/state.js';
@@ -57,7 +46,7 @@ export type { AuthResult, LayoutLimits, OperationRef, SandboxPart, ServiceDeps }
 import type { AuthResult, OperationRef, SandboxPart, ServiceDeps, LayoutLimits } from './service-types.js';
 
 export class GatewayService {
-  private readonly admissions = new AdmissionWaits();
+  private readonly effects: EffectRunner;
   /** Told of every transaction the moment it is written (the live views: operation streams, the hosted page). */
   readonly writeListeners = new LiveFeed();
   readonly world: WorldIndex;
@@ -80,11 +69,12 @@ export class GatewayService {
     this.linkKey = deps.linkKey;
     this.parts = deps.parts;
     this.layoutLimits = deps.layoutLimits ?? {};
+    this.effects = new EffectRunner({ clock, ctx: () => this.ctx(), persist: (o) => this.persist(o) });
     this.pipeline = new WritePipeline({
       store,
       admission: deps.admission,
       extension: deps.extension,
-      subscribers: [...deps.subscribers, this.writeListeners.subscriber, (w) => this.run(w.effects)],
+      subscribers: [...deps.subscribers, this.writeListeners.subscriber, (w) => this.effects.run(w.effects)],
     });
     clock.beforeAdvance = () => store.sync();
     // Where the clock stands is kept in the store, so a restart resumes from it (a frozen clock at the same moment).
@@ -109,8 +99,8 @@ export class GatewayService {
     for (const part of this.parts) changes.push(...part.seed());
     if (changes.length > 0) await this.commit(changes);
     // Only the operations whose status can have a timer are decoded (found by the index's status column).
-    for (const op of this.state.operationsWithStatus(TIMER_STATUSES)) this.run(timersOf(this.world, op));
-    for (const link of this.state.links.values()) this.run(linkTimersOf(link));
+    for (const op of this.state.operationsWithStatus(TIMER_STATUSES)) this.effects.run(timersOf(this.world, op));
+    for (const link of this.state.links.values()) this.effects.run(linkTimersOf(link));
     if (!this.state.meta.has('pool_layouts')) {
       for (const [i, l] of (this.world.data.pool_layouts ?? []).entries()) {
         await layOutPool(
@@ -139,30 +129,9 @@ export class GatewayService {
     return this.commit(outcome.changes, outcome.effects);
   }
 
-  /** Carry out effects the domain decided (after their changes were written). */
-  private run(effects: readonly Effect[]): void {
-    for (const e of effects) {
-      if (e.kind === 'timer') this.clock.schedule(e.at, () => this.fire(e.command));
-      else this.release(e.operation_id);
-    }
-  }
-
-  /** A timer fell due: the domain decides what it still does; a failed write tries again a little later. */
-  private async fire(command: TimerCommand): Promise<void> {
-    try {
-      const outcome = runTimer(this.ctx(), command);
-      if (outcome) await this.persist(outcome);
-    } catch (e) {
-      if (!(e instanceof StoreUnavailableError)) throw e;
-      this.clock.schedule(this.clock.now() + TIMER_RETRY_MS, () => this.fire(command));
-    } finally {
-      if (command.kind === 'finish_admission') this.release(command.operation_id);
-    }
-  }
-
   /** A create waiting on this operation's admission may answer now. */
   private release(id: string): void {
-    this.admissions.release(id);
+    this.effects.release(id);
   }
 
   authenticate(token: string | null | undefined): AuthResult {
@@ -245,7 +214,7 @@ export class GatewayService {
     if (this.#stopped) return;
     this.#stopped = error;
     this.clock.close();
-    this.admissions.close(error);
+    this.effects.close(error);
     for (const fn of [...this.closeListeners]) fn();
     this.closeListeners.clear();
   }
@@ -334,36 +303,10 @@ export class GatewayService {
   async uploadReceipt(
     shopId: string,
     operationId: string,
-    file: { bytes: Uint8Array; filename: string; contentType: string },
+    file: ReceiptFile,
     check: (expectedAmount: string) => Promise<ReviewVerdict>,
   ): Promise<PublicOperation> {
-    const op = this.find(shopId, { operation_id: operationId });
-    if (!op || op.status === 'admitting') throw notFound();
-    acceptsReceipt(op);
-    const verdict = await check(op.expected_amount);
-    // Each upload its own file: a concurrent upload to the same payment never shares (or overwrites) it.
-    const fileId = randomUUID().replace(/-/g, '');
-    await this.files.put(fileId, file.bytes);
-    try {
-      // Re-read: the operation may have moved while the file was checked and written.
-      const current = this.state.operation(op.id);
-      if (!current) throw notFound();
-      const id = nameUuid('upload', op.id, String(uploadsOf(current).length + 1));
-      const upload = {
-        id,
-        file_id: fileId,
-        filename: file.filename,
-        content_type: file.contentType,
-        size: file.bytes.byteLength,
-        uploaded_at: iso(this.clock.now()),
-      };
-      await this.persist(receiptUploaded(this.ctx(), current, upload, verdict));
-    } catch (e) {
-      // This upload decided nothing (the payment moved first, or the write failed): its file goes.
-      await this.files.remove(fileId).catch(() => undefined);
-      throw e;
-    }
-    return this.publicOperation(op.id);
+    return this.publicOperation(await recordReceipt(this, shopId, operationId, file, check));
   }
 
   /** Whether receipt evidence and URL signing are available (a sandbox control turns them off). */
@@ -411,7 +354,7 @@ export class GatewayService {
     this.clock.clearTimers();
     for (const part of this.parts) part.reset();
     await this.store.clear();
-    this.admissions.releaseAll();
+    this.effects.releaseAll();
     for (const fn of this.resetListeners) fn();
     await this.init();
   }
@@ -420,7 +363,7 @@ export class GatewayService {
   private async settled(id: string): Promise<void> {
     await this.store.sync();
     // Not decided yet, even in memory: wait for the decision (released once it is written, or could not be).
-    if (this.state.operation(id)?.status === 'admitting') await this.admissions.wait(id);
+    if (this.state.operation(id)?.status === 'admitting') await this.effects.waitForAdmission(id);
     // A decision applied but still being written is waited for here.
     await this.store.sync();
   }

@@ -1,19 +1,20 @@
 // Webhooks of the sandbox: endpoint registration, the durable outbox (one delivery record per event × endpoint,
 // written in the same commit as the event) and delivery: signed per Standard Webhooks, retried on the sandbox clock,
-// every attempt recorded. The `webhook-timestamp` of an attempt is wall time (the clock's realNow), not sandbox time. Attempts run detached from requests and timers: a slow receiver never holds anything up.
-import { MAX_WEBHOOK_ENDPOINTS } from '../../contract/sandbox-webhooks.js';
-import { randomBytes } from 'node:crypto';
+// every attempt recorded. The `webhook-timestamp` of an attempt is wall time (the clock's realNow), not sandbox time.
+// Attempts run detached from requests and timers: a slow receiver never holds anything up. What an outcome makes of
+// its delivery is in retry.ts, the records the extend stage adds in extension.ts, the endpoint controls in
+// endpoint-controls.ts.
 import type { Dispatcher } from 'undici';
 import type { OperationEvent } from '../../domain/transitions.js';
 import type { WorldIndex } from '../../domain/world.js';
 import type { DeliveryAttempt, StoreChange, WebhookDeliveryRecord, WebhookEndpointRecord } from '../../store/state.js';
 import type { Store } from '../../store/store.js';
-import type { WebhookEvent } from '../../webhooks/index.js';
 import type { SandboxClock } from '../runtime/clock.js';
 import type { Extension, WriteSubscriber } from '../runtime/pipeline.js';
 import type { SandboxPart } from '../runtime/service.js';
 import { iso } from '../../domain/state.js';
-import { toWireState, type EvidenceOptions, type PublicOperation } from '../wire.js';
+import type { EvidenceOptions } from '../wire.js';
+import { outboxRecords, renderEvent } from './extension.js';
 import {
   InThreadAttemptRunner,
   WorkerAttemptRunner,
@@ -22,12 +23,6 @@ import {
   type AttemptRunner,
 } from './attempt-runner.js';
 
-/** Delay before each attempt, from the previous one (sandbox time): at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
-export const RETRY_SCHEDULE_MS: readonly number[] = [
-  0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
-];
-/** How long a rotated-out secret is still signed alongside the new one (sandbox time). */
-export const SECRET_OVERLAP_MS = 24 * 3_600_000;
 /** Default per-attempt timeout (real time). */
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
 
@@ -52,13 +47,23 @@ export {
   WebhookLimitError,
 } from './records.js';
 export type { DeliveryPage, WebhookDelivery } from './deliveries.js';
-import { activeSecrets, deliveryId, newSecret, retryAfterMs, WebhookLimitError } from './records.js';
+import { activeSecrets } from './records.js';
+import { afterAttempt } from './retry.js';
+import {
+  activeEndpoints,
+  registerEndpoint,
+  removeEndpoint,
+  rotateEndpoint,
+  type EndpointControlDeps,
+} from './endpoint-controls.js';
+
+export { RETRY_SCHEDULE_MS } from './retry.js';
+export { SECRET_OVERLAP_MS } from './endpoint-controls.js';
 import {
   deliveryView,
   endedByRemoval,
   pageDeliveries,
   shopDeliveries,
-  withoutError,
   type DeliveryFilter,
   type DeliveryPage,
   type WebhookDelivery,
@@ -118,55 +123,22 @@ export class WebhookOutbox implements Extension, SandboxPart {
 
   /** Active endpoints of a shop, oldest first. */
   endpointsOf(shopId: string): WebhookEndpointRecord[] {
-    const out: WebhookEndpointRecord[] = [];
-    for (const e of this.store.state.webhookEndpoints.values()) if (e.shop_id === shopId && !e.deleted_at) out.push(e);
-    return out;
+    return activeEndpoints(this.store.state, shopId);
   }
 
   /** The JSON body of an event (computed once, at commit time, and sent unchanged on every attempt). */
   render(event: OperationEvent): string {
-    // The wire view reads no history: the event's snapshot of the operation serves as is.
-    const op = event.operation as unknown as PublicOperation;
-    const body: WebhookEvent = {
-      id: event.id,
-      type: event.type,
-      created_at: event.created_at,
-      data: { operation: toWireState(op, this.world, this.evidence()) },
-    };
-    return JSON.stringify(body);
+    return renderEvent(event, this.world, this.evidence());
   }
 
   // --- the pipeline's extend stage and its webhook scheduler; seed, resume, reset ---------------------------
 
   extend(changes: readonly StoreChange[]): StoreChange[] {
-    const out: StoreChange[] = [];
-    let at: string | undefined;
-    let byShop: Map<string, WebhookEndpointRecord[]> | undefined;
-    for (const ch of changes) {
-      if (ch.kind !== 'event') continue;
-      const shop = ch.event.shop_id;
-      byShop ??= new Map();
-      let endpoints = byShop.get(shop);
-      if (!endpoints) byShop.set(shop, (endpoints = this.endpointsOf(shop)));
-      if (endpoints.length === 0) continue;
-      at ??= iso(this.clock.now());
-      // Rendered once, here: every attempt to every endpoint sends (and signs) these exact bytes.
-      out.push({ kind: 'webhook_payload', payload: { id: ch.event.id, body: this.render(ch.event) } });
-      for (const ep of endpoints) {
-        // The endpoint by reference: an attempt reads its URL and secrets when it is sent.
-        const delivery: WebhookDeliveryRecord = {
-          id: deliveryId(ch.event.id, ep.id),
-          event_id: ch.event.id,
-          endpoint_id: ep.id,
-          status: 'pending',
-          round_start: 0,
-          next_attempt_at: at,
-          created_at: at,
-        };
-        out.push({ kind: 'webhook_delivery', delivery });
-      }
-    }
-    return out;
+    return outboxRecords(changes, {
+      endpointsOf: (shop) => this.endpointsOf(shop),
+      render: (event) => this.render(event),
+      now: () => iso(this.clock.now()),
+    });
   }
 
   /** The pipeline's subscriber: new deliveries are due at once (next_attempt_at is the commit's time, and the
@@ -275,29 +247,8 @@ export class WebhookOutbox implements Extension, SandboxPart {
       done.push(id);
       const current = this.store.state.webhookDeliveries.get(id);
       if (!current) continue;
-      const attempt: DeliveryAttempt = {
-        at: iso(f.startedAt),
-        webhook_timestamp: f.timestamp,
-        duration_ms: o.duration_ms,
-      };
-      if (o.status_code !== undefined) attempt.status_code = o.status_code;
-      if (o.error !== undefined) attempt.error = o.error;
-      const attempts = current.attempts ? [...current.attempts, attempt] : [attempt];
-      const made = attempts.length;
-      const ok = o.status_code !== undefined && o.status_code >= 200 && o.status_code < 300;
-      let next: WebhookDeliveryRecord;
-      if (current.status !== 'pending') {
-        // Its endpoint was removed while the attempt was on the wire: recorded, never retried; delivered if it was.
-        next = ok ? { ...withoutError(current), status: 'succeeded', attempts } : { ...current, attempts };
-      } else if (ok) {
-        next = { ...current, status: 'succeeded', next_attempt_at: null, attempts };
-      } else if (made - current.round_start >= RETRY_SCHEDULE_MS.length) {
-        next = { ...current, status: 'failed', next_attempt_at: null, attempts };
-      } else {
-        const delay = Math.max(RETRY_SCHEDULE_MS[made - current.round_start]!, retryAfterMs(o.retry_after, now));
-        next = { ...current, status: 'pending', next_attempt_at: iso(now + delay), attempts };
-        retry.push(next);
-      }
+      const { next, retry: again } = afterAttempt(current, f, o, now);
+      if (again) retry.push(next);
       changes.push({ kind: 'webhook_delivery', delivery: next });
     }
     this.record(changes, done, retry);
@@ -347,23 +298,13 @@ export class WebhookOutbox implements Extension, SandboxPart {
 
   // --- controls ---------------------------------------------------------------------------------------------
 
-  async register(shopId: string, url: string): Promise<WebhookEndpointRecord> {
-    if (this.endpointsOf(shopId).length >= MAX_WEBHOOK_ENDPOINTS) {
-      throw new WebhookLimitError(
-        `a shop may have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; remove one first (DELETE /sandbox/webhooks/<id>)`,
-      );
-    }
-    const endpoint: WebhookEndpointRecord = {
-      id: `we_${randomBytes(8).toString('hex')}`,
-      shop_id: shopId,
-      url,
-      secret: newSecret(),
-      previous_secrets: [],
-      source: 'api',
-      created_at: iso(this.clock.now()),
-    };
-    await this.deps.commit([{ kind: 'webhook_endpoint', endpoint }]);
-    return endpoint;
+  /** The endpoint controls' view of the outbox: its state, the sandbox time and the service's pipeline. */
+  private get controls(): EndpointControlDeps {
+    return { state: () => this.store.state, now: () => this.clock.now(), commit: (c) => this.deps.commit(c) };
+  }
+
+  register(shopId: string, url: string): Promise<WebhookEndpointRecord> {
+    return registerEndpoint(this.controls, shopId, url);
   }
 
   endpoint(shopId: string, id: string): WebhookEndpointRecord | undefined {
@@ -371,31 +312,12 @@ export class WebhookOutbox implements Extension, SandboxPart {
     return ep && ep.shop_id === shopId && !ep.deleted_at ? ep : undefined;
   }
 
-  async rotate(ep: WebhookEndpointRecord): Promise<WebhookEndpointRecord> {
-    const now = this.clock.now();
-    const kept = ep.previous_secrets.filter((p) => Date.parse(p.expires_at) > now);
-    const next: WebhookEndpointRecord = {
-      ...ep,
-      secret: newSecret(),
-      previous_secrets: [...kept, { secret: ep.secret, expires_at: iso(now + SECRET_OVERLAP_MS) }],
-    };
-    await this.deps.commit([{ kind: 'webhook_endpoint', endpoint: next }]);
-    return next;
+  rotate(ep: WebhookEndpointRecord): Promise<WebhookEndpointRecord> {
+    return rotateEndpoint(this.controls, ep);
   }
 
-  async remove(ep: WebhookEndpointRecord): Promise<void> {
-    // A removed endpoint keeps its record (the journal only upserts), but not its secrets: they are purged. Its
-    // pending deliveries end in the same commit, failed with `endpoint_deleted`: none is ever sent once it is gone.
-    const stopped: StoreChange[] = shopDeliveries(this.store.state, ep.shop_id)
-      .filter((d) => d.endpoint_id === ep.id && d.status === 'pending')
-      .map((d) => ({ kind: 'webhook_delivery', delivery: endedByRemoval(d) }));
-    await this.deps.commit([
-      {
-        kind: 'webhook_endpoint',
-        endpoint: { ...ep, secret: '', previous_secrets: [], deleted_at: iso(this.clock.now()) },
-      },
-      ...stopped,
-    ]);
+  remove(ep: WebhookEndpointRecord): Promise<void> {
+    return removeEndpoint(this.controls, ep);
   }
 
   /** A delivery's attempts so far, oldest first. */

@@ -115,6 +115,13 @@ ${example(`
   $ paygate ops watch order-1001`)}`,
   );
 
+  defineList(opsCmd);
+  defineShow(opsCmd);
+  defineWatch(opsCmd);
+}
+
+/** `ops list`: the filters, paging and output formats. */
+function defineList(opsCmd: Command): void {
   withFilters(
     opsCmd
       .command('list')
@@ -141,7 +148,10 @@ ${example(`
   $ paygate ops list --method WT_RUB_PHONE --min-amount 10000.00 --all --csv > big-phone-payments.csv`)}`,
     )
     .action(action(listOptions, async () => (await import('./run.js')).list));
+}
 
+/** `ops show`: one operation explained. */
+function defineShow(opsCmd: Command): void {
   opsCmd
     .command('show')
     .description(
@@ -163,7 +173,10 @@ ${example(`
   $ paygate ops show order-1001 --json`)}`,
     )
     .action(action(showOptions, async () => (await import('./run.js')).show));
+}
 
+/** `ops watch`: one operation until it is terminal, or a live tail of the matching changes. */
+function defineWatch(opsCmd: Command): void {
   withFilters(
     opsCmd
       .command('watch')

@@ -142,9 +142,53 @@ ${example(`
   $ paygate sandbox pay 1f0c6d1e-8a43-4b5e-9d1a-0c7a4a1e2b3c
   $ paygate sandbox time advance 10s --admin-token pg_admin_xxxxxxxxxxxx`)}`,
   );
-  sandboxCmd
-    .command('start')
-    .description('start the sandbox HTTP server (Ctrl+C stops it)')
+  defineStart(sandboxCmd);
+  defineSandboxTime(sandboxCmd);
+  defineSandboxOperations(sandboxCmd);
+  defineSandboxEvidence(sandboxCmd);
+  defineSandboxKeys(sandboxCmd);
+  defineSandboxWebhooks(sandboxCmd);
+  defineSandboxPool(sandboxCmd);
+  defineSandboxLinks(sandboxCmd);
+  defineSandboxFaults(sandboxCmd);
+  defineSandboxReset(sandboxCmd);
+}
+
+/** `sandbox start`: where it listens and stores, its clock, TLS and admin token, its connection limits. */
+function defineStart(sandboxCmd: Command): void {
+  const start = sandboxCmd.command('start').description('start the sandbox HTTP server (Ctrl+C stops it)');
+  withClusterFlags(withLimitFlags(withServerFlags(start)))
+    .option('--json', 'print the startup information (URL, demo keys) as JSON')
+    .addHelpText(
+      'after',
+      `
+The admin token is kept (hashed) in the store: a restart keeps the one printed first valid and prints its last 4.
+Lost it? --add-admin-token prints one more without invalidating anyone's; --new-admin-token replaces them all.
+Set PAYGATE_ADMIN_TOKEN to choose the admin token. Every setting a container needs can come from the environment
+(a flag wins over its variable): PAYGATE_PORT, PAYGATE_HOST, PAYGATE_STORE (a file or postgres://…),
+PAYGATE_FIXTURES, PAYGATE_PUBLIC_URL, PAYGATE_HTTPS=1, PAYGATE_FROZEN_CLOCK=1, PAYGATE_ADMIN_TOKEN; the image sets PAYGATE_HOST=0.0.0.0
+and PAYGATE_STORE=/data/sandbox.json.
+Without --https or an https --public-url, receipt_url and payment_url are http:// links (the spec's receipt_url is
+an HTTPS URL). Clients trust the self-signed certificate with --ca <file> or PAYGATE_CA=<file> (the CLI),
+new Paygate({ ca }) (the client), or NODE_EXTRA_CA_CERTS=<file> (any Node program).
+${example(`
+  $ paygate sandbox start
+  $ paygate sandbox start --port 0 --in-memory --frozen-clock
+  $ paygate sandbox start --https                  # then: paygate --ca .paygate/sandbox.json.cert.pem balances
+  $ paygate sandbox start --public-url https://paygate.example.test
+  $ paygate sandbox start --max-connections 512 --headers-timeout 5 --max-streams 64
+  $ PAYGATE_STORE=/tmp/pg.json paygate sandbox start --reset --json
+  $ docker run --rm -p 4080:4080 -e PAYGATE_ADMIN_TOKEN=pg_admin_local -v paygate-data:/data paygate
+  $ paygate sandbox start --store postgres://paygate@db.internal/paygate --host 0.0.0.0   # run two: one stands by
+  $ paygate sandbox start --store postgres://paygate@db.internal/paygate --no-fsync       # faster; a database crash may lose the last writes
+  $ PAYGATE_ADMIN_TOKEN=pg_admin_team paygate sandbox start --cluster --store postgres://paygate@db.internal/paygate --idle-unload 10m`)}`,
+    )
+    .action(action(sandboxStartOptions, async () => (await import('./run.js')).sandboxStart));
+}
+
+/** `sandbox start`'s listening, store, clock, webhook, TLS and admin-token flags. */
+function withServerFlags(cmd: Command): Command {
+  return cmd
     .addOption(
       new Option('--port <n>', 'port to listen on; 0 picks a free one')
         .env('PAYGATE_PORT')
@@ -199,7 +243,12 @@ ${example(`
     .option(
       '--add-admin-token',
       'print one more admin token, valid beside the one an earlier start printed (which keeps working)',
-    )
+    );
+}
+
+/** `sandbox start`'s connection and stream limits. */
+function withLimitFlags(cmd: Command): Command {
+  return cmd
     .addOption(
       new Option(
         '--max-connections <n>',
@@ -240,7 +289,12 @@ ${example(`
         '--max-streams-per-credential <n>',
         'event streams one key, admin token or payment page may have open; one more is 429 streams_busy (default 16)',
       ).argParser(parseIntIn(1, 1_000_000, 'an integer from 1 to 1000000')),
-    )
+    );
+}
+
+/** `sandbox start --cluster` and its settings (src/cluster/). */
+function withClusterFlags(cmd: Command): Command {
+  return cmd
     .option(
       '--cluster',
       'with --store postgres://…: every process is active and owns a share of the workspaces (a lease per workspace); any process answers any request (docs/scale-out.md). Needs PAYGATE_ADMIN_TOKEN, the same on every process',
@@ -260,40 +314,5 @@ ${example(`
       new Option('--hot-set <n>', 'with --cluster: workspaces this process holds at most (default 64)').argParser(
         parseIntIn(1, 100_000, 'an integer from 1 to 100000'),
       ),
-    )
-    .option('--json', 'print the startup information (URL, demo keys) as JSON')
-    .addHelpText(
-      'after',
-      `
-The admin token is kept (hashed) in the store: a restart keeps the one printed first valid and prints its last 4.
-Lost it? --add-admin-token prints one more without invalidating anyone's; --new-admin-token replaces them all.
-Set PAYGATE_ADMIN_TOKEN to choose the admin token. Every setting a container needs can come from the environment
-(a flag wins over its variable): PAYGATE_PORT, PAYGATE_HOST, PAYGATE_STORE (a file or postgres://…),
-PAYGATE_FIXTURES, PAYGATE_PUBLIC_URL, PAYGATE_HTTPS=1, PAYGATE_FROZEN_CLOCK=1, PAYGATE_ADMIN_TOKEN; the image sets PAYGATE_HOST=0.0.0.0
-and PAYGATE_STORE=/data/sandbox.json.
-Without --https or an https --public-url, receipt_url and payment_url are http:// links (the spec's receipt_url is
-an HTTPS URL). Clients trust the self-signed certificate with --ca <file> or PAYGATE_CA=<file> (the CLI),
-new Paygate({ ca }) (the client), or NODE_EXTRA_CA_CERTS=<file> (any Node program).
-${example(`
-  $ paygate sandbox start
-  $ paygate sandbox start --port 0 --in-memory --frozen-clock
-  $ paygate sandbox start --https                  # then: paygate --ca .paygate/sandbox.json.cert.pem balances
-  $ paygate sandbox start --public-url https://paygate.example.test
-  $ paygate sandbox start --max-connections 512 --headers-timeout 5 --max-streams 64
-  $ PAYGATE_STORE=/tmp/pg.json paygate sandbox start --reset --json
-  $ docker run --rm -p 4080:4080 -e PAYGATE_ADMIN_TOKEN=pg_admin_local -v paygate-data:/data paygate
-  $ paygate sandbox start --store postgres://paygate@db.internal/paygate --host 0.0.0.0   # run two: one stands by
-  $ paygate sandbox start --store postgres://paygate@db.internal/paygate --no-fsync       # faster; a database crash may lose the last writes
-  $ PAYGATE_ADMIN_TOKEN=pg_admin_team paygate sandbox start --cluster --store postgres://paygate@db.internal/paygate --idle-unload 10m`)}`,
-    )
-    .action(action(sandboxStartOptions, async () => (await import('./run.js')).sandboxStart));
-  defineSandboxTime(sandboxCmd);
-  defineSandboxOperations(sandboxCmd);
-  defineSandboxEvidence(sandboxCmd);
-  defineSandboxKeys(sandboxCmd);
-  defineSandboxWebhooks(sandboxCmd);
-  defineSandboxPool(sandboxCmd);
-  defineSandboxLinks(sandboxCmd);
-  defineSandboxFaults(sandboxCmd);
-  defineSandboxReset(sandboxCmd);
+    );
 }

@@ -60,24 +60,7 @@ export async function recover(
   process.once('SIGTERM', stop);
   let backend: PostgresBackend | undefined;
   try {
-    for (;;) {
-      // Wait first: a standby (polling every 250 ms) takes over from a session that was lost while the database runs.
-      await new Promise<void>((r) => {
-        const t = setTimeout(r, RETRY_MS);
-        abort.signal.addEventListener('abort', () => (clearTimeout(t), r()), { once: true });
-      });
-      if (abort.signal.aborted) break;
-      const b = new PostgresBackend({ url: dbUrl, ...(old.fsync !== undefined ? { fsync: old.fsync } : {}) });
-      try {
-        if (await b.tryAcquire()) {
-          await b.waitForLease(); // ours already: kept while no workspace is open
-          backend = b;
-        } else await b.close();
-        break; // back: ours, or another process holds the lease
-      } catch {
-        await b.close();
-      }
-    }
+    backend = await untilBack(PostgresBackend, dbUrl, old.fsync, abort.signal);
   } finally {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
@@ -87,8 +70,64 @@ export async function recover(
     await closeOld(old, output);
     return undefined;
   }
+  const next = await replacement(old, output, reopen, backend, port);
+  if (!next) return undefined;
+  const { sandbox, leased } = next;
+  try {
+    await sandbox.listen({ port, host: old.host });
+  } catch (e) {
+    await sandbox.close();
+    await leased.backend.close();
+    throw e;
+  }
+  return { sandbox, leased };
+}
+
+/**
+ * Try the database every RETRY_MS until it answers: the backend holding the lease when it is ours again, undefined
+ * when another process holds it (or `signal` aborted the wait).
+ */
+async function untilBack(
+  Backend: typeof PostgresBackend,
+  dbUrl: string,
+  fsync: boolean | undefined,
+  signal: AbortSignal,
+): Promise<PostgresBackend | undefined> {
+  for (;;) {
+    // Wait first: a standby (polling every 250 ms) takes over from a session that was lost while the database runs.
+    await new Promise<void>((r) => {
+      const t = setTimeout(r, RETRY_MS);
+      signal.addEventListener('abort', () => (clearTimeout(t), r()), { once: true });
+    });
+    if (signal.aborted) return undefined;
+    const b = new Backend({ url: dbUrl, ...(fsync !== undefined ? { fsync } : {}) });
+    try {
+      if (await b.tryAcquire()) {
+        await b.waitForLease(); // ours already: kept while no workspace is open
+        return b;
+      }
+      await b.close();
+      return undefined; // back, but another process holds the lease
+    } catch {
+      await b.close();
+    }
+  }
+}
+
+/**
+ * The sandbox that replaces the old one (closed here): loaded on `backend` when the lease is ours again, else once
+ * this process has waited for the lease as a standby does. Undefined: it was stopped while standing by.
+ */
+async function replacement(
+  old: Lost,
+  output: Output,
+  reopen: (backend: PostgresBackend) => Promise<Sandbox>,
+  backend: PostgresBackend | undefined,
+  port: number,
+): Promise<{ sandbox: Sandbox; leased: Leased } | undefined> {
   let leased: Leased | undefined;
   let sandbox: Sandbox;
+  const dbUrl = old.leased.backend.opts.url;
   if (backend) {
     // Loaded before the old one lets go of the port: no request meets a closed port.
     leased = { backend, port, handOver: async () => {} };
@@ -115,13 +154,6 @@ export async function recover(
       await leased.backend.close();
       throw e;
     }
-  }
-  try {
-    await sandbox.listen({ port, host: old.host });
-  } catch (e) {
-    await sandbox.close();
-    await leased.backend.close();
-    throw e;
   }
   return { sandbox, leased };
 }

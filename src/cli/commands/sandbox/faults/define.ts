@@ -89,6 +89,34 @@ ${adminExample(`
   $ paygate sandbox faults list
   $ paygate sandbox faults clear`)}`,
   );
+  defineSet(faultsCmd);
+  faultsCmd
+    .command('list')
+    .description('the faults in force, with how often each matched and fired (GET /sandbox/faults)')
+    .option('--json', JSON_HELP)
+    .addHelpText(
+      'after',
+      adminExample(`
+  $ paygate sandbox faults list
+  $ paygate sandbox faults list --json`),
+    )
+    .action(action(jsonOptions, async () => (await run()).listFaults));
+  faultsCmd
+    .command('clear')
+    .description('remove every fault (DELETE /sandbox/faults), or one with --id')
+    .option('--id <id>', 'remove only this fault, e.g. flt_2 (see `paygate sandbox faults list`)')
+    .option('--json', JSON_HELP)
+    .addHelpText(
+      'after',
+      adminExample(`
+  $ paygate sandbox faults clear
+  $ paygate sandbox faults clear --id flt_2 --json`),
+    )
+    .action(action(clearOptions, async () => (await run()).clearFaults));
+}
+
+/** `sandbox faults set`: what a fault does (a status, latency, a lost answer), on which requests, how often. */
+function defineSet(faultsCmd: Command): void {
   faultsCmd
     .command('set')
     .description(
@@ -136,27 +164,4 @@ ${adminExample(`
   $ paygate sandbox faults set --endpoint operation.state --latency 2s --replace --json`)}`,
     )
     .action(action(setOptions, async () => (await run()).setFault));
-  faultsCmd
-    .command('list')
-    .description('the faults in force, with how often each matched and fired (GET /sandbox/faults)')
-    .option('--json', JSON_HELP)
-    .addHelpText(
-      'after',
-      adminExample(`
-  $ paygate sandbox faults list
-  $ paygate sandbox faults list --json`),
-    )
-    .action(action(jsonOptions, async () => (await run()).listFaults));
-  faultsCmd
-    .command('clear')
-    .description('remove every fault (DELETE /sandbox/faults), or one with --id')
-    .option('--id <id>', 'remove only this fault, e.g. flt_2 (see `paygate sandbox faults list`)')
-    .option('--json', JSON_HELP)
-    .addHelpText(
-      'after',
-      adminExample(`
-  $ paygate sandbox faults clear
-  $ paygate sandbox faults clear --id flt_2 --json`),
-    )
-    .action(action(clearOptions, async () => (await run()).clearFaults));
 }
