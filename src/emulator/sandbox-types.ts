@@ -80,6 +80,8 @@ export interface SandboxOptions extends LimitOptions {
   webhookTimeoutMs?: number;
   /** undici dispatcher for webhook deliveries (tests). Default: an Agent the sandbox owns. */
   webhookDispatcher?: Dispatcher;
+  /** Workspaces this server holds besides the default one (`workspace create` past it: 409 workspace_limit). Default 64. */
+  maxWorkspaces?: number;
 }
 
 /** @internal What stands in front of the default workspace's own app: the host of the server's workspaces. */

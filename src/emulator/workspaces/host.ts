@@ -165,10 +165,11 @@ export class WorkspaceHost implements WorkspaceControl {
   }
 
   async create(request: CreateWorkspaceRequest): Promise<CreatedWorkspace> {
-    if (this.#spaces.size + this.#creating.size >= MAX_WORKSPACES) {
+    const max = this.opts.maxWorkspaces ?? MAX_WORKSPACES;
+    if (this.#spaces.size + this.#creating.size >= max) {
       throw new ApiError(
         'workspace_limit',
-        `this server holds ${MAX_WORKSPACES} workspaces, its limit: delete one (paygate workspace delete <id>) first`,
+        `this server holds ${max} workspaces, its limit (sandbox start --max-workspaces): delete one (paygate workspace delete <id>) first`,
       );
     }
     const id = request.id ?? `ws_${randomBytes(5).toString('hex')}`;

@@ -48,6 +48,8 @@ export interface SandboxStartOptions {
   limits: ServerLimitOptions;
   /** Print the startup information as JSON instead of human text. Default false. */
   json: boolean;
+  /** Workspaces the server holds besides the default one. Default 64. */
+  maxWorkspaces?: number;
   /** Cluster mode (src/cluster/): every process on the PostgreSQL store is active and owns some workspaces. */
   cluster?: ClusterStartFlags;
 }
@@ -107,6 +109,7 @@ export function sandboxStartOptions({ opts }: Parsed): SandboxStartOptions {
     ...(flag(opts.addAdminToken) ? { addAdminToken: true } : {}),
     limits: limitOptions(opts),
     json: flag(opts.json),
+    ...(num(opts.maxWorkspaces) !== undefined ? { maxWorkspaces: num(opts.maxWorkspaces) } : {}),
     ...(flag(opts.cluster) ? { cluster: clusterFlags(opts) } : {}),
   };
 }
@@ -184,6 +187,37 @@ ${example(`
   $ PAYGATE_ADMIN_TOKEN=pg_admin_team paygate sandbox start --cluster --store postgres://paygate@db.internal/paygate --idle-unload 10m`)}`,
     )
     .action(action(sandboxStartOptions, async () => (await import('./run.js')).sandboxStart));
+}
+
+/** `sandbox start --cluster` and its settings (src/cluster/, docs/scale-out.md). */
+function withClusterFlags(cmd: Command): Command {
+  return cmd
+    .option(
+      '--cluster',
+      'with --store postgres://…: every process is active and owns a share of the workspaces (a lease per workspace); any process answers any request (docs/scale-out.md). Needs PAYGATE_ADMIN_TOKEN, the same on every process',
+    )
+    .addOption(
+      new Option(
+        '--cluster-address <url>',
+        'with --cluster: where the other processes reach this one (default: the URL it listens at)',
+      ).env('PAYGATE_CLUSTER_ADDRESS'),
+    )
+    .addOption(
+      new Option(
+        '--max-workspaces <n>',
+        'workspaces this server holds besides the default one (default 64); with --cluster, see --hot-set',
+      ).argParser(parseIntIn(1, 100_000, 'an integer from 1 to 100000')),
+    )
+    .option('--lease-ttl <duration>', 'with --cluster: how long a workspace lease lasts unrenewed (default 1.5s)')
+    .option(
+      '--idle-unload <duration>',
+      'with --cluster: unload a workspace (and give up its lease) after this long without a request (default: never)',
+    )
+    .addOption(
+      new Option('--hot-set <n>', 'with --cluster: workspaces this process holds at most (default 64)').argParser(
+        parseIntIn(1, 100_000, 'an integer from 1 to 100000'),
+      ),
+    );
 }
 
 /** `sandbox start`'s listening, store, clock, webhook, TLS and admin-token flags. */
@@ -289,30 +323,5 @@ function withLimitFlags(cmd: Command): Command {
         '--max-streams-per-credential <n>',
         'event streams one key, admin token or payment page may have open; one more is 429 streams_busy (default 16)',
       ).argParser(parseIntIn(1, 1_000_000, 'an integer from 1 to 1000000')),
-    );
-}
-
-/** `sandbox start --cluster` and its settings (src/cluster/). */
-function withClusterFlags(cmd: Command): Command {
-  return cmd
-    .option(
-      '--cluster',
-      'with --store postgres://…: every process is active and owns a share of the workspaces (a lease per workspace); any process answers any request (docs/scale-out.md). Needs PAYGATE_ADMIN_TOKEN, the same on every process',
-    )
-    .addOption(
-      new Option(
-        '--cluster-address <url>',
-        'with --cluster: where the other processes reach this one (default: the URL it listens at)',
-      ).env('PAYGATE_CLUSTER_ADDRESS'),
-    )
-    .option('--lease-ttl <duration>', 'with --cluster: how long a workspace lease lasts unrenewed (default 1.5s)')
-    .option(
-      '--idle-unload <duration>',
-      'with --cluster: unload a workspace (and give up its lease) after this long without a request (default: never)',
-    )
-    .addOption(
-      new Option('--hot-set <n>', 'with --cluster: workspaces this process holds at most (default 64)').argParser(
-        parseIntIn(1, 100_000, 'an integer from 1 to 100000'),
-      ),
     );
 }

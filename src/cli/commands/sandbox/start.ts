@@ -150,6 +150,7 @@ async function started(opts: SandboxStartOptions, output: Output): Promise<Start
       ...(publicUrl !== undefined ? { publicUrl } : {}),
       https,
       ...(opts.limits ? { limits: opts.limits } : {}),
+      ...(opts.maxWorkspaces !== undefined ? { maxWorkspaces: opts.maxWorkspaces } : {}),
       ...(adminToken !== undefined
         ? adminToken === null
           ? {}
