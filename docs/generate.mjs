@@ -3,6 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { buildOpenApiDocument } from '../dist/contract/index.js';
 import { renderStateTable } from '../dist/domain/state-table.js';
+import { renderRules } from '../dist/conformance/catalogue.js';
 import { buildScenarioJsonSchema } from '../dist/scenarios/json-schema.js';
 import { renderVocabulary } from '../dist/scenarios/vocabulary.js';
 
@@ -16,7 +17,10 @@ writeFileSync(docUrl, doc.replace(/<!-- state-table:begin -->\n[\s\S]*?<!-- stat
 const scenariosUrl = new URL('docs/scenarios.md', root);
 const scenariosDoc = readFileSync(scenariosUrl, 'utf8');
 writeFileSync(scenariosUrl, scenariosDoc.replace(/<!-- scenario-steps:begin -->\n[\s\S]*?<!-- scenario-steps:end -->/, `<!-- scenario-steps:begin -->\n${renderVocabulary()}\n<!-- scenario-steps:end -->`));
-console.log('wrote docs/openapi.json, docs/scenario.schema.json, docs/scenarios.md and docs/state-machine.md');
+const rulesUrl = new URL('docs/conformance.md', root);
+const rulesDoc = readFileSync(rulesUrl, 'utf8');
+writeFileSync(rulesUrl, rulesDoc.replace(/<!-- conformance-rules:begin -->\n[\s\S]*?<!-- conformance-rules:end -->/, `<!-- conformance-rules:begin -->\n${renderRules()}\n<!-- conformance-rules:end -->`));
+console.log('wrote docs/openapi.json, docs/scenario.schema.json, docs/scenarios.md, docs/state-machine.md and docs/conformance.md');
 
 // Screenshots of every state of the hosted payment page, desktop and phone (docs/hosted-page/, shown in the README):
 // taken by its browser test in Debian's chromium (test/pages/browser-states.test.ts), which skips loudly without one.

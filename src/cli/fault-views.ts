@@ -4,10 +4,26 @@ import type { Fault, FaultEvent } from '../contract/faults.js';
 import { out } from './colors.js';
 import { dim, keyValue, table, type Cell } from './render.js';
 
-/** What the fault does: `503 cancel_not_durable`, `+1500 ms`, `drop response`. */
-function effect(f: Pick<Fault, 'kind' | 'status' | 'code' | 'latency_ms'>): Cell {
+/** What a drift does: `drift remove_field settlement_amount`, `drift extra_status 202`. */
+function driftText(f: Pick<Fault, 'status' | 'drift' | 'field' | 'to' | 'value'>): string {
+  const what =
+    f.drift === 'extra_status'
+      ? String(f.status)
+      : f.drift === 'rename_field'
+        ? `${f.field} → ${f.to}`
+        : f.drift === 'change_field'
+          ? `${f.field} = ${JSON.stringify(f.value)}`
+          : f.drift === 'out_of_order'
+            ? `status ${f.value === undefined ? 'earlier' : JSON.stringify(f.value)}`
+            : (f.field ?? '');
+  return `drift ${f.drift} ${what}`;
+}
+
+/** What the fault does: `503 cancel_not_durable`, `+1500 ms`, `drop response`, `drift …`. */
+function effect(f: Pick<Fault, 'kind' | 'status' | 'code' | 'latency_ms' | 'drift' | 'field' | 'to' | 'value'>): Cell {
   if (f.kind === 'status') return { text: `${f.status} ${f.code}`, style: (t) => out.red(t) };
   if (f.kind === 'latency') return `+${f.latency_ms} ms`;
+  if (f.kind === 'drift') return { text: driftText(f), style: (t) => out.magenta(t) };
   return { text: 'drop response', style: (t) => out.yellow(t) };
 }
 

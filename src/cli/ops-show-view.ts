@@ -69,7 +69,7 @@ function faultMoments(d: OperationDetails): Moment[] {
     rank: 2,
     what: 'fault',
     detail: {
-      text: `${f.endpoint}: ${f.kind === 'status' ? `${f.status} ${f.code}` : f.kind === 'latency' ? `+${f.latency_ms} ms` : 'response dropped'} (${f.fault_id})`,
+      text: `${f.endpoint}: ${f.kind === 'status' ? `${f.status} ${f.code}` : f.kind === 'latency' ? `+${f.latency_ms} ms` : f.kind === 'drift' ? `drift ${f.drift}` : 'response dropped'} (${f.fault_id})`,
       style: (t) => out.red(t),
     },
   }));

@@ -3,9 +3,10 @@
 // typed options) and run.ts, a plain function imported only when it runs. The groups (payment, sandbox, …) are
 // created here with their one-line description; their subcommands are defined only when argv names the group, so
 // `paygate --help` loads commander, this file and the definitions directly in commands/ (shared, globals,
-// top-level) and commands/completion/define.ts, no run module.
+// top-level) and commands/completion/define.ts and commands/verify/define.ts, no run module.
 import { Command } from 'commander';
 import { defineCompletion } from './commands/completion/define.js';
+import { defineVerify } from './commands/verify/define.js';
 import { collapsedGlobals, defineGlobals } from './commands/globals.js';
 import { example } from './commands/shared.js';
 import { defineAmounts, defineBalances, defineHealth, defineOpenapi, defineState } from './commands/top-level.js';
@@ -82,6 +83,16 @@ function groupAdder(program: Command, groups: Map<string, () => Promise<void>>) 
   };
 }
 
+/** A group's subcommands are defined before it is dispatched to; --no-color sets NO_COLOR before any action. */
+function addHooks(program: Command, groups: Map<string, () => Promise<void>>): void {
+  program.hook('preSubcommand', async (_program, sub) => {
+    await groups.get(sub.name())?.();
+  });
+  program.hook('preAction', (_program, command) => {
+    if (command.optsWithGlobals().color === false) process.env.NO_COLOR = '1';
+  });
+}
+
 /**
  * The program, with the subcommands of the group `argv` names defined. A group that is dispatched to without
  * having been named that way (argv read differently than here) is still defined first, by a preSubcommand hook.
@@ -143,6 +154,7 @@ export async function buildProgram(version: string, argv: readonly string[] = pr
     'produce a webhook event for your shop by running its flow: payment.completed, payout.failed, … (sandbox)',
     async () => (await import('./commands/trigger/define.js')).defineTrigger,
   );
+  defineVerify(program);
   group(
     'scenario',
     'scripted scenarios: list, validate, write and run them (in process or against --base-url)',
@@ -151,12 +163,7 @@ export async function buildProgram(version: string, argv: readonly string[] = pr
   defineCompletion(program);
   defineGlobals(program);
 
-  program.hook('preSubcommand', async (_program, sub) => {
-    await groups.get(sub.name())?.();
-  });
-  program.hook('preAction', (_program, command) => {
-    if (command.optsWithGlobals().color === false) process.env.NO_COLOR = '1';
-  });
+  addHooks(program, groups);
   const named = commandNamed(argv.slice(2));
   if (named !== undefined) await groups.get(named)?.();
   // The completion script covers every command: define every group.

@@ -7,6 +7,7 @@ import type { SandboxControlDef } from './controls.js';
 import { endpoints, type EndpointId } from './endpoints.js';
 import { Timestamp } from './money.js';
 import { FAULT_CASES, FAULT_ENDPOINTS, faultCase, faultEndpoint, faultStatuses } from './fault-cases.js';
+import { checkDrift, driftFields } from './fault-drift.js';
 
 export * from './fault-cases.js';
 
@@ -27,11 +28,19 @@ function checkFault(f: z.output<typeof FaultFields>, issue: Issue): void {
     return;
   }
   const row = endpoints[endpoint];
-  const effects = [f.status !== undefined, f.latency_ms !== undefined, f.drop_response_after_commit === true].filter(
-    Boolean,
-  ).length;
-  if (effects !== 1) issue('', 'give exactly one of status, latency_ms or drop_response_after_commit');
-  if (f.status !== undefined) {
+  if (f.drift !== undefined) {
+    // A drift (src/contract/fault-drift.ts) is the fault's one effect; `status` is its parameter (extra_status).
+    if (f.latency_ms !== undefined || f.drop_response_after_commit === true)
+      issue('drift', 'give a drift alone: not with latency_ms or drop_response_after_commit');
+    checkDrift({ ...f, drift: f.drift }, endpoint, issue);
+  }
+  const effects = [
+    f.status !== undefined || f.drift !== undefined,
+    f.latency_ms !== undefined,
+    f.drop_response_after_commit === true,
+  ].filter(Boolean).length;
+  if (effects !== 1) issue('', 'give exactly one of status, latency_ms or drop_response_after_commit (or a drift)');
+  if (f.drift === undefined && f.status !== undefined) {
     const allowed = faultStatuses(endpoint);
     if (!allowed.includes(f.status)) {
       issue(
@@ -45,7 +54,7 @@ function checkFault(f: z.output<typeof FaultFields>, issue: Issue): void {
         `${row.id} answers ${f.status} with ${[...new Set(codes)].join(', ')}; "${echo(f.code)}" is not one of them`,
       );
     }
-  } else if (f.code !== undefined) issue('code', 'code goes with status');
+  } else if (f.code !== undefined && f.drift === undefined) issue('code', 'code goes with status');
   if (f.shop_id !== undefined && PROBE_IDS.includes(endpoint))
     issue('shop_id', 'the health probes take no key: a fault on them applies to every request');
   if (f.count !== undefined && f.probability !== undefined)
@@ -102,6 +111,7 @@ const FaultFields = z.object({
     .int()
     .optional()
     .meta({ description: 'Seed of the draws of probability: the same seed fires on the same requests. Default 0.' }),
+  ...driftFields,
 });
 
 /** One fault to inject, as the controls and the fixtures take it. */
@@ -123,10 +133,14 @@ export const Fault = z
   .object({
     id: z.string().meta({ description: 'flt_<n>, numbered from 1 (again after a reset).' }),
     endpoint: z.string().meta({ description: 'Dotted endpoint id.' }),
-    kind: z.enum(['status', 'latency', 'drop']),
+    kind: z.enum(['status', 'latency', 'drop', 'drift']),
     status: z.number().optional(),
     code: z.string().optional(),
     latency_ms: z.number().optional(),
+    drift: driftFields.drift,
+    field: driftFields.field,
+    to: driftFields.to,
+    value: driftFields.value,
     shop_id: z.string().nullable(),
     count: z.number().nullable().meta({ description: 'The N of "the next N requests"; null: no limit.' }),
     remaining: z.number().nullable().meta({ description: 'How many of those N are left; null: no limit.' }),
@@ -149,7 +163,8 @@ export const FaultEvent = z
     at: Timestamp,
     fault_id: z.string(),
     endpoint: z.string(),
-    kind: z.enum(['status', 'latency', 'drop']),
+    kind: z.enum(['status', 'latency', 'drop', 'drift']),
+    drift: driftFields.drift,
     status: z.number().optional(),
     code: z.string().optional(),
     latency_ms: z.number().optional(),

@@ -41,7 +41,8 @@ describe('pool layout limits', () => {
     expect(r.status, r.text).toBe(200);
     // One turn at least per batch; planned in one go (the old code) the loop turned a handful of times.
     expect(turns).toBeGreaterThanOrEqual(MAX_LAYOUT_PAYOUTS / LAYOUT_BATCH - 1);
-  });
+    // Planning 10,000 payouts is CPU work: a few seconds on a loaded 2-core machine, hence more than the default 5 s.
+  }, 30_000);
 
   it('caps the open pool payouts of a shop at 20,000, counting concurrent layouts', async () => {
     const first = await layout(MAX_LAYOUT_PAYOUTS - 1, 1);

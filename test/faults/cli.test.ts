@@ -77,6 +77,45 @@ describe('paygate sandbox faults', () => {
     expect(await live.api('GET', '/sandbox/faults', 'admin')).toEqual({ faults: [] });
   });
 
+  it('set --drift adds a drift (list shows what it changes); a drift missing its parameter is a usage error', async () => {
+    const f = await onlyFault('--endpoint', 'payout.create', '--drift', 'remove_field', '--field', 'settlement_amount');
+    expect(f).toMatchObject({
+      endpoint: 'payout.create',
+      kind: 'drift',
+      drift: 'remove_field',
+      field: 'settlement_amount',
+    });
+    const changed = await setFault(
+      '--endpoint',
+      'balances.list',
+      '--drift',
+      'change_field',
+      '--field',
+      'balances.0.reserved',
+      '--value',
+      '"9.99"',
+    );
+    expect(changed).toMatchObject({ drift: 'change_field', value: '9.99' });
+    const table = ok(await cli('sandbox', 'faults', 'list'));
+    expect(table).toMatch(new RegExp(`^${f.id} +payout.create +drift remove_field settlement_amount +every shop`, 'm'));
+    expect(table).toMatch(/drift change_field balances\.0\.reserved = "9\.99"/);
+    usage(
+      await cli(
+        'sandbox',
+        'faults',
+        'set',
+        '--endpoint',
+        'payout.create',
+        '--drift',
+        'rename_field',
+        '--field',
+        'name',
+      ),
+      '--to: rename_field needs --to',
+    );
+    ok(await cli('sandbox', 'faults', 'clear'));
+  });
+
   it.each([['faults'], ['faults', 'set'], ['faults', 'list'], ['faults', 'clear']])(
     'sandbox %s --help has an example',
     async (...cmd) => {

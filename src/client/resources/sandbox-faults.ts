@@ -1,10 +1,10 @@
 // client.sandbox.faults: fault injection (admin token). Make a gateway endpoint answer one of the failure statuses the
-// spec lists for it, hold it, or lose its answer after the write landed — for one shop or all, for the next N requests
-// or with a seeded probability (src/contract/faults.ts; docs/faults.md).
+// spec lists for it, hold it, lose its answer after the write landed, or drift from the contract — for one shop or
+// all, for the next N requests or with a seeded probability (src/contract/faults.ts; docs/faults.md).
 import type { FaultInput } from '../../contract/faults.js';
 import { call, resource } from './resource.js';
 
-/** One fault to inject: exactly one of `status`, `latency_ms` or `drop_response_after_commit`. */
+/** One fault to inject: exactly one of `status`, `latency_ms`, `drop_response_after_commit` or `drift`. */
 export interface SandboxFaultInput {
   /** The gateway endpoint: its dotted id (`operation.cancel`, `balances.list` …) or its OpenAPI operationId (`operationCancel`). */
   endpoint: string;
@@ -16,6 +16,18 @@ export interface SandboxFaultInput {
   latency_ms?: number | undefined;
   /** Run the request (its write lands), then close the connection without an answer. */
   drop_response_after_commit?: true | undefined;
+  /**
+   * Change the successful answer instead of failing it (docs/faults.md, "Drift"): `remove_field`, `rename_field`,
+   * `change_field`, `out_of_order` (an operation shown in an earlier status), `extra_status` (answer with `status`, one
+   * the contract does not declare).
+   */
+  drift?: 'remove_field' | 'rename_field' | 'change_field' | 'out_of_order' | 'extra_status' | undefined;
+  /** With a field drift: the field of the answer, dotted (`settlement_amount`, `operation.status`, `balances.*.reserved`). */
+  field?: string | undefined;
+  /** With `rename_field`: the new name. */
+  to?: string | undefined;
+  /** With `change_field`: the JSON value the field takes; with `out_of_order`: the status shown (default pending). */
+  value?: unknown;
   /** Only requests made with this shop's key. Default: every shop. */
   shop_id?: string | undefined;
   /** Only the next N matching requests. Default: every one, until removed. */

@@ -10,6 +10,7 @@ import { ApiError, type ErrorCode } from '../http/errors.js';
 import { echo } from '../../contract/echo.js';
 import type { Call } from '../http/handler.js';
 import type { GatewayService } from '../runtime/service.js';
+import { applyDrift, driftApplies } from './drift.js';
 import { FaultHistory } from './history.js';
 import { answeredOperationId, dropConnection, peekOperationRef } from './request.js';
 import { fires, matches, ruleOf, toWireFault, type FaultRule, type ParsedFault } from './rules.js';
@@ -112,14 +113,30 @@ export class FaultInjector {
         ...(c.retryAfter ? { 'retry-after': String(c.retryAfter) } : {}),
       });
     }
-    const result = await run();
+    let result = await run();
     const opId = answeredOperationId(result);
     if (opId) for (const r of slow) this.record(opId, r);
+    if (result instanceof Response && result.status >= 400) return result;
+    result = this.drifted(endpoint, call.shopId, result, opId);
     if (result instanceof Response && result.status >= 400) return result;
     const drop = this.rules.find((r) => r.kind === 'drop' && matches(r, endpoint, call.shopId) && fires(r));
     if (!drop) return result;
     if (opId) this.record(opId, drop);
     return dropConnection(call.event, drop.id);
+  }
+
+  /**
+   * A successful answer under the drift faults that match it and would change it, in order (one that answers an
+   * undeclared status ends the list). A drift that would change nothing neither counts nor fires.
+   */
+  private drifted(endpoint: EndpointId, shopId: string, result: unknown, opId: string | undefined): unknown {
+    for (const r of this.rules) {
+      if (r.kind !== 'drift' || !matches(r, endpoint, shopId) || !driftApplies(r.drift!, result) || !fires(r)) continue;
+      if (opId) this.record(opId, r);
+      result = applyDrift(r.drift!, result, r.id);
+      if (result instanceof Response) break;
+    }
+    return result;
   }
 
   /** The faults injected into requests on this operation, oldest first. */
@@ -135,6 +152,7 @@ export class FaultInjector {
       kind: r.kind,
       ...(r.answer ? { status: r.answer.status, code: r.answer.code } : {}),
       ...(r.latencyMs !== undefined ? { latency_ms: r.latencyMs } : {}),
+      ...(r.drift ? { drift: r.drift.kind } : {}),
     });
   }
 

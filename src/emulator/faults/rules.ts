@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { EndpointId } from '../../contract/endpoints.js';
 import { faultCase, faultEndpoint, type Fault, type FaultCase, type FaultInput } from '../../contract/faults.js';
+import type { DriftSpec } from './drift.js';
 
 /** A fault as validated by the contract's FaultInput. */
 export type ParsedFault = z.output<typeof FaultInput>;
@@ -16,6 +17,8 @@ export interface FaultRule {
   /** The answer of a `status` fault. */
   readonly answer: FaultCase | undefined;
   readonly latencyMs: number | undefined;
+  /** What a `drift` fault changes in the answer. */
+  readonly drift: DriftSpec | undefined;
   readonly shopId: string | null;
   readonly count: number | null;
   remaining: number | null;
@@ -29,13 +32,22 @@ export interface FaultRule {
 /** A rule of a validated fault (the contract checked the endpoint, the one effect and the status it names). */
 export function ruleOf(f: ParsedFault, id: string, source: Fault['source']): FaultRule {
   const endpoint = faultEndpoint(f.endpoint)!;
-  const kind = f.status !== undefined ? 'status' : f.latency_ms !== undefined ? 'latency' : 'drop';
+  const kind =
+    f.drift !== undefined
+      ? 'drift'
+      : f.status !== undefined
+        ? 'status'
+        : f.latency_ms !== undefined
+          ? 'latency'
+          : 'drop';
   return {
     id,
     endpoint,
     kind,
-    answer: f.status !== undefined ? faultCase(endpoint, f.status, f.code) : undefined,
+    answer: kind === 'status' ? faultCase(endpoint, f.status!, f.code) : undefined,
     latencyMs: f.latency_ms,
+    drift:
+      f.drift !== undefined ? { kind: f.drift, field: f.field, to: f.to, value: f.value, status: f.status } : undefined,
     shopId: f.shop_id ?? null,
     count: f.count ?? null,
     remaining: f.count ?? null,
@@ -77,6 +89,7 @@ export function toWireFault(rule: FaultRule): Fault {
     kind: rule.kind,
     ...(rule.answer ? { status: rule.answer.status, code: rule.answer.code } : {}),
     ...(rule.latencyMs !== undefined ? { latency_ms: rule.latencyMs } : {}),
+    ...(rule.drift ? driftWire(rule.drift) : {}),
     shop_id: rule.shopId,
     count: rule.count,
     remaining: rule.remaining,
@@ -85,5 +98,16 @@ export function toWireFault(rule: FaultRule): Fault {
     matched: rule.matched,
     fired: rule.fired,
     source: rule.source,
+  };
+}
+
+/** A drift's own fields as the fault controls show them (only those it has). */
+function driftWire(d: DriftSpec): Pick<Fault, 'drift' | 'status' | 'field' | 'to' | 'value'> {
+  return {
+    drift: d.kind,
+    ...(d.status !== undefined ? { status: d.status } : {}),
+    ...(d.field !== undefined ? { field: d.field } : {}),
+    ...(d.to !== undefined ? { to: d.to } : {}),
+    ...(d.value !== undefined ? { value: d.value } : {}),
   };
 }

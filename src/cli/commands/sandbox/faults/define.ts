@@ -27,6 +27,14 @@ export interface FaultSetOptions {
   latency?: string | undefined;
   /** Let the request run and commit, then close the connection. */
   dropResponse: boolean;
+  /** Change the successful answer instead: remove_field, rename_field, change_field, out_of_order, extra_status. */
+  drift?: string | undefined;
+  /** With a field drift: the field of the answer, dotted. */
+  field?: string | undefined;
+  /** With rename_field: the new name. */
+  to?: string | undefined;
+  /** With change_field (or out_of_order): the value as typed — JSON, else the text itself. */
+  value?: string | undefined;
   /** Only this shop's requests. Default: every shop. */
   shop?: string | undefined;
   /** Only the next N matching requests. */
@@ -59,6 +67,10 @@ function setOptions({ opts }: Parsed): FaultSetOptions {
     code: str(opts.code),
     latency: str(opts.latency),
     dropResponse: flag(opts.dropResponse),
+    drift: str(opts.drift),
+    field: str(opts.field),
+    to: str(opts.to),
+    value: str(opts.value),
     shop: str(opts.shop),
     count: num(opts.count),
     probability: num(opts.probability),
@@ -74,7 +86,7 @@ export function defineSandboxFaults(sandboxCmd: Command): void {
   const faultsCmd = sandboxCmd
     .command('faults')
     .description(
-      'fault injection: make a gateway endpoint answer a failure status of the spec, add latency, or lose its answer after the write (admin token)',
+      'fault injection: make a gateway endpoint answer a failure status of the spec, add latency, lose its answer after the write, or drift from the contract (admin token)',
     );
   faultsCmd.addHelpText(
     'after',
@@ -83,7 +95,8 @@ A fault acts on one gateway endpoint (its dotted id: payment.create, payment.lin
 payout.create, payment.confirm, operation.state, operation.cancel, balances.list, payment.availability,
 payment.recommendations, health.livez, health.healthz, health.readyz), after the key is checked, for one shop or
 all, for the next N requests, with a seeded probability, or until cleared. The status must be one the spec lists for
-the endpoint. See docs/faults.md.
+the endpoint. A drift changes a successful answer instead (a field removed, renamed or changed, a status out of
+order, a status code the contract does not declare). See docs/faults.md.
 ${adminExample(`
   $ paygate sandbox faults set --endpoint operation.cancel --status 503 --count 3
   $ paygate sandbox faults list
@@ -137,6 +150,19 @@ function defineSet(faultsCmd: Command): void {
       'hold each request this long in sandbox time before it runs: 1500ms, 2s, or milliseconds; at most 10m',
     )
     .option('--drop-response', 'let the request run (its write lands), then close the connection without an answer')
+    .option(
+      '--drift <kind>',
+      'change the successful answer instead: remove_field, rename_field, change_field, out_of_order, extra_status (with --status)',
+    )
+    .option(
+      '--field <path>',
+      'with a field drift: the field of the answer, dotted, e.g. settlement_amount, operation.status',
+    )
+    .option('--to <name>', 'with --drift rename_field: the new name')
+    .option(
+      '--value <json>',
+      'with --drift change_field: the value (JSON, else text); with out_of_order: the status shown',
+    )
     .option('--shop <id>', "only requests made with this shop's key, e.g. shop_b (default: every shop)")
     .option(
       '--count <n>',
@@ -154,14 +180,19 @@ function defineSet(faultsCmd: Command): void {
     .addHelpText(
       'after',
       `
-Give exactly one of --status, --latency or --drop-response, and at most one of --count or --probability. The answer of
-a status fault is the spec's error for that case ({code, message}) with the header X-Paygate-Fault: <fault id>.
+Give exactly one of --status, --latency, --drop-response or --drift (--status goes with --drift extra_status), and at
+most one of --count or --probability. The answer of a status fault is the spec's error for that case ({code, message})
+with the header X-Paygate-Fault: <fault id>. A drift lets the request run and changes what it answers.
 ${adminExample(`
   $ paygate sandbox faults set --endpoint operation.cancel --status 503 --count 3
   $ paygate sandbox faults set --endpoint payment.availability --status 412 --code shop_unavailable --shop shop_pool
   $ paygate sandbox faults set --endpoint balances.list --status 500 --probability 0.2 --seed 7
   $ paygate sandbox faults set --endpoint payment.create --drop-response --count 1
-  $ paygate sandbox faults set --endpoint operation.state --latency 2s --replace --json`)}`,
+  $ paygate sandbox faults set --endpoint operation.state --latency 2s --replace --json
+  $ paygate sandbox faults set --endpoint payout.create --drift remove_field --field settlement_amount --shop shop_a
+  $ paygate sandbox faults set --endpoint operation.state --drift out_of_order --count 1
+  $ paygate sandbox faults set --endpoint balances.list --drift change_field --field balances.0.current_minus --value '"9.99"'
+  $ paygate sandbox faults set --endpoint payment.create --drift extra_status --status 202`)}`,
     )
     .action(action(setOptions, async () => (await run()).setFault));
 }

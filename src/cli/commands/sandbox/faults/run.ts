@@ -20,6 +20,10 @@ const FLAG_OF: Record<string, string> = {
   code: '--code',
   latency_ms: '--latency',
   drop_response_after_commit: '--drop-response',
+  drift: '--drift',
+  field: '--field',
+  to: '--to',
+  value: '--value',
   shop_id: '--shop',
   count: '--count',
   probability: '--probability',
@@ -34,6 +38,15 @@ function latencyMs(text: string): number {
   return r.ms;
 }
 
+/** `--value` as JSON when it parses (`"9.99"`, `0`, `null`, `{...}`), else the text itself (`pending`). */
+function jsonOrText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
 /** The request body of the fault the flags describe, checked with the contract's rules. */
 export function faultBody(o: FaultSetOptions): FaultInput {
   if (o.endpoint === undefined) throw new UsageError('missing --endpoint', EXAMPLE);
@@ -42,6 +55,10 @@ export function faultBody(o: FaultSetOptions): FaultInput {
   if (o.code !== undefined) body.code = o.code;
   if (o.latency !== undefined) body.latency_ms = latencyMs(o.latency);
   if (o.dropResponse) body.drop_response_after_commit = true;
+  if (o.drift !== undefined) body.drift = o.drift;
+  if (o.field !== undefined) body.field = o.field;
+  if (o.to !== undefined) body.to = o.to;
+  if (o.value !== undefined) body.value = jsonOrText(o.value);
   if (o.shop !== undefined) body.shop_id = o.shop;
   if (o.count !== undefined) body.count = o.count;
   if (o.probability !== undefined) body.probability = o.probability;
@@ -52,7 +69,7 @@ export function faultBody(o: FaultSetOptions): FaultInput {
     const field = String(issue.path[0] ?? '');
     // The contract names body fields; say the flags instead (`seed goes with probability` → `--seed goes with --probability`).
     const message = issue.message.replace(
-      /(?<![\w-])(status|code|latency_ms|drop_response_after_commit|shop_id|count|probability|seed)\b/g,
+      /(?<![\w-])(status|code|latency_ms|drop_response_after_commit|drift|field|to|value|shop_id|count|probability|seed)\b/g,
       (w) => FLAG_OF[w]!,
     );
     const flag = FLAG_OF[field] ?? field;

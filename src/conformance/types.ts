@@ -1,0 +1,95 @@
+/**
+ * The shared conformance interface (issue 27): exchanges as seen on the wire, the rule catalogue's entries,
+ * violations, and the checker. Built on by the validator (src/conformance/), the recording proxy and the
+ * verify command. Fields may be added, never removed.
+ */
+
+/** One request and its answer as seen on the wire. Secrets are gone before an Exchange is built. */
+export interface Exchange {
+  /** 1, 2, 3… in the order the exchanges completed. */
+  seq: number;
+  /** Wall-clock ISO time the request arrived. */
+  startedAt: string;
+  durationMs: number;
+  /** A stable non-secret fingerprint of the X-API-Key (e.g. 'key_' + 12 hex of sha256), never the key. */
+  credential?: string;
+  request: {
+    /** Upper case. */
+    method: string;
+    /** Without the query and without any workspace prefix. */
+    path: string;
+    query: Record<string, string>;
+    /** Lower-case names; x-api-key / authorization / cookie REMOVED. */
+    headers: Record<string, string>;
+    contentType?: string;
+    /** Parsed JSON when the body was JSON, else undefined. */
+    body?: unknown;
+    /** The raw text when it was not parseable JSON and not multipart (truncated to 4 KB). */
+    bodyText?: string;
+  };
+  response: {
+    status: number;
+    /** Lower-case names. */
+    headers: Record<string, string>;
+    /** Parsed JSON, else undefined. */
+    body?: unknown;
+    /** The raw text when it was not parseable JSON (truncated to 4 KB). */
+    bodyText?: string;
+  };
+}
+
+export type RuleKind =
+  | 'request'
+  | 'response'
+  | 'auth'
+  | 'state'
+  | 'presence'
+  | 'money'
+  | 'idempotency'
+  | 'cancel'
+  | 'evidence'
+  | 'balance'
+  | 'isolation';
+
+/** One entry of the rule catalogue: id e.g. 'response.undeclared_status', section e.g. '§2.3'. */
+export interface RuleInfo {
+  id: string;
+  kind: RuleKind;
+  section: string;
+  title: string;
+}
+
+export interface Violation {
+  /** A RuleInfo id. */
+  rule: string;
+  section: string;
+  /** The dotted endpoint id (e.g. 'payouts.create'), or 'METHOD /path' when no endpoint matches. */
+  endpoint: string;
+  /** The gateway operation id when one is involved. */
+  operationId?: string;
+  merchantOperationId?: string;
+  /** "expected …" */
+  expected: string;
+  /** "got …" */
+  got: string;
+  /** Exchange.seq where it was seen. */
+  exchange: number;
+  /** Exchange.startedAt of that exchange (added: the report's `at`). */
+  at?: string;
+  /** Earlier exchanges it contradicts. */
+  related?: number[];
+}
+
+export interface ConformanceChecker {
+  /** Checks one exchange (request, response, and everything it says across earlier exchanges). */
+  check(x: Exchange): Violation[];
+  /** Every violation so far, in order. */
+  readonly violations: readonly Violation[];
+  readonly exchanges: number;
+}
+
+/** Metadata written into reportJson's output. */
+export interface ReportMeta {
+  upstream?: string;
+  baseUrl?: string;
+}
