@@ -5,7 +5,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /** The suites of each separate project; `paygate` is every other test file. */
 export const SEPARATE = {
-  browser: ['test/pages/browser-*.test.ts'],
+  browser: ['test/pages/browser-*.test.ts', 'test/dashboard/browser-*.test.ts'],
   postgres: [
     'test/postgres/**/*.test.ts',
     'test/cluster/**/*.test.ts',

@@ -34,3 +34,14 @@ const shots = spawnSync(process.execPath, [vitest, 'run', 'test/pages/browser-st
 });
 if (shots.status !== 0) process.exit(shots.status ?? 1);
 console.log('wrote docs/hosted-page/*.png');
+
+// Screenshots of every page of the dashboard, desktop and phone (docs/dashboard/, shown in the README and
+// docs/dashboard.md): taken by its browser test (test/dashboard/browser-pages.test.ts), which skips loudly without
+// a chromium.
+const dash = spawnSync(process.execPath, [vitest, 'run', 'test/dashboard/browser-pages.test.ts'], {
+  cwd: fileURLToPath(root),
+  stdio: 'inherit',
+  env: { ...process.env, PAYGATE_SCREENSHOTS: 'docs/dashboard' },
+});
+if (dash.status !== 0) process.exit(dash.status ?? 1);
+console.log('wrote docs/dashboard/*.png');

@@ -3,9 +3,11 @@
 // typed options) and run.ts, a plain function imported only when it runs. The groups (payment, sandbox, …) are
 // created here with their one-line description; their subcommands are defined only when argv names the group, so
 // `paygate --help` loads commander, this file and the definitions directly in commands/ (shared, globals,
-// top-level) and commands/completion/define.ts and commands/verify/define.ts, no run module.
+// top-level) and commands/completion/define.ts, commands/verify/define.ts and commands/dashboard/define.ts, no run
+// module.
 import { Command } from 'commander';
 import { defineCompletion } from './commands/completion/define.js';
+import { defineDashboard } from './commands/dashboard/define.js';
 import { defineVerify } from './commands/verify/define.js';
 import { collapsedGlobals, defineGlobals } from './commands/globals.js';
 import { example } from './commands/shared.js';
@@ -115,8 +117,7 @@ export async function buildProgram(version: string, argv: readonly string[] = pr
     'one operation as the sandbox records it (sandbox control API)',
     async () => (await import('./commands/operation/define.js')).defineOperation,
   );
-  defineBalances(program);
-  defineHealth(program);
+  for (const define of [defineBalances, defineHealth, defineDashboard]) define(program);
   defineOpenapi(program, version);
   group(
     'config',

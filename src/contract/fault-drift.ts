@@ -3,6 +3,7 @@
 // not declare — so the conformance checker, and a merchant's code, can be tested against a gateway that drifts.
 // The wire fields of such a fault and their checks; src/contract/faults.ts takes them into a fault.
 import { z } from 'zod';
+import { OperationStatus } from './common.js';
 import { echo } from './echo.js';
 import { successStatus, type EndpointRow } from './endpoint-row.js';
 import { endpoints, type EndpointId } from './endpoints.js';
@@ -87,8 +88,8 @@ export function checkDrift(f: DriftInput & { drift: DriftKind }, endpoint: Endpo
   if (kind === 'out_of_order') {
     if (!OPERATION_ANSWERS.includes(endpoint))
       issue('drift', `out_of_order needs an endpoint that answers an operation: ${OPERATION_ANSWERS.join(', ')}`);
-    if (f.value !== undefined && typeof f.value !== 'string')
-      issue('value', 'with out_of_order: a status, such as "pending"');
+    if (f.value !== undefined && !OperationStatus.safeParse(f.value).success)
+      issue('value', `with out_of_order: a status, one of ${OperationStatus.options.join(', ')}`);
   }
   if (kind === 'extra_status') {
     const declared = declaredStatuses(endpoint);

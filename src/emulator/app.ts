@@ -12,6 +12,7 @@ import { echo } from '../contract/echo.js';
 import { mountTable } from './http/mount.js';
 import { requestIdSent, setRequestId } from './http/response.js';
 import { authenticate } from './http/auth.js';
+import { createDashboard } from './dashboard/routes.js';
 import { pageEvents } from './pages/events.js';
 import { servePageAsset, showFormTarget, showPaymentPage } from './pages/hosted-page.js';
 import { choosePageAmount } from './pages/picker.js';
@@ -145,6 +146,8 @@ export function createApp(ctx: AppContext): H3 {
   mountTable(app, endpoints, gatewayHandlers, routes);
   mountTable(app, sandboxControls, controlHandlers, routes);
   for (const site of SITE_ROUTES) app.on(site.method, site.path, (event) => site.handler(event, routes));
+  // The dashboard (src/emulator/dashboard/): its own sessions per app, so per workspace.
+  for (const r of createDashboard(routes).routes) app.on(r.method, r.path, r.handler);
   app.all('/**', (event) => noSuchRoute(event, ctx));
   return app;
 }

@@ -23,6 +23,11 @@ export interface AppContext {
   urls: AppUrls;
   /** Credential of the cross-shop sandbox controls (x-admin-token). */
   adminToken: string;
+  /**
+   * Whether a credential is an admin token of this app as its clients know it (the dashboard's sign-in form takes
+   * it in a body, which the workspace host does not translate). Default: equal to `adminToken`.
+   */
+  isAdminToken?: (credential: string) => boolean;
   /** Secret that signs receipt download links. */
   urlSecret: Uint8Array;
   /** Readiness: false while starting or closing. */

@@ -72,6 +72,8 @@ export interface SandboxOptions extends LimitOptions {
   adminToken?: string;
   /** With a store that kept an admin token (and no `adminToken`): make one more, valid beside it, as `sandbox.adminToken`. */
   addAdminToken?: boolean;
+  /** @internal Whether a credential is an admin token the clients of this sandbox hold (the workspace host knows). */
+  adminCheck?: (credential: string) => boolean;
   /** Where internal errors are logged. Default: stderr. */
   log?: (line: string) => void;
   /** Register this URL as a webhook endpoint of every shop, with one shared secret (`sandbox.webhookSecret`). Default: none. */

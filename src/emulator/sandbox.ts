@@ -76,6 +76,7 @@ export async function createInstance(opts: SandboxOptions): Promise<Sandbox> {
     limits,
     streams,
     ...(front ? { workspaces: front.workspaces } : {}),
+    ...(opts.adminCheck ? { isAdminToken: opts.adminCheck } : {}),
   });
   ready = true;
   const https = opts.https ? { store: certBase, publicUrl: opts.publicUrl } : undefined;

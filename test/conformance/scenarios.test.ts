@@ -1,12 +1,15 @@
 // No false positives: bundled scenarios run against a sandbox on 127.0.0.1 (frozen clock, the runner advances it)
 // with every exchange through the checker, and the checker finds nothing wrong with the sandbox.
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createConformanceChecker, type Exchange, type Violation } from '../../src/conformance/index.js';
 import { parseScenario } from '../../src/scenarios/load.js';
 import { runOneScenario } from '../../src/scenarios/run-scenario.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { checkGlobalFetch } from './capture.js';
+
+// A scenario against a running sandbox waits, in real time, for the webhooks it expects (up to 5 s a step).
+vi.setConfig({ testTimeout: 60_000 });
 
 const FILES = [
   'payments/card-payment-paid.yaml',

@@ -1,12 +1,14 @@
 // Drift faults (docs/faults.md "Drift"): a successful answer changed per endpoint and shop — a field removed, renamed or
 // changed, a status out of order, a status the contract does not declare — through the controls, the typed client
 // and the CLI's body; bad drift rules are 400 naming what is wrong; the writes behind a drifted answer stand.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { faultBody } from '../../src/cli/commands/sandbox/faults/run.js';
 import { timeline } from '../../src/cli/ops-show-view.js';
 import type { FaultSetOptions } from '../../src/cli/commands/sandbox/faults/define.js';
 import { paymentBody, payoutBody } from '../helpers/harness.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { DEFAULT_FIXTURES, parseWorld } from '../../src/world/load.js';
 
 const ADMIN = 'pg_admin_faults_drift_0123456789';
 const sandbox = useSandbox({ frozenClock: true, adminToken: ADMIN });
@@ -22,6 +24,10 @@ describe('drift faults', () => {
     [{ endpoint: 'payout.create', drift: 'remove_field', field: 'name', to: 'x' }, 'to: to goes with rename_field'],
     [{ endpoint: 'payout.create', drift: 'remove_field', field: 'name', value: 1 }, 'value: value goes with'],
     [{ endpoint: 'balances.list', drift: 'out_of_order' }, 'out_of_order needs an endpoint that answers an operation'],
+    [
+      { endpoint: 'operation.state', drift: 'out_of_order', value: 'paid' },
+      'value: with out_of_order: a status, one of',
+    ],
     [{ endpoint: 'payout.create', drift: 'extra_status' }, 'status: extra_status needs status'],
     [{ endpoint: 'payout.create', drift: 'extra_status', status: 412 }, 'payout.create declares 200, 400, 401'],
     [{ endpoint: 'health.livez', drift: 'remove_field', field: 'x' }, 'answers without a body: only extra_status'],
@@ -119,6 +125,15 @@ describe('drift faults', () => {
     const text = timeline(details);
     expect(text).toMatch(/operation\.state: drift out_of_order \(flt_1\)/);
     expect(text).not.toContain('response dropped');
+  });
+
+  it("the fixtures' faults take a drift, checked with the JSON path at fault", () => {
+    const raw = () => JSON.parse(readFileSync(DEFAULT_FIXTURES, 'utf8')) as Record<string, unknown>;
+    const drift = { endpoint: 'operation.state', drift: 'out_of_order', shop_id: 'shop_a' };
+    expect(() => parseWorld({ ...raw(), faults: [drift] }, 'f.json')).not.toThrow();
+    expect(() =>
+      parseWorld({ ...raw(), faults: [{ endpoint: 'balances.list', drift: 'extra_status', status: 500 }] }, 'f.json'),
+    ).toThrow('$.faults[0].status: balances.list declares');
   });
 
   it('the CLI builds the same body from its flags (--value as JSON, else text)', () => {

@@ -27,7 +27,12 @@ export function negotiate(query: string | null, acceptLanguage: string | null): 
 
 /** The text of `key` in `lang`, its `{name}` placeholders filled with `vars` (escaped). The result is HTML. */
 export function t(lang: Lang, key: MessageKey, vars: Record<string, string> = {}): string {
-  return esc(MESSAGES[lang][key]).replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? esc(vars[name]!) : m));
+  return fill(MESSAGES[lang][key], vars);
+}
+
+/** `text` escaped, its `{name}` placeholders filled with `vars` (escaped): HTML (the dashboard's texts use it too). */
+export function fill(text: string, vars: Record<string, string> = {}): string {
+  return esc(text).replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? esc(vars[name]!) : m));
 }
 
 const moneyFormats = new Map<string, (amount: string) => string>();

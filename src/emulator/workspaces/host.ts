@@ -103,6 +103,7 @@ export class WorkspaceHost implements WorkspaceControl {
       // A new workspace starts at its start time; a reopened one resumes where its store's clock stood.
       ...(created ? { startTime: record.start } : {}),
       adminToken: token,
+      adminCheck: (t) => sha256(t) === record.admin.hash,
       publicUrl: this.baseOf(record.id),
       guard: record,
       ...(o.log ? { log: o.log } : {}),
@@ -246,7 +247,7 @@ export class WorkspaceHost implements WorkspaceControl {
 }
 
 /** Whether `space` takes the admin token of SHA-256 `hash`. */
-function takesAdmin(space: Space, hash: string): boolean {
+function takesAdmin(space: Pick<Space, 'adminHash' | 'alsoAdmin'>, hash: string): boolean {
   return hash === space.adminHash || space.alsoAdmin?.has(hash) === true;
 }
 
@@ -299,8 +300,9 @@ export async function hostSandbox(opts: SandboxOptions, make: MakeSandbox): Prom
       },
       release,
     };
-    const sandbox = await make({ ...opts, backend, reset: false, adminToken: admin.inProcess, front });
     const alsoAdmin = new Set(reg.addedAdminTokens());
+    const adminCheck = (t: string) => takesAdmin({ adminHash: admin.hash, alsoAdmin }, sha256(t));
+    const sandbox = await make({ ...opts, backend, reset: false, adminToken: admin.inProcess, adminCheck, front });
     const h = new WorkspaceHost(
       { id: 'default', record: undefined, sandbox, token: admin.inProcess, adminHash: admin.hash, alsoAdmin },
       reg,

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Sandbox } from '../../../emulator/index.js';
 import type { SandboxStartOptions } from './define.js';
+import { dashboardUrl } from '../../../emulator/dashboard/url.js';
 import { publicUrlProblem } from '../../../emulator/public-url.js';
 import { SandboxStartError, UsageError } from '../../errors.js';
 import type { Output } from '../../output.js';
@@ -194,6 +195,8 @@ function startupInfo(sandbox: Sandbox, url: string, store: string | undefined, w
     base_url: sandbox.urls.base,
     listen_url: url,
     payment_page_url: sandbox.urls.paymentPage,
+    /** The dashboard (src/emulator/dashboard/): sign in with the admin token or a shop's key. */
+    dashboard_url: dashboardUrl(sandbox.urls.base),
     storage_url: sandbox.urls.storage,
     store: store ?? null,
     clock: { frozen: sandbox.clock.frozen, now: new Date(sandbox.clock.now()).toISOString() },
@@ -239,6 +242,7 @@ async function readyLines(
     out.bold.green('paygate sandbox is ready'),
     `  base URL        ${out.cyan(url)}${url !== info.listen_url ? `  ${out.dim(`(listening on ${info.listen_url})`)}` : ''}`,
     ...tlsLines(sandbox.tls, out),
+    `  dashboard       ${out.cyan(info.dashboard_url)}  ${out.dim('(sign in with the admin token or a shop key)')}`,
     `  payment pages   ${sandbox.urls.paymentPage}/<operation_id>`,
     `  receipt files   ${sandbox.urls.storage}`,
     `  store           ${info.store ?? 'in memory (nothing is kept)'}`,

@@ -1,0 +1,63 @@
+// One request of the dashboard as its pages see it: the app's context and sessions, the session of the cookie (if
+// live), the language, and the dashboard's own base path (under a workspace `/w/<id>/dashboard`, behind a proxy its
+// public path prefix too). Every URL the dashboard gives is built from that base; the cookie's Path is that base.
+import type { H3Event } from 'h3';
+import type { RouteContext } from '../context.js';
+import { header } from '../http/headers.js';
+import { negotiate, type Lang } from '../pages/i18n.js';
+import { sameSecret, sessionIdOf, type Session, type Sessions } from './session.js';
+
+/** What the dashboard's routes share in one app: its context and its sessions. */
+export interface Dashboard {
+  readonly ctx: RouteContext;
+  readonly sessions: Sessions;
+  /** Whether a credential is an admin token this app takes (compared in constant time). */
+  isAdmin(credential: string): boolean;
+}
+
+/** A page of a signed-in session: its HTML answer (or a Response: a stream). */
+export type PageHandler = (req: DashRequest) => unknown;
+
+export interface DashRequest {
+  readonly event: H3Event;
+  readonly d: Dashboard;
+  /** The live session of the request's cookie, its credential still valid. */
+  readonly session: Session | undefined;
+  readonly lang: Lang;
+  /** The dashboard's base path, e.g. `/dashboard` or `/w/ws_1/dashboard`. */
+  readonly base: string;
+  /** The shop the session is limited to; undefined for the admin (every shop). */
+  readonly shop: string | undefined;
+}
+
+/** The dashboard's base path for the app's public URL (its path prefix kept). */
+export function dashboardBase(ctx: RouteContext): string {
+  return `${new URL(ctx.urls.paymentPage).pathname.replace(/\/pay$/, '')}/dashboard`;
+}
+
+/** Whether the public URL is https (the cookie is then Secure). */
+export const secureSite = (ctx: RouteContext) => ctx.urls.paymentPage.startsWith('https:');
+
+/** The session of the cookie, if it is live and its shop key still valid. */
+function liveSession(event: H3Event, d: Dashboard): Session | undefined {
+  const s = d.sessions.get(sessionIdOf(header(event, 'cookie')));
+  if (!s || s.scope.kind === 'admin') return s;
+  const a = d.ctx.service.authenticate(s.key);
+  if (a.ok && a.shopId === s.scope.shopId) return s;
+  d.sessions.close(s.id);
+  return undefined;
+}
+
+export function dashRequest(event: H3Event, d: Dashboard): DashRequest {
+  const session = liveSession(event, d);
+  const asked = event.url.searchParams.get('lang');
+  const lang = negotiate(asked ?? session?.lang ?? null, header(event, 'accept-language'));
+  if (session && (asked === 'ru' || asked === 'en')) session.lang = asked;
+  const shop = session?.scope.kind === 'shop' ? session.scope.shopId : undefined;
+  return { event, d, session, lang, base: dashboardBase(d.ctx), shop };
+}
+
+/** Whether a form's `_csrf` is the session's token. */
+export function csrfValid(req: DashRequest, given: string | undefined): boolean {
+  return req.session !== undefined && given !== undefined && sameSecret(given, req.session.csrf);
+}
