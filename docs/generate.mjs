@@ -45,3 +45,13 @@ const dash = spawnSync(process.execPath, [vitest, 'run', 'test/dashboard/browser
 });
 if (dash.status !== 0) process.exit(dash.status ?? 1);
 console.log('wrote docs/dashboard/*.png');
+
+// Then the Balances, Webhooks, Requests, Clock, Pool and Workspaces pages again, with data on each (the pool laid
+// out, a payout settled): their own browser test's screenshots replace the ones above of the same names.
+const sections = spawnSync(process.execPath, [vitest, 'run', 'test/dashboard/browser-sections.test.ts'], {
+  cwd: fileURLToPath(root),
+  stdio: 'inherit',
+  env: { ...process.env, PAYGATE_SCREENSHOTS: 'docs/dashboard' },
+});
+if (sections.status !== 0) process.exit(sections.status ?? 1);
+console.log('wrote docs/dashboard/{balances,webhooks,requests,clock,pool,workspaces}-{desktop,phone}.png');
