@@ -37,7 +37,7 @@ pgDescribe('cluster: failures', () => {
   it('SIGKILL under create load: each workspace taken over within 2 s (median); nothing acknowledged lost or doubled', async () => {
     const url = await cluster.get().createDatabase();
     const rx = await startReceiver();
-    const args = ['--webhook-url', rx.url]; // the default lease, 1.5 s
+    const args = ['--lease-ttl', '1s', '--webhook-url', rx.url];
     try {
       const procs = await Promise.all([startProc(url, args), startProc(url, args), startProc(url, args)]);
       const spaces = Array.from({ length: 12 }, (_, i) => `load${i}`);
