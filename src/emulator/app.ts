@@ -3,8 +3,6 @@
 // outside the API (hosted payment pages, signed receipt downloads); and the not-found / method-not-allowed answer.
 import { H3, type H3Event } from 'h3';
 import { endpoints, sandboxControls, type EndpointDef } from '../contract/index.js';
-import { AmountReadGate } from './runtime/amount-reads.js';
-import { FaultInjector } from './faults/injector.js';
 import { RECEIPT_URL_TTL_MS, type AppContext, type RouteContext } from './context.js';
 import { pathsOfTables } from './http/allow.js';
 import { ApiError, errorResponse } from './http/errors.js';
@@ -40,18 +38,12 @@ export const SITE_ROUTES = [
   { method: 'GET', path: '/pay/:id/amount', handler: showFormTarget },
 ] as const;
 
-/** The per-app helpers of the routes: the amount-read limits (forgotten on reset) and receipt evidence. */
+/** The per-app helpers of the routes: the request log, the limits and receipt evidence. */
 function routeContext(ctx: AppContext): RouteContext {
   const { service } = ctx;
-  const amountReads = new AmountReadGate(service.clock, () => service.readSettings());
-  service.onReset(() => amountReads.reset());
-  const faults = new FaultInjector(service, ctx.fixtureFaults);
-  service.onReset(() => faults.reset());
   return {
     ...ctx,
-    amountReads,
     requestLog: new RequestLog(),
-    faults,
     limits: ctx.limits ?? serverLimits(undefined),
     streams: ctx.streams ?? new StreamGate(ctx.limits?.streams),
     evidence: () => ({

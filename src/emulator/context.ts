@@ -1,7 +1,6 @@
 // What the emulator's routes are given: the service, the public URLs, the credentials and secrets of one app, and
 // the per-app helpers built from them (the amount-read limits, receipt evidence as the state read shows it).
 import type { FaultInjector } from './faults/injector.js';
-import type { ParsedFault } from './faults/rules.js';
 import type { AmountReadGate } from './runtime/amount-reads.js';
 import type { RequestLog } from './runtime/request-log.js';
 import type { GatewayService } from './runtime/service.js';
@@ -35,8 +34,11 @@ export interface AppContext {
   log?: (line: string) => void;
   /** The webhook outbox behind the /sandbox/webhooks controls. */
   outbox: WebhookOutbox;
-  /** The faults of the fixtures (src/contract/faults.ts), applied at start and on every reset. Default none. */
-  fixtureFaults?: readonly ParsedFault[];
+  /** The limits of this app's availability and recommendation reads (reset with the service). */
+  amountReads: AmountReadGate;
+  /** The injected faults in force (the faults.* controls; the fixtures' applied at start and on every reset, with the
+   * service) and the history of the ones that hit an operation. */
+  faults: FaultInjector;
   /** The server's workspaces (the `workspaces.*` controls); absent in a workspace other than the default one. */
   workspaces?: WorkspaceControl;
   /** What one client may hold of the server (src/emulator/server-limits.ts). Default: the defaults. */
@@ -46,12 +48,8 @@ export interface AppContext {
 }
 
 export interface RouteContext extends AppContext {
-  /** The limits of this app's availability and recommendation reads. */
-  readonly amountReads: AmountReadGate;
   /** Every request this app answered, newest last (GET /sandbox/logs). */
   readonly requestLog: RequestLog;
-  /** The injected faults in force (the faults.* controls) and the history of the ones that hit an operation. */
-  readonly faults: FaultInjector;
   /** What one client may hold of the server, every number set. */
   readonly limits: ServerLimits;
   /** The open event streams the server admits (per credential and in all). */

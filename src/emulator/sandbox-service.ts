@@ -1,4 +1,4 @@
-// The service of an opened store, wired at construction: the sandbox clock, the webhook outbox (the pipeline's extend
+// The service of an opened store, wired at construction: the sandbox clock (its advance subscribers), the webhook outbox (the pipeline's extend
 // stage and its scheduler), a workspace's guard (the admit stage) and the GatewayService they are given to; then
 // initialised (seeded, timers re-armed). Called by createInstance (src/emulator/sandbox.ts).
 import type { WorldIndex } from '../domain/world.js';
@@ -11,6 +11,9 @@ import { RECEIPT_URL_TTL_MS } from './app.js';
 import { WebhookOutbox } from './webhook-outbox/outbox.js';
 import { retainPdfReader } from './receipts/pdf-reader.js';
 import { WorkspaceGuard } from './workspaces/guard.js';
+import { AmountReadGate } from './runtime/amount-reads.js';
+import { FaultInjector } from './faults/injector.js';
+import type { ParsedFault } from './faults/rules.js';
 import type { SandboxOptions, SandboxUrls } from './sandbox-types.js';
 
 /** A workspace's guard: its operation limit at the pipeline's admit stage, its keys and clock seeded. */
@@ -30,6 +33,7 @@ export async function startService(
   opened: OpenedState,
   urls: SandboxUrls,
   log: (line: string) => void,
+  fixtureFaults: readonly ParsedFault[],
 ) {
   const { store, files, secrets, start, closeBackend } = opened;
   const clock = new SandboxClock({
@@ -37,6 +41,9 @@ export async function startService(
     ...(start !== undefined ? { start } : {}),
     ...(opts.realNow ? { realNow: opts.realNow } : {}),
     onError: (e) => log(`timer failed: ${String((e as Error)?.stack ?? e)}`),
+    // An advance applies to every change accepted before it (their timers are armed once written); where the clock
+    // then stands is recorded, so a restart resumes from it.
+    advance: [{ before: () => store.sync(), after: () => service!.recordClock() }],
   });
   const releasePdfReader = retainPdfReader();
   // The outbox writes through the service's pipeline, which it is a stage of: it reaches it through this binding.
@@ -57,6 +64,12 @@ export async function startService(
     },
   );
   const guard = opts.guard ? workspaceGuard(store, clock, opts.guard) : undefined;
+  // In-memory request gates of the app, forgotten on a reset: the amount-read limits and the injected faults.
+  const amountReads = new AmountReadGate(clock, () => service!.readSettings());
+  const faults = new FaultInjector(
+    { world: index, clock, find: (shop, ref) => service!.find(shop, ref) },
+    fixtureFaults,
+  );
   service = new GatewayService({
     world: index,
     store,
@@ -67,6 +80,7 @@ export async function startService(
     extension: outbox,
     subscribers: [outbox.scheduler],
     parts: guard ? [guard, outbox] : [outbox],
+    onReset: [amountReads, faults],
     ...(guard && opts.guard
       ? {
           layoutLimits: {
@@ -86,5 +100,5 @@ export async function startService(
     await releasePdfReader();
     throw e;
   }
-  return { service, clock, outbox, releasePdfReader };
+  return { service, clock, outbox, releasePdfReader, amountReads, faults };
 }

@@ -60,7 +60,8 @@ export async function createInstance(opts: SandboxOptions): Promise<Sandbox> {
   let closed = false;
   const urls = { base: '', paymentPage: '', storage: '' };
   setBase(urls, opts.publicUrl !== undefined ? publicBase(opts.publicUrl) : 'http://paygate.local');
-  const { service, clock, outbox, releasePdfReader } = await startService(opts, index, opened, urls, log);
+  const started = await startService(opts, index, opened, urls, log, world.faults);
+  const { service, outbox, amountReads, faults } = started;
   const { front } = opts;
   const adminToken = opts.adminToken ?? `pg_admin_${randomBytes(12).toString('hex')}`;
   const { limits, streams } = limitsOf(opts);
@@ -72,7 +73,8 @@ export async function createInstance(opts: SandboxOptions): Promise<Sandbox> {
     ready: () => ready && !closed && !service.stopped,
     log,
     outbox,
-    fixtureFaults: world.faults,
+    amountReads,
+    faults,
     limits,
     streams,
     ...(front ? { workspaces: front.workspaces } : {}),
@@ -100,7 +102,7 @@ export async function createInstance(opts: SandboxOptions): Promise<Sandbox> {
     log,
   );
 
-  const parts = { world, index, service, clock, outbox, releasePdfReader, app, adminToken, urls, listeners };
+  const parts = { ...started, world, index, app, adminToken, urls, listeners };
   return sandboxOf(opts, opened, parts, () => {
     if (closed) return false;
     closed = true;

@@ -96,7 +96,8 @@ export class StoreFailedError extends StoreError {
 /** A write the store refused (a full disk, a lost database, a full write queue): nothing of the request was kept. */
 export class StoreUnavailableError extends StoreError {
   declare readonly code: 'store_unavailable';
-  constructor(cause: unknown) {
+  /** `message`: instead of the one made from `cause` (a full write queue says so). */
+  constructor(cause: unknown, message?: string) {
     const code =
       typeof cause === 'object' && cause !== null && 'code' in cause
         ? ` (${String((cause as { code: unknown }).code)})`
@@ -104,8 +105,9 @@ export class StoreUnavailableError extends StoreError {
     const why = cause instanceof Error ? cause.message : String(cause);
     super(
       'store_unavailable',
-      `the sandbox could not write its store${code}: ${why}. Nothing was changed; fix the store (disk space and permissions for files, the database for PostgreSQL), then retry`,
-      { cause },
+      message ??
+        `the sandbox could not write its store${code}: ${why}. Nothing was changed; fix the store (disk space and permissions for files, the database for PostgreSQL), then retry`,
+      cause === undefined ? {} : { cause },
     );
   }
 }

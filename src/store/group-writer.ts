@@ -6,6 +6,7 @@
 // one turn, not two.
 // Bounds: at most `maxQueued` items wait; a submit beyond that throws `GroupWriterFullError` at once and queues
 // nothing (the caller answers 503). A group is never empty and never larger than `maxGroup` (asserted).
+import { StoreUnavailableError } from './errors.js';
 
 export interface GroupWriterOptions<T> {
   /** Write one group (1..maxGroup items, in submit order), e.g. a backend's "write this group". */
@@ -31,10 +32,10 @@ export interface GroupWriterOptions<T> {
 }
 
 /** The writer's queue is full: nothing was queued. */
-export class GroupWriterFullError extends Error {
+/** The write queue is full: nothing of the transaction was kept; a store that cannot take a write now (503). */
+export class GroupWriterFullError extends StoreUnavailableError {
   constructor(readonly limit: number) {
-    super(`the write queue is full (${limit} transactions waiting): try again shortly`);
-    this.name = 'GroupWriterFullError';
+    super(undefined, `the write queue is full (${limit} transactions waiting): try again shortly`);
   }
 }
 

@@ -13,6 +13,11 @@ import type { SnapshotSource } from './snapshot.js';
 import { stateTarget } from './state-load.js';
 import { SandboxState, type StoreChange } from './state.js';
 import { captureState } from './state-capture.js';
+import { StoreUnavailableError } from './errors.js';
+
+/** What a failed write rejects with: the store's own error (a full queue is one already). */
+const unavailable = (e: unknown): StoreUnavailableError =>
+  e instanceof StoreUnavailableError ? e : new StoreUnavailableError(e);
 
 interface Tx {
   seq: number;
@@ -20,7 +25,6 @@ interface Tx {
   undo: () => void;
   onWritten: (() => void) | undefined;
   /** What a failed write rejects with (the commit's caller may wrap the error, without a promise layer of its own). */
-  mapError: ((e: unknown) => unknown) | undefined;
   resolve: () => void;
   reject: (e: unknown) => void;
 }
@@ -35,7 +39,7 @@ interface Shadow {
  * so no single write holds the event loop for long; the rest goes in the next write. */
 const MAX_GROUP = 256;
 /** Most transactions applied in memory and waiting for their write; beyond it a commit is refused at once, changing
- * nothing (GroupWriterFullError: the HTTP layer answers 503 store_busy). */
+ * nothing (GroupWriterFullError, a StoreUnavailableError: 503 store_unavailable). */
 export const MAX_QUEUED = 100_000;
 
 export class Store {
@@ -122,22 +126,19 @@ export class Store {
   /**
    * Apply in memory now; resolves once written. Rejects (and takes the change back, with every change queued after
    * it) when the write fails; throws at once, changing nothing, when the changes cannot be applied. `onWritten`
-   * runs as soon as the write succeeded, before any caller of commit() or sync() resumes. `mapError`: what a failed
-   * write rejects with instead of its error.
+   * runs as soon as the write succeeded, before any caller of commit() or sync() resumes. A failed write rejects
+   * with the store's own error, StoreUnavailableError (its cause the backend's error).
    */
-  commit(changes: readonly StoreChange[], onWritten?: () => void, mapError?: (e: unknown) => unknown): Promise<void> {
-    if (!this.opened) {
-      const e = new Error('store is not open');
-      return Promise.reject(mapError ? mapError(e) : e);
-    }
+  commit(changes: readonly StoreChange[], onWritten?: () => void): Promise<void> {
+    if (!this.opened) return Promise.reject(unavailable(new Error('store is not open')));
     const { upserts, before, undo } = this.state.apply(changes);
     if (upserts.length === 0) return onWritten ? this.sync().then(onWritten) : this.sync();
     return new Promise<void>((resolve, reject) => {
       try {
-        this.writer.submit({ seq: this.lastSeq + 1, upserts, undo, onWritten, mapError, resolve, reject });
+        this.writer.submit({ seq: this.lastSeq + 1, upserts, undo, onWritten, resolve, reject });
       } catch (e) {
         undo(); // the queue is full: nothing of this transaction stays
-        reject(mapError ? mapError(e) : e);
+        reject(unavailable(e));
         return;
       }
       this.lastSeq++;
@@ -232,7 +233,8 @@ export class Store {
         done[i]!.undo();
         this.shadow(done[i]!.upserts, [], -1, false);
       }
-      for (const t of done) t.reject(t.mapError ? t.mapError(error) : error);
+      const failed = unavailable(error);
+      for (const t of done) t.reject(failed);
     }
     this.settledSeq = done.at(-1)!.seq;
     if (error === undefined) this.maybeCompact();

@@ -23,4 +23,15 @@ describe('instance state', () => {
     const slot = /\bservice\.(?:hook|linkKey|writeListeners)\s*=[^=]/;
     expect(sources.filter(([, text]) => slot.test(text)).map(([f]) => f)).toEqual([]);
   });
+
+  it('no hook of the clock or the service registered after construction (advance and reset subscribers are given)', () => {
+    const late = /\b(?:clock\.(?:before|after)Advance\s*=[^=]|service\.onReset\()/;
+    expect(sources.filter(([, text]) => late.test(text)).map(([f]) => f)).toEqual([]);
+  });
+
+  it('no module-level WeakMap in the emulator keyed by any object (a service passed as `object`)', () => {
+    const keyed = /^(?:export )?const \w+ = new WeakMap<object\b/m;
+    const emulator = sources.filter(([f]) => f.includes('/src/emulator/'));
+    expect(emulator.filter(([, text]) => keyed.test(text)).map(([f]) => f)).toEqual([]);
+  });
 });

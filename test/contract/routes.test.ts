@@ -11,6 +11,8 @@ import { mountTable, routesOf } from '../../src/emulator/http/mount.js';
 import type { Sandbox } from '../../src/emulator/index.js';
 import { KEY_A } from '../helpers/harness.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { AmountReadGate } from '../../src/emulator/runtime/amount-reads.js';
+import { FaultInjector } from '../../src/emulator/faults/injector.js';
 
 const ROWS: EndpointRow[] = [...Object.values(endpoints), ...Object.values(sandboxControls)];
 const UUID = '00000000-0000-4000-8000-000000000000';
@@ -29,6 +31,8 @@ beforeAll(() => {
     ready: () => true,
     outbox: sandbox.webhooks,
     log: () => undefined,
+    amountReads: new AmountReadGate(sandbox.clock, () => sandbox.service.readSettings()),
+    faults: new FaultInjector(sandbox.service),
   });
 });
 

@@ -27,7 +27,8 @@ export class FaultInjector {
   readonly history = new FaultHistory();
 
   constructor(
-    private readonly service: GatewayService,
+    /** What the faults read of the service: its world, its clock, and an operation by reference. */
+    private readonly service: Pick<GatewayService, 'world' | 'clock' | 'find'>,
     /** The fixtures' faults, validated by the fixture schema; applied now and on every reset. */
     private readonly fixtures: readonly ParsedFault[] = [],
   ) {

@@ -123,11 +123,7 @@ function bump(counts: Map<string, number>, key: string, by: number): void {
   else counts.set(key, n);
 }
 
-const queues = new WeakMap<object, ReceiptCheckQueue>();
-
-/** The receipt-check queue of one sandbox (keyed by its service), made on first use. */
-export function receiptChecksOf(service: object): ReceiptCheckQueue {
-  let q = queues.get(service);
-  if (!q) queues.set(service, (q = new ReceiptCheckQueue()));
-  return q;
+/** The receipt-check queue of one sandbox: owned by its service (no module-level state keyed by a service). */
+export function receiptChecksOf(service: { readonly receiptChecks: ReceiptCheckQueue }): ReceiptCheckQueue {
+  return service.receiptChecks;
 }

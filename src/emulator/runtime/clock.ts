@@ -19,6 +19,17 @@ export interface ClockOptions {
   realNow?: () => number;
   /** Called with errors thrown by timers. Default: console.error. */
   onError?: (err: unknown) => void;
+  /** Told of every advance(), in this order (given here, never set later). Default none. */
+  advance?: readonly AdvanceSubscriber[];
+}
+
+/** Told of every advance(): each `before` is awaited at its start, each `after` at its end, in list order. */
+export interface AdvanceSubscriber {
+  /** E.g. the service waits for the store, so that an advance applies to every change accepted before it (whose
+   * timers are armed the moment it is written). */
+  before?(): Promise<void>;
+  /** E.g. the service records where the clock stands. */
+  after?(): Promise<void>;
 }
 
 export class SandboxClock {
@@ -37,13 +48,7 @@ export class SandboxClock {
   private running: Promise<void> | undefined;
   private closed = false;
   private readonly onError: (err: unknown) => void;
-  /**
-   * Awaited at the start of every advance(): the service sets it to wait for the store, so that an advance applies
-   * to every change accepted before it (whose timers are armed the moment it is written).
-   */
-  beforeAdvance: (() => Promise<void>) | undefined;
-  /** Awaited at the end of every advance(): the service records where the clock stands. */
-  afterAdvance: (() => Promise<void>) | undefined;
+  private readonly subscribers: readonly AdvanceSubscriber[];
 
   constructor(opts: ClockOptions = {}) {
     this.frozen = opts.frozen ?? false;
@@ -52,6 +57,7 @@ export class SandboxClock {
     this.offset = start - this.realNow();
     this.frozenAt = start;
     this.onError = opts.onError ?? ((e) => console.error('paygate: timer failed:', e));
+    this.subscribers = opts.advance ?? [];
   }
 
   now(): number {
@@ -88,7 +94,7 @@ export class SandboxClock {
   /** Move sandbox time forward by `ms`, running every timer that falls due, in time order. */
   async advance(ms: number): Promise<void> {
     if (ms < 0) throw new RangeError('cannot move the clock backwards');
-    await this.beforeAdvance?.();
+    for (const s of this.subscribers) await s.before?.();
     const target = this.now() + ms;
     await this.running;
     while (this.head < this.timers.length && this.timers[this.head]!.at <= target) {
@@ -103,7 +109,7 @@ export class SandboxClock {
     if (this.handle) clearTimeout(this.handle);
     this.handle = undefined;
     this.arm();
-    await this.afterAdvance?.();
+    for (const s of this.subscribers) await s.after?.();
   }
 
   /** Drop every pending timer (sandbox reset). */

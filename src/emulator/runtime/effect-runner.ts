@@ -31,17 +31,22 @@ export class EffectRunner {
     }
   }
 
-  /** A timer fell due: the domain decides what it still does; a failed write tries again a little later. */
+  /**
+   * A timer fell due: the domain decides what it still does; a failed write tries again a little later. A waiting
+   * create is released by one route only, the `resolve_admission` effect: the domain's, once its decision is written
+   * (or by the command that decided it first, such as a cancel); this runner's, when the decision could not be
+   * written (the create then answers 503 store_unavailable).
+   */
   async #fire(command: TimerCommand): Promise<void> {
     const { clock } = this.deps;
     try {
       const outcome = runTimer(this.deps.ctx(), command);
       if (outcome) await this.deps.persist(outcome);
     } catch (e) {
+      if (command.kind === 'finish_admission')
+        this.run([{ kind: 'resolve_admission', operation_id: command.operation_id }]);
       if (!(e instanceof StoreUnavailableError)) throw e;
       clock.schedule(clock.now() + TIMER_RETRY_MS, () => this.#fire(command));
-    } finally {
-      if (command.kind === 'finish_admission') this.release(command.operation_id);
     }
   }
 
@@ -50,8 +55,8 @@ export class EffectRunner {
     return this.#admissions.wait(id);
   }
 
-  /** A create waiting on this operation's admission may answer now. */
-  release(id: string): void {
+  /** A create waiting on this operation's admission may answer now (only through `run`'s resolve_admission). */
+  private release(id: string): void {
     this.#admissions.release(id);
   }
 

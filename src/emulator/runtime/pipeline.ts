@@ -8,7 +8,6 @@
 import type { Effect } from '../../domain/effects.js';
 import type { StoreChange } from '../../store/state.js';
 import type { Store } from '../../store/store.js';
-import { storeUnavailable } from './errors.js';
 
 /** A limit checked before anything is written: throws (a 4xx ApiError) to refuse the whole transaction. */
 export interface Admission {
@@ -62,7 +61,7 @@ export class WritePipeline {
           }
         }
       };
-      return store.commit(extra.length > 0 ? [...changes, ...extra] : changes, written, storeUnavailable);
+      return store.commit(extra.length > 0 ? [...changes, ...extra] : changes, written);
     } catch (e) {
       return Promise.reject(e);
     }

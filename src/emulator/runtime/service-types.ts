@@ -47,4 +47,11 @@ export interface ServiceDeps {
   /** Seeded, resumed and reset with the service, in this order. */
   parts: readonly SandboxPart[];
   layoutLimits?: LayoutLimits;
+  /** Told after every sandbox reset, in this order (in-memory limits and windows forget their state). Default none. */
+  onReset?: readonly ResetSubscriber[];
+}
+
+/** What forgets in-memory state on a sandbox reset (the amount-read limits, the injected faults). */
+export interface ResetSubscriber {
+  reset(): void;
 }

@@ -35,6 +35,7 @@ import type { Moved } from '../../domain/lifecycle.js';
 import type { FileStore } from '../../store/files.js';
 import { notFound, storeUnavailable } from './errors.js';
 import { EffectRunner } from './effect-runner.js';
+import { ReceiptCheckQueue } from '../receipts/queue.js';
 import { recordReceipt, type ReceiptFile } from './receipts.js';
 import { LiveFeed, WritePipeline } from './pipeline.js';
 import { accounts, balanceRow } from '../../domain/ledger.js';
@@ -42,8 +43,22 @@ import { iso } from '../../domain/state.js';
 
 export { hashApiKey } from './seed.js';
 
-export type { AuthResult, LayoutLimits, OperationRef, SandboxPart, ServiceDeps } from './service-types.js';
-import type { AuthResult, OperationRef, SandboxPart, ServiceDeps, LayoutLimits } from './service-types.js';
+export type {
+  AuthResult,
+  LayoutLimits,
+  OperationRef,
+  ResetSubscriber,
+  SandboxPart,
+  ServiceDeps,
+} from './service-types.js';
+import type {
+  AuthResult,
+  OperationRef,
+  ResetSubscriber,
+  SandboxPart,
+  ServiceDeps,
+  LayoutLimits,
+} from './service-types.js';
 
 export class GatewayService {
   private readonly effects: EffectRunner;
@@ -59,6 +74,9 @@ export class GatewayService {
   private readonly linkKey: Buffer;
   private readonly parts: readonly SandboxPart[];
   private readonly pipeline: WritePipeline;
+  private readonly resets: readonly ResetSubscriber[];
+  /** Receipt checks waiting or running (src/emulator/receipts/queue.ts): this sandbox's own. */
+  readonly receiptChecks = new ReceiptCheckQueue();
 
   constructor(deps: ServiceDeps) {
     const { world, store, clock } = deps;
@@ -69,6 +87,7 @@ export class GatewayService {
     this.linkKey = deps.linkKey;
     this.parts = deps.parts;
     this.layoutLimits = deps.layoutLimits ?? {};
+    this.resets = deps.onReset ?? [];
     this.effects = new EffectRunner({ clock, ctx: () => this.ctx(), persist: (o) => this.persist(o) });
     this.pipeline = new WritePipeline({
       store,
@@ -76,13 +95,6 @@ export class GatewayService {
       extension: deps.extension,
       subscribers: [...deps.subscribers, this.writeListeners.subscriber, (w) => this.effects.run(w.effects)],
     });
-    clock.beforeAdvance = () => store.sync();
-    // Where the clock stands is kept in the store, so a restart resumes from it (a frozen clock at the same moment).
-    // Best effort: a failed write of the position does not undo the advance.
-    clock.afterAdvance = () =>
-      this.commit([{ kind: 'meta', meta: { id: 'clock', now: clock.now(), offset: clock.now() - Date.now() } }]).catch(
-        () => undefined,
-      );
   }
 
   get state() {
@@ -124,14 +136,18 @@ export class GatewayService {
     return this.pipeline.write(changes, effects);
   }
 
+  /**
+   * Keep where the clock stands in the store (the clock's `after` advance subscriber), so a restart resumes from it
+   * (a frozen clock at the same moment). Best effort: a failed write of the position does not undo the advance.
+   */
+  recordClock(): Promise<void> {
+    const now = this.clock.now();
+    return this.commit([{ kind: 'meta', meta: { id: 'clock', now, offset: now - Date.now() } }]).catch(() => undefined);
+  }
+
   /** Write an outcome's changes; the moment they are written, carry out its effects. */
   persist(outcome: Outcome): Promise<void> {
     return this.commit(outcome.changes, outcome.effects);
-  }
-
-  /** A create waiting on this operation's admission may answer now. */
-  private release(id: string): void {
-    this.effects.release(id);
   }
 
   authenticate(token: string | null | undefined): AuthResult {
@@ -201,7 +217,6 @@ export class GatewayService {
     return next;
   }
 
-  private readonly resetListeners: (() => void)[] = [];
   /** Called once when the service stops (its workspace deleted): the streams it feeds end. */
   readonly closeListeners = new Set<() => void>();
   #stopped: Error | undefined;
@@ -219,11 +234,6 @@ export class GatewayService {
     this.closeListeners.clear();
   }
 
-  /** Called after a sandbox reset (in-memory limits and windows forget their state). */
-  onReset(fn: () => void): void {
-    this.resetListeners.push(fn);
-  }
-
   /** Read-only amount availability or recommendations (spec §4.9, §4.10); the limits are the caller's job. */
   amounts(shopId: string, q: AmountsQuery): AmountsResult {
     return evaluateAmounts(this.ctx(), shopId, q);
@@ -236,13 +246,16 @@ export class GatewayService {
       try {
         await this.persist(plan);
       } catch (e) {
-        this.release(plan.op.id); // replays waiting on it answer now: the create never happened
+        // Replays waiting on it answer now: the create never happened.
+        this.effects.run([{ kind: 'resolve_admission', operation_id: plan.op.id }]);
         throw e;
       }
     }
-    // A create decided at once is written now: it does not wait for the writes other requests queued meanwhile
-    // (settled() syncs, which would wait for those too: one more group write per create).
-    if (plan.kind === 'replay' || plan.op.status === 'admitting') await this.settled(plan.op.id);
+    // A create decided at once was written with its record: that record is the answer (no lookup after the write).
+    // It does not wait for the writes other requests queued meanwhile (settled() syncs, which would wait for those
+    // too: one more group write per create).
+    if (plan.kind === 'commit' && plan.op.status !== 'admitting') return plan.op;
+    await this.settled(plan.op.id);
     const op = this.state.operation(plan.op.id);
     // The create this replays was never written, or its admission's outcome could not be written yet.
     if (!op || op.status === 'admitting')
@@ -355,7 +368,7 @@ export class GatewayService {
     for (const part of this.parts) part.reset();
     await this.store.clear();
     this.effects.releaseAll();
-    for (const fn of this.resetListeners) fn();
+    for (const s of this.resets) s.reset();
     await this.init();
   }
 
