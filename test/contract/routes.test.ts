@@ -7,6 +7,8 @@ import { H3 } from 'h3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { endpoints, operationIdOf, sandboxControls, type EndpointRow } from '../../src/contract/index.js';
 import { createApp, SITE_ROUTES } from '../../src/emulator/app.js';
+import type { RouteContext } from '../../src/emulator/context.js';
+import { createDashboard } from '../../src/emulator/dashboard/routes.js';
 import { mountTable, routesOf } from '../../src/emulator/http/mount.js';
 import type { Sandbox } from '../../src/emulator/index.js';
 import { KEY_A } from '../helpers/harness.js';
@@ -81,15 +83,18 @@ describe('the emulator mounts the tables and nothing else', () => {
     }
   });
 
-  it('every mounted route is a table row, a site route or the not-found fallback', () => {
+  it('every mounted route is a table row, a site route, a dashboard route or the not-found fallback', () => {
+    // The dashboard's routes come from its own table (building them reads nothing from the context).
+    const dashboard = createDashboard({} as RouteContext).routes;
     const declared = new Set([
       ...ROWS.map((r) => `${r.method} ${r.path}`),
       ...SITE_ROUTES.map((s) => `${s.method} ${s.path}`),
+      ...dashboard.map((r) => `${r.method} ${r.path}`),
       ' /**',
     ]);
     for (const m of routesOf(app))
       expect(declared.has(`${m.method} ${m.path}`), `${m.method} ${m.path} is not declared`).toBe(true);
-    expect(routesOf(app)).toHaveLength(ROWS.length + SITE_ROUTES.length + 1);
+    expect(routesOf(app)).toHaveLength(ROWS.length + SITE_ROUTES.length + dashboard.length + 1);
   });
 
   it.each(ROWS.map((r) => [r.id, r] as const))(
