@@ -1,6 +1,7 @@
 // The one group-commit writer: gathers the items submitted in one event-loop turn (setImmediate: every request of
-// one poll phase joins one write), hands them to `write` in groups of at most `maxGroup`, one group at a time, and
-// runs exclusive steps (a snapshot) in order between groups. The Store writes its transactions through one; the
+// one poll phase joins one write), hands them to `write` in groups of at most `maxGroup`, one group at a time (or up
+// to `depth` at a time, pipelined: the next group is built and sent while one is in flight), settles them in order,
+// and runs exclusive steps (a snapshot) in order between groups, alone (nothing in flight). The Store writes its transactions through one; the
 // backends' own commit() (tools and tests) goes through one too; they are never stacked, so a transaction waits for
 // one turn, not two.
 // Bounds: at most `maxQueued` items wait; a submit beyond that throws `GroupWriterFullError` at once and queues
@@ -21,6 +22,13 @@ export interface GroupWriterOptions<T> {
   maxQueued: number;
   /** A failed group takes back every item queued behind it too (default false: each group settles alone). */
   cascade?: boolean;
+  /**
+   * Most groups in flight at once (read before each group is sent; default 1). Above 1, `write` is called again
+   * before the last call settled; groups still settle in order, and with `cascade` a failed group also fails every
+   * group sent after it (their outcome, once known, is ignored: the backend must not write a group whose
+   * predecessor failed, e.g. postgres/persistence.ts chains them). Needs `cascade`.
+   */
+  depth?: () => number;
 }
 
 /** The writer's queue is full: nothing was queued. */
@@ -33,12 +41,17 @@ export class GroupWriterFullError extends StoreUnavailableError {
 
 type Step = { step: () => Promise<void>; resolve(): void; reject(e: unknown): void; counted: boolean };
 type Slot<T> = { item: T } | Step;
+/** A group sent and not settled yet: `done` once its write returned; `dropped` once a failure before it took it back. */
+type Flight<T> = { group: T[]; done: boolean; error: unknown; dropped: boolean };
 
 export class GroupWriter<T> {
   #queue: Slot<T>[] = [];
   #items = 0;
-  #running = false;
+  /** A step is running. */
+  #stepping = false;
   #scheduled = false;
+  /** Groups sent, oldest first (a dropped one stays until its write returned: it still holds its place). */
+  #flights: Flight<T>[] = [];
   /** Slots submitted, and slots settled (in order): sync() waits for the count at its call. */
   #submitted = 0;
   #settled = 0;
@@ -47,6 +60,7 @@ export class GroupWriter<T> {
   constructor(private readonly opts: GroupWriterOptions<T>) {
     if (!(opts.maxGroup >= 1) || !(opts.maxQueued >= opts.maxGroup))
       throw new RangeError('GroupWriter: need 1 ≤ maxGroup ≤ maxQueued');
+    if (opts.depth && !opts.cascade) throw new RangeError('GroupWriter: a pipelined writer needs cascade');
   }
 
   /** Items waiting or being written. */
@@ -56,7 +70,7 @@ export class GroupWriter<T> {
 
   /** Nothing queued, nothing being written. */
   get idle(): boolean {
-    return !this.#running && this.#queue.length === 0;
+    return !this.#stepping && this.#flights.length === 0 && this.#queue.length === 0;
   }
 
   /** Queue an item for the next group write; `settle` reports its outcome. Throws GroupWriterFullError when full. */
@@ -96,62 +110,95 @@ export class GroupWriter<T> {
   }
 
   #schedule(): void {
-    if (this.#running || this.#scheduled) return;
+    if (this.#scheduled) return;
     this.#scheduled = true;
     // setImmediate, not a microtask: every item of this poll phase joins one write. Tests that fake timers fake Date only.
     setImmediate(() => {
       this.#scheduled = false;
-      void this.#drain();
+      this.#pump();
     });
   }
 
-  /** Runs until the queue is empty. Never throws: every outcome goes to `settle` or the step's promise. */
-  async #drain(): Promise<void> {
-    if (this.#running) return;
-    this.#running = true;
+  /** Sends groups while there is room in flight; runs a step once nothing is in flight. Never throws. */
+  #pump(): void {
+    while (!this.#stepping && this.#queue.length > 0) {
+      const head = this.#queue[0]!;
+      if ('step' in head) {
+        if (this.#flights.length > 0) return; // runs alone: once the groups in flight settled
+        this.#queue.shift();
+        this.#stepping = true;
+        void this.#runStep(head);
+        return;
+      }
+      if (this.#flights.length >= Math.max(1, this.opts.depth?.() ?? 1)) return;
+      // After a failure, a group taken back may still be in flight: the next one goes out alone, once it answered.
+      if (this.#flights.some((f) => f.dropped)) return;
+      let n = 1;
+      while (n < this.#queue.length && n < this.opts.maxGroup && !('step' in this.#queue[n]!)) n++;
+      const group = (this.#queue.splice(0, n) as { item: T }[]).map((s) => s.item);
+      if (group.length === 0 || group.length > this.opts.maxGroup)
+        throw new Error(`GroupWriter: a group of ${group.length} items`);
+      const flight: Flight<T> = { group, done: false, error: undefined, dropped: false };
+      this.#flights.push(flight);
+      let written: Promise<void>;
+      try {
+        written = this.opts.write(group);
+      } catch (e) {
+        written = Promise.reject(e);
+      }
+      written.then(
+        () => this.#landed(flight, undefined),
+        (e: unknown) => this.#landed(flight, e ?? new Error('write failed')),
+      );
+    }
+  }
+
+  async #runStep(head: Step): Promise<void> {
     try {
-      while (this.#queue.length > 0) {
-        const head = this.#queue[0]!;
-        if ('step' in head) {
-          this.#queue.shift();
-          try {
-            await head.step();
-            head.resolve();
-          } catch (e) {
-            head.reject(e);
-          }
-          if (head.counted) this.#done(1);
-          continue;
-        }
-        let n = 1;
-        while (n < this.#queue.length && n < this.opts.maxGroup && !('step' in this.#queue[n]!)) n++;
-        const slots = this.#queue.splice(0, n) as { item: T }[];
-        const group = slots.map((s) => s.item);
-        if (group.length === 0 || group.length > this.opts.maxGroup)
-          throw new Error(`GroupWriter: a group of ${group.length} items`);
-        let error: unknown;
-        try {
-          await this.opts.write(group);
-        } catch (e) {
-          error = e ?? new Error('write failed');
-        }
-        let count = n;
-        if (error !== undefined && this.opts.cascade) {
-          // Everything queued behind the failed group was planned on top of it: it goes back with it.
-          const behind = this.#queue.filter((s): s is { item: T } => !('step' in s));
-          this.#queue = this.#queue.filter((s) => 'step' in s);
-          for (const s of behind) group.push(s.item);
-          count += behind.length;
-        }
-        this.#items -= group.length;
-        try {
-          this.opts.settle(group, error);
-        } finally {
-          this.#done(count);
-        }
+      await head.step();
+      head.resolve();
+    } catch (e) {
+      head.reject(e);
+    }
+    this.#stepping = false;
+    if (head.counted) this.#done(1);
+    this.#pump();
+  }
+
+  /** A write returned: settle every group at the head whose write has returned, in order. */
+  #landed(flight: Flight<T>, error: unknown): void {
+    flight.done = true;
+    flight.error = error;
+    try {
+      while (this.#flights[0]?.done) {
+        const f = this.#flights.shift()!;
+        if (!f.dropped) this.#settleFlight(f);
       }
     } finally {
-      this.#running = false;
+      this.#pump();
+    }
+  }
+
+  #settleFlight(f: Flight<T>): void {
+    const group = f.group;
+    let count = group.length;
+    if (f.error !== undefined && this.opts.cascade) {
+      // Everything sent or queued behind the failed group was planned on top of it: it goes back with it.
+      for (const later of this.#flights) {
+        later.dropped = true;
+        for (const item of later.group) group.push(item);
+        count += later.group.length;
+      }
+      const behind = this.#queue.filter((s): s is { item: T } => !('step' in s));
+      this.#queue = this.#queue.filter((s) => 'step' in s);
+      for (const s of behind) group.push(s.item);
+      count += behind.length;
+    }
+    this.#items -= group.length;
+    try {
+      this.opts.settle(group, f.error);
+    } finally {
+      this.#done(count);
     }
   }
 

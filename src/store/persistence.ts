@@ -56,6 +56,11 @@ export interface GroupPersistence {
   beginSnapshot(source: SnapshotSource): Promise<{ written: Promise<void> }>;
   /** The journal is long: the Store should take a snapshot in the background. */
   readonly shouldCompact: boolean;
+  /**
+   * Most groups the Store may have in flight at once (default 1: writeGroup is called again only once the last
+   * call settled). Above 1, writeGroup must write a group only if every group before it was written.
+   */
+  readonly pipelineDepth?: number;
   /** Write `all` as the final snapshot when given, release ownership. Idempotent. */
   close(all?: Collections | SnapshotSource): Promise<void>;
   readonly stats: PersistenceStats;

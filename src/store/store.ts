@@ -1,6 +1,7 @@
 // The Store: in-memory state plus a backend (GroupPersistence), with one rule: nothing acknowledged is lost, nothing
 // unwritten is shown. A transaction is applied in memory at once (so the next command plans on top of it) and written
-// in the next group write of the one group writer (group-writer.ts); only one group is in flight at a time. When a write fails, its group and every transaction
+// in the next group write of the one group writer (group-writer.ts); one group is in flight at a time, or a few when the
+// backend pipelines them (PostgreSQL: settled in order all the same). When a write fails, its group and every transaction
 // queued behind it (planned on top of it) are taken back in memory, newest first, and their commits reject: the
 // state is exactly as if those requests had never come. Reads that must show only written data ask for the
 // durable version of an entity (`durable()`) or the durable balance of an account (`durableTotal()`).
@@ -49,6 +50,7 @@ export class Store {
     maxGroup: MAX_GROUP,
     maxQueued: MAX_QUEUED,
     cascade: true,
+    depth: () => this.persistence.pipelineDepth ?? 1,
     write: (group) =>
       this.persistence.writeGroup(group.length === 1 ? group[0]!.upserts : group.flatMap((t) => t.upserts)),
     settle: (group, error) => this.settle(group, error),

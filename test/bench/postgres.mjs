@@ -2,8 +2,9 @@
 // store, beside a bare single-row INSERT (unique key, 20 connections, prepared) measured on the same throwaway
 // cluster in the same run (PostgreSQL's default durability: fsync, synchronous_commit on), with the sandbox's default
 // (durable commit: synchronous_commit on, one WAL flush per group of creates) and without it (--no-fsync:
-// synchronous_commit off), each as a share of the bare INSERT; the file store's create rate in the same run for
-// scale; then the failover time:
+// synchronous_commit off), each as a share of the bare INSERT, and the default without pipelined group writes
+// (PAYGATE_PG_PIPELINE=0: one group in flight at a time, as before issue 29) for comparison; the file store's create
+// rate in the same run for scale; then the failover time:
 // SIGKILL the active sandbox, time until the standby's /readyz answers 204. Skips loudly without PostgreSQL.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { postgresMissing, startCluster } from '../postgres/cluster.mjs';
 import { createPayment, load } from './load.mjs';
+import { bareInsert } from './pg-bare.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = fileURLToPath(new URL('../../bin/paygate.js', import.meta.url));
@@ -29,66 +30,12 @@ if (missing) {
   process.exit(0);
 }
 
-/** N connections inserting one row each per statement, for `ms`. */
-async function bareInsert(url, ms) {
-  const setup = new pg.Client({ connectionString: url });
-  await setup.connect();
-  await setup.query('CREATE TABLE bench_rows (id text PRIMARY KEY, body text NOT NULL)');
-  await setup.end();
-  const body = JSON.stringify({
-    c: 'operations',
-    v: { id: 'x'.repeat(36), status: 'pending', amount: '100.00', currency: 'RUB', pad: 'y'.repeat(300) },
-  });
-  const clients = await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      return c;
-    }),
-  );
-  let n = 0;
-  let stop = false;
-  let measuring = false;
-  const lat = [];
-  const worker = async (c, w) => {
-    while (!stop) {
-      const t0 = process.hrtime.bigint();
-      await c.query({
-        name: 'ins',
-        text: 'INSERT INTO bench_rows (id, body) VALUES ($1, $2)',
-        values: [`${w}-${n++}`, body],
-      });
-      if (measuring) lat.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    }
-  };
-  const running = clients.map(worker);
-  await new Promise((r) => setTimeout(r, 1000));
-  measuring = true;
-  const t0 = performance.now();
-  await new Promise((r) => setTimeout(r, ms));
-  measuring = false;
-  const elapsed = performance.now() - t0;
-  const count = lat.length;
-  stop = true;
-  await Promise.all(running);
-  await Promise.all(clients.map((c) => c.end()));
-  lat.sort((a, b) => a - b);
-  return {
-    rps: count / (elapsed / 1000),
-    requests: count,
-    p50: lat[Math.floor(count * 0.5)],
-    p99: lat[Math.floor(count * 0.99)],
-    errors: 0,
-    non2xx: 0,
-  };
-}
-
 /** `paygate sandbox start` on the database; resolves { child, ready: Promise<info>, standby: Promise<url> }. */
-function startSandbox(url, extra = []) {
+function startSandbox(url, extra = [], env = {}) {
   const child = spawn(process.execPath, [bin, 'sandbox', 'start', '--store', url, '--port', '0', '--json', ...extra], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, NO_COLOR: '1', ...env },
   });
   let err = '';
   const standby = new Promise((resolve) =>
@@ -124,7 +71,7 @@ try {
   console.log(
     `\nPostgreSQL store (throwaway cluster, PostgreSQL defaults: fsync on, synchronous_commit on), ${CONNECTIONS} connections`,
   );
-  const bare = await bareInsert(await cluster.createDatabase('bare'), DURATION);
+  const bare = await bareInsert(await cluster.createDatabase('bare'), DURATION, CONNECTIONS);
   console.log(`  bare single-row INSERT        ${fmt(bare)}`);
 
   // --no-fsync: synchronous_commit off for the writer (survives a crash of the sandbox and a failover, not one of
@@ -142,6 +89,20 @@ try {
   );
   await kill(fast.child, 'SIGTERM');
 
+  // The default commit without the pipeline (one group in flight at a time on the writer connection: before issue 29).
+  const serial = startSandbox(await cluster.createDatabase('serial'), [], { PAYGATE_PG_PIPELINE: '0' });
+  live.push(serial);
+  const rs = await load({
+    url: (await serial.ready).base_url,
+    connections: CONNECTIONS,
+    durationMs: DURATION,
+    request: createRequest,
+  });
+  console.log(
+    `  create payment, not pipelined ${fmt(rs)}   (${((100 * rs.rps) / bare.rps).toFixed(0)} % of the bare INSERT; durable commit, one group in flight)`,
+  );
+  await kill(serial.child, 'SIGTERM');
+
   // The default: durable commit (synchronous_commit on: each group's acknowledgement waits for the WAL flush, as
   // the bare INSERT's each row does; survives a crash of the database server too).
   const db = await cluster.createDatabase('sandbox');
@@ -158,7 +119,7 @@ try {
   const info = await active.ready;
   const r = await load({ url: info.base_url, connections: CONNECTIONS, durationMs: DURATION, request: createRequest });
   const pct = (100 * r.rps) / bare.rps;
-  console.log(`  create payment (default)      ${fmt(r)}   (durable commit)`);
+  console.log(`  create payment (default)      ${fmt(r)}   (durable commit, pipelined group writes)`);
   console.log(
     `  create / bare insert          ${pct.toFixed(0)} % with durable commit, ${((100 * rf.rps) / bare.rps).toFixed(0)} % without   (goal >= 50 %, p99 <= 25 ms: ${pct >= 50 && r.p99 <= 25 ? 'met' : 'NOT met'})`,
   );

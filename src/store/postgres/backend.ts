@@ -3,7 +3,8 @@
 // journals and snapshots (postgres/persistence.ts). Other processes on the same database are standbys: they poll
 // for the lease (waitForLease) and, once it is theirs, load the state from the database and serve. When the
 // writer's session dies the lock is released with it and the backend reports itself lost (onLost): its owner must
-// stop serving. Receipt files (bytea) and secrets go through a small pool, so any process can read them.
+// stop serving. Receipt files (bytea) and secrets go through a small pool, so any process can read them. The writer
+// runs in pg's pipeline mode: a workspace's next group is sent while one is in flight (pipeline.ts).
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import pg from 'pg';
@@ -42,6 +43,17 @@ export interface PostgresBackendOptions {
    * flush; a crash of the PostgreSQL server may lose its last fraction of a second (up to 3 × wal_writer_delay).
    */
   fsync?: boolean;
+  /**
+   * Send a workspace's next group while the one before it is in flight, chained to it (pipeline.ts). Default true
+   * (PAYGATE_PG_PIPELINE=0: false, one group at a time: for comparison).
+   */
+  pipeline?: boolean;
+  /**
+   * Writer connections in a cluster (every write fenced in its own statement, src/cluster/), each workspace's writes
+   * on one of them, so PostgreSQL flushes several workspaces' commits at once. Default 4 (PAYGATE_PG_WRITERS). Outside
+   * a cluster one: the lease holder's session is the fence.
+   */
+  writers?: number;
 }
 
 const SAFE_FILE_ID = /^[A-Za-z0-9_-]{1,100}$/;
@@ -50,6 +62,8 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
   readonly label: string;
   #writer: pg.Client | undefined;
   #connecting: Promise<pg.Client> | undefined;
+  /** The other writer connections of a cluster process, by index (writerFor). */
+  #lanes = new Map<number, Promise<pg.Client | undefined>>();
   #pool: pg.Pool | undefined;
   #leased = false;
   /** Keep the lease when no workspace is open (a standby that waited for it: the CLI). */
@@ -61,8 +75,11 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
   /** Workspaces' state kept warm while standing by (waitForLease with `warm`). */
   readonly #warm = new Map<string, LoadedState>();
 
+  readonly pipelined: boolean;
+
   constructor(readonly opts: PostgresBackendOptions) {
     this.label = redactUrl(opts.url);
+    this.pipelined = opts.pipeline ?? process.env.PAYGATE_PG_PIPELINE !== '0';
   }
 
   get lost(): Error | undefined {
@@ -82,23 +99,7 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
   /** Connect the writer and bring the schema up to date. Idempotent. */
   connect(): Promise<pg.Client> {
     this.#connecting ??= (async () => {
-      const client = new pg.Client({
-        connectionString: this.opts.url,
-        application_name: `paygate pid ${process.pid} on ${hostname()}`.slice(0, 63),
-        keepAlive: true,
-        keepAliveInitialDelayMillis: 1000,
-      });
-      const fail = (e: Error) => {
-        if (this.#closing || this.#lost) return;
-        this.#lost = new StoreError(
-          'store_failed',
-          `paygate store ${this.label}: the database session was lost (${e.message}); this process no longer holds the active lease and stops serving.`,
-          { cause: e },
-        );
-        for (const fn of this.#onLost.splice(0)) fn(this.#lost);
-      };
-      client.on('error', fail);
-      client.on('end', () => fail(new Error('connection closed')));
+      const client = this.#client('');
       try {
         await client.connect();
         await migrate(client, this.label);
@@ -115,6 +116,60 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
       return client;
     })();
     return this.#connecting;
+  }
+
+  /** A writer connection (pipelined when the backend pipelines); its loss is the backend's (onLost). */
+  #client(name: string): pg.Client {
+    const client = new pg.Client({
+      connectionString: this.opts.url,
+      application_name: `paygate ${name}pid ${process.pid} on ${hostname()}`.slice(0, 63),
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 1000,
+      pipeline: this.pipelined,
+    });
+    const fail = (e: Error) => {
+      if (this.#closing || this.#lost) return;
+      this.#lost = new StoreError(
+        'store_failed',
+        `paygate store ${this.label}: the database session was lost (${e.message}); this process no longer holds the active lease and stops serving.`,
+        { cause: e },
+      );
+      for (const fn of this.#onLost.splice(0)) fn(this.#lost);
+    };
+    client.on('error', fail);
+    client.on('end', () => fail(new Error('connection closed')));
+    return client;
+  }
+
+  /**
+   * The connection `workspace`'s writes go on: in a cluster (a backend whose writes are fenced in their own
+   * statement: `fence`) one of `writers`, chosen by workspace; otherwise the writer, the lease holder's session.
+   */
+  async writerFor(workspace: string): Promise<pg.Client> {
+    const main = await this.connect();
+    const fenced = typeof (this as Partial<PgWriterSource>).fence === 'function';
+    const n = fenced ? (this.opts.writers ?? (Number(process.env.PAYGATE_PG_WRITERS) || 4)) : 1;
+    let i = 0;
+    for (const ch of workspace) i = (i * 31 + ch.charCodeAt(0)) >>> 0;
+    i %= n;
+    if (i === 0) return main;
+    let lane = this.#lanes.get(i);
+    if (!lane) {
+      const client = this.#client(`writer ${i} `);
+      lane = client
+        .connect()
+        .then(() => client.query(`SET synchronous_commit = ${this.opts.fsync === false ? 'off' : 'on'}`))
+        .then(
+          () => client,
+          async () => {
+            this.#lanes.delete(i); // tried again by the next workspace opened on it; meanwhile the writer serves
+            await client.end().catch(() => {});
+            return undefined;
+          },
+        );
+      this.#lanes.set(i, lane);
+    }
+    return (await lane) ?? main;
   }
 
   /** Take the lease if it is free. */
@@ -283,9 +338,12 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
   async close(): Promise<void> {
     this.#closing = true;
     const writer = this.#writer;
+    const lanes = [...this.#lanes.values()];
     this.#writer = undefined;
     this.#connecting = undefined;
+    this.#lanes.clear();
     this.#leased = false;
+    for (const lane of lanes) await (await lane)?.end().catch(() => {});
     await this.#pool?.end().catch(() => {});
     this.#pool = undefined;
     // Ending the session releases the lease: a standby takes over at its next poll.

@@ -3,8 +3,11 @@
 // fail and the lease is released at once (fencing). Every statement is a single statement (atomic on its own), so
 // the workspaces sharing the connection never interleave inside one another's transaction.
 // A group (from the Store's group writer, or the base's for commit(): persistence-base.ts) goes out in one
-// multi-row INSERT, one round trip and one WAL flush; it resolves once PostgreSQL has committed its rows.
-// Sequence numbers are given when a group is written, so a refused write leaves no gap; open() reports a gap.
+// multi-row INSERT, one round trip and one WAL flush; it resolves once PostgreSQL has committed its rows. The
+// Store's groups are pipelined (pipelineDepth 2 when the writer connection is in pipeline mode): the next group is
+// sent, chained to the one in flight (pipeline.ts: written only if the one before it was).
+// Sequence numbers are given when a group is sent; after a refused write (and every group chained to it) they start
+// again after the last group written, so a refused write leaves no gap; open() reports a gap.
 import type { Client } from 'pg';
 import type { Change, Collections, Loaded, PersistenceStats } from '../persistence.js';
 import { assertCollections } from '../persistence.js';
@@ -12,6 +15,7 @@ import { PersistenceBase } from '../persistence-base.js';
 import { collectionsSource, isSource, type LoadTarget, type SnapshotSource } from '../snapshot.js';
 import { StoreClosedError, StoreFailedError } from '../errors.js';
 import { readState, toCollections, type LoadedState } from './load.js';
+import { appendQuery, ChainBrokenError, LEASED } from './pipeline.js';
 
 /** What the persistence needs of its backend (PostgresBackend). */
 export interface PgWriterSource {
@@ -21,6 +25,10 @@ export interface PgWriterSource {
   /** Set once the writer's session is gone: nothing more can be written. */
   readonly lost: Error | undefined;
   claim(workspace: string): void;
+  /** The writer connection runs in pipeline mode: a group may be sent while another is in flight (pipeline.ts). */
+  readonly pipelined?: boolean;
+  /** The connection this workspace's writes go on once it is open (default: the one active() gave). */
+  writerFor?(workspace: string): Promise<Client>;
   /** The state a standby kept warm for `workspace`, handed over once. */
   takeWarm?(workspace: string): LoadedState | undefined;
   release(workspace: string): Promise<void>;
@@ -37,17 +45,7 @@ export interface PgWriterSource {
 /** Journal rows at open from which the open folds them into the snapshot. */
 const COMPACT_ON_OPEN = 1000;
 
-const APPEND = {
-  name: 'paygate_journal_append',
-  text: 'INSERT INTO paygate_journal (workspace, seq, tx) SELECT $1, s, t FROM unnest($2::bigint[], $3::text[]) AS u(s, t)',
-};
-/** The same statements in a cluster: written only while the lease row holds this writer's epoch ($4, $5). */
-const LEASED = 'SELECT 1 FROM paygate_lease WHERE workspace = $1 AND owner = $4 AND epoch = $5 FOR SHARE';
-const APPEND_FENCED = {
-  name: 'paygate_journal_append_fenced',
-  text: `WITH l AS (${LEASED}) INSERT INTO paygate_journal (workspace, seq, tx, epoch, writer)
-    SELECT $1, s, t, $5, $4 FROM unnest($2::bigint[], $3::text[]) AS u(s, t) WHERE EXISTS (SELECT 1 FROM l)`,
-};
+/** Compaction in a cluster: written only while the lease row holds this writer's epoch ($4, $5; pipeline.ts). */
 const COMPACT_FENCED = {
   name: 'paygate_compact_fenced',
   text: `WITH l AS (${LEASED}), gone AS (DELETE FROM paygate_journal WHERE workspace = $1 AND seq <= $2 AND EXISTS (SELECT 1 FROM l))
@@ -64,7 +62,14 @@ const COMPACT = {
 export class PostgresPersistence extends PersistenceBase {
   #state: 'new' | 'open' | 'closing' | 'closed' = 'new';
   #client: Client | undefined;
+  /** Last seq written (committed), and last seq given to a group sent. */
   #seq = 0;
+  #next = 0;
+  /** Groups sent and not answered; whether the last one sent was written, once it answered. */
+  #flying = 0;
+  #tail: Promise<boolean> = Promise.resolve(true);
+  /** A group failed while others were in flight: seqs start again after #seq once they are all answered. */
+  #rewind = false;
   #records = 0;
   #failed: Error | undefined;
   #stats = { commits: 0, flushes: 0 };
@@ -88,6 +93,11 @@ export class PostgresPersistence extends PersistenceBase {
     return this.#seq;
   }
 
+  /** Two groups in flight (one running, the next waiting in the database) when the writer pipelines. */
+  get pipelineDepth(): number {
+    return this.source.pipelined ? 2 : 1;
+  }
+
   get isOpen(): boolean {
     return this.#state === 'open';
   }
@@ -109,6 +119,8 @@ export class PostgresPersistence extends PersistenceBase {
     try {
       this.#client = await this.source.active();
       const all = await this.#load(this.#client);
+      if (this.source.writerFor) this.#client = await this.source.writerFor(this.workspace);
+      this.#next = this.#seq;
       this.#failed = undefined;
       this.#stats = { commits: 0, flushes: 0 };
       this.#state = 'open';
@@ -178,26 +190,43 @@ export class PostgresPersistence extends PersistenceBase {
     if (error !== undefined && !(error instanceof StoreFailedError)) throw error;
   }
 
-  /** One multi-row INSERT (one statement: all rows or none), numbered from the last seq written. */
+  /**
+   * One multi-row INSERT (one statement: all rows or none), numbered after the last seq sent. Called again while a
+   * group is in flight (the Store pipelines): that group is chained to the one before it (pipeline.ts).
+   */
   protected async append(bodies: readonly string[]): Promise<void> {
     if (this.#failed) throw this.#failed;
     if (bodies.length === 0) throw new Error('PostgresPersistence: a group is never empty');
-    const seqs = bodies.map((_, i) => this.#seq + i + 1);
+    const seqs = bodies.map((_, i) => this.#next + i + 1);
     const fence = this.source.fence?.(this.workspace);
+    const before = this.#flying > 0 ? this.#tail : undefined;
+    const query = appendQuery(this.workspace, seqs, bodies, before ? this.#next : undefined, fence);
+    let written!: (ok: boolean) => void;
+    this.#tail = new Promise<boolean>((r) => (written = r));
+    this.#next = seqs.at(-1)!;
+    this.#flying++;
     try {
-      if (!fence) await this.#client!.query({ ...APPEND, values: [this.workspace, seqs, bodies] });
-      else {
-        const values = [this.workspace, seqs, bodies, fence.writer, fence.epoch];
-        const { rowCount } = await this.#client!.query({ ...APPEND_FENCED, values });
-        if (rowCount !== seqs.length) throw this.#fenced(fence.epoch);
+      const { rowCount } = await this.#client!.query(query);
+      if (rowCount !== seqs.length) {
+        // Nothing was written: the group before it was not (chained), or else the lease is gone (fenced).
+        if (!fence || (before && !(await before))) throw new ChainBrokenError(seqs[0]!);
+        throw this.#fenced(fence.epoch);
       }
+      this.#seq = seqs.at(-1)!;
+      this.#records += seqs.length;
+      this.#stats.flushes++;
+      this.#stats.commits += seqs.length;
+      written(true);
     } catch (e) {
-      throw this.#failure(e);
+      written(false);
+      this.#rewind = true;
+      throw e instanceof ChainBrokenError ? e : this.#failure(e);
+    } finally {
+      if (--this.#flying === 0 && this.#rewind) {
+        this.#rewind = false;
+        this.#next = this.#seq;
+      }
     }
-    this.#seq += seqs.length;
-    this.#records += seqs.length;
-    this.#stats.flushes++;
-    this.#stats.commits += seqs.length;
   }
 
   async #writeSnapshot(client: Client, collections: string): Promise<void> {
