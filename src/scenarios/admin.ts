@@ -5,7 +5,8 @@ import type { Scenario, ScenarioStep } from './format.js';
 import { callableOf } from './vocabulary.js';
 
 /** How to give the token, for messages. */
-export const NO_ADMIN_TOKEN = 'no admin token was given (pass --admin-token or set PAYGATE_ADMIN_TOKEN; from code, remote.adminToken)';
+export const NO_ADMIN_TOKEN =
+  'no admin token was given (pass --admin-token or set PAYGATE_ADMIN_TOKEN; from code, remote.adminToken)';
 
 /** Whether a step sends the admin token itself (`headers: { x-admin-token: … }`). */
 function ownToken(step: ScenarioStep): boolean {
@@ -32,10 +33,13 @@ export function noAdminTokenWarning(scenarios: Scenario[], reset: boolean): stri
   const needing = scenariosNeedingAdmin(scenarios);
   if (needing.length === 0 && !reset) return undefined;
   const parts: string[] = [];
-  if (reset) parts.push('the sandbox is not reset before each scenario (what earlier runs left stays, reserves included)');
+  if (reset)
+    parts.push('the sandbox is not reset before each scenario (what earlier runs left stays, reserves included)');
   if (needing.length > 0) {
     const n = `${needing.length} of ${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'}`;
-    parts.push(`${n} move the sandbox clock (wait_for) or call controls that take the token: on a sandbox those steps fail at once`);
+    parts.push(
+      `${n} move the sandbox clock (wait_for) or call controls that take the token: on a sandbox those steps fail at once`,
+    );
   }
   return `warning: ${NO_ADMIN_TOKEN}: ${parts.join('; ')}`;
 }

@@ -1,7 +1,16 @@
 // The expectations that need more than the step's own answer: the operation's state after the step, the shop's
 // balances (after, and moved by), the webhook events the step caused, and the answer's fit to the contract.
 import type { RunContext } from './context.js';
-import { balanceRows, checkBalanceDelta, checkBalances, checkFields, checkWebhooks, orderEvents, type BalanceRows, type Mismatch } from './expectations.js';
+import {
+  balanceRows,
+  checkBalanceDelta,
+  checkBalances,
+  checkFields,
+  checkWebhooks,
+  orderEvents,
+  type BalanceRows,
+  type Mismatch,
+} from './expectations.js';
 import type { Expect } from './format.js';
 import { callById, type Answer } from './http.js';
 import type { ReceivedEvent } from './receiver.js';
@@ -10,15 +19,19 @@ import type { Callable } from './vocabulary.js';
 /** The shop's balance rows now (for balance expectations). */
 export async function readBalances(ctx: RunContext, shop: string): Promise<BalanceRows> {
   const res = await callById(ctx.target, 'balances.list', {}, shop);
-  if (res.status !== 200) throw new Error(`reading the balances of ${shop} answered ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200)
+    throw new Error(`reading the balances of ${shop} answered ${res.status} ${JSON.stringify(res.body)}`);
   return balanceRows(res.body);
 }
 
 /** The current operation's state, read with operation.state. */
 export async function readOperation(ctx: RunContext): Promise<Answer> {
   const ref = ctx.last;
-  if (!ref || (!ref.operation_id && !ref.merchant_operation_id)) throw new Error('no operation to read: no earlier step answered with an operation_id');
-  const by = ref.operation_id ? { operation_id: ref.operation_id } : { merchant_operation_id: ref.merchant_operation_id };
+  if (!ref || (!ref.operation_id && !ref.merchant_operation_id))
+    throw new Error('no operation to read: no earlier step answered with an operation_id');
+  const by = ref.operation_id
+    ? { operation_id: ref.operation_id }
+    : { merchant_operation_id: ref.merchant_operation_id };
   return callById(ctx.target, 'operation.state', by, ref.shop);
 }
 
@@ -58,9 +71,14 @@ export async function checkAfter(ctx: RunContext, input: AfterInput): Promise<Af
   if (expect?.operation_status !== undefined || expect?.operation !== undefined) {
     const state = await readOperation(ctx);
     if (state.status !== 200) {
-      out.push({ what: 'operation', expected: 'a readable operation', actual: `${state.status} ${JSON.stringify(state.body)}` });
+      out.push({
+        what: 'operation',
+        expected: 'a readable operation',
+        actual: `${state.status} ${JSON.stringify(state.body)}`,
+      });
     } else {
-      if (expect.operation_status !== undefined) out.push(...checkFields('operation', { status: expect.operation_status }, state.body));
+      if (expect.operation_status !== undefined)
+        out.push(...checkFields('operation', { status: expect.operation_status }, state.body));
       out.push(...checkFields('operation', expect.operation, state.body));
     }
   }

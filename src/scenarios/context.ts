@@ -51,7 +51,10 @@ export class RunContext {
     this.#runId =
       opts.seed === undefined
         ? randomBytes(5).toString('hex')
-        : createHash('sha256').update(`${opts.seed}\0${scenario.file ?? ''}\0${scenario.name}\0${opts.index ?? 0}`).digest('hex').slice(0, 10);
+        : createHash('sha256')
+            .update(`${opts.seed}\0${scenario.file ?? ''}\0${scenario.name}\0${opts.index ?? 0}`)
+            .digest('hex')
+            .slice(0, 10);
     for (const [name, value] of Object.entries(scenario.variables)) this.vars[name] = this.resolve(value);
   }
 
@@ -73,7 +76,10 @@ export class RunContext {
 
   #dig(root: unknown, path: string[], ref: Reference): unknown {
     const { found, value } = getPath(root, path);
-    if (!found) throw new TemplateError(`\${{ ${ref.source} }}: no field "${path.join('.')}" in ${JSON.stringify(root)?.slice(0, 200)}`);
+    if (!found)
+      throw new TemplateError(
+        `\${{ ${ref.source} }}: no field "${path.join('.')}" in ${JSON.stringify(root)?.slice(0, 200)}`,
+      );
     return value;
   }
 
@@ -91,7 +97,12 @@ export class RunContext {
   record(step: ScenarioStep, fields: Record<string, unknown>, answer: Answer, id = step.id): void {
     if (id) this.answers.set(id, answer);
     const body = answer.body as { operation_id?: unknown; operation?: { operation_id?: unknown } } | undefined;
-    const fromBody = typeof body?.operation_id === 'string' ? body.operation_id : typeof body?.operation?.operation_id === 'string' ? body.operation.operation_id : undefined;
+    const fromBody =
+      typeof body?.operation_id === 'string'
+        ? body.operation_id
+        : typeof body?.operation?.operation_id === 'string'
+          ? body.operation.operation_id
+          : undefined;
     if (fromBody) this.operations.add(fromBody);
     const fromRequest = typeof fields.operation_id === 'string' ? fields.operation_id : undefined;
     const moid = typeof fields.merchant_operation_id === 'string' ? fields.merchant_operation_id : undefined;

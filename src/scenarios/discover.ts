@@ -126,7 +126,10 @@ export function discoverScenarios(paths: string[], cwd = process.cwd()): Discove
     }
     if (found.length === 0) throw new ScenarioUsageError(`no scenario files match ${p}`);
     const kept = searched ? found.filter(isScenarioFile) : found;
-    if (kept.length === 0) throw new ScenarioUsageError(`no scenario files match ${p} (found ${found.length} file${found.length === 1 ? '' : 's'} without a top-level steps:)`);
+    if (kept.length === 0)
+      throw new ScenarioUsageError(
+        `no scenario files match ${p} (found ${found.length} file${found.length === 1 ? '' : 's'} without a top-level steps:)`,
+      );
     out.push(...kept);
     skipped.push(...found.filter((f) => !kept.includes(f)));
   }

@@ -22,7 +22,14 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const ka = Object.keys(a as object);
   const kb = Object.keys(b as object);
-  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b as object, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every(
+      (k) =>
+        Object.hasOwn(b as object, k) &&
+        deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+    )
+  );
 }
 
 const asText = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
@@ -40,7 +47,14 @@ export function checkField(what: string, path: string, matcher: Matcher, root: u
     }
     if ('length' in matcher) {
       const len = Array.isArray(value) || typeof value === 'string' ? value.length : undefined;
-      return len === matcher.length ? undefined : { what, expected: `length ${matcher.length}`, actual, note: len === undefined ? undefined : `length ${len}` } as Mismatch;
+      return len === matcher.length
+        ? undefined
+        : ({
+            what,
+            expected: `length ${matcher.length}`,
+            actual,
+            note: len === undefined ? undefined : `length ${len}`,
+          } as Mismatch);
     }
     return found && deepEqual(value, matcher.equals) ? undefined : { what, expected: matcher.equals, actual };
   }
@@ -62,7 +76,8 @@ export function checkStatus(expect: Expect | undefined, okStatus: number, status
   } else if (status !== okStatus) out.push({ what: 'status', expected: okStatus, actual: status });
   if (expect?.code !== undefined) {
     const code = getPath(body, ['code']);
-    if (!code.found || code.value !== expect.code) out.push({ what: 'code', expected: expect.code, actual: code.found ? code.value : ABSENT });
+    if (!code.found || code.value !== expect.code)
+      out.push({ what: 'code', expected: expect.code, actual: code.found ? code.value : ABSENT });
   }
   return out;
 }
@@ -82,7 +97,8 @@ function dec(v: unknown): Decimal | undefined {
   }
 }
 
-const signed = (d: Decimal): string => (d.isPositive() && !d.isZero() ? `+${d.toFixed(2)}` : d.isZero() ? '0.00' : d.toFixed(2));
+const signed = (d: Decimal): string =>
+  d.isPositive() && !d.isZero() ? `+${d.toFixed(2)}` : d.isZero() ? '0.00' : d.toFixed(2);
 
 /** Balance figures after the step, compared as exact decimals. */
 export function checkBalances(expect: Expect['balances'], after: BalanceRows): Mismatch[] {
@@ -92,7 +108,13 @@ export function checkBalances(expect: Expect['balances'], after: BalanceRows): M
       const got = after.get(cur)?.[name];
       const w = dec(want);
       const g = dec(got);
-      if (!w) out.push({ what: `balances.${cur}.${name}`, expected: want, actual: got ?? ABSENT, note: 'the expected value is not a decimal' });
+      if (!w)
+        out.push({
+          what: `balances.${cur}.${name}`,
+          expected: want,
+          actual: got ?? ABSENT,
+          note: 'the expected value is not a decimal',
+        });
       else if (!g || !g.eq(w)) out.push({ what: `balances.${cur}.${name}`, expected: want, actual: got ?? ABSENT });
     }
   }
@@ -100,7 +122,11 @@ export function checkBalances(expect: Expect['balances'], after: BalanceRows): M
 }
 
 /** How much each figure moved during the step, compared as exact decimals. */
-export function checkBalanceDelta(expect: Expect['balance_delta'], before: BalanceRows, after: BalanceRows): Mismatch[] {
+export function checkBalanceDelta(
+  expect: Expect['balance_delta'],
+  before: BalanceRows,
+  after: BalanceRows,
+): Mismatch[] {
   const out: Mismatch[] = [];
   for (const [cur, figures] of Object.entries(expect ?? {})) {
     for (const [name, want] of Object.entries(figures)) {
@@ -110,7 +136,13 @@ export function checkBalanceDelta(expect: Expect['balance_delta'], before: Balan
       const what = `balance_delta.${cur}.${name}`;
       if (!w) out.push({ what, expected: want, actual: '?', note: 'the expected delta is not a decimal' });
       else if (!a || !b) out.push({ what, expected: signed(w), actual: ABSENT, note: `no ${cur} row in the balances` });
-      else if (!a.minus(b).eq(w)) out.push({ what, expected: signed(w), actual: signed(a.minus(b)), note: `${name} ${b.toFixed(2)} → ${a.toFixed(2)}` });
+      else if (!a.minus(b).eq(w))
+        out.push({
+          what,
+          expected: signed(w),
+          actual: signed(a.minus(b)),
+          note: `${name} ${b.toFixed(2)} → ${a.toFixed(2)}`,
+        });
     }
   }
   return out;
@@ -127,7 +159,8 @@ export function checkWebhooks(expected: string[] | undefined, events: ReceivedEv
   const types = events.map((e) => e.event.type);
   if (!deepEqual(types, expected)) out.push({ what: 'webhooks', expected, actual: types });
   for (const e of events) {
-    if (!e.verified) out.push({ what: `webhook ${e.event.id}`, expected: 'a valid signature', actual: e.error ?? 'not verified' });
+    if (!e.verified)
+      out.push({ what: `webhook ${e.event.id}`, expected: 'a valid signature', actual: e.error ?? 'not verified' });
   }
   return out;
 }

@@ -41,8 +41,12 @@ function text(v: unknown): string {
 }
 
 async function filePart(value: unknown, baseDir: string): Promise<{ blob: Blob; filename: string }> {
-  const spec = typeof value === 'string' ? { file: value } : (value as { file?: unknown; content_type?: unknown; filename?: unknown });
-  if (!spec || typeof spec.file !== 'string') throw new StepInputError('a file field is a path, or {file, content_type?, filename?}');
+  const spec =
+    typeof value === 'string'
+      ? { file: value }
+      : (value as { file?: unknown; content_type?: unknown; filename?: unknown });
+  if (!spec || typeof spec.file !== 'string')
+    throw new StepInputError('a file field is a path, or {file, content_type?, filename?}');
   const path = isAbsolute(spec.file) ? spec.file : resolve(baseDir, spec.file);
   let bytes: Buffer;
   try {
@@ -50,8 +54,16 @@ async function filePart(value: unknown, baseDir: string): Promise<{ blob: Blob; 
   } catch (e) {
     throw new StepInputError(`cannot read ${spec.file}: ${(e as Error).message}`);
   }
-  const type = typeof spec.content_type === 'string' ? spec.content_type : path.endsWith('.pdf') ? 'application/pdf' : 'application/octet-stream';
-  return { blob: new Blob([new Uint8Array(bytes)], { type }), filename: typeof spec.filename === 'string' ? spec.filename : basename(path) };
+  const type =
+    typeof spec.content_type === 'string'
+      ? spec.content_type
+      : path.endsWith('.pdf')
+        ? 'application/pdf'
+        : 'application/octet-stream';
+  return {
+    blob: new Blob([new Uint8Array(bytes)], { type }),
+    filename: typeof spec.filename === 'string' ? spec.filename : basename(path),
+  };
 }
 
 function fillPath(c: Callable, fields: Record<string, unknown>): string {
@@ -63,7 +75,11 @@ function fillPath(c: Callable, fields: Record<string, unknown>): string {
   });
 }
 
-async function encodeBody(c: Callable, fields: Record<string, unknown>, baseDir: string): Promise<{ body?: string | FormData; shown?: unknown; type?: string }> {
+async function encodeBody(
+  c: Callable,
+  fields: Record<string, unknown>,
+  baseDir: string,
+): Promise<{ body?: string | FormData; shown?: unknown; type?: string }> {
   if (c.multipart) {
     const form = new FormData();
     const shown: Record<string, unknown> = {};
@@ -104,14 +120,24 @@ export async function buildRequest(target: Target, input: CallInput): Promise<{ 
   }
   const headers = new Headers({ accept: 'application/json' });
   // A support read (either credential) acts as the step's shop, like a shop control; the admin token only without a key.
-  const key = c.auth === 'key' || c.auth === 'support' ? (input.key !== undefined ? input.key : target.keyOf(input.shop)) : undefined;
+  const key =
+    c.auth === 'key' || c.auth === 'support'
+      ? input.key !== undefined
+        ? input.key
+        : target.keyOf(input.shop)
+      : undefined;
   if (key) headers.set('x-api-key', key);
-  else if ((c.auth === 'admin' || c.auth === 'support') && target.adminToken) headers.set('x-admin-token', target.adminToken);
+  else if ((c.auth === 'admin' || c.auth === 'support') && target.adminToken)
+    headers.set('x-admin-token', target.adminToken);
   const { body, shown, type } = await encodeBody(c, fields, input.baseDir);
   if (type) headers.set('content-type', type);
   for (const [k, v] of Object.entries(input.headers ?? {})) headers.set(k, v);
   const request = new Request(url, { method: c.method, headers, ...(body !== undefined ? { body } : {}) });
-  const sent: SentRequest = { method: c.method, path: url.pathname + url.search, ...(shown !== undefined ? { body: shown } : {}) };
+  const sent: SentRequest = {
+    method: c.method,
+    path: url.pathname + url.search,
+    ...(shown !== undefined ? { body: shown } : {}),
+  };
   return { request, sent };
 }
 
@@ -135,7 +161,12 @@ export async function exchange(target: Target, request: Request): Promise<Answer
 }
 
 /** Call an endpoint by id outside any step (reads the runner makes for expectations and wait_for). */
-export async function callById(target: Target, call: string, fields: Record<string, unknown>, shop: string): Promise<Answer> {
+export async function callById(
+  target: Target,
+  call: string,
+  fields: Record<string, unknown>,
+  shop: string,
+): Promise<Answer> {
   const { request } = await buildRequest(target, { call, with: fields, shop, baseDir: dirname('.') });
   return exchange(target, request);
 }

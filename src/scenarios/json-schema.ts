@@ -5,6 +5,11 @@ import { z } from 'zod';
 import { ScenarioFileSchema, scenarioRegistry } from './format.js';
 
 export function buildScenarioJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(ScenarioFileSchema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input', metadata: scenarioRegistry }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(ScenarioFileSchema, {
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+    io: 'input',
+    metadata: scenarioRegistry,
+  }) as Record<string, unknown>;
   return { ...schema, $id: 'https://paygate.dev/schemas/scenario.schema.json' };
 }

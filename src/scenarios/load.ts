@@ -4,14 +4,30 @@ import { readFile } from 'node:fs/promises';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import type { z } from 'zod';
 import { ScenarioFileError, type FileIssue } from './errors.js';
-import { AwaitStep, CALL_STEPS, DEFAULT_START_TIME, ReceiverStep, ScenarioHead, SkipStep, STEP_KINDS, WaitStep, type Scenario, type ScenarioStep } from './format.js';
+import {
+  AwaitStep,
+  CALL_STEPS,
+  DEFAULT_START_TIME,
+  ReceiverStep,
+  ScenarioHead,
+  SkipStep,
+  STEP_KINDS,
+  WaitStep,
+  type Scenario,
+  type ScenarioStep,
+} from './format.js';
 import { checkReferences, checkStatuses } from './static-checks.js';
 import { suggest } from './vocabulary.js';
 
 type Path = (string | number)[];
 
 /** Where a path of the parsed document is in the text: the deepest node that exists, 1-based. */
-function locate(doc: Document | undefined, lc: LineCounter, path: Path, keyOf = false): { line: number; column: number } {
+function locate(
+  doc: Document | undefined,
+  lc: LineCounter,
+  path: Path,
+  keyOf = false,
+): { line: number; column: number } {
   let node: unknown = doc?.contents;
   let at: Node | undefined = node as Node | undefined;
   for (const [i, seg] of path.entries()) {
@@ -69,7 +85,12 @@ function readStep(raw: unknown, i: number, issues: IssueList): Omit<ScenarioStep
     return undefined;
   }
   if (kinds.length !== 1) {
-    issues.add(at, kinds.length === 0 ? 'a step needs one of call, wait_for, await or receiver' : `a step has one of ${kinds.join(', ')}, not several`);
+    issues.add(
+      at,
+      kinds.length === 0
+        ? 'a step needs one of call, wait_for, await or receiver'
+        : `a step has one of ${kinds.join(', ')}, not several`,
+    );
     return undefined;
   }
   const kind = kinds[0]!;
@@ -79,7 +100,10 @@ function readStep(raw: unknown, i: number, issues: IssueList): Omit<ScenarioStep
     schema = typeof id === 'string' ? CALL_STEPS.get(id) : undefined;
     if (!schema) {
       const hint = typeof id === 'string' ? suggest(id) : [];
-      issues.add([...at, 'call'], `unknown endpoint id ${JSON.stringify(id)}${hint.length ? ` (did you mean ${hint.join(', ')}?)` : ''}; ids are listed in docs/scenarios.md`);
+      issues.add(
+        [...at, 'call'],
+        `unknown endpoint id ${JSON.stringify(id)}${hint.length ? ` (did you mean ${hint.join(', ')}?)` : ''}; ids are listed in docs/scenarios.md`,
+      );
       return undefined;
     }
   } else schema = kind === 'wait_for' ? WaitStep : kind === 'await' ? AwaitStep : ReceiverStep;
@@ -104,7 +128,12 @@ export function parseScenario(text: string, file = '<scenario>'): Scenario {
     }
     throw new ScenarioFileError(file, issues.list);
   }
-  return fromParsed(doc.toJS({ maxAliasCount: 100 }) as unknown, file, issues, (i) => locate(doc, lc, ['steps', i]).line);
+  return fromParsed(
+    doc.toJS({ maxAliasCount: 100 }) as unknown,
+    file,
+    issues,
+    (i) => locate(doc, lc, ['steps', i]).line,
+  );
 }
 
 /** Validate a scenario given as an object (from code); issue positions are then paths only. */
@@ -112,7 +141,12 @@ export function scenarioFromObject(value: unknown, file = '<object>'): Scenario 
   return fromParsed(value, file, new IssueList(undefined, new LineCounter()), () => undefined);
 }
 
-function fromParsed(value: unknown, file: string, issues: IssueList, lineOf: (i: number) => number | undefined): Scenario {
+function fromParsed(
+  value: unknown,
+  file: string,
+  issues: IssueList,
+  lineOf: (i: number) => number | undefined,
+): Scenario {
   const head = ScenarioHead.safeParse(value);
   if (!head.success) {
     issues.zod([], head.error);
@@ -137,7 +171,8 @@ function fromParsed(value: unknown, file: string, issues: IssueList, lineOf: (i:
     steps,
     file: file.startsWith('<') ? undefined : file,
   };
-  if (issues.list.length === 0) for (const p of [...checkReferences(scenario), ...checkStatuses(scenario)]) issues.add(p.path, p.message);
+  if (issues.list.length === 0)
+    for (const p of [...checkReferences(scenario), ...checkStatuses(scenario)]) issues.add(p.path, p.message);
   if (issues.list.length > 0) throw new ScenarioFileError(file, issues.list);
   return scenario;
 }
@@ -148,7 +183,9 @@ export async function loadScenarioFile(path: string): Promise<Scenario> {
   try {
     text = await readFile(path, 'utf8');
   } catch (e) {
-    throw new ScenarioFileError(path, [{ line: 1, column: 1, path: '', message: `cannot read the file: ${(e as Error).message}` }]);
+    throw new ScenarioFileError(path, [
+      { line: 1, column: 1, path: '', message: `cannot read the file: ${(e as Error).message}` },
+    ]);
   }
   return parseScenario(text, path);
 }

@@ -80,7 +80,9 @@ export class WebhookReceiver {
       req.on('end', () => {
         const headers = new Headers();
         for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
-        void this.fetch(new Request('http://receiver.local/', { method: 'POST', headers, body: Buffer.concat(chunks) })).then((r) => {
+        void this.fetch(
+          new Request('http://receiver.local/', { method: 'POST', headers, body: Buffer.concat(chunks) }),
+        ).then((r) => {
           res.writeHead(r.status).end();
         });
       });

@@ -20,12 +20,16 @@ async function anyDue(target: Target, added: { shop: string; id: string }[]): Pr
   for (const shop of new Set(added.map((a) => a.shop))) {
     const ours = new Set(added.filter((a) => a.shop === shop).map((a) => a.id));
     // Every page of the list (it is paged, newest first).
-    for (let cursor: string | undefined; ; ) {
+    for (let cursor: string | undefined; ;) {
       const res = await callById(target, 'webhooks.deliveries', { limit: 200, ...(cursor ? { cursor } : {}) }, shop);
       if (res.status !== 200) return undefined;
       const page = res.body as { deliveries?: Delivery[]; has_more?: boolean; next_cursor?: string | null };
       const due = (page.deliveries ?? []).some(
-        (d) => ours.has(d.endpoint_id) && d.status === 'pending' && d.next_attempt_at !== null && Date.parse(d.next_attempt_at) <= clock.now,
+        (d) =>
+          ours.has(d.endpoint_id) &&
+          d.status === 'pending' &&
+          d.next_attempt_at !== null &&
+          Date.parse(d.next_attempt_at) <= clock.now,
       );
       if (due) return true;
       if (!page.has_more || !page.next_cursor) break;

@@ -18,7 +18,12 @@ export interface ScenarioRunOptions extends WaitOptions {
   onStep?: ((step: StepResult) => void) | undefined;
 }
 
-async function runStep(ctx: RunContext, step: ScenarioStep, index: number, opts: ScenarioRunOptions): Promise<StepResult> {
+async function runStep(
+  ctx: RunContext,
+  step: ScenarioStep,
+  index: number,
+  opts: ScenarioRunOptions,
+): Promise<StepResult> {
   const started = performance.now();
   let result: StepResult;
   try {
@@ -61,7 +66,13 @@ export async function runOneScenario(s: Scenario, opts: ScenarioRunOptions = {})
   try {
     target = opts.remote ? await remoteTarget(s, opts.remote) : await inProcessTarget(s);
   } catch (e) {
-    return { ...base, status: 'failed', durationMs: performance.now() - started, steps: [], error: `could not set up the scenario: ${(e as Error).message}` };
+    return {
+      ...base,
+      status: 'failed',
+      durationMs: performance.now() - started,
+      steps: [],
+      error: `could not set up the scenario: ${(e as Error).message}`,
+    };
   }
   const steps: StepResult[] = [];
   try {

@@ -70,7 +70,14 @@ export async function runScenarios(scenarios: Scenario[], opts: RunOptions = {})
       const i = next++;
       const s = scenarios[i]!;
       if (bailed) {
-        results[i] = { name: s.name, file: s.file, status: 'skipped', durationMs: 0, steps: [], error: 'not run: --bail after a failure' };
+        results[i] = {
+          name: s.name,
+          file: s.file,
+          status: 'skipped',
+          durationMs: 0,
+          steps: [],
+          error: 'not run: --bail after a failure',
+        };
         continue;
       }
       opts.onScenarioStart?.(s);

@@ -15,7 +15,8 @@ export interface StaticProblem {
 function* strings(value: unknown, path: (string | number)[]): Generator<[(string | number)[], string]> {
   if (typeof value === 'string') yield [path, value];
   else if (Array.isArray(value)) for (const [i, v] of value.entries()) yield* strings(v, [...path, i]);
-  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) yield* strings(v, [...path, k]);
+  else if (value !== null && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) yield* strings(v, [...path, k]);
 }
 
 function refs(value: unknown, path: (string | number)[], out: StaticProblem[]): [(string | number)[], Reference][] {
@@ -36,8 +37,10 @@ export function checkReferences(s: Scenario): StaticProblem[] {
   const vars = new Set<string>();
   for (const [name, value] of Object.entries(s.variables)) {
     for (const [p, r] of refs(value, ['variables', name], out)) {
-      if (r.root === 'steps') out.push({ path: p, message: `\${{ ${r.source} }}: variables are evaluated before any step runs` });
-      if (r.root === 'vars' && !vars.has(r.path[0]!)) out.push({ path: p, message: `\${{ ${r.source} }}: no variable "${r.path[0]}" is defined above it` });
+      if (r.root === 'steps')
+        out.push({ path: p, message: `\${{ ${r.source} }}: variables are evaluated before any step runs` });
+      if (r.root === 'vars' && !vars.has(r.path[0]!))
+        out.push({ path: p, message: `\${{ ${r.source} }}: no variable "${r.path[0]}" is defined above it` });
     }
     vars.add(name);
   }
@@ -48,11 +51,17 @@ export function checkReferences(s: Scenario): StaticProblem[] {
     for (const [p, r] of refs(body, ['steps', i], out)) {
       // A step's expectations are checked after its answer, so they may refer to the step itself.
       const own = p[2] === 'expect' && r.path[0] === step.id;
-      if (r.root === 'steps' && !seen.has(r.path[0]!) && !own) out.push({ path: p, message: `\${{ ${r.source} }}: no earlier step has id "${r.path[0]}"` });
-      if (r.root === 'vars' && !vars.has(r.path[0]!)) out.push({ path: p, message: `\${{ ${r.source} }}: no variable "${r.path[0]}" (define it under variables:)` });
+      if (r.root === 'steps' && !seen.has(r.path[0]!) && !own)
+        out.push({ path: p, message: `\${{ ${r.source} }}: no earlier step has id "${r.path[0]}"` });
+      if (r.root === 'vars' && !vars.has(r.path[0]!))
+        out.push({ path: p, message: `\${{ ${r.source} }}: no variable "${r.path[0]}" (define it under variables:)` });
     }
     if (step.kind === 'await') {
-      if (!background.has(step.await)) out.push({ path: ['steps', i, 'await'], message: `no earlier step "${step.await}" with background: true is waiting to be awaited` });
+      if (!background.has(step.await))
+        out.push({
+          path: ['steps', i, 'await'],
+          message: `no earlier step "${step.await}" with background: true is waiting to be awaited`,
+        });
       background.delete(step.await);
     }
     if (step.id !== undefined) {
@@ -71,7 +80,10 @@ const STATUSES: readonly string[] = OperationStatus.options;
 /** The problem with a status an operation never has, with the closest real one; undefined for a real one. */
 export function statusProblem(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.includes('${{') || STATUSES.includes(value)) return undefined;
-  const near = STATUSES.filter((s) => distance(value, s) <= Math.max(2, Math.floor(value.length / 3)) || s.startsWith(value) || value.startsWith(s));
+  const near = STATUSES.filter(
+    (s) =>
+      distance(value, s) <= Math.max(2, Math.floor(value.length / 3)) || s.startsWith(value) || value.startsWith(s),
+  );
   const hint = near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : '';
   return `unknown operation status ${JSON.stringify(value)}${hint}; an operation is ${STATUSES.join(', ')}`;
 }
@@ -84,7 +96,8 @@ function statusesOf(step: ScenarioStep, i: number): [(string | number)[], unknow
     if (Array.isArray(st)) st.forEach((v, j) => out.push([['steps', i, 'wait_for', 'status', j], v]));
     else out.push([['steps', i, 'wait_for', 'status'], st]);
   }
-  if (step.expect?.operation_status !== undefined) out.push([['steps', i, 'expect', 'operation_status'], step.expect.operation_status]);
+  if (step.expect?.operation_status !== undefined)
+    out.push([['steps', i, 'expect', 'operation_status'], step.expect.operation_status]);
   const opStatus = step.expect?.operation?.status;
   if (typeof opStatus === 'string') out.push([['steps', i, 'expect', 'operation', 'status'], opStatus]);
   return out;

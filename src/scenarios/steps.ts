@@ -32,7 +32,11 @@ export function baseResult(step: ScenarioStep, index: number): StepResult {
 }
 
 /** Background: go on once the server has the request (it answered, or it scheduled a timer for it). */
-async function untilReceived(ctx: RunContext, answer: Promise<Answer>, timersBefore: number | undefined): Promise<void> {
+async function untilReceived(
+  ctx: RunContext,
+  answer: Promise<Answer>,
+  timersBefore: number | undefined,
+): Promise<void> {
   let settled = false;
   void answer.then(
     () => (settled = true),
@@ -57,7 +61,14 @@ export async function runCall(ctx: RunContext, step: CallStep, index: number): P
   const fields = ctx.resolve(step.with ?? {});
   const key = ctx.resolve(step.key);
   const shop = ctx.shopOf(step);
-  const { request, sent } = await buildRequest(ctx.target, { call: step.call, with: fields, shop, key, headers: step.headers, baseDir: ctx.baseDir });
+  const { request, sent } = await buildRequest(ctx.target, {
+    call: step.call,
+    with: fields,
+    shop,
+    key,
+    headers: step.headers,
+    baseDir: ctx.baseDir,
+  });
   result.request = sent;
   const balancesBefore = step.expect?.balance_delta ? await readBalances(ctx, shop) : undefined;
   const webhookMark = ctx.target.receiver.accepted.length;
@@ -75,7 +86,11 @@ export async function runCall(ctx: RunContext, step: CallStep, index: number): P
 }
 
 /** Collect a background call's answer and check it against the call's and the await step's expectations. */
-export async function runAwait(ctx: RunContext, step: ScenarioStep & { kind: 'await' }, index: number): Promise<StepResult> {
+export async function runAwait(
+  ctx: RunContext,
+  step: ScenarioStep & { kind: 'await' },
+  index: number,
+): Promise<StepResult> {
   const result = baseResult(step, index);
   const pending = ctx.pending.get(step.await);
   if (!pending) throw new Error(`no background step "${step.await}" is waiting`);
@@ -93,15 +108,30 @@ function mergeExpect(a: Expect | undefined, b: Expect | undefined): Expect | und
   return { ...a, ...b, body: { ...a.body, ...b.body }, operation: { ...a.operation, ...b.operation } };
 }
 
-async function conclude(ctx: RunContext, p: Pending, rawExpect: Expect | undefined, result: StepResult, fields: Record<string, unknown>): Promise<StepResult> {
+async function conclude(
+  ctx: RunContext,
+  p: Pending,
+  rawExpect: Expect | undefined,
+  result: StepResult,
+  fields: Record<string, unknown>,
+): Promise<StepResult> {
   const c = callableOf(p.step.call)!;
   const answer = await p.answer;
   result.response = { status: answer.status, body: answer.body };
   ctx.record(p.step, fields, answer);
   learnSecret(ctx, p.step.call, answer);
   const expect = ctx.resolve(rawExpect);
-  const mismatches: Mismatch[] = [...checkStatus(expect, c.okStatus, answer.status, answer.body), ...checkContract(c, answer), ...checkFields('body', expect?.body, answer.body)];
-  const after = await checkAfter(ctx, { expect, shop: ctx.shopOf(p.step), webhookMark: p.webhookMark, balancesBefore: p.balancesBefore as BalanceRows | undefined });
+  const mismatches: Mismatch[] = [
+    ...checkStatus(expect, c.okStatus, answer.status, answer.body),
+    ...checkContract(c, answer),
+    ...checkFields('body', expect?.body, answer.body),
+  ];
+  const after = await checkAfter(ctx, {
+    expect,
+    shop: ctx.shopOf(p.step),
+    webhookMark: p.webhookMark,
+    balancesBefore: p.balancesBefore as BalanceRows | undefined,
+  });
   mismatches.push(...after.mismatches);
   result.webhooks = after.webhooks;
   result.mismatches = mismatches;
@@ -112,10 +142,15 @@ async function conclude(ctx: RunContext, p: Pending, rawExpect: Expect | undefin
 /** A secret from `webhooks.add` or a rotation: the receiver trusts it from now on. */
 function learnSecret(ctx: RunContext, call: string, answer: Answer): void {
   const secret = (answer.body as { secret?: unknown } | undefined)?.secret;
-  if ((call === 'webhooks.add' || call === 'webhooks.rotate_secret') && typeof secret === 'string') ctx.target.receiver.addSecret(secret);
+  if ((call === 'webhooks.add' || call === 'webhooks.rotate_secret') && typeof secret === 'string')
+    ctx.target.receiver.addSecret(secret);
 }
 
-export async function runReceiver(ctx: RunContext, step: ScenarioStep & { kind: 'receiver' }, index: number): Promise<StepResult> {
+export async function runReceiver(
+  ctx: RunContext,
+  step: ScenarioStep & { kind: 'receiver' },
+  index: number,
+): Promise<StepResult> {
   const r = step.receiver;
   ctx.target.receiver.status = r === 'up' ? 204 : r === 'down' ? 503 : r.status;
   return baseResult(step, index);

@@ -71,7 +71,10 @@ const turn = () => new Promise<void>((r) => setImmediate(r));
 
 /** A fresh sandbox in this process for one scenario. */
 export async function inProcessTarget(s: Scenario): Promise<Target> {
-  const [{ createSandbox }, { createInProcessDispatcher }] = await Promise.all([import('../emulator/sandbox.js'), import('../client/in-process.js')]);
+  const [{ createSandbox }, { createInProcessDispatcher }] = await Promise.all([
+    import('../emulator/sandbox.js'),
+    import('../client/in-process.js'),
+  ]);
   const receiver = new WebhookReceiver();
   const hooks = needsWebhooks(s);
   const sandbox = await createSandbox({
@@ -112,7 +115,10 @@ export async function inProcessTarget(s: Scenario): Promise<Target> {
 function fixtureKeys(path: string | undefined): { keys: Map<string, string>; firstShop: string | undefined } {
   const file = path ?? new URL('../../fixtures/default.json', import.meta.url);
   try {
-    const world = JSON.parse(readFileSync(file, 'utf8')) as { shops?: { id: string }[]; api_keys?: { shop_id: string; key: string; revoked?: boolean }[] };
+    const world = JSON.parse(readFileSync(file, 'utf8')) as {
+      shops?: { id: string }[];
+      api_keys?: { shop_id: string; key: string; revoked?: boolean }[];
+    };
     const keys = new Map<string, string>();
     for (const k of world.api_keys ?? []) if (!k.revoked && !keys.has(k.shop_id)) keys.set(k.shop_id, k.key);
     return { keys, firstShop: world.shops?.[0]?.id };
@@ -126,7 +132,8 @@ async function remoteClock(target: Target): Promise<ClockInfo | undefined> {
   if (!target.adminToken) return undefined;
   const { callById } = await import('./http.js');
   const res = await callById(target, 'clock.show', {}, target.defaultShop).catch(() => undefined);
-  const body = res?.body as { now?: string; frozen?: boolean; pending_timers?: number; next_timer_at?: string | null } | undefined;
+  const body = res?.body as
+    { now?: string; frozen?: boolean; pending_timers?: number; next_timer_at?: string | null } | undefined;
   if (res?.status !== 200 || typeof body?.now !== 'string') return undefined;
   return {
     now: Date.parse(body.now),
@@ -143,7 +150,9 @@ export async function probe(baseUrl: string, timeoutMs = 5000): Promise<void> {
     await res.arrayBuffer();
   } catch (e) {
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    throw new TargetUnreachableError(`cannot reach ${baseUrl}: ${cause?.code ?? cause?.message ?? (e as Error).message}`);
+    throw new TargetUnreachableError(
+      `cannot reach ${baseUrl}: ${cause?.code ?? cause?.message ?? (e as Error).message}`,
+    );
   }
 }
 
@@ -170,7 +179,7 @@ export async function remoteTarget(s: Scenario, opts: RemoteOptions): Promise<Ta
       // Another process delivers: wait for what is expected (bounded), then until nothing new arrives for a moment.
       const deadline = Date.now() + REMOTE_WEBHOOK_WAIT_MS;
       while (enough && !enough() && Date.now() < deadline) await receiver.nextDelivery(deadline - Date.now());
-      for (let before = -1; before !== receiver.accepted.length && Date.now() < deadline; ) {
+      for (let before = -1; before !== receiver.accepted.length && Date.now() < deadline;) {
         before = receiver.accepted.length;
         await receiver.nextDelivery(150);
       }
@@ -186,6 +195,9 @@ export async function remoteTarget(s: Scenario, opts: RemoteOptions): Promise<Ta
 async function resetRemote(target: Target): Promise<Target> {
   const { callById } = await import('./http.js');
   const res = await callById(target, 'sandbox.reset', {}, target.defaultShop);
-  if (res.status !== 200) throw new Error(`could not reset the sandbox before the scenario: sandbox.reset answered ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200)
+    throw new Error(
+      `could not reset the sandbox before the scenario: sandbox.reset answered ${res.status} ${JSON.stringify(res.body)}`,
+    );
   return { ...target, fresh: true };
 }

@@ -30,7 +30,8 @@ export function parseReference(source: string): Reference {
   const m = EXPR.exec(source);
   if (!m) throw new TemplateError(`\${{${source}}} is not a reference such as \${{ steps.create.operation_id }}`);
   const root = m[2] as Root;
-  if (!ROOTS.includes(root)) throw new TemplateError(`\${{${source}}}: unknown root "${m[2]}" (use steps., vars. or unique.)`);
+  if (!ROOTS.includes(root))
+    throw new TemplateError(`\${{${source}}}: unknown root "${m[2]}" (use steps., vars. or unique.)`);
   const path = m[3] ? m[3].slice(1).split('.') : [];
   if (path.length === 0) throw new TemplateError(`\${{${source}}}: name a field, e.g. \${{ ${root}.name }}`);
   return { negate: m[1] === '-', root, path, source: source.trim() };
@@ -39,7 +40,8 @@ export function parseReference(source: string): Reference {
 /** Every reference in a string (static checks: validate finds unknown steps and variables before a run). */
 export function referencesIn(text: string): Reference[] {
   const out: Reference[] = [];
-  if (text.includes('${{') && !/\$\{\{[^}]*\}\}/.test(text)) throw new TemplateError(`unclosed \${{ in ${JSON.stringify(text)}`);
+  if (text.includes('${{') && !/\$\{\{[^}]*\}\}/.test(text))
+    throw new TemplateError(`unclosed \${{ in ${JSON.stringify(text)}`);
   for (const m of text.matchAll(TOKEN)) out.push(parseReference(m[1]!));
   return out;
 }

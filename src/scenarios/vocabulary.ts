@@ -42,7 +42,10 @@ function shapeOf(schema: z.ZodType | undefined): Record<string, z.ZodType> {
 }
 
 function describe(schema: z.ZodType): string | undefined {
-  return z.globalRegistry.get(schema)?.description ?? (schema instanceof z.ZodOptional ? describe(schema.unwrap() as z.ZodType) : undefined);
+  return (
+    z.globalRegistry.get(schema)?.description ??
+    (schema instanceof z.ZodOptional ? describe(schema.unwrap() as z.ZodType) : undefined)
+  );
 }
 
 function fieldsOf(row: EndpointRow & { multipart?: z.ZodType }): Record<string, StepField> {
@@ -82,7 +85,9 @@ export const VOCABULARY: ReadonlyMap<string, Callable> = new Map(
   [
     ...Object.values(endpoints).map((row) => callable(row, 'gateway')),
     // Streams (server-sent events) never end by themselves: not a step.
-    ...Object.values(sandboxControls).filter((row) => !('stream' in row)).map((row) => callable(row, 'sandbox')),
+    ...Object.values(sandboxControls)
+      .filter((row) => !('stream' in row))
+      .map((row) => callable(row, 'sandbox')),
   ].map((c) => [c.id, c]),
 );
 
@@ -93,7 +98,9 @@ export function callableOf(id: string): Callable | undefined {
 /** The known ids closest to a misspelt one (same prefix or small edit distance), for error messages. */
 export function suggest(id: string): string[] {
   const ids = [...VOCABULARY.keys()];
-  const scored = ids.map((k) => ({ k, d: distance(id, k) })).filter((s) => s.d <= Math.max(2, Math.floor(id.length / 3)));
+  const scored = ids
+    .map((k) => ({ k, d: distance(id, k) }))
+    .filter((s) => s.d <= Math.max(2, Math.floor(id.length / 3)));
   const prefix = ids.filter((k) => id.includes('.') && k.startsWith(id.split('.')[0]! + '.'));
   return [...new Set([...scored.sort((a, b) => a.d - b.d).map((s) => s.k), ...prefix])].slice(0, 4);
 }
@@ -118,8 +125,17 @@ export function renderVocabulary(): string {
   const rows = [...VOCABULARY.values()].map((c) => {
     const fields = Object.entries(c.fields)
       .filter(([name]) => name !== 'merchant_id' && name !== 'shop_id')
-      .map(([name, f]) => (f.place === 'path' ? `\`${name}\` (path)` : f.place === 'file' ? `\`${name}\` (file)` : `\`${name}\``));
-    const cred = c.auth === 'key' ? 'shop key' : c.auth === 'admin' ? 'admin token' : c.auth === 'support' ? 'shop key (or admin token)' : 'none';
+      .map(([name, f]) =>
+        f.place === 'path' ? `\`${name}\` (path)` : f.place === 'file' ? `\`${name}\` (file)` : `\`${name}\``,
+      );
+    const cred =
+      c.auth === 'key'
+        ? 'shop key'
+        : c.auth === 'admin'
+          ? 'admin token'
+          : c.auth === 'support'
+            ? 'shop key (or admin token)'
+            : 'none';
     return `| \`${c.id}\` | ${c.method} \`${c.path}\` | ${cred} | ${fields.join(', ') || '—'} | ${c.summary} |`;
   });
   return ['| id | HTTP | credential | `with:` fields | what it does |', '|---|---|---|---|---|', ...rows].join('\n');

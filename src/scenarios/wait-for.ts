@@ -32,11 +32,15 @@ const DEFAULT_REAL_TIMEOUT = 30_000;
  */
 const blindStep = (waited: number) => (waited < 60_000 ? 1000 : 60_000);
 
-const statusOf = (a: Answer): string | undefined => (a.status === 200 ? (a.body as { status?: string }).status : undefined);
+const statusOf = (a: Answer): string | undefined =>
+  a.status === 200 ? (a.body as { status?: string }).status : undefined;
 
 async function advance(ctx: RunContext, ms: number): Promise<void> {
   const res = await callById(ctx.target, 'clock.advance', { by: Math.max(0, Math.round(ms)) }, ctx.target.defaultShop);
-  if (res.status !== 200) throw new Error(`wait_for could not move the sandbox clock: clock.advance answered ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200)
+    throw new Error(
+      `wait_for could not move the sandbox clock: clock.advance answered ${res.status} ${JSON.stringify(res.body)}`,
+    );
 }
 
 interface Waited {
@@ -49,7 +53,9 @@ interface Waited {
 }
 
 const terminalOther = (status: string | undefined, wanted: string[]): string | undefined =>
-  status !== undefined && (TERMINAL_STATUSES as readonly string[]).includes(status) && !wanted.includes(status) ? status : undefined;
+  status !== undefined && (TERMINAL_STATUSES as readonly string[]).includes(status) && !wanted.includes(status)
+    ? status
+    : undefined;
 
 /**
  * Moves the sandbox clock to each next timer until the status, a terminal status, or the timeout: a timer beyond the
@@ -67,7 +73,9 @@ async function frozenWait(ctx: RunContext, wanted: string[], timeout: number, no
     const clock = await ctx.target.clockState();
     if (!clock) throw new Error('wait_for on a frozen clock needs the sandbox clock (pass the admin token)');
     clockNow = clock.now;
-    const next = clock.nextTimerAt ?? (ctx.target.mode === 'remote' ? Math.min(clockNow + blindStep(clockNow - now), deadline) : undefined);
+    const next =
+      clock.nextTimerAt ??
+      (ctx.target.mode === 'remote' ? Math.min(clockNow + blindStep(clockNow - now), deadline) : undefined);
     const to = next === undefined || next > deadline ? deadline : next;
     await advance(ctx, to - clockNow);
     clockNow = Math.max(clockNow, to);
@@ -104,7 +112,12 @@ async function refuseWithoutToken(ctx: RunContext): Promise<void> {
   }
 }
 
-export async function runWaitFor(ctx: RunContext, step: WaitStep, index: number, opts: WaitOptions = {}): Promise<StepResult> {
+export async function runWaitFor(
+  ctx: RunContext,
+  step: WaitStep,
+  index: number,
+  opts: WaitOptions = {},
+): Promise<StepResult> {
   const result = baseResult(step, index);
   const w = ctx.resolve(step.wait_for);
   if (w.operation || w.merchant_operation_id) {
@@ -118,7 +131,10 @@ export async function runWaitFor(ctx: RunContext, step: WaitStep, index: number,
   const timeout = w.timeout ?? (frozen ? DEFAULT_FROZEN_TIMEOUT : DEFAULT_REAL_TIMEOUT);
   const balancesBefore = step.expect?.balance_delta ? await readBalances(ctx, ctx.shopOf(step)) : undefined;
   const r = frozen ? await frozenWait(ctx, wanted, timeout, clock!.now) : await realWait(ctx, wanted, timeout, opts);
-  result.request = { method: 'wait_for', path: `${ctx.last?.operation_id ?? ctx.last?.merchant_operation_id} → ${wanted.join(' | ')}` };
+  result.request = {
+    method: 'wait_for',
+    path: `${ctx.last?.operation_id ?? ctx.last?.merchant_operation_id} → ${wanted.join(' | ')}`,
+  };
   result.response = { status: r.last.status, body: r.last.body };
   result.note = `${frozen ? 'sandbox clock advanced' : 'polled for'} ${formatDuration(r.moved)}`;
   if (!r.reached) {
@@ -127,10 +143,17 @@ export async function runWaitFor(ctx: RunContext, step: WaitStep, index: number,
       what: 'operation.status',
       expected: wanted.join(' | '),
       actual: statusOf(r.last) ?? `${r.last.status} ${JSON.stringify(r.last.body)}`,
-      note: r.terminal ? `reached ${r.terminal}, a terminal status, while waiting for ${wanted.join(' | ')} (after ${time})` : `still not reached after ${time}`,
+      note: r.terminal
+        ? `reached ${r.terminal}, a terminal status, while waiting for ${wanted.join(' | ')} (after ${time})`
+        : `still not reached after ${time}`,
     });
   }
-  const after = await checkAfter(ctx, { expect: ctx.resolve(step.expect), shop: ctx.shopOf(step), webhookMark, balancesBefore });
+  const after = await checkAfter(ctx, {
+    expect: ctx.resolve(step.expect),
+    shop: ctx.shopOf(step),
+    webhookMark,
+    balancesBefore,
+  });
   result.mismatches.push(...after.mismatches);
   result.webhooks = after.webhooks;
   result.status = result.mismatches.length > 0 ? 'failed' : 'passed';

@@ -14,7 +14,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 mkdirSync(join(dir, 'project', 'nested'), { recursive: true });
 writeFileSync(join(dir, 'project', 'a.yaml'), 'name: a\nsteps:\n  - call: balances.list\n');
 writeFileSync(join(dir, 'project', 'nested', 'b.json'), '{ "name": "b", "steps": [{ "call": "balances.list" }] }');
-writeFileSync(join(dir, 'project', 'sandbox.json'), '{"base_url":"http://127.0.0.1:4080","admin_token":"pg_admin_x","keys":{"shop_a":"pg_test_a"}}\n');
+writeFileSync(
+  join(dir, 'project', 'sandbox.json'),
+  '{"base_url":"http://127.0.0.1:4080","admin_token":"pg_admin_x","keys":{"shop_a":"pg_test_a"}}\n',
+);
 writeFileSync(join(dir, 'project', 'compose.yml'), 'services:\n  sandbox:\n    image: paygate\n');
 writeFileSync(join(dir, 'project', 'broken.yaml'), 'name: broken\nsteps: [\n');
 writeFileSync(join(dir, 'project', 'flow.yml'), '{ name: flow, steps: [{ call: balances.list }] }\n');
@@ -25,7 +28,9 @@ describe('discover', () => {
     expect(found.files).toEqual(['project/a.yaml', 'project/broken.yaml', 'project/flow.yml', 'project/nested/b.json']);
     expect(found.skipped).toEqual(['project/compose.yml', 'project/sandbox.json']);
     expect(discover(['project/**/*.json'], dir)).toEqual(['project/nested/b.json']);
-    expect(skippedLine(found.skipped)).toBe('skipped 2 files that are not scenarios (no top-level steps:): project/compose.yml, project/sandbox.json');
+    expect(skippedLine(found.skipped)).toBe(
+      'skipped 2 files that are not scenarios (no top-level steps:): project/compose.yml, project/sandbox.json',
+    );
     expect(skippedLine([])).toBeUndefined();
   });
 
@@ -42,7 +47,9 @@ describe('discover', () => {
     }
     expect(error).toBeInstanceOf(ScenarioUsageError);
     expect((error as ScenarioUsageError).message).toBe('no such file or directory: scenarios');
-    expect((error as ScenarioUsageError).hint).toContain(`the scenario library that comes with paygate is in ${relative(join(dir, 'project'), BUNDLED_SCENARIOS)}/`);
+    expect((error as ScenarioUsageError).hint).toContain(
+      `the scenario library that comes with paygate is in ${relative(join(dir, 'project'), BUNDLED_SCENARIOS)}/`,
+    );
     expect((error as ScenarioUsageError).hint).toContain('`paygate scenario run --bundled`');
   });
 });

@@ -11,7 +11,9 @@ export function runYaml(text: string, opts: ScenarioRunOptions = {}, name = 'inl
 /** The failed step's mismatches as `what: expected / actual` lines. */
 export function mismatchesOf(r: ScenarioResult): string[] {
   const failed: StepResult | undefined = r.steps.find((s) => s.status === 'failed');
-  return (failed?.mismatches ?? []).map((m) => `${m.what}: ${JSON.stringify(m.expected)} / ${JSON.stringify(m.actual)}`);
+  return (failed?.mismatches ?? []).map(
+    (m) => `${m.what}: ${JSON.stringify(m.expected)} / ${JSON.stringify(m.actual)}`,
+  );
 }
 
 export const CREATE = (moid = '${{ unique.order }}', extra = '') => `

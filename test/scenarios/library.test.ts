@@ -16,14 +16,18 @@ describe('scenario library', () => {
       mkdirSync(DIR, { recursive: true });
       for (const [name, text] of want) writeFileSync(new URL(name, DIR), text);
     }
-    const files = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort();
+    const files = readdirSync(DIR)
+      .filter((f) => f.endsWith('.yaml'))
+      .sort();
     expect(files).toEqual([...want.keys()].sort());
     for (const f of files) expect(readFileSync(new URL(f, DIR), 'utf8'), f).toBe(want.get(f));
   });
 
   it('every bundled scenario passes', { timeout: 120_000 }, async () => {
     const summary = await runPaths(['scenarios']);
-    const failures = summary.results.filter((r) => r.status !== 'passed').map((r) => `${r.name} (${r.file})\n${renderFailure(r) || r.error}`);
+    const failures = summary.results
+      .filter((r) => r.status !== 'passed')
+      .map((r) => `${r.name} (${r.file})\n${renderFailure(r) || r.error}`);
     expect(failures).toEqual([]);
     expect(summary.passed).toBeGreaterThan(stateMachineScenarios().size);
   });

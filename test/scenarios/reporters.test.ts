@@ -4,15 +4,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseScenario } from '../../src/scenarios/load.js';
-import { exitCodeOf, JsonReporter, JunitReporter, runReported, TerminalReporter } from '../../src/scenarios/reporters/index.js';
+import {
+  exitCodeOf,
+  JsonReporter,
+  JunitReporter,
+  runReported,
+  TerminalReporter,
+} from '../../src/scenarios/reporters/index.js';
 import type { RunSummary } from '../../src/scenarios/results.js';
 
-const PASS = parseScenario(`name: balances are readable
+const PASS = parseScenario(
+  `name: balances are readable
 steps:
   - call: balances.list
     expect: { body: { balances: { length: 2 } } }
-`, 'scenarios/pass.yaml');
-const FAIL = parseScenario(`name: a payment is said to be completed at once
+`,
+  'scenarios/pass.yaml',
+);
+const FAIL = parseScenario(
+  `name: a payment is said to be completed at once
 steps:
   - id: create
     call: payment.create
@@ -20,7 +30,9 @@ steps:
     expect:
       body: { status: completed }
   - call: balances.list
-`, 'scenarios/fail.yaml');
+`,
+  'scenarios/fail.yaml',
+);
 
 const dir = mkdtempSync(join(tmpdir(), 'paygate-reporters-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,7 +42,11 @@ const jsonOut: string[] = [];
 const termOut: string[] = [];
 const xmlPath = join(dir, 'nested', 'report.xml');
 beforeAll(async () => {
-  const reporters = [new JsonReporter({ write: (s: string) => jsonOut.push(s) }), new TerminalReporter({ write: (s: string) => termOut.push(s) }), new JunitReporter(xmlPath)];
+  const reporters = [
+    new JsonReporter({ write: (s: string) => jsonOut.push(s) }),
+    new TerminalReporter({ write: (s: string) => termOut.push(s) }),
+    new JunitReporter(xmlPath),
+  ];
   summary = await runReported([PASS, FAIL], { seed: 42, concurrency: 2 }, reporters);
 });
 
@@ -42,14 +58,20 @@ describe('reporters', () => {
   });
 
   it('json: one line per step, per scenario, and a summary', () => {
-    const lines = jsonOut.join('').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = jsonOut
+      .join('')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => l.type).filter((t) => t === 'step')).toHaveLength(2); // the failed scenario's second step never ran
     const scenarios = lines.filter((l) => l.type === 'scenario');
     expect(scenarios.map((s) => [s.name, s.status]).sort()).toEqual([
       ['a payment is said to be completed at once', 'failed'],
       ['balances are readable', 'passed'],
     ]);
-    const failed = scenarios.find((s) => s.status === 'failed') as { steps: { status: string; mismatches: unknown[] }[] };
+    const failed = scenarios.find((s) => s.status === 'failed') as {
+      steps: { status: string; mismatches: unknown[] }[];
+    };
     expect(failed.steps.map((s) => s.status)).toEqual(['failed', 'skipped']);
     expect(failed.steps[0]!.mismatches).toEqual([{ what: 'body.status', expected: 'completed', actual: 'pending' }]);
     expect(lines.at(-1)).toMatchObject({ type: 'summary', passed: 1, failed: 1, seed: 42, target: 'in-process' });
@@ -60,7 +82,9 @@ describe('reporters', () => {
     expect(xml).toMatch(/<testsuite [^>]*tests="2"[^>]*failures="1"/);
     expect(xml.match(/<testcase /g)).toHaveLength(2);
     expect(xml).toContain('classname="scenarios/fail.yaml" name="a payment is said to be completed at once"');
-    expect(xml).toMatch(/<failure message="step 1 payment.create \[create\] \(scenarios\/fail.yaml:3\): body.status" type="expectation">/);
+    expect(xml).toMatch(
+      /<failure message="step 1 payment.create \[create\] \(scenarios\/fail.yaml:3\): body.status" type="expectation">/,
+    );
     expect(xml).toContain('- body.status: "completed"');
     expect(xml).toContain('+ body.status: "pending"');
     expect(xml).toMatch(/<system-out><!\[CDATA\[passed  step 1 balances.list — GET \/v1\/balances → 200/);

@@ -50,7 +50,9 @@ describe('wait_for', () => {
   it('stops at a terminal status that is not the awaited one; the duration said is the one waited', async () => {
     const r = await runYaml(`name: w\nsteps:${CREATE()}\n  - wait_for: { status: completed }\n`);
     expect(mismatchesOf(r)).toEqual(['operation.status: "completed" / "rejected"']);
-    expect(r.steps[1]!.mismatches[0]!.note).toBe('reached rejected, a terminal status, while waiting for completed (after 30m of sandbox time)');
+    expect(r.steps[1]!.mismatches[0]!.note).toBe(
+      'reached rejected, a terminal status, while waiting for completed (after 30m of sandbox time)',
+    );
     expect(r.steps[1]!.note).toBe('sandbox clock advanced 30m');
 
     // A payment in manual_check has no timer: the clock moves to the default timeout, and both say 1h.
@@ -63,35 +65,46 @@ describe('wait_for', () => {
     expect(stuck.steps[2]!.note).toBe('sandbox clock advanced 1h');
 
     const polls: number[] = [];
-    const real = await runYaml(`name: w\nclock: real\nsteps:${CREATE()}\n  - wait_for: { status: completed, timeout: 2h }\n`, {
-      pollMs: 600_000,
-      sleep: async (ms, target) => {
-        polls.push(ms);
-        await callById(target, 'clock.advance', { by: ms }, target.defaultShop);
+    const real = await runYaml(
+      `name: w\nclock: real\nsteps:${CREATE()}\n  - wait_for: { status: completed, timeout: 2h }\n`,
+      {
+        pollMs: 600_000,
+        sleep: async (ms, target) => {
+          polls.push(ms);
+          await callById(target, 'clock.advance', { by: ms }, target.defaultShop);
+        },
       },
-    });
-    expect(real.steps[1]!.mismatches[0]!.note).toBe('reached rejected, a terminal status, while waiting for completed (after 30m of real time)');
+    );
+    expect(real.steps[1]!.mismatches[0]!.note).toBe(
+      'reached rejected, a terminal status, while waiting for completed (after 30m of real time)',
+    );
     expect(polls).toEqual([600_000, 600_000, 600_000]);
   });
 
   it('on a real clock polls until the status (the poll waits are where time passes)', async () => {
     const polls: number[] = [];
-    const r = await runYaml(`name: w\nclock: real\nsteps:${PAYOUT}\n  - wait_for: { status: completed, timeout: 20s }\n`, {
-      pollMs: 1000,
-      // The sandbox clock follows real time here; each poll "waits" by moving it, so the test never does.
-      sleep: async (ms, target) => {
-        polls.push(ms);
-        await callById(target, 'clock.advance', { by: ms }, target.defaultShop);
+    const r = await runYaml(
+      `name: w\nclock: real\nsteps:${PAYOUT}\n  - wait_for: { status: completed, timeout: 20s }\n`,
+      {
+        pollMs: 1000,
+        // The sandbox clock follows real time here; each poll "waits" by moving it, so the test never does.
+        sleep: async (ms, target) => {
+          polls.push(ms);
+          await callById(target, 'clock.advance', { by: ms }, target.defaultShop);
+        },
       },
-    });
+    );
     expect(r.status).toBe('passed');
     expect(polls).toEqual([1000, 1000, 1000, 1000, 1000]);
     expect(r.steps[1]!.note).toBe('polled for 5s');
 
-    const late = await runYaml(`name: w\nclock: real\nsteps:${PAYOUT}\n  - wait_for: { status: completed, timeout: 3s }\n`, {
-      pollMs: 1000,
-      sleep: async (ms, target) => void (await callById(target, 'clock.advance', { by: ms }, target.defaultShop)),
-    });
+    const late = await runYaml(
+      `name: w\nclock: real\nsteps:${PAYOUT}\n  - wait_for: { status: completed, timeout: 3s }\n`,
+      {
+        pollMs: 1000,
+        sleep: async (ms, target) => void (await callById(target, 'clock.advance', { by: ms }, target.defaultShop)),
+      },
+    );
     expect(mismatchesOf(late)).toEqual(['operation.status: "completed" / "pending"']);
     expect(late.steps[1]!.mismatches[0]!.note).toBe('still not reached after 3s of real time');
   });
@@ -129,7 +142,10 @@ describe('background steps', () => {
     background: true
   - call: operation.state
     with: { operation_id: "\${{ steps.create.operation_id }}" }`);
-    expect(r.steps[1]).toMatchObject({ status: 'failed', error: expect.stringContaining('step "create" is still running in the background (await it first)') });
+    expect(r.steps[1]).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('step "create" is still running in the background (await it first)'),
+    });
   });
 });
 
@@ -171,7 +187,10 @@ steps:
   });
 
   it('--bail starts nothing after a failure', async () => {
-    const bad = parseScenario('name: bad\nsteps:\n  - call: balances.list\n    expect: { status: 500 }\n', 'scenarios/bad.yaml');
+    const bad = parseScenario(
+      'name: bad\nsteps:\n  - call: balances.list\n    expect: { status: 500 }\n',
+      'scenarios/bad.yaml',
+    );
     const good = parseScenario('name: good\nsteps:\n  - call: balances.list\n', 'scenarios/good.yaml');
     const summary = await runScenarios([bad, good, good], { concurrency: 1, bail: true });
     expect(summary.results.map((r) => r.status)).toEqual(['failed', 'skipped', 'skipped']);
@@ -186,20 +205,37 @@ describe('against a running sandbox (--base-url)', () => {
     running = undefined;
   });
 
-  it('a --key for the scenario\'s own shop wins over the general API key (PAYGATE_API_KEY)', async () => {
+  it("a --key for the scenario's own shop wins over the general API key (PAYGATE_API_KEY)", async () => {
     running = await startSandbox({ frozenClock: true, adminToken: 'pg_admin_remote_keys' });
-    const s = parseScenario(`name: pool shop\nshop: shop_pool\nsteps:\n  - call: balances.list\n    expect: { status: 200 }\n`, 'scenarios/pool-keys.yaml');
+    const s = parseScenario(
+      `name: pool shop\nshop: shop_pool\nsteps:\n  - call: balances.list\n    expect: { status: 200 }\n`,
+      'scenarios/pool-keys.yaml',
+    );
     const keys = { shop_pool: 'pg_test_pool_9Ub4Rn2TgK7mXa1C' };
-    const withKey = await runScenarios([s], { remote: { baseUrl: running.baseUrl, adminToken: 'pg_admin_remote_keys', apiKey: 'pg_test_not_a_key_at_all_000', keys } });
+    const withKey = await runScenarios([s], {
+      remote: {
+        baseUrl: running.baseUrl,
+        adminToken: 'pg_admin_remote_keys',
+        apiKey: 'pg_test_not_a_key_at_all_000',
+        keys,
+      },
+    });
     expect(withKey.results[0]!.status).toBe('passed');
     // Without --key for it, the general key is the shop's: a key the sandbox does not know is a 401.
-    const without = await runScenarios([s], { remote: { baseUrl: running.baseUrl, adminToken: 'pg_admin_remote_keys', apiKey: 'pg_test_not_a_key_at_all_000' } });
+    const without = await runScenarios([s], {
+      remote: { baseUrl: running.baseUrl, adminToken: 'pg_admin_remote_keys', apiKey: 'pg_test_not_a_key_at_all_000' },
+    });
     expect(without.results[0]!.status).toBe('failed');
   });
 
   it('runs the steps over HTTP with the fixture keys, the admin token and a receiver on 127.0.0.1', async () => {
-    running = await startSandbox({ frozenClock: true, startTime: '2026-03-01T12:00:00Z', adminToken: 'pg_admin_remote_test' });
-    const s = parseScenario(`name: remote\nsteps:${CREATE()}
+    running = await startSandbox({
+      frozenClock: true,
+      startTime: '2026-03-01T12:00:00Z',
+      adminToken: 'pg_admin_remote_test',
+    });
+    const s = parseScenario(
+      `name: remote\nsteps:${CREATE()}
     expect: { webhooks: [operation.pending] }
   - call: operations.pay
     with: { id: "\${{ steps.create.operation_id }}", amount: "1400.00" }
@@ -212,25 +248,46 @@ describe('against a running sandbox (--base-url)', () => {
     with: { merchant_operation_id: "\${{ unique.p }}", client_id: bob, method: WT_RUB_C2C, amount: "1000.00", currency: RUB, number: "2200700000000004" }
   - wait_for: { status: completed }
     expect: { webhooks: [operation.completed] }
-`, 'scenarios/remote.yaml');
-    const summary = await runScenarios([s], { remote: { baseUrl: running.baseUrl, adminToken: 'pg_admin_remote_test' } });
-    expect(summary.results[0]!.steps.map((st) => [st.status, st.error ?? st.mismatches])).toEqual(new Array(4).fill(['passed', []]));
+`,
+      'scenarios/remote.yaml',
+    );
+    const summary = await runScenarios([s], {
+      remote: { baseUrl: running.baseUrl, adminToken: 'pg_admin_remote_test' },
+    });
+    expect(summary.results[0]!.steps.map((st) => [st.status, st.error ?? st.mismatches])).toEqual(
+      new Array(4).fill(['passed', []]),
+    );
     expect(summary.target).toBe(running.baseUrl);
     // The receiver's endpoint was removed when the scenario ended.
-    const list = await running.sandbox.fetch(new Request(`${running.baseUrl}/sandbox/webhooks`, { headers: { 'x-api-key': 'pg_test_a_7Hq2Lm9XwR4tNc8V' } }));
+    const list = await running.sandbox.fetch(
+      new Request(`${running.baseUrl}/sandbox/webhooks`, { headers: { 'x-api-key': 'pg_test_a_7Hq2Lm9XwR4tNc8V' } }),
+    );
     expect(((await list.json()) as { webhooks: unknown[] }).webhooks).toEqual([]);
   });
 
   it('without the admin token, a wait_for and a control step fail at once saying so; a step about the token runs', async () => {
     running = await startSandbox({ frozenClock: true, adminToken: 'pg_admin_remote_none' });
-    const wait = parseScenario(`name: no token\nsteps:${PAYOUT}\n  - wait_for: { status: completed }\n`, 'scenarios/no-token.yaml');
-    const control = parseScenario('name: no token\nsteps:\n  - call: clock.advance\n    with: { by: 1000 }\n', 'scenarios/no-token-control.yaml');
-    const refused = parseScenario('name: refused\nsteps:\n  - call: clock.show\n    expect: { status: 401, code: missing_admin_token }\n', 'scenarios/refused.yaml');
+    const wait = parseScenario(
+      `name: no token\nsteps:${PAYOUT}\n  - wait_for: { status: completed }\n`,
+      'scenarios/no-token.yaml',
+    );
+    const control = parseScenario(
+      'name: no token\nsteps:\n  - call: clock.advance\n    with: { by: 1000 }\n',
+      'scenarios/no-token-control.yaml',
+    );
+    const refused = parseScenario(
+      'name: refused\nsteps:\n  - call: clock.show\n    expect: { status: 401, code: missing_admin_token }\n',
+      'scenarios/refused.yaml',
+    );
     const summary = await runScenarios([wait, control, refused], { remote: { baseUrl: running.baseUrl } });
     const [w, c, r] = summary.results;
     expect(w!.steps.map((st) => st.status)).toEqual(['passed', 'failed']);
-    expect(w!.steps[1]!.error).toBe('wait_for could not read or move the sandbox clock: no admin token was given (pass --admin-token or set PAYGATE_ADMIN_TOKEN; from code, remote.adminToken)');
-    expect(c!.steps[0]!.error).toMatch(/^the sandbox control clock.advance could not be called: no admin token was given/);
+    expect(w!.steps[1]!.error).toBe(
+      'wait_for could not read or move the sandbox clock: no admin token was given (pass --admin-token or set PAYGATE_ADMIN_TOKEN; from code, remote.adminToken)',
+    );
+    expect(c!.steps[0]!.error).toMatch(
+      /^the sandbox control clock.advance could not be called: no admin token was given/,
+    );
     expect(r!.status).toBe('passed');
     expect(noAdminTokenWarning([wait, control, refused], true)).toBe(
       'warning: no admin token was given (pass --admin-token or set PAYGATE_ADMIN_TOKEN; from code, remote.adminToken): the sandbox is not reset before each scenario (what earlier runs left stays, reserves included); 2 of 3 scenarios move the sandbox clock (wait_for) or call controls that take the token: on a sandbox those steps fail at once',
@@ -240,13 +297,20 @@ describe('against a running sandbox (--base-url)', () => {
 
   it('skips a scenario with its own fixtures; an unreachable base URL is TargetUnreachableError', async () => {
     running = await startSandbox({});
-    const own = parseScenario('name: own\nfixtures: ../fixtures/default.json\nsteps:\n  - call: health.livez\n', 'scenarios/own.yaml');
+    const own = parseScenario(
+      'name: own\nfixtures: ../fixtures/default.json\nsteps:\n  - call: health.livez\n',
+      'scenarios/own.yaml',
+    );
     const summary = await runScenarios([own], { remote: { baseUrl: running.baseUrl } });
-    expect(summary.results[0]).toMatchObject({ status: 'skipped', error: expect.stringContaining('needs its own fixtures') });
+    expect(summary.results[0]).toMatchObject({
+      status: 'skipped',
+      error: expect.stringContaining('needs its own fixtures'),
+    });
     const port = new URL(running.baseUrl).port;
     await running.close();
     running = undefined;
-    await expect(runScenarios([own], { remote: { baseUrl: `http://127.0.0.1:${port}` } })).rejects.toBeInstanceOf(TargetUnreachableError);
+    await expect(runScenarios([own], { remote: { baseUrl: `http://127.0.0.1:${port}` } })).rejects.toBeInstanceOf(
+      TargetUnreachableError,
+    );
   });
 });
-

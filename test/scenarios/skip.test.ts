@@ -25,7 +25,9 @@ describe('skip: a step the run does not carry out', () => {
     const r = await runYaml(YAML);
     expect(r.status).toBe('passed');
     expect(r.steps.map((s) => s.status)).toEqual(['passed', 'skipped', 'skipped', 'passed']);
-    expect(r.steps[1]!.reason).toBe('the upstream answered 503 (a fault of its own) that the sandbox does not reproduce');
+    expect(r.steps[1]!.reason).toBe(
+      'the upstream answered 503 (a fault of its own) that the sandbox does not reproduce',
+    );
     expect(r.steps[1]!.request).toBeUndefined();
     expect(r.steps[2]!.reason).toBe('GET /v1/unknown: no endpoint of the contract');
     // The cancel was not sent: the payment is still pending.
@@ -42,7 +44,9 @@ describe('skip: a step the run does not carry out', () => {
     expect(text).toContain('(2 steps skipped)');
     expect(text).toContain('- step 2 operation.cancel skipped: the upstream answered 503');
     expect(text).toContain('- step 3 skipped step skipped: GET /v1/unknown: no endpoint of the contract');
-    expect(readFileSync(xml, 'utf8')).toContain('skipped step 3 skipped step (GET /v1/unknown: no endpoint of the contract)');
+    expect(readFileSync(xml, 'utf8')).toContain(
+      'skipped step 3 skipped step (GET /v1/unknown: no endpoint of the contract)',
+    );
   });
 
   it('must carry a reason; a step with neither a kind nor skip is still refused', () => {

@@ -5,9 +5,14 @@
 import type { OperationKind, Status } from '../../src/domain/operation.js';
 import { COMMAND_TEXT, COMMANDS, STATE_TABLE, type Cell, type Command } from '../../src/domain/state-table.js';
 
-const HEADER = '# Generated from src/domain/state-table.ts by test/scenarios/state-machine-library.ts; do not edit.\n# UPDATE_SCENARIOS=1 npx vitest run test/scenarios/library.test.ts regenerates it.\n';
+const HEADER =
+  '# Generated from src/domain/state-table.ts by test/scenarios/state-machine-library.ts; do not edit.\n# UPDATE_SCENARIOS=1 npx vitest run test/scenarios/library.test.ts regenerates it.\n';
 
-function create(kind: OperationKind, tag: string, opts: { id?: string; moid?: string; background?: boolean } = {}): string {
+function create(
+  kind: OperationKind,
+  tag: string,
+  opts: { id?: string; moid?: string; background?: boolean } = {},
+): string {
   const call = kind === 'payment' ? 'payment.create' : 'payout.create';
   const number = kind === 'payout' ? ', number: "2200700000000004"' : '';
   return [
@@ -38,18 +43,46 @@ function reach(kind: OperationKind, status: Status, command: Command): string[] 
       create(kind, '', { id: 'first' }),
       step('sandbox.reset', '', undefined, 'forget it; the same merchant_operation_id gives the same operation_id'),
       create(kind, tag, { background: true }),
-      step('operation.state', 'merchant_operation_id: "${{ vars.moid }}"', '{ status: 404, code: operation_not_found }', 'still admitting: not readable yet'),
+      step(
+        'operation.state',
+        'merchant_operation_id: "${{ vars.moid }}"',
+        '{ status: 404, code: operation_not_found }',
+        'still admitting: not readable yet',
+      ),
     ];
   }
-  const tag = status === 'awaiting_confirmation' || status === 'manual_check' ? '+receipt' : status === 'rejected' ? '+reject' : '';
-  const out = [`${create(kind, tag)}\n    expect: { body: { status: ${status === 'manual_check' || status === 'completed' || status === 'cancelled' ? (tag ? 'awaiting_confirmation' : 'pending') : status} } }`];
-  if (status === 'manual_check') out.push(step('payment.confirm', 'operation_id: "${{ steps.op.operation_id }}", receipt: ../../fixtures/receipts/fake-photoshop.pdf', '{ body: { status: manual_check } }'));
-  if (status === 'completed') out.push(kind === 'payment' ? step('operations.pay', OP, '{ body: { status: completed } }') : step('operations.settle', `${OP}, outcome: completed`, '{ body: { status: completed } }'));
-  if (status === 'cancelled') out.push(step('operation.cancel', 'operation_id: "${{ steps.op.operation_id }}"', '{ body: { outcome: cancelled } }'));
+  const tag =
+    status === 'awaiting_confirmation' || status === 'manual_check'
+      ? '+receipt'
+      : status === 'rejected'
+        ? '+reject'
+        : '';
+  const out = [
+    `${create(kind, tag)}\n    expect: { body: { status: ${status === 'manual_check' || status === 'completed' || status === 'cancelled' ? (tag ? 'awaiting_confirmation' : 'pending') : status} } }`,
+  ];
+  if (status === 'manual_check')
+    out.push(
+      step(
+        'payment.confirm',
+        'operation_id: "${{ steps.op.operation_id }}", receipt: ../../fixtures/receipts/fake-photoshop.pdf',
+        '{ body: { status: manual_check } }',
+      ),
+    );
+  if (status === 'completed')
+    out.push(
+      kind === 'payment'
+        ? step('operations.pay', OP, '{ body: { status: completed } }')
+        : step('operations.settle', `${OP}, outcome: completed`, '{ body: { status: completed } }'),
+    );
+  if (status === 'cancelled')
+    out.push(
+      step('operation.cancel', 'operation_id: "${{ steps.op.operation_id }}"', '{ body: { outcome: cancelled } }'),
+    );
   return out;
 }
 
-const ID_OF = (status: Status) => (status === 'admitting' ? '${{ steps.first.operation_id }}' : '${{ steps.op.operation_id }}');
+const ID_OF = (status: Status) =>
+  status === 'admitting' ? '${{ steps.first.operation_id }}' : '${{ steps.op.operation_id }}';
 
 /** The request of a command, addressed to the operation. */
 function command(c: Command, status: Status, expect: string): string {
@@ -64,13 +97,21 @@ function command(c: Command, status: Status, expect: string): string {
     case 'receipt_ok':
       return step('payment.confirm', `operation_id: "${id}", receipt: ../../fixtures/receipts/ok-1500.pdf`, expect);
     case 'receipt_suspicious':
-      return step('payment.confirm', `operation_id: "${id}", receipt: ../../fixtures/receipts/mismatch-1499.pdf`, expect);
+      return step(
+        'payment.confirm',
+        `operation_id: "${id}", receipt: ../../fixtures/receipts/mismatch-1499.pdf`,
+        expect,
+      );
     case 'approve':
     case 'decline':
       return step('operations.review', `id: "${id}", decision: ${c}`, expect);
     case 'settle_completed':
     case 'settle_failed':
-      return step('operations.settle', `id: "${id}", outcome: ${c === 'settle_completed' ? 'completed' : 'failed'}`, expect);
+      return step(
+        'operations.settle',
+        `id: "${id}", outcome: ${c === 'settle_completed' ? 'completed' : 'failed'}`,
+        expect,
+      );
     default:
       throw new Error(`no request for ${c}`);
   }
@@ -81,14 +122,22 @@ function act(kind: OperationKind, status: Status, c: Command, cell: Cell): strin
   const refused = cell.startsWith('!');
   if (c === 'accept' || c === 'accept_receipt' || c === 'accept_timeout') {
     const by = c === 'accept_timeout' ? '15s' : '10s';
-    return [step('clock.advance', `by: ${by}`, undefined, 'the provider answers'), `  - await: op\n    expect: { body: { status: ${cell} }, operation_status: ${cell} }`];
+    return [
+      step('clock.advance', `by: ${by}`, undefined, 'the provider answers'),
+      `  - await: op\n    expect: { body: { status: ${cell} }, operation_status: ${cell} }`,
+    ];
   }
-  if (c === 'expire') return [`  - wait_for: { status: ${cell} }\n    expect: { operation: { status: ${cell}, actual_amount: "0.00" } }`];
+  if (c === 'expire')
+    return [`  - wait_for: { status: ${cell} }\n    expect: { operation: { status: ${cell}, actual_amount: "0.00" } }`];
   if (!refused) return [command(c, status, `{ operation_status: ${cell} }`)];
   const code = cell.slice(1);
   if (status !== 'admitting') return [command(c, status, `{ code: ${code}, operation_status: ${status} }`)];
   // Refused while admitting: once the provider answers, the create goes on as if nothing had been asked.
-  return [command(c, status, `{ code: ${code} }`), step('clock.advance', 'by: 10s', undefined, 'the provider answers'), '  - await: op\n    expect: { body: { status: pending } }'];
+  return [
+    command(c, status, `{ code: ${code} }`),
+    step('clock.advance', 'by: 10s', undefined, 'the provider answers'),
+    '  - await: op\n    expect: { body: { status: pending } }',
+  ];
 }
 
 function scenario(kind: OperationKind, status: Status, c: Command, cell: Cell): string {

@@ -12,7 +12,8 @@ export interface Paint {
 
 export const PLAIN: Paint = { red: (s) => s, green: (s) => s, dim: (s) => s };
 
-const show = (v: unknown): string => (typeof v === 'string' && v.startsWith('(') ? v : JSON.stringify(v) ?? 'undefined');
+const show = (v: unknown): string =>
+  typeof v === 'string' && v.startsWith('(') ? v : (JSON.stringify(v) ?? 'undefined');
 
 /** JSON on one line, cut to `max` characters. */
 export function brief(v: unknown, max = 400): string {
@@ -47,7 +48,10 @@ export function renderFailure(r: ScenarioResult, p: Paint = PLAIN, indent = '  '
     return lines.map((l) => indent + l).join('\n');
   }
   lines.push(stepTitle(step, r.file));
-  if (step.request) lines.push(`  ${step.request.method} ${step.request.path}${step.request.body !== undefined ? ` ${brief(step.request.body, 300)}` : ''}`);
+  if (step.request)
+    lines.push(
+      `  ${step.request.method} ${step.request.path}${step.request.body !== undefined ? ` ${brief(step.request.body, 300)}` : ''}`,
+    );
   if (step.error) lines.push(p.red(`  ${step.error}`));
   if (step.mismatches.length > 0) lines.push(`  ${diffLegend(p)}`);
   for (const m of step.mismatches) lines.push(...mismatchLines(m, p).map((l) => `  ${l}`));

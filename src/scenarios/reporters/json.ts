@@ -18,7 +18,9 @@ export class JsonReporter implements Reporter {
   }
 
   onScenarioEnd(r: ScenarioResult): void {
-    this.sink.write(`${JSON.stringify({ type: 'scenario', ...r, durationMs: ms(r.durationMs), steps: r.steps.map(step) })}\n`);
+    this.sink.write(
+      `${JSON.stringify({ type: 'scenario', ...r, durationMs: ms(r.durationMs), steps: r.steps.map(step) })}\n`,
+    );
   }
 
   onRunEnd(sum: RunSummary): void {

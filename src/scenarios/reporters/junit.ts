@@ -23,7 +23,11 @@ export class JunitReporter implements Reporter {
 
   async onRunEnd(sum: RunSummary): Promise<void> {
     const builder = (await loadBuilder()).newBuilder();
-    const suite = builder.testSuite().name(`paygate scenarios (${sum.target})`).timestamp(new Date()).time(junitSeconds(sum.durationMs));
+    const suite = builder
+      .testSuite()
+      .name(`paygate scenarios (${sum.target})`)
+      .timestamp(new Date())
+      .time(junitSeconds(sum.durationMs));
     suite.property('seed', String(sum.seed));
     for (const r of sum.results) {
       const tc = suite
@@ -36,7 +40,9 @@ export class JunitReporter implements Reporter {
       if (r.status === 'skipped') tc.skipped();
       if (r.status === 'failed') {
         const step = r.steps.find((s) => s.status === 'failed');
-        const message = step ? `${stepTitle(step, r.file)}: ${step.error ?? step.mismatches.map((m) => m.what).join(', ')}` : (r.error ?? 'failed');
+        const message = step
+          ? `${stepTitle(step, r.file)}: ${step.error ?? step.mismatches.map((m) => m.what).join(', ')}`
+          : (r.error ?? 'failed');
         tc.failure(message, step?.error ? 'error' : 'expectation').stacktrace(renderFailure(r, undefined, ''));
       }
     }
@@ -46,11 +52,23 @@ export class JunitReporter implements Reporter {
   /** The report of a run that did not start: each invalid file as a failed testcase (`file:line:column: …`). */
   async writeInvalidFiles(errors: ScenarioFileError[]): Promise<void> {
     const builder = (await loadBuilder()).newBuilder();
-    const suite = builder.testSuite().name('paygate scenarios (invalid files: nothing ran)').timestamp(new Date()).time(0);
+    const suite = builder
+      .testSuite()
+      .name('paygate scenarios (invalid files: nothing ran)')
+      .timestamp(new Date())
+      .time(0);
     for (const e of errors) {
       const first = e.message.split('\n')[0]!;
-      const more = e.issues.length > 1 ? ` (and ${e.issues.length - 1} more problem${e.issues.length > 2 ? 's' : ''})` : '';
-      suite.testCase().className(e.file).name(`invalid scenario file ${e.file}`).file(e.file).time(0).failure(`${first}${more}`, 'invalid').stacktrace(e.message);
+      const more =
+        e.issues.length > 1 ? ` (and ${e.issues.length - 1} more problem${e.issues.length > 2 ? 's' : ''})` : '';
+      suite
+        .testCase()
+        .className(e.file)
+        .name(`invalid scenario file ${e.file}`)
+        .file(e.file)
+        .time(0)
+        .failure(`${first}${more}`, 'invalid')
+        .stacktrace(e.message);
     }
     builder.writeTo(this.output);
   }

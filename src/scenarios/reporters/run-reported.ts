@@ -9,7 +9,8 @@ import type { Reporter } from './reporter.js';
 export async function runReported(scenarios: Scenario[], opts: RunOptions, reporters: Reporter[]): Promise<RunSummary> {
   const seed = opts.seed ?? randomInt(1, 2 ** 31);
   const concurrency = Math.max(1, opts.concurrency ?? (opts.remote ? 1 : availableParallelism()));
-  for (const r of reporters) r.onRunStart?.({ total: scenarios.length, target: opts.remote?.baseUrl ?? 'in-process', seed, concurrency });
+  for (const r of reporters)
+    r.onRunStart?.({ total: scenarios.length, target: opts.remote?.baseUrl ?? 'in-process', seed, concurrency });
   const summary = await runScenarios(scenarios, {
     ...opts,
     seed,

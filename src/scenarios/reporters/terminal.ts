@@ -51,13 +51,21 @@ export class TerminalReporter implements Reporter {
   async start(): Promise<void> {
     if (!this.opts.spinner) return;
     const { default: ora } = await import('ora');
-    this.#spinner = ora({ text: 'starting', stream: this.sink as NodeJS.WritableStream, discardStdin: false }).start() as Spinner;
+    this.#spinner = ora({
+      text: 'starting',
+      stream: this.sink as NodeJS.WritableStream,
+      discardStdin: false,
+    }).start() as Spinner;
   }
 
   onRunStart(info: RunStart): void {
     this.#total = info.total;
     const where = info.target === 'in-process' ? 'each in its own in-process sandbox' : `against ${info.target}`;
-    this.#line(this.#c.bold(`Running ${info.total} scenario${info.total === 1 ? '' : 's'} ${where} (concurrency ${info.concurrency}, seed ${info.seed})`));
+    this.#line(
+      this.#c.bold(
+        `Running ${info.total} scenario${info.total === 1 ? '' : 's'} ${where} (concurrency ${info.concurrency}, seed ${info.seed})`,
+      ),
+    );
   }
 
   onScenarioStart(_s: Scenario): void {
@@ -86,11 +94,16 @@ export class TerminalReporter implements Reporter {
     const c = this.#c;
     const counts = `scenarios: ${sum.passed} passed, ${sum.failed} failed, ${sum.skipped} skipped`;
     this.sink.write(`\n${sum.failed > 0 ? c.red.bold(counts) : c.green.bold(counts)}\n`);
-    this.sink.write(c.dim(`time ${seconds(sum.durationMs)} · ${sum.target} · seed ${sum.seed} (--seed ${sum.seed} repeats the unique values)\n`));
+    this.sink.write(
+      c.dim(
+        `time ${seconds(sum.durationMs)} · ${sum.target} · seed ${sum.seed} (--seed ${sum.seed} repeats the unique values)\n`,
+      ),
+    );
   }
 
   #progress(): void {
-    if (this.#spinner) this.#spinner.text = `${this.#done}/${this.#total} done${this.#failed ? `, ${this.#failed} failed` : ''}`;
+    if (this.#spinner)
+      this.#spinner.text = `${this.#done}/${this.#total} done${this.#failed ? `, ${this.#failed} failed` : ''}`;
   }
 
   #line(text: string): void {
