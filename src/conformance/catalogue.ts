@@ -1,9 +1,10 @@
-// The rule catalogue: the validator's rules and those of `paygate verify`, and the section of each id.
+// The rule catalogue: the validator's rules, the proxy's webhook rules and those of `paygate verify`, and the section of each id.
 import { CORE_RULES } from './rules/core.js';
 import { VERIFY_RULES } from './rules/verify.js';
+import { WEBHOOK_RULES } from './rules/webhook.js';
 import type { RuleInfo } from './types.js';
 
-export const RULES: readonly RuleInfo[] = [...CORE_RULES, ...VERIFY_RULES];
+export const RULES: readonly RuleInfo[] = [...CORE_RULES, ...WEBHOOK_RULES, ...VERIFY_RULES];
 
 const SECTIONS = new Map(RULES.map((r) => [r.id, r.section]));
 

@@ -6,8 +6,10 @@ import { contextOf, isObject, shown, type CheckContext } from './context.js';
 import { checkEvidence, checkPresence, checkSettlement, dec } from './operation-check.js';
 import { checkRequest } from './request-check.js';
 import { checkResponse } from './response-check.js';
+import { BoundedMap } from './bounded.js';
 import { Tracker } from './tracker.js';
 import type { ConformanceChecker, Exchange, Violation } from './types.js';
+import { checkWebhook } from './webhook-check.js';
 
 export interface CheckerOptions {
   /**
@@ -27,7 +29,9 @@ const OPERATION_ANSWERS = new Set([
 const CREATES = new Set(['payment.create', 'payment.link', 'payout.create', 'payment.flexible_link']);
 
 export function createConformanceChecker(options: CheckerOptions = {}): ConformanceChecker {
-  const tracker = new Tracker(Math.max(1, options.maxOperations ?? 10_000));
+  const cap = Math.max(1, options.maxOperations ?? 10_000);
+  const tracker = new Tracker(cap);
+  const newestEvent = new BoundedMap<string, number>(cap);
   const violations: Violation[] = [];
   let exchanges = 0;
   return {
@@ -40,6 +44,12 @@ export function createConformanceChecker(options: CheckerOptions = {}): Conforma
       checkRequest(ctx);
       const readable = checkResponse(ctx);
       checkAcross(ctx, tracker, readable);
+      violations.push(...out);
+      return out;
+    },
+    checkWebhook(d) {
+      exchanges++;
+      const out = checkWebhook(d, tracker, newestEvent);
       violations.push(...out);
       return out;
     },

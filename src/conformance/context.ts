@@ -2,6 +2,7 @@
 import { endpoints, type EndpointDef, type EndpointId } from '../contract/endpoints.js';
 import { sectionOf } from './catalogue.js';
 import type { CoreRuleId } from './rules/core.js';
+import type { WebhookRuleId } from './rules/webhook.js';
 import type { Exchange, Violation } from './types.js';
 
 export interface Found {
@@ -21,7 +22,7 @@ export interface CheckContext {
   readonly moid: string | undefined;
   /** Whether a request.* rule fired on this exchange. */
   requestRefused: boolean;
-  report(rule: CoreRuleId, expected: string, got: string, found?: Found): void;
+  report(rule: CoreRuleId | WebhookRuleId, expected: string, got: string, found?: Found): void;
 }
 
 const BY_ROUTE = new Map<string, EndpointDef>(
@@ -42,8 +43,13 @@ export const isGatewayPath = (path: string): boolean =>
 
 export const isEndpoint = (e: EndpointDef | undefined, id: EndpointId): boolean => e?.id === id;
 
-export function contextOf(x: Exchange, out: Violation[]): CheckContext {
-  const endpoint = endpointOf(x.request.method, x.request.path);
+/** `as`: the endpoint whose rules apply and the name violations carry, when not the request's (a webhook). */
+export function contextOf(
+  x: Exchange,
+  out: Violation[],
+  as?: { endpoint: EndpointDef | undefined; name: string },
+): CheckContext {
+  const endpoint = as ? as.endpoint : endpointOf(x.request.method, x.request.path);
   const body = x.request.body;
   const moid =
     typeof body === 'object' &&
@@ -54,7 +60,7 @@ export function contextOf(x: Exchange, out: Violation[]): CheckContext {
   const ctx: CheckContext = {
     x,
     endpoint,
-    name: endpoint?.id ?? `${x.request.method} ${x.request.path}`,
+    name: as?.name ?? endpoint?.id ?? `${x.request.method} ${x.request.path}`,
     out,
     moid,
     requestRefused: false,

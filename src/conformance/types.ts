@@ -49,7 +49,8 @@ export type RuleKind =
   | 'cancel'
   | 'evidence'
   | 'balance'
-  | 'isolation';
+  | 'isolation'
+  | 'webhook';
 
 /** One entry of the rule catalogue: id e.g. 'response.undeclared_status', section e.g. '§2.3'. */
 export interface RuleInfo {
@@ -83,9 +84,32 @@ export interface Violation {
 export interface ConformanceChecker {
   /** Checks one exchange (request, response, and everything it says across earlier exchanges). */
   check(x: Exchange): Violation[];
+  /** Checks one webhook the upstream sent (signature, payload, the status it announces). Added for the proxy. */
+  checkWebhook?(d: WebhookDelivery): Violation[];
   /** Every violation so far, in order. */
   readonly violations: readonly Violation[];
   readonly exchanges: number;
+}
+
+/** One webhook the upstream sent to the proxy (`--forward-webhooks-to`), as received and as answered. */
+export interface WebhookDelivery {
+  /** Numbered with the exchanges: 1, 2, 3… in the order they completed. */
+  seq: number;
+  /** Wall-clock ISO time it arrived. */
+  startedAt: string;
+  durationMs: number;
+  /** The webhook-* and content-type headers (lower-case names). */
+  headers: Record<string, string>;
+  /** Parsed JSON when the body was JSON, else undefined. */
+  body?: unknown;
+  /** The raw text when it was not JSON (truncated to 4 KB). */
+  bodyText?: string;
+  /** `valid` or `invalid` against --webhook-secret; `unchecked` without one. */
+  signature: 'valid' | 'invalid' | 'unchecked';
+  /** Why the signature was refused. */
+  signatureError?: string;
+  /** The status the proxy answered the upstream with (the receiver's, 400 for a refused signature, 502). */
+  status: number;
 }
 
 /** Metadata written into reportJson's output. */

@@ -7,9 +7,11 @@ import type { AddressInfo } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { Pool } from 'undici';
 import type { ConformanceChecker, Exchange, Violation } from '../conformance/types.js';
+import { webhookExchange } from '../conformance/webhook-check.js';
 import { buildExchange, type SeenRequest } from './exchange.js';
 import { forward } from './forward.js';
 import { serveView } from './views.js';
+import { receiveWebhook, WEBHOOK_PATH, type WebhookForwarding } from './webhooks.js';
 
 /** What passed through besides the Exchange: the raw request body, for the recorder (a receipt upload). */
 export interface Passed {
@@ -36,6 +38,8 @@ export interface ProxyOptions {
   checker?: ConformanceChecker | undefined;
   /** How much of each body is kept for the Exchange (bytes). Default 1 MiB. */
   captureLimit?: number | undefined;
+  /** Receive the upstream's webhooks at POST /proxy/webhooks and forward them (webhooks.ts). Default: none. */
+  webhooks?: WebhookForwarding | undefined;
   onExchange?: ((passed: Passed) => void) | undefined;
   onViolation?: ((v: Violation, x: Exchange) => void) | undefined;
   onUpstreamFailure?: ((f: UpstreamFailure) => void) | undefined;
@@ -124,6 +128,7 @@ export function createProxy(opts: ProxyOptions): Proxy {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
+    if (path === WEBHOOK_PATH && opts.webhooks) return webhook(req, res, opts.webhooks);
     if (!isForwarded(path)) return serveView(req, res, path, state);
     const started = performance.now();
     const startedAt = new Date();
@@ -140,6 +145,11 @@ export function createProxy(opts: ProxyOptions): Proxy {
     if (exchanges.length > EXCHANGES_KEPT) exchanges.shift();
     opts.onExchange?.({ exchange: x, request: done.request });
     for (const v of opts.checker?.check(x) ?? []) opts.onViolation?.(v, x);
+  }
+
+  async function webhook(req: IncomingMessage, res: ServerResponse, forwarding: WebhookForwarding): Promise<void> {
+    const d = await receiveWebhook(req, res, forwarding, () => ++count);
+    if (d) for (const v of opts.checker?.checkWebhook?.(d) ?? []) opts.onViolation?.(v, webhookExchange(d));
   }
 
   const server = serverOf(handle);
