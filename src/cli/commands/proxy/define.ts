@@ -20,6 +20,10 @@ export interface ProxyOptions {
   report: string | undefined;
   /** Write the JUnit report on exit. */
   junit: string | undefined;
+  /** Receive the upstream's webhooks at /proxy/webhooks and forward them to this URL. */
+  forwardWebhooksTo: string | undefined;
+  /** The `whsec_…` secret the upstream signs webhooks with (else PAYGATE_WEBHOOK_SECRET); none: not verified. */
+  webhookSecret: string | undefined;
   /** The global --ca (else PAYGATE_CA): certificates to trust for an HTTPS upstream. */
   ca: string | undefined;
 }
@@ -32,6 +36,8 @@ const proxyOptions = ({ opts, globals }: Parsed): ProxyOptions => ({
   record: str(opts.record),
   report: str(opts.report),
   junit: str(opts.junit),
+  forwardWebhooksTo: str(opts.forwardWebhooksTo),
+  webhookSecret: str(opts.webhookSecret),
   ca: globals.ca,
 });
 
@@ -51,18 +57,28 @@ export function defineProxy(program: Command): void {
     )
     .option('--report <file>', 'on exit, write the violations as a JSON report')
     .option('--junit <file>', 'on exit, write a JUnit file: one testcase per rule')
+    .option(
+      '--forward-webhooks-to <url>',
+      "also receive the upstream's webhooks (register the printed webhook URL upstream), check them and forward them here",
+    )
+    .option('--webhook-secret <whsec>', 'the secret the upstream signs webhooks with (else PAYGATE_WEBHOOK_SECRET)')
     .addHelpText(
       'after',
       `
 The API key each request carries is passed through and never printed, stored or recorded (only a fingerprint).
 The proxy's own views take the admin token it prints: GET /proxy/violations, GET /proxy/exchanges.
+With --forward-webhooks-to, register <base URL>/proxy/webhooks upstream: each webhook is verified (Standard Webhooks,
+--webhook-secret; a bad signature is answered 400 and not forwarded), checked, and forwarded unchanged; the
+receiver's status is answered to the upstream. Without a secret, webhooks are checked and forwarded unverified.
 Ctrl+C (or SIGTERM) stops it and writes --report, --junit and --record. HTTPS upstream: --ca <cert> or PAYGATE_CA.
 Exit codes: 0 no violation; 1 a violation was seen; 2 bad usage (a malformed --upstream); 3 no violation, but the
 upstream could not be reached for some request (the caller got a 502).
 ${example(`
   $ paygate proxy --upstream https://gateway.staging.example.com --port 4081
   $ PAYGATE_BASE_URL=http://127.0.0.1:4081 paygate balances      # your code, pointed at the proxy
-  $ paygate proxy --upstream http://127.0.0.1:4080 --port 0 --json --record flow.yaml --report report.json --junit report.xml`)}`,
+  $ paygate proxy --upstream http://127.0.0.1:4080 --port 0 --json --record flow.yaml --report report.json --junit report.xml
+  $ paygate proxy --upstream https://gateway.staging.example.com --forward-webhooks-to http://127.0.0.1:3000/webhooks \\
+      --webhook-secret "$GATEWAY_WEBHOOK_SECRET"`)}`,
     )
     .action(action(proxyOptions, async () => (await import('./run.js')).proxy));
 }

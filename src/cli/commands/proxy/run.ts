@@ -10,6 +10,7 @@ import type { CommandDeps } from '../../deps.js';
 import { CheckFailedError, CliError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import type { ProxyOptions } from './define.js';
+import { webhookBanner, webhookForwarding, webhookUrl } from './webhook-flags.js';
 
 /** The --upstream URL, or a usage error saying what is wrong with it. */
 export function upstreamUrl(value: string | undefined): URL {
@@ -85,6 +86,7 @@ function untilSignal(): Promise<void> {
 export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void> {
   const upstream = upstreamUrl(opts.upstream);
   const ca = caText(opts.ca);
+  const webhooks = webhookForwarding(opts);
   const [{ createProxy }, { createConformanceChecker, reportJson, reportJunit }, recording] = await Promise.all([
     import('../../../proxy/server.js'),
     import('../../../conformance/index.js'),
@@ -102,6 +104,7 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
     upstream,
     ca,
     checker,
+    webhooks,
     ...(recorder ? { captureLimit: recording!.RECORD_CAPTURE_LIMIT, onExchange: (x) => recorder.add(x) } : {}),
     onViolation: (v: Violation, _x: Exchange) =>
       opts.json ? out.print(JSON.stringify(violationJson(v))) : out.note(violationLine(v)),
@@ -123,8 +126,10 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
     );
   }
   const upstreamShown = upstream.href.replace(/\/$/, '');
-  if (opts.json) out.print(JSON.stringify({ base_url: url, upstream: upstreamShown, admin_token: p.adminToken }));
-  else out.print(banner(url, upstreamShown, p.adminToken, opts));
+  const hooks = webhooks ? { webhook_url: webhookUrl(url), webhooks_verified: webhooks.secret !== undefined } : {};
+  if (opts.json)
+    out.print(JSON.stringify({ base_url: url, upstream: upstreamShown, admin_token: p.adminToken, ...hooks }));
+  else out.print([banner(url, upstreamShown, p.adminToken, opts), ...webhookBanner(url, webhooks)].join('\n'));
   await stopped;
   await p.close();
   const meta = { upstream: upstreamShown, baseUrl: url };
