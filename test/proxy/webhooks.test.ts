@@ -23,17 +23,29 @@ interface Rig {
   hooks: Receiver;
   violations: Violation[];
   secret: string;
+  /** What the sandbox sent to the proxy: body and webhook-* headers. */
+  sent: { body: string; headers: Record<string, string> }[];
 }
 
 /**
  * A sandbox upstream whose webhooks are delivered to the proxy's receiver (its answer is the sandbox's), a receiver
- * behind the proxy answering `answer`, and the proxy with the sandbox's secret (none with `withSecret` false).
+ * behind the proxy answering `answer`, and the proxy with the sandbox's secret (none with `withSecret` false). Only
+ * with `upstreamHooks` does the sandbox deliver to the proxy (the other tests post crafted deliveries alone).
  */
-async function rig(answer: () => Answer = () => ({ status: 204 }), withSecret = true): Promise<Rig> {
+async function rig(
+  answer: () => Answer = () => ({ status: 204 }),
+  { withSecret = true, upstreamHooks = false } = {},
+): Promise<Rig> {
   let hookUrl = '';
+  const sent: Rig['sent'] = [];
   const sb = await startSandbox({
-    forwardWebhooksTo: async (req: Request) =>
-      fetch(hookUrl, { method: 'POST', headers: req.headers, body: await req.arrayBuffer() }),
+    forwardWebhooksTo: async (req: Request) => {
+      if (!upstreamHooks) return new Response(null, { status: 204 });
+      const body = Buffer.from(await req.arrayBuffer());
+      const headers = Object.fromEntries([...req.headers].filter(([k]) => k.startsWith('webhook-')));
+      sent.push({ body: body.toString('utf8'), headers });
+      return fetch(hookUrl, { method: 'POST', headers: req.headers, body });
+    },
   });
   defer(() => sb.close());
   const hooks = await startReceiver(answer);
@@ -48,7 +60,7 @@ async function rig(answer: () => Answer = () => ({ status: 204 }), withSecret = 
   const { url } = await proxy.listen({ port: 0 });
   defer(() => proxy.close());
   hookUrl = `${url}/proxy/webhooks`;
-  return { sb, url, hooks, violations, secret: sb.webhookSecret };
+  return { sb, url, hooks, violations, secret: sb.webhookSecret, sent };
 }
 
 /** POST a delivery to the proxy's receiver, signed with `secret` (or with `sig` as given). */
@@ -79,11 +91,11 @@ async function createThroughProxy(r: Rig): Promise<Record<string, unknown>> {
 }
 
 /** An event for `op` entering `status`, as the sandbox shapes it. */
-const eventOf = (op: Record<string, unknown>, status: string, n: number) =>
+const eventOf = (op: Record<string, unknown>, status: string, n: number, at = new Date()) =>
   JSON.stringify({
     id: `evt_${String(op.operation_id)}_${n}`,
     type: `operation.${status}`,
-    created_at: new Date().toISOString(),
+    created_at: at.toISOString(),
     data: {
       operation: {
         ...op,
@@ -97,13 +109,18 @@ const eventOf = (op: Record<string, unknown>, status: string, n: number) =>
 
 describe('paygate proxy: the upstream webhooks', () => {
   it('forwards a verified delivery byte-identical; the stock standardwebhooks verifier accepts it', async () => {
-    const r = await rig();
+    const r = await rig(undefined, { upstreamHooks: true });
     const created = await createThroughProxy(r);
     await r.sb.pay(created.operation_id as string);
     await r.sb.sandbox.webhooks.idle();
     const sent = r.sb.webhooks.events();
     expect(sent.map((e) => e.type)).toEqual(['operation.pending', 'operation.completed']);
     expect(r.hooks.received).toHaveLength(2);
+    expect(r.sent).toHaveLength(2);
+    r.hooks.received.forEach((got, i) => {
+      expect(got.body).toBe(r.sent[i]!.body);
+      for (const [name, value] of Object.entries(r.sent[i]!.headers)) expect(got.headers[name]).toBe(value);
+    });
     const stock = new Webhook(r.secret);
     for (const got of r.hooks.received) {
       const event = stock.verify(got.body, got.headers as Record<string, string>) as { id: string };
@@ -175,8 +192,21 @@ describe('paygate proxy: the upstream webhooks', () => {
     ]);
   });
 
+  it('takes an older event arriving late as a retry out of order, not as a move back', async () => {
+    const r = await rig();
+    const created = await createThroughProxy(r);
+    const now = Date.now();
+    expect((await deliver(r, eventOf(created, 'completed', 1, new Date(now)))).status).toBe(204);
+    expect((await deliver(r, eventOf(created, 'pending', 0, new Date(now - 60_000)))).status).toBe(204);
+    expect(r.hooks.received).toHaveLength(2);
+    expect(r.violations).toEqual([]);
+    // A newer one announcing pending is a move back.
+    expect((await deliver(r, eventOf(created, 'pending', 2, new Date(now + 1000)))).status).toBe(204);
+    expect(r.violations.map((v) => v.rule)).toEqual(['state.illegal_move']);
+  });
+
   it('without a secret, forwards and checks deliveries but does not verify them', async () => {
-    const r = await rig(() => ({ status: 204 }), false);
+    const r = await rig(undefined, { withSecret: false });
     const created = await createThroughProxy(r);
     const res = await deliver(r, eventOf(created, 'pending', 0), { sig: 'v1,bm90IGEgc2lnbmF0dXJl' });
     expect(res.status).toBe(204);
