@@ -205,6 +205,22 @@ describe('paygate proxy: the upstream webhooks', () => {
     expect(r.violations.map((v) => v.rule)).toEqual(['state.illegal_move']);
   });
 
+  it('answers 405 to a GET, 413 to a body over 1 MiB, 502 when the receiver cannot be reached', async () => {
+    const r = await rig();
+    const get = await fetch(`${r.url}/proxy/webhooks`);
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    const big = await deliver(r, JSON.stringify({ pad: 'x'.repeat(1024 * 1024) }), { id: 'msg_big' });
+    expect(big.status).toBe(413);
+    expect(r.hooks.received).toHaveLength(0);
+    const dead = await rig();
+    await dead.hooks.close();
+    const created = await createThroughProxy(dead);
+    const res = await deliver(dead, eventOf(created, 'pending', 0));
+    expect(res.status).toBe(502);
+    expect(((await res.json()) as { error: string }).error).toBe('webhook receiver unreachable');
+  });
+
   it('without a secret, forwards and checks deliveries but does not verify them', async () => {
     const r = await rig(undefined, { withSecret: false });
     const created = await createThroughProxy(r);
