@@ -57,7 +57,7 @@ export interface VerifyResult {
   baseUrl: string;
   passed: boolean;
   exchanges: number;
-  /** Every rule of the catalogue: failed with its violations, passed (no exchange broke it), or skipped. */
+  /** Every rule of the catalogue but the webhook ones (VERIFIABLE_RULES): failed with its violations, passed (no exchange broke it), or skipped. */
   rules: RuleResult[];
   /** Every violation, in the order of the exchanges. */
   violations: Violation[];
@@ -67,11 +67,13 @@ export interface VerifyResult {
 }
 
 const OWN = new Set(VERIFY_RULES.map((r) => r.id));
+/** The rules verify reports on: all but the webhook ones (it receives no webhooks; only the proxy does). */
+export const VERIFIABLE_RULES: readonly RuleInfo[] = RULES.filter((r) => r.kind !== 'webhook');
 
 function outcome(o: VerifyOptions, findings: Findings, wire: VerifyWire, ctx: { budget: Budget; created: Created[] }) {
   const violations = [...wire.checkerViolations(), ...findings.violations].sort((a, b) => a.exchange - b.exchange);
   const skippedRules = new Set(findings.skipped.flatMap((s) => s.rules));
-  const rules: RuleResult[] = RULES.map((r) => {
+  const rules: RuleResult[] = VERIFIABLE_RULES.map((r) => {
     const mine = violations.filter((v) => v.rule === r.id);
     // Not checked by verify itself: one of its own rules, or one whose every check was skipped (see `skipped`).
     const unchecked = !findings.checked.has(r.id) && (OWN.has(r.id) || skippedRules.has(r.id));

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { RULES } from '../../../../src/conformance/index.js';
+import { VERIFIABLE_RULES as RULES } from '../../../../src/verify/index.js';
 import { startSandbox } from '../../../../src/emulator/index.js';
 import { useCleanup } from '../../../helpers/cleanup.js';
 import { KEY_A, KEY_B } from '../../../helpers/harness.js';
