@@ -9,6 +9,8 @@ import { Pool } from 'undici';
 import type { ConformanceChecker, Exchange, Violation } from '../conformance/types.js';
 import { buildExchange, type SeenRequest } from './exchange.js';
 import { forward } from './forward.js';
+import { ProxyStreamGate } from './sse.js';
+import { SupportModel } from './support-model.js';
 import { serveView } from './views.js';
 
 /** What passed through besides the Exchange: the raw request body, for the recorder (a receipt upload). */
@@ -114,6 +116,7 @@ export function createProxy(opts: ProxyOptions): Proxy {
     upstream,
     exchanges,
     failures,
+    support: { model: new SupportModel(), streams: new ProxyStreamGate() },
     get violations() {
       return opts.checker?.violations ?? [];
     },
@@ -139,7 +142,9 @@ export function createProxy(opts: ProxyOptions): Proxy {
     exchanges.push(x);
     if (exchanges.length > EXCHANGES_KEPT) exchanges.shift();
     opts.onExchange?.({ exchange: x, request: done.request });
-    for (const v of opts.checker?.check(x) ?? []) opts.onViolation?.(v, x);
+    const found = opts.checker?.check(x) ?? [];
+    state.support.model.observe(x, found);
+    for (const v of found) opts.onViolation?.(v, x);
   }
 
   const server = serverOf(handle);
