@@ -187,4 +187,29 @@ describe('the support views on proxied traffic', () => {
     const requests = RequestLogList.parse({ requests: (await events(logs, 2)).map((e) => e.data) }).requests;
     expect(requests.map((r) => r.path)).toEqual(['/v1/payment', '/v1/get_operation_state']);
   });
+
+  it('bounds the streams as the sandbox does: one past 16 for the admin token is 429 streams_busy with Retry-After', async () => {
+    const { proxy, url } = await setup();
+    const headers = { 'x-admin-token': proxy.adminToken };
+    const open: Response[] = [];
+    for (let i = 0; i < 16; i++) {
+      const res = await fetch(`${url}/sandbox/logs/stream`, { headers });
+      expect(res.status).toBe(200);
+      open.push(res);
+    }
+    const refused = await fetch(`${url}/sandbox/operations/stream`, { headers });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(await refused.json()).toMatchObject({ code: 'streams_busy' });
+    await open.pop()!.body!.cancel();
+    // The place is given back once the proxy sees the connection go.
+    await expect
+      .poll(async () => {
+        const res = await fetch(`${url}/sandbox/logs/stream`, { headers });
+        await res.body!.cancel();
+        return res.status;
+      })
+      .toBe(200);
+    for (const res of open) await res.body!.cancel();
+  });
 });
