@@ -1,7 +1,8 @@
 // The proxy's own views, behind its admin token (X-Admin-Token): GET /proxy/violations (every violation so far and
 // every request the upstream did not answer) and GET /proxy/exchanges (the newest exchanges, secrets removed; the
-// API key only as its fingerprint). Also served under /sandbox/proxy/… as the sandbox's controls are. Anything else
-// that is not forwarded is a 404 saying what is.
+// API key only as its fingerprint). Also served under /sandbox/proxy/… as the sandbox's controls are. The sandbox's
+// support controls (/sandbox/operations…, /sandbox/logs…) are answered by support-views.ts. Anything else that is
+// not forwarded is a 404 saying what is.
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Exchange, Violation } from '../conformance/types.js';
@@ -64,7 +65,7 @@ export function serveView(req: IncomingMessage, res: ServerResponse, path: strin
       res,
       404,
       'not_found',
-      `paygate proxy forwards /v1/… and /livez, /healthz, /readyz to ${state.upstream.origin}; its own views are GET /proxy/violations and GET /proxy/exchanges (X-Admin-Token)`,
+      `paygate proxy forwards /v1/… and /livez, /healthz, /readyz to ${state.upstream.origin}; its own views are GET /proxy/violations and GET /proxy/exchanges, and the support controls GET /sandbox/operations[/:id|/stream] and /sandbox/logs[/stream] (X-Admin-Token)`,
     );
   }
   if (req.method !== 'GET') return error(res, 405, 'method_not_allowed', `${view} takes GET`);
