@@ -144,6 +144,27 @@ describe('the support views on proxied traffic', () => {
     expect(wrong.status).toBe(401);
   });
 
+  it('a merchant_operation_id two keys used: 409 ambiguous_reference without shop=, the one with it', async () => {
+    const { sb, proxy, url } = await setup();
+    const body = {
+      merchant_operation_id: 'twice',
+      client_id: 'c',
+      method: 'WT_RUB_C2C',
+      amount: '1500.00',
+      currency: 'RUB',
+    };
+    await call(url, '/v1/payment', body, sb.keys.shop_a!);
+    const b = await call(url, '/v1/payment', body, sb.keys.shop_b!);
+    const both = await view(url, proxy, '/sandbox/operations/-?merchant_operation_id=twice');
+    expect(both).toMatchObject({ status: 409, body: { code: 'ambiguous_reference' } });
+    const shop = ListOperationsResponse.parse((await view(url, proxy, '/sandbox/operations')).body).operations.find(
+      (r) => r.operation_id === b.operation_id,
+    )!.shop_id;
+    const one = await view(url, proxy, `/sandbox/operations/-?merchant_operation_id=twice&shop=${shop}`);
+    expect(one.status).toBe(200);
+    expect(OperationDetails.parse(one.body).operation.operation_id).toBe(b.operation_id);
+  });
+
   it('a drift of the upstream shows its violation on the operation’s timeline', async () => {
     const { sb, proxy, url } = await setup();
     const id = await paidPayment(sb, url);
