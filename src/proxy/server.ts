@@ -10,6 +10,8 @@ import type { ConformanceChecker, Exchange, Violation } from '../conformance/typ
 import { webhookExchange } from '../conformance/webhook-check.js';
 import { buildExchange, type SeenRequest } from './exchange.js';
 import { forward } from './forward.js';
+import { ProxyStreamGate } from './sse.js';
+import { SupportModel } from './support-model.js';
 import { serveView } from './views.js';
 import { receiveWebhook, WEBHOOK_PATH, type WebhookForwarding } from './webhooks.js';
 
@@ -118,6 +120,7 @@ export function createProxy(opts: ProxyOptions): Proxy {
     upstream,
     exchanges,
     failures,
+    support: { model: new SupportModel(), streams: new ProxyStreamGate() },
     get violations() {
       return opts.checker?.violations ?? [];
     },
@@ -144,7 +147,9 @@ export function createProxy(opts: ProxyOptions): Proxy {
     exchanges.push(x);
     if (exchanges.length > EXCHANGES_KEPT) exchanges.shift();
     opts.onExchange?.({ exchange: x, request: done.request });
-    for (const v of opts.checker?.check(x) ?? []) opts.onViolation?.(v, x);
+    const found = opts.checker?.check(x) ?? [];
+    state.support.model.observe(x, found);
+    for (const v of found) opts.onViolation?.(v, x);
   }
 
   async function webhook(req: IncomingMessage, res: ServerResponse, forwarding: WebhookForwarding): Promise<void> {

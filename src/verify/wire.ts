@@ -124,7 +124,22 @@ export class VerifyWire {
     }
   }
 
+  /**
+   * Sends `s`. A request answered 429 with a Retry-After of at most 2 s (§8's per-second window of the amount reads)
+   * is sent once more after waiting it out, as a well-behaved client does (every request verify sends may be
+   * repeated: see #exchange); the 429 is a documented answer, checked too, not a failed rule. A deliberate probe (a
+   * request the gateway must refuse with 400) is not sent again: a 429 there is the answer to check. A longer wait,
+   * or a second 429, is answered as it came.
+   */
   async send(s: Send): Promise<Answer> {
+    const first = await this.#sendOnce(s);
+    const wait = Number(first.exchange.response.headers['retry-after']);
+    if (first.status !== 429 || s.deliberate || !(wait >= 0 && wait <= 2)) return first;
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    return this.#sendOnce(s);
+  }
+
+  async #sendOnce(s: Send): Promise<Answer> {
     const now = this.#o.now ?? Date.now;
     const headers: Record<string, string> = { accept: 'application/json' };
     if (s.key !== null) headers[s.keyHeader ?? 'x-api-key'] = s.key;

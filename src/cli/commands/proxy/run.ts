@@ -10,7 +10,7 @@ import type { CommandDeps } from '../../deps.js';
 import { CheckFailedError, CliError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import type { ProxyOptions } from './define.js';
-import { webhookBanner, webhookForwarding, webhookUrl } from './webhook-flags.js';
+import { webhookBanner, webhookForwarding, webhookJson } from './webhook-flags.js';
 
 /** The --upstream URL, or a usage error saying what is wrong with it. */
 export function upstreamUrl(value: string | undefined): URL {
@@ -126,9 +126,8 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
     );
   }
   const upstreamShown = upstream.href.replace(/\/$/, '');
-  const hooks = webhooks ? { webhook_url: webhookUrl(url), webhooks_verified: webhooks.secret !== undefined } : {};
-  if (opts.json)
-    out.print(JSON.stringify({ base_url: url, upstream: upstreamShown, admin_token: p.adminToken, ...hooks }));
+  const ready = { base_url: url, upstream: upstreamShown, admin_token: p.adminToken, ...webhookJson(url, webhooks) };
+  if (opts.json) out.print(JSON.stringify(ready));
   else out.print([banner(url, upstreamShown, p.adminToken, opts), ...webhookBanner(url, webhooks)].join('\n'));
   await stopped;
   await p.close();

@@ -42,6 +42,10 @@ export function webhookForwarding(opts: ProxyOptions): WebhookForwarding | undef
 /** The URL to register upstream as the webhook endpoint. */
 export const webhookUrl = (baseUrl: string): string => `${baseUrl}${WEBHOOK_PATH}`;
 
+/** What the --json line says about webhooks: the URL to register and whether deliveries are verified. */
+export const webhookJson = (baseUrl: string, w: WebhookForwarding | undefined) =>
+  w ? { webhook_url: webhookUrl(baseUrl), webhooks_verified: w.secret !== undefined } : {};
+
 /** The banner's lines about webhooks (none without --forward-webhooks-to). */
 export function webhookBanner(baseUrl: string, w: WebhookForwarding | undefined): string[] {
   if (!w) return [];
