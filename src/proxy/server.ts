@@ -7,13 +7,12 @@ import type { AddressInfo } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { Pool } from 'undici';
 import type { ConformanceChecker, Exchange, Violation } from '../conformance/types.js';
-import { webhookExchange } from '../conformance/webhook-check.js';
 import { buildExchange, type SeenRequest } from './exchange.js';
 import { forward } from './forward.js';
 import { ProxyStreamGate } from './sse.js';
 import { SupportModel } from './support-model.js';
 import { serveView } from './views.js';
-import { receiveWebhook, WEBHOOK_PATH, type WebhookForwarding } from './webhooks.js';
+import { WEBHOOK_PATH, webhookReceiver, type WebhookForwarding } from './webhooks.js';
 
 /** What passed through besides the Exchange: the raw request body, for the recorder (a receipt upload). */
 export interface Passed {
@@ -129,9 +128,12 @@ export function createProxy(opts: ProxyOptions): Proxy {
     },
   };
 
+  const webhook =
+    opts.webhooks && webhookReceiver(opts.webhooks, { ...opts, model: state.support.model, seq: () => ++count });
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
-    if (path === WEBHOOK_PATH && opts.webhooks) return webhook(req, res, opts.webhooks);
+    if (path === WEBHOOK_PATH && webhook) return webhook(req, res);
     if (!isForwarded(path)) return serveView(req, res, path, state);
     const started = performance.now();
     const startedAt = new Date();
@@ -150,11 +152,6 @@ export function createProxy(opts: ProxyOptions): Proxy {
     const found = opts.checker?.check(x) ?? [];
     state.support.model.observe(x, found);
     for (const v of found) opts.onViolation?.(v, x);
-  }
-
-  async function webhook(req: IncomingMessage, res: ServerResponse, forwarding: WebhookForwarding): Promise<void> {
-    const d = await receiveWebhook(req, res, forwarding, () => ++count);
-    if (d) for (const v of opts.checker?.checkWebhook?.(d) ?? []) opts.onViolation?.(v, webhookExchange(d));
   }
 
   const server = serverOf(handle);

@@ -57,6 +57,7 @@ const SEEN_ON: Record<string, string> = {
   '/v1/get_operation_state': 'seen on state read',
   '/v1/cancel_operation': 'cancel answered',
   '/v1/confirm_payment': 'receipt upload answered',
+  '/proxy/webhooks': 'announced by webhook',
 };
 const CREATES = new Set(['/v1/payment', '/v1/payment/link', '/v1/payment/link/flexible', '/v1/payout']);
 

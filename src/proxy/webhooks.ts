@@ -3,8 +3,10 @@
 // (body bytes, content-type and webhook-* headers) to the integration's receiver, answers the upstream with the
 // receiver's status (so its retries work) and hands the delivery to the conformance checker.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { WebhookDelivery } from '../conformance/types.js';
-import { WEBHOOK_PATH } from '../conformance/webhook-check.js';
+import { BoundedMap } from '../conformance/bounded.js';
+import { isObject } from '../conformance/context.js';
+import type { ConformanceChecker, Exchange, Violation, WebhookDelivery } from '../conformance/types.js';
+import { WEBHOOK_PATH, webhookExchange } from '../conformance/webhook-check.js';
 import { verifyWebhook, WebhookVerificationError } from '../webhooks/index.js';
 
 export { WEBHOOK_PATH };
@@ -129,4 +131,51 @@ export async function receiveWebhook(
     delivery.bodyText = text.slice(0, TEXT_KEPT);
   }
   return delivery;
+}
+
+/**
+ * Webhooks for the support views (support-model.ts): each delivery is logged as a request, and the operation it
+ * announces joins the timeline unless the signature was refused, the receiver did not take it (the upstream will
+ * retry), or it is older (created_at) than one already taken for its operation (a retry delivered out of order).
+ */
+export class WebhookTimeline {
+  private readonly newest = new BoundedMap<string, number>(10_000);
+
+  /** The delivery as the support model takes it: the announced operation as the answer's body when it counts. */
+  exchangeOf(d: WebhookDelivery): Exchange {
+    const x = webhookExchange(d);
+    const event = isObject(d.body) ? d.body : undefined;
+    const op = isObject(event?.data) && isObject(event.data.operation) ? event.data.operation : undefined;
+    const id = typeof op?.operation_id === 'string' ? op.operation_id : undefined;
+    if (!op || !id || d.signature === 'invalid' || d.status < 200 || d.status >= 300) return x;
+    const at = typeof event?.created_at === 'string' ? Date.parse(event.created_at) : NaN;
+    const before = this.newest.get(id);
+    if (Number.isFinite(at)) {
+      if (before !== undefined && at < before) return x;
+      this.newest.set(id, at);
+    }
+    return { ...x, response: { ...x.response, body: op } };
+  }
+}
+
+/** Where a delivery goes once answered: the checker, the support model, the live printer. */
+export interface WebhookSinks {
+  checker?: ConformanceChecker | undefined;
+  model: { observe(x: Exchange, violations: readonly Violation[]): void };
+  onViolation?: ((v: Violation, x: Exchange) => void) | undefined;
+  /** The next exchange number. */
+  seq: () => number;
+}
+
+/** The handler of POST /proxy/webhooks: receive, forward, answer, then check and show each delivery. */
+export function webhookReceiver(forwarding: WebhookForwarding, sinks: WebhookSinks) {
+  const timeline = new WebhookTimeline();
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const d = await receiveWebhook(req, res, forwarding, sinks.seq);
+    if (!d) return;
+    const found = sinks.checker?.checkWebhook?.(d) ?? [];
+    const x = timeline.exchangeOf(d);
+    sinks.model.observe(x, found);
+    for (const v of found) sinks.onViolation?.(v, x);
+  };
 }

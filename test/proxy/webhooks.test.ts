@@ -20,6 +20,7 @@ const payment = { client_id: 'cust-1', method: 'WT_RUB_C2C', amount: '500.00', c
 interface Rig {
   sb: TestSandbox;
   url: string;
+  adminToken: string;
   hooks: Receiver;
   violations: Violation[];
   secret: string;
@@ -60,7 +61,7 @@ async function rig(
   const { url } = await proxy.listen({ port: 0 });
   defer(() => proxy.close());
   hookUrl = `${url}/proxy/webhooks`;
-  return { sb, url, hooks, violations, secret: sb.webhookSecret, sent };
+  return { sb, url, adminToken: proxy.adminToken, hooks, violations, secret: sb.webhookSecret, sent };
 }
 
 /** POST a delivery to the proxy's receiver, signed with `secret` (or with `sig` as given). */
@@ -132,6 +133,37 @@ describe('paygate proxy: the upstream webhooks', () => {
     };
     expect(completed.type).toBe('operation.completed');
     expect(r.violations).toEqual([]);
+  });
+
+  it('puts the status a webhook announces on the support timeline; a refused or out-of-order one only logged', async () => {
+    const r = await rig(undefined, { upstreamHooks: true });
+    const created = await createThroughProxy(r);
+    const id = created.operation_id as string;
+    await r.sb.sandbox.webhooks.idle();
+    await r.sb.pay(id);
+    await r.sb.sandbox.webhooks.idle();
+    const stale = eventOf(created, 'pending', 0, new Date(Date.now() - 60_000));
+    expect((await deliver(r, stale)).status).toBe(204);
+    const forged = `whsec_${randomBytes(24).toString('base64')}`;
+    expect((await deliver(r, eventOf(created, 'pending', 3), { secret: forged })).status).toBe(400);
+    const headers = { 'x-admin-token': r.adminToken };
+    const shown = (await (await fetch(`${r.url}/sandbox/operations/${id}`, { headers })).json()) as {
+      operation: { status: string };
+      history: { from: string | null; to: string; cause: string }[];
+    };
+    expect(shown.operation.status).toBe('completed');
+    const moves = shown.history.filter((h) => h.from !== h.to).map((h) => [h.from, h.to, h.cause]);
+    expect(moves).toEqual([
+      [null, 'pending', 'create answered (exchange #1)'],
+      ['pending', 'completed', expect.stringMatching(/^announced by webhook \(exchange #\d+\)$/)],
+    ]);
+    expect(shown.history.some((h) => h.cause.startsWith('violation webhook.signature'))).toBe(true);
+    const logs = (await (await fetch(`${r.url}/sandbox/logs`, { headers })).json()) as {
+      requests: { path: string; status: number }[];
+    };
+    expect(logs.requests.filter((l) => l.path === '/proxy/webhooks').map((l) => l.status)).toEqual([
+      400, 204, 204, 204,
+    ]); // newest first;
   });
 
   it("passes the bytes and webhook-* headers on unchanged, and the receiver's 500 back to the sender", async () => {
