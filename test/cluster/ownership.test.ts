@@ -56,7 +56,11 @@ pgDescribe('cluster: ownership and fencing', () => {
       expect(sb.state.meta.has('by-a-1')).toBe(true);
       await sb.commit(meta('by-b-1'));
       // a still believes it holds epoch 1: its write is refused, and so is every later one.
-      const refused = { code: 'store_failed', message: expect.stringContaining('taken over by another process') };
+      // The Store answers every failed write with StoreUnavailableError (503), its cause the backend's refusal.
+      const refused = {
+        code: 'store_unavailable',
+        cause: { code: 'store_failed', message: expect.stringContaining('taken over by another process') },
+      };
       await expect(sa.commit(meta('by-a-2'))).rejects.toMatchObject(refused);
       await expect(sa.commit(meta('by-a-3'))).rejects.toMatchObject(refused);
       await sb.commit(meta('by-b-2'));

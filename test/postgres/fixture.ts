@@ -64,3 +64,22 @@ export async function killLeaseHolder(url: string): Promise<number> {
     await c.end();
   }
 }
+
+/** Waits (up to 20 s) until no paygate session is left on the database: a terminated backend may still hold its
+ * locks for a moment after its client saw the connection end, longer on a loaded machine. */
+export async function writerSessionsGone(url: string): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    for (let i = 0; i < 400; i++) {
+      const { rows } = await c.query<{ n: string }>(
+        "SELECT count(*) AS n FROM pg_stat_activity WHERE application_name LIKE 'paygate pid %' AND datname = current_database()",
+      );
+      if (Number(rows[0]!.n) === 0) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('paygate sessions still on the database 20 s after they were terminated');
+  } finally {
+    await c.end();
+  }
+}

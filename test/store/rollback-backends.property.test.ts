@@ -11,7 +11,7 @@ import { FileBackend, type StoreBackend } from '../../src/store/backend.js';
 import { PostgresBackend } from '../../src/store/postgres/backend.js';
 import { FailingPersistence } from '../helpers/failing-persistence.js';
 import { KEY_A } from '../helpers/harness.js';
-import { killWriterSessions, missing, useCluster } from '../postgres/fixture.js';
+import { killWriterSessions, missing, useCluster, writerSessionsGone } from '../postgres/fixture.js';
 
 const cluster = useCluster();
 const dirs: string[] = [];
@@ -51,6 +51,7 @@ if (!missing) {
           const lost = new Promise<void>((r) => (b as PostgresBackend).onLost(() => r()));
           await killWriterSessions(db);
           await lost;
+          await writerSessionsGone(db);
         },
       };
     },
