@@ -9,9 +9,10 @@ import { Call, type RouteHandler } from '../http/handler.js';
 import { controlHandlers } from '../routes/sandbox/index.js';
 import type { DashRequest } from './request.js';
 
-export async function dashboardEvents(req: DashRequest): Promise<unknown> {
-  const row = sandboxControls['operations.stream'] as EndpointRow;
-  const handler = controlHandlers['operations.stream'] as RouteHandler<EndpointRow>;
+/** Runs the sandbox's stream control `id` on the request's own event, with the session's scope in place of a key. */
+export async function streamControl(req: DashRequest, id: 'operations.stream' | 'logs.stream'): Promise<unknown> {
+  const row = sandboxControls[id] as EndpointRow;
+  const handler = controlHandlers[id] as RouteHandler<EndpointRow>;
   // The request's own event: the stream writes to its socket, bounded as every stream of the sandbox is.
   const call = new Call(req.event, req.d.ctx, row, req.shop ?? '');
   try {
@@ -22,4 +23,8 @@ export async function dashboardEvents(req: DashRequest): Promise<unknown> {
     req.event.context.errorCode = refusal.code;
     return errorResponse(refusal);
   }
+}
+
+export function dashboardEvents(req: DashRequest): Promise<unknown> {
+  return streamControl(req, 'operations.stream');
 }

@@ -3,14 +3,10 @@
 // (GET <dashboard>/requests/events: logs.stream run with the session's scope in place of a key, as events.ts runs
 // the operations stream). A shop's session sees its own shop's requests only. Nothing listens while no Requests
 // page is open: the stream's listener lives as long as the page's EventSource.
-import { sandboxControls } from '../../../contract/controls.js';
-import type { EndpointRow } from '../../../contract/endpoint-row.js';
 import type { RequestLogList } from '../../../contract/support.js';
 import type { z } from 'zod';
-import { errorResponse, toApiError } from '../../http/errors.js';
-import { Call, type RouteHandler } from '../../http/handler.js';
-import { controlHandlers } from '../../routes/sandbox/index.js';
 import { esc } from '../../pages/i18n.js';
+import { streamControl } from '../events.js';
 import type { DashRequest } from '../request.js';
 import { refusedNotice, render, tryInvoke } from './common.js';
 import { PAGE_MESSAGES, pt, type PageKey } from './messages.js';
@@ -58,16 +54,6 @@ export async function requestsPage(req: DashRequest): Promise<string> {
 }
 
 /** GET <dashboard>/requests/events: the request log's stream in the session's scope. */
-export async function requestEvents(req: DashRequest): Promise<unknown> {
-  const row = sandboxControls['logs.stream'] as EndpointRow;
-  const handler = controlHandlers['logs.stream'] as RouteHandler<EndpointRow>;
-  const call = new Call(req.event, req.d.ctx, row, req.shop ?? '');
-  try {
-    return await handler(call);
-  } catch (e) {
-    const refusal = toApiError(e);
-    if (!refusal) throw e;
-    req.event.context.errorCode = refusal.code;
-    return errorResponse(refusal);
-  }
+export function requestEvents(req: DashRequest): Promise<unknown> {
+  return streamControl(req, 'logs.stream');
 }
