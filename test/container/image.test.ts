@@ -1,31 +1,24 @@
-// The Dockerfile, built on these machines and run as a team would run it. Builds the image once (on the local
-// Node base scripts/container-base.sh makes and caches once per machine), runs it with --network host on a free port,
-// and checks what the README promises: /livez, the --json line, a create and a state read, the whole scenario library
-// against it, the HEALTHCHECK, a non-root process, SIGTERM → exit 0 within 5 s, and a second container on the same
-// volume that finds every acknowledged operation. Everything this run creates (containers, volume, image and the
-// build stage it leaves) is removed at the end; the cached base image stays. Its own vitest project:
-// `npx vitest run --project container`. Skips, loudly, only where no docker daemon answers.
-import { execFile, execFileSync, spawn } from 'node:child_process';
+// The Dockerfile, built on these machines and run as a team would run it. The image is built once (on the local
+// Node base scripts/container-base.sh makes and caches once per machine): by the project's global setup, in the
+// background from the start of the run (prebuild.setup.ts; this file runs last and waits for it), or here when this
+// file runs without it. Runs it with --network host on a free port, and checks what the README promises: /livez, the
+// --json line, a create and a state read, the whole scenario library against it, the HEALTHCHECK, a non-root process,
+// SIGTERM → exit 0 within 5 s, and a second container on the same volume that finds every acknowledged operation.
+// Everything this run creates (containers, volume, image and the build stage it leaves) is removed at the end; the
+// cached base image stays. Its own vitest project: `npx vitest run --project container`. Skips, loudly, only where no
+// docker daemon answers.
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildImage, dockerAnswers, prebuilt, ROOT } from './image.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = fileURLToPath(new URL('../../bin/paygate.js', import.meta.url));
 const run = promisify(execFile);
 const docker = async (...args: string[]): Promise<string> =>
   (await run('docker', args, { maxBuffer: 64 << 20 })).stdout.trim();
-
-function dockerAnswers(): boolean {
-  try {
-    execFileSync('docker', ['info', '--format', '{{.ServerVersion}}'], { stdio: 'pipe', timeout: 20_000 });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const available = dockerAnswers();
 if (!available) {
@@ -35,9 +28,9 @@ if (!available) {
 }
 
 const id = `${process.pid}-${randomBytes(3).toString('hex')}`;
-const image = `paygate-test:${id}`;
-/** The build stage of the last run, kept as the layer cache of the next (one image at most). */
-const BUILD_CACHE = 'paygate-test-build-cache:latest';
+/** The global setup's background build, or none (this file run without the container project's setup). */
+const pre = inject('containerPrebuild');
+const image = pre?.image ?? `paygate-test:${id}`;
 const volume = `paygate-test-${id}`;
 const adminToken = `pg_admin_${randomBytes(12).toString('hex')}`;
 const containers: string[] = [];
@@ -103,22 +96,8 @@ const acknowledged: { operation_id: string; merchant_operation_id: string; amoun
 
 describe.skipIf(!available)('the container image', () => {
   beforeAll(async () => {
-    const made = await run('bash', [`${ROOT}scripts/container-base.sh`], { maxBuffer: 16 << 20, timeout: 15 * 60_000 });
-    const baseImage = made.stdout.trim().split('\n').pop()!;
-    // The build stage is tagged as the next run's layer cache (its `npm ci` layer is reused while the lockfile is
-    // unchanged), kept like the cached base; the stage it replaces, now untagged, is removed, so one is kept at most.
-    const build = ['--build-arg', `BASE=${baseImage}`, ROOT];
-    await run('docker', ['build', '-q', '--target', 'build', '-t', BUILD_CACHE, ...build], {
-      maxBuffer: 64 << 20,
-      timeout: 15 * 60_000,
-    });
-    await run('docker', ['build', '-q', '-t', image, ...build], { maxBuffer: 64 << 20, timeout: 15 * 60_000 });
-    const stale = (
-      await docker('images', '-q', '--no-trunc', '-f', 'dangling=true', '-f', 'label=org.paygate.stage=build')
-    )
-      .split('\n')
-      .filter(Boolean);
-    if (stale.length) await run('docker', ['rmi', '-f', ...stale]).catch(() => undefined);
+    if (pre) await prebuilt(pre);
+    else await buildImage(image);
     await docker('volume', 'create', volume);
     port = await freePort();
     base = `http://127.0.0.1:${port}`;
