@@ -34,6 +34,14 @@ fi
 cache=${PAYGATE_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/paygate}/container-base
 tarball="$cache/node${node_version}-${suite}.tar"
 mkdir -p "$cache"
+# One maker at a time (.ci/run starts one early, in the background; the container tests' build runs another): the
+# second waits for the first, then finds its image.
+exec 9>"$cache/.lock"
+if command -v flock >/dev/null 2>&1; then flock 9; fi
+if docker image inspect "$tag" >/dev/null 2>&1; then
+  echo "$tag"
+  exit 0
+fi
 extra_ca=
 if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then extra_ca=/usr/local/share/paygate/host-extra-ca.crt; fi
 
