@@ -40,7 +40,7 @@ const project = (
 });
 
 /** vitest's order (longest or largest file first), with the container project's file last of its group. */
-class ContainerLast implements TestSequencer {
+export class ContainerLast implements TestSequencer {
   constructor(private readonly ctx: ConstructorParameters<typeof import('vitest/node').BaseSequencer>[0]) {}
   private async base(): Promise<TestSequencer> {
     const { BaseSequencer } = await import('vitest/node');
