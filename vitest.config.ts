@@ -61,7 +61,9 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     sequence: { sequencer: ContainerLast },
     projects: [
-      project('paygate', ['test/**/*.test.ts'], [...Object.values(SEPARATE).flat(), 'test/container/**']),
+      project('paygate', ['test/**/*.test.ts'], [...Object.values(SEPARATE).flat(), 'test/container/**'], {
+        globalSetup: ['test/package/pack.setup.ts'],
+      }),
       ...Object.entries(SEPARATE).map(([name, include]) => project(name, include)),
       // The Docker image (issue 30): builds and runs it; alone with `npx vitest run --project container`.
       project('container', ['test/container/**/*.test.ts'], [], {

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, installConsumer, packInto, type Packed } from './install.js';
+import { ROOT, installConsumer, packOnce, type Packed } from './install.js';
 
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 const ENTRIES = [
@@ -90,10 +90,10 @@ let dir: string;
 let consumer: string;
 let packed: Packed;
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'paygate-pack-'));
   consumer = join(dir, 'consumer');
-  packed = packInto(dir);
+  packed = await packOnce(dir);
   installConsumer(consumer, packed.tarball, ['@types/node', 'msw']);
   writeFileSync(join(consumer, 'index.ts'), CONSUMER_TS);
 }, 120_000);

@@ -6,6 +6,14 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A directory of this run where the first file that needs the tarball packs it (pack.setup.ts). */
+    packDir: string | null;
+  }
+}
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -27,6 +35,36 @@ export function packInto(dir: string): Packed {
   const [info] = JSON.parse(out) as { filename: string; files: { path: string }[] }[];
   if (!info) throw new Error(`npm pack printed no result: ${out}`);
   return { tarball: join(dir, info.filename), files: info.files.map((f) => f.path) };
+}
+
+/**
+ * The tarball of this run, packed once: the first file to ask packs it into the directory the paygate project's
+ * global setup made, and the others (in this or another worker) wait for it and reuse it. Without that directory (a
+ * file run under another config) it packs into `dir`.
+ */
+export async function packOnce(dir: string): Promise<Packed> {
+  const shared = inject('packDir');
+  if (!shared) return packInto(dir);
+  const result = join(shared, 'packed.json');
+  try {
+    mkdirSync(join(shared, 'lock'));
+  } catch {
+    for (let waited = 0; !existsSync(result); waited += 100) {
+      if (waited > 120_000) throw new Error(`no tarball in ${shared} after 120 s`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const got = JSON.parse(readFileSync(result, 'utf8')) as Packed | { error: string };
+    if ('error' in got) throw new Error(`npm pack failed in another test file: ${got.error}`);
+    return got;
+  }
+  try {
+    const packed = packInto(shared);
+    writeFileSync(result, JSON.stringify(packed));
+    return packed;
+  } catch (e) {
+    writeFileSync(result, JSON.stringify({ error: (e as Error).message }));
+    throw e;
+  }
 }
 
 type LockEntry = {

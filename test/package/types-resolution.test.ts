@@ -9,7 +9,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, packInto, type Packed } from './install.js';
+import { ROOT, packOnce, type Packed } from './install.js';
 
 const ATTW = join(ROOT, 'node_modules/@arethetypeswrong/cli/dist/index.js');
 const RESOLUTIONS = ['node10', 'node16-cjs', 'node16-esm', 'bundler'];
@@ -48,9 +48,9 @@ function attw(...args: string[]): { status: number | null; stdout: string; stder
   }
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'paygate-attw-'));
-  packed = packInto(dir);
+  packed = await packOnce(dir);
 }, 120_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

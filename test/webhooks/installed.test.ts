@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { installConsumer, packInto } from '../package/install.js';
+import { installConsumer, packOnce } from '../package/install.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 let dir: string;
@@ -19,7 +19,7 @@ let rx: Receiver;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'paygate-hooks-pack-'));
   consumer = join(dir, 'consumer');
-  installConsumer(consumer, packInto(dir).tarball, []);
+  installConsumer(consumer, (await packOnce(dir)).tarball, []);
   rx = await startReceiver();
 }, 120_000);
 
