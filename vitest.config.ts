@@ -4,7 +4,8 @@
 // Two test files at a time even on 2 cores (vitest's default there is one): most of a file's time is a child process,
 // a browser, a server or a container, not its own CPU. The postgres and full-disk projects (failover and lease timings,
 // a filling tmpfs) run after the others, one file at a time; the container project's file runs last of the first
-// group, while its image is built in the background from the start (test/container/prebuild.setup.ts).
+// group, while its image is built in the background from the start (test/container/prebuild.setup.ts), and the
+// browser project's files just before it.
 import { availableParallelism } from 'node:os';
 import type { TestSequencer, TestSpecification } from 'vitest/node';
 import { configDefaults, defineConfig } from 'vitest/config';
@@ -39,8 +40,12 @@ const project = (
   },
 });
 
-/** vitest's order (longest or largest file first), with the container project's file last of its group. */
-export class ContainerLast implements TestSequencer {
+/** Where a project's files go within their group: the paygate project's first, the browser's later (once the
+ * container image's build, which starts with the run, has left the CPU), the container project's last. */
+const LATER: Record<string, number> = { browser: 1, container: 2 };
+
+/** vitest's order (longest or largest file first) within each group, projects ordered by LATER. */
+export class Scheduled implements TestSequencer {
   constructor(private readonly ctx: ConstructorParameters<typeof import('vitest/node').BaseSequencer>[0]) {}
   private async base(): Promise<TestSequencer> {
     const { BaseSequencer } = await import('vitest/node');
@@ -50,8 +55,7 @@ export class ContainerLast implements TestSequencer {
     return (await this.base()).shard(files);
   }
   async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rank = (s: TestSpecification) =>
-      s.project.config.sequence.groupOrder * 2 + (s.project.name === 'container' ? 1 : 0);
+    const rank = (s: TestSpecification) => s.project.config.sequence.groupOrder * 3 + (LATER[s.project.name] ?? 0);
     return [...(await (await this.base()).sort(files))].sort((a, b) => rank(a) - rank(b));
   }
 }
@@ -59,7 +63,7 @@ export class ContainerLast implements TestSequencer {
 export default defineConfig({
   test: {
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    sequence: { sequencer: ContainerLast },
+    sequence: { sequencer: Scheduled },
     projects: [
       project('paygate', ['test/**/*.test.ts'], [...Object.values(SEPARATE).flat(), 'test/container/**'], {
         globalSetup: ['test/package/pack.setup.ts'],

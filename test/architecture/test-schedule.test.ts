@@ -1,9 +1,9 @@
 // How vitest schedules the test files (vitest.config.ts): two files at a time even on 2 cores; the postgres and
 // full-disk projects after the others, one file at a time; the container project's image built by its global setup
-// from the start of the run, and its file last of its group.
+// from the start of the run, its file last of its group and the browser project's files just before it.
 import { describe, expect, it } from 'vitest';
 import type { TestSpecification } from 'vitest/node';
-import config, { ContainerLast } from '../../vitest.config.js';
+import config, { Scheduled } from '../../vitest.config.js';
 
 interface ProjectConfig {
   test: { name: string; maxWorkers?: number; sequence?: { groupOrder?: number }; globalSetup?: string[] };
@@ -35,7 +35,7 @@ describe('the test schedule', () => {
     expect(named('paygate').globalSetup).not.toContain('test/container/prebuild.setup.ts');
   });
 
-  it("runs the container project's file last of its group, the serial projects' files after it", async () => {
+  it("runs the paygate project's files first, the browser's next, the container's last of the group, then the serial projects'", async () => {
     const ctx = {
       config: { root: '/repo' },
       cache: { getFileTestResults: () => undefined, getFileStats: () => undefined },
@@ -48,11 +48,11 @@ describe('the test schedule', () => {
       spec('full-disk', 'store/full-disk.test.ts', 1),
       spec('paygate', 'cli/e2e.test.ts'),
     ];
-    const sorted = await new ContainerLast(ctx as never).sort(files);
+    const sorted = await new Scheduled(ctx as never).sort(files);
     expect(sorted.map((s) => s.project.name)).toEqual([
+      'paygate',
+      'paygate',
       'browser',
-      'paygate',
-      'paygate',
       'container',
       'full-disk',
       'postgres',
