@@ -29,6 +29,8 @@ export interface SeenOperation {
   /** The fields of the operation object, each the latest value that was valid for it. */
   fields: Partial<WireOperation>;
   timeline: TimelineEntry[];
+  /** The violations seen on it, oldest first (at most TIMELINE_KEPT: the newest). */
+  violations: Violation[];
   /** The cause of the last status change. */
   reason: string | null;
   /** receipts and receipt_evidence_status of the last state read, when valid. */
@@ -138,6 +140,8 @@ export class SupportModel {
       if (!op) continue;
       const status = op.fields.status ?? 'pending';
       this.push(op, { at: x.startedAt, from: status, to: status, cause: violationText(v) });
+      op.violations.push(v);
+      if (op.violations.length > TIMELINE_KEPT) op.violations.shift();
       changed.add(op);
     }
     for (const op of changed) for (const l of this.operationListeners) l(op);
@@ -163,6 +167,7 @@ export class SupportModel {
         lastChanged: x.startedAt,
         fields: {},
         timeline: [],
+        violations: [],
         reason: null,
       };
     }
