@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Exchange, Violation } from '../../../conformance/types.js';
+import { dashboardUrl } from '../../../emulator/dashboard/url.js';
 import type { Proxy, UpstreamFailure } from '../../../proxy/server.js';
 import type { CommandDeps } from '../../deps.js';
 import { CheckFailedError, CliError, UsageError } from '../../errors.js';
@@ -126,7 +127,13 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
     );
   }
   const upstreamShown = upstream.href.replace(/\/$/, '');
-  const ready = { base_url: url, upstream: upstreamShown, admin_token: p.adminToken, ...webhookJson(url, webhooks) };
+  const ready = {
+    base_url: url,
+    upstream: upstreamShown,
+    admin_token: p.adminToken,
+    dashboard_url: dashboardUrl(url),
+    ...webhookJson(url, webhooks),
+  };
   if (opts.json) out.print(JSON.stringify(ready));
   else out.print([banner(url, upstreamShown, p.adminToken, opts), ...webhookBanner(url, webhooks)].join('\n'));
   await stopped;
@@ -170,6 +177,7 @@ function banner(url: string, upstream: string, adminToken: string, opts: ProxyOp
     `  base URL      ${url}  (point your integration here)`,
     `  upstream      ${upstream}`,
     `  admin token   ${adminToken}  (X-Admin-Token for GET ${url}/proxy/violations and /proxy/exchanges)`,
+    `  dashboard     ${dashboardUrl(url)}  (sign in with the admin token: the traffic, its violations, live)`,
     ...(opts.record ? [`  recording to  ${opts.record}`] : []),
     ...(opts.report ? [`  report        ${opts.report}`] : []),
     ...(opts.junit ? [`  junit         ${opts.junit}`] : []),
