@@ -30,7 +30,7 @@ function rows(req: DashRequest, list: readonly ViolationRow[], withOperation: bo
   ]);
 }
 
-const COLS = ['col.at', 'col.rule', 'col.section', 'col.endpoint', 'col.message'] as const;
+const COLS = ['col.seen', 'col.rule', 'col.section', 'col.endpoint', 'col.message'] as const;
 
 /** The panel of one operation's violations (on the proxy). */
 export function violationsOf(req: DashRequest, operationId: string): string {
