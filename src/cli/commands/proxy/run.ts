@@ -127,14 +127,7 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
     );
   }
   const upstreamShown = upstream.href.replace(/\/$/, '');
-  const ready = {
-    base_url: url,
-    upstream: upstreamShown,
-    admin_token: p.adminToken,
-    dashboard_url: dashboardUrl(url),
-    ...webhookJson(url, webhooks),
-  };
-  if (opts.json) out.print(JSON.stringify(ready));
+  if (opts.json) out.print(JSON.stringify(readyJson(url, upstreamShown, p.adminToken, webhooks)));
   else out.print([banner(url, upstreamShown, p.adminToken, opts), ...webhookBanner(url, webhooks)].join('\n'));
   await stopped;
   await p.close();
@@ -169,6 +162,12 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
       undefined,
       'upstream_unreachable',
     );
+}
+
+/** The --json start line: where the proxy listens, its upstream, its admin token, its dashboard, its webhooks. */
+function readyJson(url: string, upstream: string, adminToken: string, webhooks: ReturnType<typeof webhookForwarding>) {
+  const dashboard_url = dashboardUrl(url);
+  return { base_url: url, upstream, admin_token: adminToken, dashboard_url, ...webhookJson(url, webhooks) };
 }
 
 function banner(url: string, upstream: string, adminToken: string, opts: ProxyOptions): string {
