@@ -85,6 +85,21 @@ describe('the dashboard on the proxy', () => {
     expect(refused.text).toContain('The filters were refused');
   });
 
+  it('pages of 50, newest first, with a link to the older ones', async () => {
+    const p = await proxied(defer);
+    const ids: string[] = [];
+    for (let i = 0; i < 52; i++) ids.push(await createThrough(p, `paged-${i}`));
+    const cookie = await signInProxy(p);
+    const first = await page(p, cookie, '/operations');
+    const rowsOf = (html: string) => [...html.matchAll(/<tr data-row="([^"]+)"/g)].map((m) => m[1]);
+    expect(first.text).toContain('52 match.');
+    expect(rowsOf(first.text)).toHaveLength(50);
+    const next = /<a href="\/dashboard([^"]+)" rel="next">/.exec(first.text)![1]!.replace(/&amp;/g, '&');
+    const second = await page(p, cookie, next);
+    expect(new Set([...rowsOf(first.text), ...rowsOf(second.text)])).toEqual(new Set(ids));
+    expect(rowsOf(second.text)).toHaveLength(2);
+  });
+
   it('an operation’s page: its fields, the timeline with the violation (rule, section, message), the path seen', async () => {
     const p = await proxied(defer);
     const id = await driftedPayment(p);
