@@ -197,8 +197,21 @@ export class SupportModel {
   }
 }
 
+/** Each operation's row as last made, with what it was made from: made again only once one of those changed. */
+const rows = new WeakMap<SeenOperation, { from: readonly unknown[]; row: OperationRow | undefined }>();
+
 /** The listing row of an operation, or undefined when the proxy never saw a valid value of a required field. */
 export function rowOf(op: SeenOperation): OperationRow | undefined {
+  // `fields` is a new object whenever an answer is merged in; the other inputs are compared as values.
+  const from = [op.fields, op.shop, op.merchantOperationId, op.clientId, op.firstSeen, op.lastChanged, op.reason];
+  const kept = rows.get(op);
+  if (kept && kept.from.every((v, i) => v === from[i])) return kept.row;
+  const row = parsedRow(op);
+  rows.set(op, { from, row });
+  return row;
+}
+
+function parsedRow(op: SeenOperation): OperationRow | undefined {
   const r = OperationRow.safeParse({
     ...op.fields,
     shop_id: op.shop,
