@@ -108,6 +108,10 @@ describe('the dashboard on the proxy', () => {
     expect(op.status).toBe(200);
     expectCleanMarkup(op.text);
     expect(op.text).toContain('As the proxy saw it');
+    // Live until terminal, on the proxy's stream of this one operation.
+    expect(op.text).toContain(`data-live="/dashboard/events?id=${id}" data-live-one`);
+    const one = await fetch(`${p.url}/dashboard/events?id=${id}`, { headers: { cookie } });
+    expect(await firstEvent(one)).toMatchObject({ event: 'operation', data: { operation_id: id, status: 'pending' } });
     // The timeline: the statuses seen, and the violation with its rule id, spec section and what was wrong.
     expect(op.text).toMatch(/<li data-move=":pending">/);
     expect(op.text).toMatch(/<li data-move="pending:completed">/);
