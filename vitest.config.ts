@@ -63,6 +63,10 @@ export class Scheduled implements TestSequencer {
 export default defineConfig({
   test: {
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // vitest's defaults (5 s, 10 s) are tight for two files at a time on 2 loaded cores; what a test asserts about
+    // time is in its own expectations and timeouts, not in these.
+    testTimeout: 15_000,
+    hookTimeout: 30_000,
     sequence: { sequencer: Scheduled },
     projects: [
       project('paygate', ['test/**/*.test.ts'], [...Object.values(SEPARATE).flat(), 'test/container/**'], {
