@@ -11,12 +11,18 @@
 //   a benchmark can split a delay into garbage collection and everything else.
 'use strict';
 const { appendFileSync, readFileSync } = require('node:fs');
-const { PerformanceObserver } = require('node:perf_hooks');
+const { PerformanceObserver, constants } = require('node:perf_hooks');
 const v8 = require('node:v8');
 
 const file = process.env.PROBE_FILE;
 const gcFrom = Number(process.env.PROBE_GC_FROM ?? Infinity);
-const KINDS = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weak', 16: 'minor' };
+// Node's kinds of collection (perf_hooks.constants): 4 is a full (mark-compact) collection, 8 incremental marking.
+const KINDS = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak',
+};
 const MB = 1024 * 1024;
 
 /** RssAnon and RssFile of /proc/self/status in MB (resident memory of the process's own vs of mapped files). */
