@@ -47,6 +47,11 @@ function scheduleFlush(stream: BoundedStream): void {
   flushTimer.unref();
 }
 
+/** @internal Streams with events waiting for the next flush: none once every stream has closed. */
+export function streamsAwaitingFlush(): number {
+  return dirty.size;
+}
+
 /**
  * The chunks of one flush, joined once for every stream that was sent the same events in the interval (every
  * subscriber of one feed is): a stream's chunk is made of the event bytes the streams share, so 600 streams that
