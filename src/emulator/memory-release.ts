@@ -44,12 +44,16 @@ export function fullCollection(): () => void {
     gc = runInNewContext('gc') as () => void;
   }
   const collect = gc;
+  // Left on when the process was started with it.
+  const always = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((a) =>
+    /^--compact[-_]on[-_]every[-_]full[-_]gc$/.test(a),
+  );
   return () => {
     setFlagsFromString('--compact-on-every-full-gc');
     try {
       collect();
     } finally {
-      setFlagsFromString('--no-compact-on-every-full-gc');
+      if (!always) setFlagsFromString('--no-compact-on-every-full-gc');
     }
   };
 }
