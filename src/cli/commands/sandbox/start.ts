@@ -307,9 +307,10 @@ function closedOnSignal(sandbox: Sandbox, output: Output, leased: Leased | undef
 }
 
 export async function runSandboxStart(opts: SandboxStartOptions, output: Output): Promise<void> {
-  if (opts.cluster) return (await import('../cluster/start.js')).runClusterStart(opts, opts.cluster, output);
-  // This process serves the sandbox alone: give memory back after bursts of closed connections (docs/limits.md).
+  // This process serves the sandbox (alone or as one of a cluster): give memory back after bursts of closed
+  // connections (docs/limits.md).
   releaseMemoryAfterBursts((line) => output.note(`paygate: ${line}`));
+  if (opts.cluster) return (await import('../cluster/start.js')).runClusterStart(opts, opts.cluster, output);
   const running = await started(opts, output);
   if (!running) return;
   const { url, host, store, reopen } = running;
