@@ -23,6 +23,9 @@ import { list, logsFeed, operationsFeed, recent, Refused, show } from './support
 /** The dashboard's path on the proxy. */
 export const DASHBOARD_PATH = '/dashboard';
 
+/** The proxy's session cookie: not the sandbox's, so a sandbox and a proxy on one host keep their own sessions. */
+export const PROXY_SESSION_COOKIE = 'paygate_proxy_dashboard';
+
 export const isDashboardPath = (path: string) => path === DASHBOARD_PATH || path.startsWith(`${DASHBOARD_PATH}/`);
 
 export interface ProxyDashboardState {
@@ -95,6 +98,7 @@ export function proxySource(state: ProxyDashboardState, gate = new StreamGate())
   return {
     kind: 'proxy',
     ctx: undefined,
+    cookie: PROXY_SESSION_COOKIE,
     sections: PROXY_SECTIONS,
     controls: false,
     publicRoot: () => undefined,

@@ -55,7 +55,7 @@ describe('the dashboard on the proxy', () => {
     expect(ok.status).toBe(303);
     expect(ok.headers.get('location')).toBe('/dashboard/operations');
     expect(ok.headers.get('set-cookie')).toMatch(
-      /^paygate_dashboard=[\w-]+; Path=\/dashboard; HttpOnly; SameSite=Strict$/,
+      /^paygate_proxy_dashboard=[\w-]+; Path=\/dashboard; HttpOnly; SameSite=Strict$/,
     );
     expect(ok.headers.get('set-cookie')).not.toContain(p.proxy.adminToken);
     // Nothing of the dashboard reaches the proxy's request log (it logs the traffic it forwards).

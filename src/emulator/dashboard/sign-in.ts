@@ -64,7 +64,11 @@ export async function signIn(event: H3Event, d: Dashboard): Promise<string> {
   if (req.session) d.sessions.close(req.session.id);
   const session = d.sessions.open(scope, scope.kind === 'shop' ? credential : undefined, req.lang);
   if (scope.kind === 'shop') event.context.shopId = scope.shopId;
-  return seeOther(event, nextOf(req, next ?? null), sessionCookie(session.id, req.base, secureSite(req)));
+  return seeOther(
+    event,
+    nextOf(req, next ?? null),
+    sessionCookie(session.id, req.base, secureSite(req), d.source.cookie),
+  );
 }
 
 /** POST <dashboard>/sign-out: the session ends (with its CSRF token: no other site can sign you out). */
@@ -73,7 +77,11 @@ export async function signOut(event: H3Event, d: Dashboard): Promise<string> {
   if (!req.session) return seeOther(event, `${req.base}/sign-in`);
   if (!formAllowed(req, await readForm(event))) return refused(req);
   d.sessions.close(req.session.id);
-  return seeOther(event, `${req.base}/sign-in?out=1`, sessionCookie(undefined, req.base, secureSite(req)));
+  return seeOther(
+    event,
+    `${req.base}/sign-in?out=1`,
+    sessionCookie(undefined, req.base, secureSite(req), d.source.cookie),
+  );
 }
 
 /** A signed-in form refused (another origin, no or a wrong CSRF token): 403, nothing done. */

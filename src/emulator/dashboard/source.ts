@@ -11,6 +11,7 @@ import { streamControl } from './events.js';
 import { invoke, refusalOf } from './invoke.js';
 import type { DashRequest } from './request.js';
 import { SECTIONS, type Section } from './sections.js';
+import { SESSION_COOKIE } from './session.js';
 
 /** A read's answer, or the refusal (status, code, message) a page shows. */
 export type Answer<T> = { ok: true; value: T } | { ok: false; status: number; code: string; message: string };
@@ -34,6 +35,8 @@ export interface DashSource {
   readonly kind: 'sandbox' | 'proxy';
   /** The sandbox's context: only the sandbox's own pages and the actions use it (undefined on the proxy). */
   readonly ctx: RouteContext | undefined;
+  /** The session cookie's name: the sandbox's and the proxy's differ (a browser ignores the port). */
+  readonly cookie: string;
   /** The sections offered, in the navigation's order (a section not here answers 404). */
   readonly sections: readonly Section[];
   /** Whether actions are offered (buttons on an operation, redeliver): false on the proxy. */
@@ -89,6 +92,7 @@ export function sandboxSource(ctx: RouteContext, isAdmin: (credential: string) =
   return {
     kind: 'sandbox',
     ctx,
+    cookie: SESSION_COOKIE,
     sections: SECTIONS,
     controls: true,
     publicRoot: () => ctx.urls.paymentPage.replace(/\/pay$/, ''),
