@@ -12,7 +12,7 @@ import { dashboardOf } from '../emulator/dashboard/routes.js';
 import type { DashRequest } from '../emulator/dashboard/request.js';
 import { PROXY_SECTIONS } from '../emulator/dashboard/sections.js';
 import { sameSecret } from '../emulator/dashboard/session.js';
-import type { Answer, DashSource, ViolationRow } from '../emulator/dashboard/source.js';
+import type { Answer, DashSource, ViolationRow, ViolationRows } from '../emulator/dashboard/source.js';
 import { PROXY_PAGE_ROUTES, PROXY_SECTION_PAGES } from '../emulator/dashboard/table.js';
 import { errorResponse, toApiError } from '../emulator/http/errors.js';
 import { eventStream, nodeResponseOf, type EventSink } from '../emulator/http/sse.js';
@@ -31,8 +31,8 @@ export const isDashboardPath = (path: string) => path === DASHBOARD_PATH || path
 export interface ProxyDashboardState {
   readonly adminToken: string;
   readonly model: SupportModel;
-  /** Every violation the checker found so far, oldest first. */
-  violations(): readonly Violation[];
+  /** The newest `n` violations the checker kept, newest first, and how many it found in all. */
+  violations(n: number): { newest: readonly Violation[]; total: number };
 }
 
 /** A read of the model, its Refused as the page's refusal. */
@@ -61,15 +61,21 @@ const rowOfViolation = (v: Violation, operationId: string | undefined): Violatio
   exchange: v.exchange,
 });
 
-/** The violations with the operation each was put on (the model's), oldest first. */
-function violationRows(state: ProxyDashboardState, operationId?: string): ViolationRow[] {
+/** The newest `limit` violations (all, or one operation's), newest first, each with its operation; and the count. */
+function violationRows(state: ProxyDashboardState, limit: number, operationId?: string): ViolationRows {
   if (operationId !== undefined) {
     const op = state.model.operations.get(operationId.toLowerCase());
-    return (op?.violations ?? []).map((v) => rowOfViolation(v, op!.id));
+    const list = op?.violations ?? [];
+    return {
+      rows: list
+        .slice(-limit)
+        .reverse()
+        .map((v) => rowOfViolation(v, op!.id)),
+      total: list.length,
+    };
   }
-  const owner = new Map<Violation, string>();
-  for (const op of state.model.operations.values()) for (const v of op.violations) owner.set(v, op.id);
-  return state.violations().map((v) => rowOfViolation(v, owner.get(v)));
+  const { newest, total } = state.violations(limit);
+  return { rows: newest.map((v) => rowOfViolation(v, state.model.placeOf(v)?.id)), total };
 }
 
 /** Answer a dashboard stream with the feed `open` makes of the request's query (a Refused: its JSON error). */
@@ -108,7 +114,7 @@ export function proxySource(state: ProxyDashboardState, gate = new StreamGate())
     list: async (_shop, query) => answered(() => list(model, searchOf(query))),
     show: async (_shop, id) => answered(() => show(model, id, new URLSearchParams())),
     logs: async (_shop, limit) => ({ ok: true, value: { requests: recent(model, {}, limit) } }),
-    violations: (operationId) => violationRows(state, operationId),
+    violations: (limit, operationId) => violationRows(state, limit, operationId),
     operationStream: async (req) => stream(gate, req, (search) => operationsFeed(model, search)),
     logStream: async (req) => stream(gate, req, (search) => logsFeed(model, search)),
   };

@@ -56,7 +56,10 @@ export interface Proxy {
   readonly upstream: URL;
   /** The newest exchanges (at most EXCHANGES_KEPT), oldest first. */
   readonly exchanges: readonly Exchange[];
+  /** The violations the checker kept (its newest), oldest first. */
   readonly violations: readonly Violation[];
+  /** How many violations were found in all. */
+  readonly violationCount: number;
   readonly failures: readonly UpstreamFailure[];
   /** How many exchanges completed in all. */
   readonly count: number;
@@ -125,12 +128,19 @@ export function createProxy(opts: ProxyOptions): Proxy {
     get violations() {
       return opts.checker?.violations ?? [];
     },
+    get violationCount() {
+      return opts.checker?.violationCount ?? 0;
+    },
     get count() {
       return count;
     },
   };
 
-  const dashboard = proxyDashboard({ adminToken, model: state.support.model, violations: () => state.violations });
+  const dashboard = proxyDashboard({
+    adminToken,
+    model: state.support.model,
+    violations: (n) => ({ newest: opts.checker?.newestViolations(n) ?? [], total: state.violationCount }),
+  });
   const webhook =
     opts.webhooks && webhookReceiver(opts.webhooks, { ...opts, model: state.support.model, seq: () => ++count });
 
@@ -164,6 +174,9 @@ export function createProxy(opts: ProxyOptions): Proxy {
     ...state,
     get violations() {
       return state.violations;
+    },
+    get violationCount() {
+      return state.violationCount;
     },
     get count() {
       return count;

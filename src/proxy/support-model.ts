@@ -119,7 +119,16 @@ export function logEntryOf(x: Exchange): LogEntry {
 const violationText = (v: Violation): string =>
   `violation ${v.rule} (${v.section}, ${v.endpoint}, exchange #${v.exchange}): ${v.expected}; ${v.got}`;
 
+/** Where the model put a violation: the operation, its status then, and when (the exchange's start). */
+export interface Placed {
+  id: string;
+  status: string;
+  at: string;
+}
+
 export class SupportModel {
+  /** Each violation's operation, looked up in O(1) (a violation on no operation seen is not here). */
+  readonly #placed = new WeakMap<Violation, Placed>();
   /** By operation_id, least recently seen first. */
   readonly operations = new Map<string, SeenOperation>();
   readonly requests: LogEntry[] = [];
@@ -140,11 +149,17 @@ export class SupportModel {
       if (!op) continue;
       const status = op.fields.status ?? 'pending';
       this.push(op, { at: x.startedAt, from: status, to: status, cause: violationText(v) });
+      this.#placed.set(v, { id: op.id, status, at: x.startedAt });
       op.violations.push(v);
       if (op.violations.length > TIMELINE_KEPT) op.violations.shift();
       changed.add(op);
     }
     for (const op of changed) for (const l of this.operationListeners) l(op);
+  }
+
+  /** Where the violation was put (undefined: on no operation the model saw). */
+  placeOf(v: Violation): Placed | undefined {
+    return this.#placed.get(v);
   }
 
   /** The operation of a 2xx answer: its fields merged in, a status it moved to on its timeline. */

@@ -30,6 +30,12 @@ export interface ViolationRow {
   exchange: number;
 }
 
+/** The newest violations asked for, newest first, and how many there are in all. */
+export interface ViolationRows {
+  rows: readonly ViolationRow[];
+  total: number;
+}
+
 export interface DashSource {
   /** What the dashboard looks at: the sandbox itself, or the traffic `paygate proxy` passed to a gateway. */
   readonly kind: 'sandbox' | 'proxy';
@@ -55,8 +61,8 @@ export interface DashSource {
   show(shop: string | undefined, id: string): Promise<Answer<OperationDetails>>;
   /** logs.list: the newest `limit` requests. */
   logs(shop: string | undefined, limit: number): Promise<Answer<RequestLog>>;
-  /** The violations seen, oldest first: all, or those on one operation (none on the sandbox). */
-  violations(operationId?: string): readonly ViolationRow[];
+  /** The newest `limit` violations seen (all, or those on one operation; none on the sandbox), and their count. */
+  violations(limit: number, operationId?: string): ViolationRows;
   /** GET <dashboard>/events: the operations stream (the page's filters, or `id=`) as the request's answer. */
   operationStream(req: DashRequest): Promise<unknown>;
   /** GET <dashboard>/requests/events: the request log's stream as the request's answer. */
@@ -105,7 +111,7 @@ export function sandboxSource(ctx: RouteContext, isAdmin: (credential: string) =
     list: (shop, query) => answerOf<ListOperationsResponse>(ctx, 'operations.list', shop, query),
     show: (shop, id) => answerOf<OperationDetails>(ctx, 'operations.show', shop, {}, { id }),
     logs: (shop, limit) => answerOf<RequestLog>(ctx, 'logs.list', shop, { limit: String(limit) }),
-    violations: () => [],
+    violations: () => ({ rows: [], total: 0 }),
     operationStream: (req) => streamControl(ctx, req, 'operations.stream'),
     logStream: (req) => streamControl(ctx, req, 'logs.stream'),
   };

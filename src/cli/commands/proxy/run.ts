@@ -136,13 +136,13 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
   if (opts.report) await writeOut(opts.report, `${JSON.stringify(report, null, 2)}\n`);
   if (opts.junit) await writeOut(opts.junit, reportJunit(checker, `paygate proxy ${upstreamShown}`));
   const recorded = recorder && opts.record ? await recorder.write(opts.record) : undefined;
-  const summary = `${p.count} exchanges, ${checker.violations.length} violations, ${p.failures.length} requests the upstream did not answer`;
+  const summary = `${p.count} exchanges, ${checker.violationCount} violations, ${p.failures.length} requests the upstream did not answer`;
   if (opts.json)
     out.print(
       JSON.stringify({
         type: 'summary',
         exchanges: p.count,
-        violations: checker.violations.length,
+        violations: checker.violationCount,
         upstream_failures: p.failures.length,
         ...(recorded ? { recorded: { file: opts.record, ...recorded } } : {}),
       }),
@@ -154,7 +154,7 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
         `recorded ${recorded.steps} steps (${recorded.skipped} marked skip) to ${opts.record}: paygate scenario run ${opts.record} --base-url <sandbox> --admin-token <token>`,
       );
   }
-  if (checker.violations.length > 0) throw new CheckFailedError(`the upstream broke the contract: ${summary}`);
+  if (checker.violationCount > 0) throw new CheckFailedError(`the upstream broke the contract: ${summary}`);
   if (p.failures.length > 0)
     throw new CliError(
       `the upstream could not be reached: ${summary}`,
