@@ -182,6 +182,9 @@ describe('the dashboard on the proxy', () => {
         body: new URLSearchParams({ ...fields, _csrf: csrf }).toString(),
       });
       expect(r.status, path).toBe(404);
+      // The dashboard's own 404 page, as for a GET (not a JSON error).
+      expect(r.headers.get('content-type'), path).toMatch(/^text\/html/);
+      expect(await r.text(), path).toContain('Not found');
     }
     // Nothing was paid: the upstream's operation is still pending.
     const upstream = await fetch(`${p.sb.baseUrl}/sandbox/operations/${id}`, {
