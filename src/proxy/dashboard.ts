@@ -51,8 +51,8 @@ const searchOf = (query: Record<string, string | undefined>) => {
   return q;
 };
 
-const rowOfViolation = (v: Violation, operationId: string | undefined): ViolationRow => ({
-  at: v.at ?? null,
+const rowOfViolation = (v: Violation, operationId: string | undefined, at?: string): ViolationRow => ({
+  at: v.at ?? at ?? null,
   rule: v.rule,
   section: v.section,
   endpoint: v.endpoint,
@@ -75,7 +75,8 @@ function violationRows(state: ProxyDashboardState, limit: number, operationId?: 
     };
   }
   const { newest, total } = state.violations(limit);
-  return { rows: newest.map((v) => rowOfViolation(v, state.model.placeOf(v)?.id)), total };
+  const rowOf = (v: Violation, placed = state.model.placeOf(v)) => rowOfViolation(v, placed?.id, placed?.at);
+  return { rows: newest.map((v) => rowOf(v)), total };
 }
 
 /** Answer a dashboard stream with the feed `open` makes of the request's query (a Refused: its JSON error). */
@@ -112,7 +113,7 @@ export function proxySource(state: ProxyDashboardState, gate = new StreamGate())
     shopOfKey: () => undefined,
     shops: () => [...new Set([...model.operations.values()].map((op) => op.shop).filter((s) => s !== ''))].sort(),
     list: async (_shop, query) => answered(() => list(model, searchOf(query))),
-    show: async (_shop, id) => answered(() => show(model, id, new URLSearchParams())),
+    show: async (_shop, id) => answered(() => show(model, id, new URLSearchParams(), false)),
     logs: async (_shop, limit) => ({ ok: true, value: { requests: recent(model, {}, limit) } }),
     violations: (limit, operationId) => violationRows(state, limit, operationId),
     operationStream: async (req) => stream(gate, req, (search) => operationsFeed(model, search)),

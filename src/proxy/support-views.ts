@@ -150,7 +150,8 @@ function decoded(id: string): string {
 
 const refOf = (id: string) => (Uuid.safeParse(id).success ? { operation_id: id } : { merchant_operation_id: id });
 
-function details(op: SeenOperation): OperationDetails {
+/** The operation's details; its history the status moves with its violations (`withViolations`) or without. */
+function details(model: SupportModel, op: SeenOperation, withViolations: boolean): OperationDetails {
   const { shop_id, merchant_operation_id, client_id, created_at, updated_at, reason, ...operation } = rowOf(op)!;
   return {
     operation: { ...operation, ...(op.state ?? { receipts: [], receipt_evidence_status: 'not_ready' }) },
@@ -160,18 +161,30 @@ function details(op: SeenOperation): OperationDetails {
     created_at,
     updated_at,
     reason,
-    history: op.timeline,
+    history: withViolations ? model.timelineOf(op) : op.timeline,
     uploads: [],
     webhooks: [],
     postings: [],
   };
 }
 
-/** GET /sandbox/operations/:id (throws Refused). */
-export function show(model: SupportModel, id: string, search: URLSearchParams): OperationDetails {
+/**
+ * GET /sandbox/operations/:id (throws Refused): its history with the violations seen on it, or (the dashboard, which
+ * shows them itself) the status moves only.
+ */
+export function show(
+  model: SupportModel,
+  id: string,
+  search: URLSearchParams,
+  withViolations = true,
+): OperationDetails {
   const moid = search.get('merchant_operation_id');
   if (id === '-' && moid)
-    return details(resolve(model, { merchant_operation_id: moid }, search.get('shop') ?? undefined));
+    return details(
+      model,
+      resolve(model, { merchant_operation_id: moid }, search.get('shop') ?? undefined),
+      withViolations,
+    );
   if (!Uuid.safeParse(id).success) {
     throw new Refused(
       400,
@@ -179,7 +192,7 @@ export function show(model: SupportModel, id: string, search: URLSearchParams): 
       'operation id must be a UUID (or use /sandbox/operations/-?merchant_operation_id=…)',
     );
   }
-  return details(resolve(model, { operation_id: id }, search.get('shop') ?? undefined));
+  return details(model, resolve(model, { operation_id: id }, search.get('shop') ?? undefined), withViolations);
 }
 
 /** The operations stream's feed for `search` (the listing's filters, or `id=` one until terminal); throws Refused. */

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { CallResult } from '../helpers/harness.js';
 import { useCleanup } from '../helpers/cleanup.js';
 import { expectCleanMarkup, expectSafeHeaders } from './helpers.js';
-import { createThrough, driftedPayment, page, postSignIn, proxied, signInProxy } from './proxy-setup.js';
+import { createThrough, driftedPayment, gateway, page, postSignIn, proxied, signInProxy } from './proxy-setup.js';
 
 const defer = useCleanup();
 
@@ -129,6 +129,43 @@ describe('the dashboard on the proxy', () => {
     expect(op.text).not.toContain('h-webhooks');
     expect(op.text).not.toContain('h-actions');
   });
+
+  it(
+    'an operation read 300 times while drifting: the violations do not push its status moves off the page',
+    { timeout: 30_000 },
+    async () => {
+      const p = await proxied(defer);
+      const id = await driftedPayment(p);
+      const read = () => gateway(p, '/v1/get_operation_state', { operation_id: id });
+      for (let i = 0; i < 30; i++) await Promise.all(Array.from({ length: 10 }, read));
+      expect(p.proxy.violationCount).toBeGreaterThan(1000);
+      const cookie = await signInProxy(p);
+      const op = await page(p, cookie, `/operations/${id}`);
+      expect(op.status).toBe(200);
+      // Every status move is still on the timeline, in order, and the diagram still shows the path seen.
+      expect([...op.text.matchAll(/<li data-move="([^"]*)">/g)].map((m) => m[1])).toEqual([
+        ':pending',
+        'pending:completed',
+        'completed:pending',
+      ]);
+      expect(op.text).toContain('<g class="edge on" data-edge="pending:completed">');
+      // The violations seen on it are there too (the newest 200 the proxy keeps per operation), after the moves.
+      expect(op.text.match(/<li class="tl-violation" data-violation>/g)).toHaveLength(200);
+      expect(op.text.indexOf('data-move="completed:pending"')).toBeLessThan(op.text.indexOf('data-violation>'));
+      // The support view's JSON history keeps them as entries of their own, with the moves.
+      const json = await fetch(`${p.url}/sandbox/operations/${id}`, {
+        headers: { 'x-admin-token': p.proxy.adminToken },
+      });
+      const history = ((await json.json()) as { history: { from: string | null; to: string; cause: string }[] })
+        .history;
+      expect(history.filter((h) => !h.cause.startsWith('violation ')).map((h) => `${h.from ?? ''}:${h.to}`)).toEqual([
+        ':pending',
+        'pending:completed',
+        'completed:pending',
+      ]);
+      expect(history.filter((h) => h.cause.startsWith('violation '))).toHaveLength(200);
+    },
+  );
 
   it('the Violations page: newest first, with the rule, the section and the operation’s link', async () => {
     const p = await proxied(defer);

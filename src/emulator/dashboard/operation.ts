@@ -11,9 +11,9 @@ import { answer } from './forms.js';
 import { moment, statusBadge } from './format.js';
 import { notFoundPage } from './frame.js';
 import { DASH_MESSAGES, dt, type DashKey } from './messages.js';
-import { faults, isViolationLine, postings, receipts, section, timeline, webhooks } from './op-sections.js';
+import { faults, postings, receipts, section, timeline, timelineItems, webhooks } from './op-sections.js';
 import type { DashRequest } from './request.js';
-import { violationsOf } from './violations.js';
+import { violationsOf, VIOLATIONS_SHOWN } from './violations.js';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
@@ -41,9 +41,10 @@ async function details(req: DashRequest): Promise<OperationDetails | undefined> 
 
 /** Below the diagram: on the sandbox its receipts, postings, webhooks and faults; on the proxy the violations. */
 function below(req: DashRequest, d: OperationDetails): string {
-  if (req.d.source.kind === 'proxy')
-    return `${timeline(req, d)}${violationsOf(req, d.operation.operation_id)}${receipts(req, d)}`;
-  return `${timeline(req, d)}${receipts(req, d)}${postings(req, d)}${webhooks(req, d)}${faults(req, d)}`;
+  const seen = [...req.d.source.violations(VIOLATIONS_SHOWN, d.operation.operation_id).rows].reverse();
+  const tl = timeline(req, timelineItems(d, seen));
+  if (req.d.source.kind === 'proxy') return `${tl}${violationsOf(req, d.operation.operation_id)}${receipts(req, d)}`;
+  return `${tl}${receipts(req, d)}${postings(req, d)}${webhooks(req, d)}${faults(req, d)}`;
 }
 
 function notice(req: DashRequest, outcome: ActionOutcome | undefined): string {
@@ -64,7 +65,7 @@ export async function operationPage(req: DashRequest, outcome?: ActionOutcome): 
   const { receipts: _r, ...wire } = op;
   const { operation: _o, history: _h, uploads: _u, webhooks: _w, postings: _p, faults: _f, ...record } = d;
   const diagramTitle = DASH_MESSAGES[lang]['op.diagram.title'].replace('{type}', op.type);
-  const path = d.history.filter((h) => !isViolationLine(req, h.cause));
+  const path = d.history;
   const diagram = section(
     'h-diagram',
     dt(lang, 'op.diagram'),
