@@ -58,8 +58,26 @@ describe('the dashboard on the proxy', () => {
       /^paygate_proxy_dashboard=[\w-]+; Path=\/dashboard; HttpOnly; SameSite=Strict$/,
     );
     expect(ok.headers.get('set-cookie')).not.toContain(p.proxy.adminToken);
-    // Nothing of the dashboard reaches the proxy's request log (it logs the traffic it forwards).
+    // Nothing of the dashboard reaches the proxy's request log (it logs the traffic it forwards) nor its exchanges.
     expect(p.proxy.exchanges).toHaveLength(0);
+    const log = await fetch(`${p.url}/sandbox/logs`, { headers: { 'x-admin-token': p.proxy.adminToken } });
+    expect(log.status).toBe(200);
+    expect(((await log.json()) as { requests: unknown[] }).requests).toEqual([]);
+  });
+
+  it('refuses a sign-in from another site (Sec-Fetch-Site cross-site, or a foreign Origin): 403, no cookie', async () => {
+    const p = await proxied(defer);
+    for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { origin: 'http://evil.example' }]) {
+      const r = await fetch(`${p.url}/dashboard/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams({ credential: p.proxy.adminToken }).toString(),
+      });
+      expect(r.status, JSON.stringify(headers)).toBe(403);
+      expect(r.headers.get('set-cookie')).toBeNull();
+      expect(await r.text()).not.toContain(p.proxy.adminToken);
+    }
   });
 
   it('lists an operation created through the proxy, with the filters and no shop key’s narrower view', async () => {
