@@ -1,14 +1,12 @@
 // The proxy's Violations page at a large count (review of issue 28): 10,000 operations with 100 violations each
 // (1,000,000 found, the checker keeping its newest 10,000) — the page reads the newest 500 and the count only, each
 // violation's operation in O(1), so it is made in a bounded time however many were found.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { Ring } from '../../src/conformance/bounded.js';
 import type { Exchange, Violation } from '../../src/conformance/types.js';
-import { proxyDashboard } from '../../src/proxy/dashboard.js';
 import { SupportModel } from '../../src/proxy/support-model.js';
 import { useCleanup } from '../helpers/cleanup.js';
+import { servedModel } from './proxy-setup.js';
 
 const defer = useCleanup();
 
@@ -58,24 +56,7 @@ describe('the Violations page on the proxy at 1,000,000 violations', () => {
         model.observe(stateRead(i), found);
         for (const v of found) kept.push(v);
       }
-      const adminToken = 'pg_proxy_test_token';
-      const handler = proxyDashboard({
-        adminToken,
-        model,
-        violations: (n) => ({ newest: kept.newest(n), total: kept.total }),
-      });
-      const server = createServer((req, res) => void handler(req, res));
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      defer(() => new Promise<void>((resolve) => server.close(() => resolve())));
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const signIn = await fetch(`${url}/dashboard/sign-in`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
-        body: new URLSearchParams({ credential: adminToken }).toString(),
-      });
-      const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
-
+      const { url, cookie } = await servedModel(defer, model, (n) => ({ newest: kept.newest(n), total: kept.total }));
       const times: number[] = [];
       let html = '';
       for (let k = 0; k < 5; k++) {

@@ -67,7 +67,8 @@ describe('the dashboard on the proxy', () => {
 
   it('refuses a sign-in from another site (Sec-Fetch-Site cross-site, or a foreign Origin): 403, no cookie', async () => {
     const p = await proxied(defer);
-    for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { origin: 'http://evil.example' }]) {
+    const foreign: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site' }, { origin: 'http://evil.example' }];
+    for (const headers of foreign) {
       const r = await fetch(`${p.url}/dashboard/sign-in`, {
         method: 'POST',
         redirect: 'manual',
