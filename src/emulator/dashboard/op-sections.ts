@@ -54,6 +54,16 @@ export function timeline(req: DashRequest, list: readonly TimelineItem[]): strin
   return section('h-timeline', dt(req.lang, 'op.timeline'), `<ol class="timeline">${items.join('')}</ol>`);
 }
 
+/** Whether a URL is http(s): only those are links (on the proxy a receipt's URL comes from the upstream). */
+const isWebUrl = (url: string) => URL.canParse(url) && ['http:', 'https:'].includes(new URL(url).protocol);
+
+/** A receipt's download link; a URL of any other scheme (`javascript:`, `data:`…) shown as text, not followed. */
+function receiptLink(req: DashRequest, url: string | null): string {
+  if (!url) return '<span class="muted">—</span>';
+  if (!isWebUrl(url)) return `<span class="mono" data-unlinked>${esc(url)}</span>`;
+  return `<a href="${esc(url)}" rel="noreferrer">${dt(req.lang, 'op.receipt.download')}</a>`;
+}
+
 export function receipts(req: DashRequest, d: Details): string {
   const op = d.operation;
   const evidence = `<p>${dt(req.lang, 'op.evidence', { status: op.receipt_evidence_status })}</p>`;
@@ -61,9 +71,7 @@ export function receipts(req: DashRequest, d: Details): string {
     `<span class="mono">${esc(r.id)}</span>`,
     esc(formatMoney(req.lang, r.amount.toFixed(2), op.currency)),
     moment(req.lang, r.completed_at),
-    r.receipt_url
-      ? `<a href="${esc(r.receipt_url)}" rel="noreferrer">${dt(req.lang, 'op.receipt.download')}</a>`
-      : '<span class="muted">—</span>',
+    receiptLink(req, r.receipt_url),
   ]);
   const list = rows.length
     ? stackTable(req, dt(req.lang, 'op.receipts'), ['col.id2', 'col.amount', 'col.completed', 'col.file'], rows)
