@@ -31,6 +31,8 @@ export const isDashboardPath = (path: string) => path === DASHBOARD_PATH || path
 export interface ProxyDashboardState {
   readonly adminToken: string;
   readonly model: SupportModel;
+  /** The public URL of the proxy (`--public-url`); undefined: the request's own origin, no prefix. */
+  readonly publicRoot?: string | undefined;
   /** The newest `n` violations the checker kept, newest first, and how many it found in all. */
   violations(n: number): { newest: readonly Violation[]; total: number };
 }
@@ -108,7 +110,7 @@ export function proxySource(state: ProxyDashboardState, gate = new StreamGate())
     cookie: PROXY_SESSION_COOKIE,
     sections: PROXY_SECTIONS,
     controls: false,
-    publicRoot: () => undefined,
+    publicRoot: () => state.publicRoot,
     isAdmin: (credential) => sameSecret(credential, state.adminToken),
     shopOfKey: () => undefined,
     shops: () => [...new Set([...model.operations.values()].map((op) => op.shop).filter((s) => s !== ''))].sort(),

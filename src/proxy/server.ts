@@ -43,6 +43,11 @@ export interface ProxyOptions {
   captureLimit?: number | undefined;
   /** Receive the upstream's webhooks at POST /proxy/webhooks and forward them (webhooks.ts). Default: none. */
   webhooks?: WebhookForwarding | undefined;
+  /**
+   * The URL browsers reach the proxy at (a TLS terminator's, `--public-url`): the dashboard's links follow its path
+   * and its cookie is Secure when it is https. Default: the request's own.
+   */
+  publicUrl?: string | undefined;
   onExchange?: ((passed: Passed) => void) | undefined;
   onViolation?: ((v: Violation, x: Exchange) => void) | undefined;
   onUpstreamFailure?: ((f: UpstreamFailure) => void) | undefined;
@@ -139,6 +144,7 @@ export function createProxy(opts: ProxyOptions): Proxy {
   const dashboard = proxyDashboard({
     adminToken,
     model: state.support.model,
+    publicRoot: opts.publicUrl,
     violations: (n) => ({ newest: opts.checker?.newestViolations(n) ?? [], total: state.violationCount }),
   });
   const webhook =

@@ -6,6 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Exchange, Violation } from '../../../conformance/types.js';
 import { dashboardUrl } from '../../../emulator/dashboard/url.js';
+import { publicBase, publicUrlProblem } from '../../../emulator/public-url.js';
 import type { Proxy, UpstreamFailure } from '../../../proxy/server.js';
 import type { CommandDeps } from '../../deps.js';
 import { CheckFailedError, CliError, UsageError } from '../../errors.js';
@@ -88,6 +89,12 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
   const upstream = upstreamUrl(opts.upstream);
   const ca = caText(opts.ca);
   const webhooks = webhookForwarding(opts);
+  const problem = opts.publicUrl === undefined ? undefined : publicUrlProblem(opts.publicUrl);
+  if (problem)
+    throw new UsageError(
+      `--public-url "${opts.publicUrl}" ${problem}`,
+      'give the base URL browsers reach the proxy at, e.g. https://proxy.example.test',
+    );
   const [{ createProxy }, { createConformanceChecker, reportJson, reportJunit }, recording] = await Promise.all([
     import('../../../proxy/server.js'),
     import('../../../conformance/index.js'),
@@ -106,6 +113,7 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
     ca,
     checker,
     webhooks,
+    publicUrl: opts.publicUrl,
     ...(recorder ? { captureLimit: recording!.RECORD_CAPTURE_LIMIT, onExchange: (x) => recorder.add(x) } : {}),
     onViolation: (v: Violation, _x: Exchange) =>
       opts.json ? out.print(JSON.stringify(violationJson(v))) : out.note(violationLine(v)),
@@ -127,8 +135,10 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
     );
   }
   const upstreamShown = upstream.href.replace(/\/$/, '');
-  if (opts.json) out.print(JSON.stringify(readyJson(url, upstreamShown, p.adminToken, webhooks)));
-  else out.print([banner(url, upstreamShown, p.adminToken, opts), ...webhookBanner(url, webhooks)].join('\n'));
+  const dashboard = dashboardUrl(opts.publicUrl === undefined ? url : publicBase(opts.publicUrl));
+  if (opts.json) out.print(JSON.stringify(readyJson(url, upstreamShown, p.adminToken, webhooks, dashboard)));
+  else
+    out.print([banner(url, upstreamShown, p.adminToken, opts, dashboard), ...webhookBanner(url, webhooks)].join('\n'));
   await stopped;
   await p.close();
   const meta = { upstream: upstreamShown, baseUrl: url };
@@ -165,18 +175,23 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
 }
 
 /** The --json start line: where the proxy listens, its upstream, its admin token, its dashboard, its webhooks. */
-function readyJson(url: string, upstream: string, adminToken: string, webhooks: ReturnType<typeof webhookForwarding>) {
-  const dashboard_url = dashboardUrl(url);
+function readyJson(
+  url: string,
+  upstream: string,
+  adminToken: string,
+  webhooks: ReturnType<typeof webhookForwarding>,
+  dashboard_url: string,
+) {
   return { base_url: url, upstream, admin_token: adminToken, dashboard_url, ...webhookJson(url, webhooks) };
 }
 
-function banner(url: string, upstream: string, adminToken: string, opts: ProxyOptions): string {
+function banner(url: string, upstream: string, adminToken: string, opts: ProxyOptions, dashboard: string): string {
   return [
     'paygate proxy is ready',
     `  base URL      ${url}  (point your integration here)`,
     `  upstream      ${upstream}`,
     `  admin token   ${adminToken}  (X-Admin-Token for GET ${url}/proxy/violations and /proxy/exchanges)`,
-    `  dashboard     ${dashboardUrl(url)}  (sign in with the admin token: the traffic, its violations, live)`,
+    `  dashboard     ${dashboard}  (sign in with the admin token: the traffic, its violations, live)`,
     ...(opts.record ? [`  recording to  ${opts.record}`] : []),
     ...(opts.report ? [`  report        ${opts.report}`] : []),
     ...(opts.junit ? [`  junit         ${opts.junit}`] : []),
