@@ -1,0 +1,79 @@
+// How a group's transactions reach PostgreSQL (src/store/postgres/pipeline.ts): one text parameter, a transaction per
+// line, split by the server — not a text[] array literal, whose every quote node-postgres escapes and the server
+// parses back. Each transaction is still its own journal row, numbered in order, read back byte for byte.
+import pg from 'pg';
+import { afterEach, expect, it, vi } from 'vitest';
+import { PostgresBackend } from '../../src/store/postgres/backend.js';
+import { appendQuery } from '../../src/store/postgres/pipeline.js';
+import type { Change, Persistence } from '../../src/store/persistence.js';
+import { pgDescribe, useCluster } from './fixture.js';
+
+const cluster = useCluster();
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** Values a JSON text escapes: quotes, backslashes, newlines and tabs inside strings, non-ASCII, U+2028. */
+const awkward = (i: number): Change[] => [
+  {
+    c: 'meta',
+    v: {
+      id: `m${i}`,
+      text: `"quoted" \\ back\\slash {braces}, a "${i}"\nnew line\ttab ünïcödé € 😀 \u2028 \u0001 NULL`,
+    },
+  },
+];
+
+pgDescribe('journal rows on the wire', () => {
+  it('a group of transactions goes as one text parameter and comes back as one row each, in order, unchanged', async () => {
+    const url = await cluster.get().createDatabase();
+    const sent: unknown[][] = [];
+    const query = pg.Client.prototype.query;
+    vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+      const config = args[0] as { name?: string; values?: unknown[] };
+      if (config?.name?.startsWith('paygate_journal_append')) sent.push(config.values!);
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query);
+    const backend = new PostgresBackend({ url });
+    const p = backend.workspace('default').persistence as unknown as Persistence;
+    try {
+      await p.open();
+      // Committed in one turn: the backend's own group writer writes them in one statement.
+      await Promise.all([1, 2, 3, 4, 5].map((i) => p.commit(awkward(i))));
+      await p.writeGroup(awkward(6));
+    } finally {
+      await backend.close();
+    }
+    expect(sent.length).toBe(2);
+    for (const values of sent) expect(values.every((v) => !Array.isArray(v))).toBe(true);
+    expect(sent[0]!.slice(0, 3)).toEqual([
+      'default',
+      1,
+      [1, 2, 3, 4, 5].map((i) => JSON.stringify(awkward(i))).join('\n'),
+    ]);
+    expect(sent[1]!.slice(0, 3)).toEqual(['default', 6, JSON.stringify(awkward(6))]);
+
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      const { rows } = await c.query<{ seq: number; tx: string }>(
+        'SELECT seq::int, tx FROM paygate_journal ORDER BY seq',
+      );
+      expect(rows).toEqual([1, 2, 3, 4, 5, 6].map((i) => ({ seq: i, tx: JSON.stringify(awkward(i)) })));
+    } finally {
+      await c.end();
+    }
+    const again = new PostgresBackend({ url });
+    try {
+      const all = await (again.workspace('default').persistence as unknown as Persistence).open();
+      expect(all.meta).toEqual([1, 2, 3, 4, 5, 6].map((i) => awkward(i)[0]!.v));
+    } finally {
+      await again.close();
+    }
+  }, 30_000);
+
+  it('a body with a raw newline (never JSON.stringify output) is refused before anything is sent', () => {
+    expect(() => appendQuery('default', 1, ['{"a":1}', '{"b":\n2}'], false, undefined)).toThrow(/raw newline/);
+  });
+});
