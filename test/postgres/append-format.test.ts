@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterEach, expect, it, vi } from 'vitest';
 import { PostgresBackend } from '../../src/store/postgres/backend.js';
 import { appendQuery } from '../../src/store/postgres/pipeline.js';
+import { PackedMap } from '../../src/store/packed-map.js';
 import type { Change, Persistence } from '../../src/store/persistence.js';
 import { pgDescribe, useCluster } from './fixture.js';
 
@@ -71,6 +72,25 @@ pgDescribe('journal rows on the wire', () => {
     } finally {
       await again.close();
     }
+  }, 30_000);
+
+  it('an entity written to the journal cools to the text written, not serialised a second time (as on the file store)', async () => {
+    const url = await cluster.get().createDatabase();
+    const backend = new PostgresBackend({ url });
+    const p = backend.workspace('default').persistence as unknown as Persistence;
+    const a = { id: 'a', note: 'ä "q"' };
+    try {
+      await p.open();
+      await p.writeGroup([{ c: 'things', v: a }]);
+    } finally {
+      await backend.close();
+    }
+    const map = new PackedMap<{ id: string; note: string }>(1, 4);
+    map.set('a', a);
+    const stringify = vi.spyOn(JSON, 'stringify');
+    map.set('b', { id: 'b', note: 'plain' }); // a cools
+    expect(stringify.mock.calls.filter(([v]) => v === a)).toEqual([]);
+    expect(map.raw('a')).toBe(JSON.stringify(a));
   }, 30_000);
 
   it('a body with a raw newline (never JSON.stringify output) is refused before anything is sent', () => {

@@ -14,6 +14,7 @@ import { assertCollections } from '../persistence.js';
 import { PersistenceBase } from '../persistence-base.js';
 import { collectionsSource, isSource, type LoadTarget, type SnapshotSource } from '../snapshot.js';
 import { StoreClosedError, StoreFailedError } from '../errors.js';
+import { serializeChanges } from '../journal.js';
 import { readState, toCollections, type LoadedState } from './load.js';
 import { appendQuery, ChainBrokenError, LEASED } from './pipeline.js';
 
@@ -143,8 +144,9 @@ export class PostgresPersistence extends PersistenceBase {
     return all;
   }
 
+  /** JSON.stringify of the changes, built from each entity's own text, which PackedMap reuses when it cools. */
   protected encode(changes: readonly Change[]): string {
-    return JSON.stringify(changes);
+    return serializeChanges(changes);
   }
 
   protected refusal(op: 'commit' | 'compact' | 'sync'): unknown {
