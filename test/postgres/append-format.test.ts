@@ -1,6 +1,7 @@
 // How a group's transactions reach PostgreSQL (src/store/postgres/pipeline.ts): one text parameter, a transaction per
 // line, split by the server — not a text[] array literal, whose every quote node-postgres escapes and the server
-// parses back. Each transaction is still its own journal row, numbered in order, read back byte for byte.
+// parses back. Each transaction is still its own journal row, numbered in order, read back byte for byte; the writer
+// stores it lz4-compressed where the server can (src/store/postgres/session.ts).
 import pg from 'pg';
 import { afterEach, expect, it, vi } from 'vitest';
 import { PostgresBackend } from '../../src/store/postgres/backend.js';
@@ -91,6 +92,54 @@ pgDescribe('journal rows on the wire', () => {
     map.set('b', { id: 'b', note: 'plain' }); // a cools
     expect(stringify.mock.calls.filter(([v]) => v === a)).toEqual([]);
     expect(map.raw('a')).toBe(JSON.stringify(a));
+  }, 30_000);
+
+  it('a journal row is stored lz4-compressed where the server has lz4; rows stored with pglz before still load', async () => {
+    const url = await cluster.get().createDatabase();
+    const big = (id: string): Change[] => [{ c: 'meta', v: { id, pad: `${id} `.repeat(2000) } }];
+    const first = new PostgresBackend({ url });
+    try {
+      await (first.workspace('default').persistence as unknown as Persistence).open();
+    } finally {
+      await first.close();
+    }
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      // As an earlier paygate wrote it: the server's default compression.
+      await c.query(`SET default_toast_compression = 'pglz'`);
+      await c.query('INSERT INTO paygate_journal (workspace, seq, tx) VALUES ($1, 1, $2)', [
+        'default',
+        JSON.stringify(big('old')),
+      ]);
+      const backend = new PostgresBackend({ url });
+      try {
+        const p = backend.workspace('default').persistence as unknown as Persistence;
+        expect((await p.open()).meta?.map((m) => m.id)).toEqual(['old']);
+        await p.writeGroup(big('new'));
+      } finally {
+        await backend.close();
+      }
+      const { rows } = await c.query<{ seq: number; method: string | null }>(
+        'SELECT seq::int, pg_column_compression(tx) AS method FROM paygate_journal ORDER BY seq',
+      );
+      const lz4 = (
+        await c.query(`SELECT 'lz4' = ANY(enumvals) AS ok FROM pg_settings WHERE name = 'default_toast_compression'`)
+      ).rows[0]?.ok;
+      expect(rows).toEqual([
+        { seq: 1, method: 'pglz' },
+        { seq: 2, method: lz4 ? 'lz4' : 'pglz' },
+      ]);
+    } finally {
+      await c.end();
+    }
+    const again = new PostgresBackend({ url });
+    try {
+      const all = await (again.workspace('default').persistence as unknown as Persistence).open();
+      expect(all.meta).toEqual([big('old')[0]!.v, big('new')[0]!.v]);
+    } finally {
+      await again.close();
+    }
   }, 30_000);
 
   it('a body with a raw newline (never JSON.stringify output) is refused before anything is sent', () => {
