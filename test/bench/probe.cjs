@@ -8,11 +8,14 @@
 // - the garbage collections since the previous signal (PerformanceObserver 'gc': count, total and longest pause, by
 //   kind) and the event loop's turns (a 2 ms interval timer: the longest gap and the process's CPU time in it, the
 //   most CPU time in any gap, and the time in gaps over 20 ms), so
-//   a benchmark can split a delay into garbage collection and everything else.
+//   a benchmark can split a delay into garbage collection and everything else;
+// - the store's group writes since the previous signal (the diagnostics channels of src/store/write-trace.ts):
+//   transactions per group, the oldest one's wait to be sent, serializing, and write + fdatasync, as p50/p99/max.
 'use strict';
 const { appendFileSync, readFileSync } = require('node:fs');
 const { PerformanceObserver } = require('node:perf_hooks');
 const v8 = require('node:v8');
+const dc = require('node:diagnostics_channel');
 
 const file = process.env.PROBE_FILE;
 const gcFrom = Number(process.env.PROBE_GC_FROM ?? Infinity);
@@ -55,12 +58,17 @@ if (file) {
     for (const e of list.getEntries())
       gcs.push({ ms: e.duration, kind: KINDS[e.detail?.kind] ?? String(e.detail?.kind) });
   }).observe({ entryTypes: ['gc'] });
+  let groups = [];
+  let journal = [];
+  dc.subscribe('paygate:store.group', (m) => groups.push(m));
+  dc.subscribe('paygate:store.journal', (m) => journal.push(m));
   let last = performance.now();
   let lastCpu = process.cpuUsage();
   let longestTurn = 0;
   let longestTurnCpu = 0;
   let mostCpuInATurn = 0;
   let longTurnsMs = 0;
+  let turnsOver5 = 0;
   setInterval(() => {
     const now = performance.now();
     const cpu = process.cpuUsage();
@@ -73,6 +81,7 @@ if (file) {
     if (gap > longestTurn) [longestTurn, longestTurnCpu] = [gap, cpuMs];
     if (cpuMs > mostCpuInATurn) mostCpuInATurn = cpuMs;
     if (gap > 20) longTurnsMs += gap;
+    if (gap > 5) turnsOver5++;
   }, 2).unref();
   let n = 0;
   process.on('SIGUSR2', () => {
@@ -96,12 +105,20 @@ if (file) {
       longest_turn_cpu_ms: longestTurnCpu,
       most_cpu_in_a_turn_ms: mostCpuInATurn,
       in_turns_over_20ms_ms: longTurnsMs,
+      turns_over_5ms: turnsOver5,
     };
+    const writes = groups.length > 0 ? groupSummary(groups, journal) : undefined;
     gcs = [];
+    groups = [];
+    journal = [];
     longestTurn = longestTurnCpu = mostCpuInATurn = 0;
     longTurnsMs = 0;
+    turnsOver5 = 0;
     const write = (afterGc) =>
-      appendFileSync(file, `${JSON.stringify({ n, at: Date.now(), memory: before, gc, loop, after_gc: afterGc })}\n`);
+      appendFileSync(
+        file,
+        `${JSON.stringify({ n, at: Date.now(), memory: before, gc, loop, groups: writes, after_gc: afterGc })}\n`,
+      );
     if (n < gcFrom || typeof globalThis.gc !== 'function') return write(undefined);
     // Two full collections a second apart: ArrayBuffers' memory is freed by a sweeper after the collection.
     globalThis.gc();
@@ -110,4 +127,34 @@ if (file) {
       setTimeout(() => write(sample()), 1000);
     }, 1000);
   });
+}
+
+/** p50, p99 and max of `key` over `list`, under `<prefix>_p50` etc. (ms values to 0.01). */
+function spread(list, key, prefix, unit = '') {
+  const xs = list.map((x) => x[key]).sort((a, b) => a - b);
+  const at = (p) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))];
+  const round = (x) => (unit ? Math.round(x * 100) / 100 : x);
+  return {
+    [`${prefix}_p50${unit}`]: round(at(0.5)),
+    [`${prefix}_p99${unit}`]: round(at(0.99)),
+    [`${prefix}_max${unit}`]: round(xs.at(-1)),
+  };
+}
+
+function groupSummary(groups, journal) {
+  return {
+    count: groups.length,
+    failed: groups.filter((g) => g.failed).length,
+    ...spread(groups, 'transactions', 'transactions'),
+    ...spread(groups, 'waited_ms', 'waited', '_ms'),
+    ...spread(groups, 'encode_ms', 'encode', '_ms'),
+    ...spread(groups, 'written_ms', 'written', '_ms'),
+    ...(journal.length > 0
+      ? {
+          ...spread(journal, 'bytes', 'bytes'),
+          ...spread(journal, 'write_ms', 'write', '_ms'),
+          ...spread(journal, 'sync_ms', 'sync', '_ms'),
+        }
+      : {}),
+  };
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KEY_A, createPayment, load } from './load.mjs';
 import { ensurePrism, startPrism } from './prism.mjs';
-import { startChild, stop } from './child.mjs';
+import { probeChild, startChild, stop } from './child.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin/paygate.js');
@@ -17,12 +17,34 @@ const DURATION = Number(process.env.BENCH_DURATION_MS ?? 5000);
 const CONNECTIONS = 20;
 const sizes = (process.env.BENCH_SIZES ?? '1000,100000').split(',').map(Number);
 
+// BENCH_NODE_FLAGS: node flags for the sandbox under load (e.g. --single-threaded-gc); BENCH_CPU_PROF=<dir>: a CPU
+// profile of it (--cpu-prof) written there. The sandbox runs under test/bench/probe.cjs: each create run is followed
+// by where its time went in the sandbox over the measured window (garbage collections by kind, the event loop's
+// longest turn and the turns over 5 ms, and the store's group writes: transactions per group, write + fdatasync).
+const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+
 const createRequest = (tag) => createPayment(`bench-${tag}-${process.pid}`);
 
 const cpuText = (r) =>
   r.cpuUsPerRequest === undefined ? '' : `   CPU ${r.cpuUsPerRequest.toFixed(0).padStart(4)} µs/req`;
 const fmt = (r) =>
   `${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms${cpuText(r)}   (${r.requests} requests, ${r.non2xx} non-2xx, ${r.errors} errors)`;
+
+const ms = (x) => `${x.toFixed(1)} ms`;
+/** One line from the probe's counts: garbage collection, event-loop turns, group writes. */
+function probeLine({ gc, loop, groups }) {
+  const kinds = Object.entries(gc.by_kind)
+    .map(([k, v]) => `${k} ${v.count}× ${ms(v.total_ms)} ≤ ${ms(v.max_ms)}`)
+    .join(', ');
+  const turns = `longest turn ${ms(loop.longest_turn_ms)} (CPU ${ms(loop.longest_turn_cpu_ms)}), ${loop.turns_over_5ms} turns > 5 ms`;
+  const spread = (k) =>
+    `p50 ${ms(groups[`${k}_p50_ms`])} p99 ${ms(groups[`${k}_p99_ms`])} max ${ms(groups[`${k}_max_ms`])}`;
+  const g = groups
+    ? `\n  ${groups.count} group writes: ${groups.transactions_p50}/${groups.transactions_p99}/${groups.transactions_max} transactions (p50/p99/max); waited ${spread('waited')}; serialized ${spread('encode')}; written ${spread('written')}` +
+      (groups.sync_p50_ms === undefined ? '' : ` (write ${spread('write')}, fdatasync ${spread('sync')})`)
+    : '';
+  return `GC ${gc.count}× ${ms(gc.total_ms)} (${kinds}); ${turns}${g}`;
+}
 
 const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 /** The median wall time of each command (a node argv) over `runs` runs, interleaved so machine load hits all alike. */
@@ -122,26 +144,43 @@ for (const size of sizes) {
   if (pre.status !== 0) throw new Error('prefill failed');
   const prefillMs = performance.now() - t0;
   const t1 = performance.now();
+  const probeFile = join(dir, 'probe.jsonl');
   const sb = await startChild(
-    process.env.BENCH_SERVE
-      ? [process.env.BENCH_SERVE, store]
-      : [bin, 'sandbox', 'start', '--port', '0', '--store', store, '--json'],
+    [
+      ...nodeFlags,
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      '--require',
+      join(root, 'test/bench/probe.cjs'),
+      ...(process.env.BENCH_SERVE
+        ? [process.env.BENCH_SERVE, store]
+        : [bin, 'sandbox', 'start', '--port', '0', '--store', store, '--json']),
+    ],
+    { PROBE_FILE: probeFile },
   );
   const startMs = performance.now() - t1;
+  // The probe's counts over the measured window: signalled as it opens and as it closes.
+  let opened;
+  let closed;
   const r = await load({
     url: sb.info.base_url,
     connections: CONNECTIONS,
     durationMs: DURATION,
     request: createRequest(`s${size}`),
     pid: sb.child.pid,
+    onMeasure: (on) => {
+      if (on) opened = probeChild(sb.child, probeFile);
+      else closed = opened.then(() => probeChild(sb.child, probeFile));
+    },
   });
+  const probe = await closed;
   await stop(sb.child);
   rmSync(dir, { recursive: true, force: true });
-  results[size] = { ...r, prefillMs, startMs };
+  results[size] = { ...r, prefillMs, startMs, gc: probe.gc, loop: probe.loop, groups: probe.groups };
   const vsPrism = results.prism ? `   ${(r.rps / results.prism.rps).toFixed(2)} × Prism` : '';
   console.log(
     `create payment, ${String(size).padStart(6)} stored ${fmt(r)}${vsPrism}   [start ${startMs.toFixed(0)} ms]`,
   );
+  console.log(`  in the sandbox: ${probeLine(probe)}`);
 }
 
 // Webhooks: test/bench/webhook-cpu.mjs (next in `npm run bench`) measures what delivery costs the sandbox, in CPU per
