@@ -249,7 +249,12 @@ export class JournalFile {
     const t1 = traced ? performance.now() : 0;
     await this.#datasync(fh);
     if (traced)
-      journalChannel.publish({ bytes, write_ms: t1 - t0, sync_ms: performance.now() - t1 } satisfies JournalTrace);
+      journalChannel.publish({
+        bytes,
+        write_ms: t1 - t0,
+        sync_ms: performance.now() - t1,
+        fsync: this.fsync,
+      } satisfies JournalTrace);
     this.#bytes += bytes;
     this.#records += lines.length;
   }

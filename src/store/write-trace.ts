@@ -3,7 +3,8 @@
 //   paygate:store.group    one per group the Store wrote: {transactions, changes, waited_ms (the oldest transaction's
 //                          wait from its commit to its group being sent), encode_ms (serializing, on the event loop),
 //                          written_ms (sent until written and fdatasync'ed), failed}
-//   paygate:store.journal  one per journal append of a FilePersistence: {bytes, write_ms, sync_ms}
+//   paygate:store.journal  one per journal append of a FilePersistence: {bytes, write_ms, sync_ms, fsync} (without
+//                          fsync, the default, the write is a synchronous write(2) to the page cache and sync_ms 0)
 import { channel } from 'node:diagnostics_channel';
 
 export const groupChannel = channel('paygate:store.group');
@@ -22,4 +23,5 @@ export interface JournalTrace {
   bytes: number;
   write_ms: number;
   sync_ms: number;
+  fsync: boolean;
 }

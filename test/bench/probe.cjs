@@ -6,7 +6,7 @@
 //   sampled 1 s after the second), so a benchmark
 //   can tell memory the JavaScript heap still references from memory V8 or the allocator keeps;
 // - the garbage collections since the previous signal (PerformanceObserver 'gc': count, total and longest pause, by
-//   kind) and the event loop's turns (a 2 ms interval timer: the longest gap and the process's CPU time in it, the
+//   kind, and with PROBE_PAUSES=1 each pause's start and length) and the event loop's turns (a 2 ms interval timer: the longest gap and the process's CPU time in it, the
 //   most CPU time in any gap, and the time in gaps over 20 ms), so
 //   a benchmark can split a delay into garbage collection and everything else;
 // - the store's group writes since the previous signal (the diagnostics channels of src/store/write-trace.ts):
@@ -56,7 +56,11 @@ if (file) {
   let gcs = [];
   new PerformanceObserver((list) => {
     for (const e of list.getEntries())
-      gcs.push({ ms: e.duration, kind: KINDS[e.detail?.kind] ?? String(e.detail?.kind) });
+      gcs.push({
+        ms: e.duration,
+        kind: KINDS[e.detail?.kind] ?? String(e.detail?.kind),
+        at: performance.timeOrigin + e.startTime,
+      });
   }).observe({ entryTypes: ['gc'] });
   let groups = [];
   let journal = [];
@@ -99,6 +103,15 @@ if (file) {
       total_ms: gcs.reduce((a, g) => a + g.ms, 0),
       max_ms: gcs.reduce((a, g) => Math.max(a, g.ms), 0),
       by_kind: byKind,
+      // With PROBE_PAUSES=1, each pause as [start (ms since the epoch), duration ms, kind], the first 5,000: a
+      // benchmark can tell which of its requests one of them delayed.
+      ...(process.env.PROBE_PAUSES === '1'
+        ? {
+            pauses: gcs
+              .slice(0, 5000)
+              .map((g) => [Math.round(g.at * 1000) / 1000, Math.round(g.ms * 1000) / 1000, g.kind]),
+          }
+        : {}),
     };
     const loop = {
       longest_turn_ms: longestTurn,
@@ -154,6 +167,7 @@ function groupSummary(groups, journal) {
           ...spread(journal, 'bytes', 'bytes'),
           ...spread(journal, 'write_ms', 'write', '_ms'),
           ...spread(journal, 'sync_ms', 'sync', '_ms'),
+          fsync: journal[0].fsync,
         }
       : {}),
   };

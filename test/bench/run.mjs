@@ -20,7 +20,8 @@ const sizes = (process.env.BENCH_SIZES ?? '1000,100000').split(',').map(Number);
 // BENCH_NODE_FLAGS: node flags for the sandbox under load (e.g. --single-threaded-gc); BENCH_CPU_PROF=<dir>: a CPU
 // profile of it (--cpu-prof) written there. The sandbox runs under test/bench/probe.cjs: each create run is followed
 // by where its time went in the sandbox over the measured window (garbage collections by kind, the event loop's
-// longest turn and the turns over 5 ms, and the store's group writes: transactions per group, write + fdatasync).
+// longest turn and the turns over 5 ms, and the store's group writes: transactions per group, write + fdatasync),
+// and by which requests a collection delayed (the tail: how much of it is garbage collection).
 const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 const createRequest = (tag) => createPayment(`bench-${tag}-${process.pid}`);
@@ -41,9 +42,36 @@ function probeLine({ gc, loop, groups }) {
     `p50 ${ms(groups[`${k}_p50_ms`])} p99 ${ms(groups[`${k}_p99_ms`])} max ${ms(groups[`${k}_max_ms`])}`;
   const g = groups
     ? `\n  ${groups.count} group writes: ${groups.transactions_p50}/${groups.transactions_p99}/${groups.transactions_max} transactions (p50/p99/max); waited ${spread('waited')}; serialized ${spread('encode')}; written ${spread('written')}` +
-      (groups.sync_p50_ms === undefined ? '' : ` (write ${spread('write')}, fdatasync ${spread('sync')})`)
+      (groups.sync_p50_ms === undefined
+        ? ''
+        : groups.fsync
+          ? ` (write ${spread('write')}, fdatasync ${spread('sync')})`
+          : ` (a synchronous write, no fdatasync: ${spread('write')})`)
     : '';
   return `GC ${gc.count}× ${ms(gc.total_ms)} (${kinds}); ${turns}${g}`;
+}
+
+/**
+ * Which requests a garbage collection delayed: each request ([start, latency], ms since the epoch) that overlapped a
+ * pause of the sandbox ([start, ms, kind] from the probe; the two clocks are the same wall clock). The share of
+ * requests under a scavenge and under another collection, the share of the slowest 1 % under any, and the p99 of the
+ * requests under none.
+ */
+function tailLine(samples, pauses) {
+  const hit = (s, kinds) => pauses.some(([a, d, k]) => kinds(k) && a < s[0] + s[1] && a + d > s[0]);
+  const minor = (k) => k === 'minor';
+  const other = (k) => k !== 'minor';
+  const pct = (n) => `${((n / samples.length) * 100).toFixed(1)} %`;
+  const byLat = samples.slice().sort((a, b) => a[1] - b[1]);
+  const slowest = byLat.slice(Math.floor(0.99 * byLat.length));
+  const clear = byLat.filter((s) => !hit(s, () => true));
+  const p99Clear = clear[Math.min(clear.length - 1, Math.floor(0.99 * clear.length))]?.[1] ?? NaN;
+  const slowHit = slowest.filter((s) => hit(s, () => true)).length;
+  return (
+    `the tail: ${pct(samples.filter((s) => hit(s, minor)).length)} of the requests overlapped a scavenge, ` +
+    `${pct(samples.filter((s) => hit(s, other)).length)} another collection; of the slowest 1 %, ` +
+    `${((slowHit / Math.max(1, slowest.length)) * 100).toFixed(0)} % overlapped one; p99 of the requests that overlapped none ${ms(p99Clear)}`
+  );
 }
 
 const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -155,7 +183,7 @@ for (const size of sizes) {
         ? [process.env.BENCH_SERVE, store]
         : [bin, 'sandbox', 'start', '--port', '0', '--store', store, '--json']),
     ],
-    { PROBE_FILE: probeFile },
+    { PROBE_FILE: probeFile, PROBE_PAUSES: '1' },
   );
   const startMs = performance.now() - t1;
   // The probe's counts over the measured window: signalled as it opens and as it closes.
@@ -167,6 +195,7 @@ for (const size of sizes) {
     durationMs: DURATION,
     request: createRequest(`s${size}`),
     pid: sb.child.pid,
+    record: true,
     onMeasure: (on) => {
       if (on) opened = probeChild(sb.child, probeFile);
       else closed = opened.then(() => probeChild(sb.child, probeFile));
@@ -175,12 +204,15 @@ for (const size of sizes) {
   const probe = await closed;
   await stop(sb.child);
   rmSync(dir, { recursive: true, force: true });
-  results[size] = { ...r, prefillMs, startMs, gc: probe.gc, loop: probe.loop, groups: probe.groups };
+  const { samples, ...figures } = r;
+  const { pauses, ...gc } = probe.gc;
+  results[size] = { ...figures, prefillMs, startMs, gc, loop: probe.loop, groups: probe.groups };
   const vsPrism = results.prism ? `   ${(r.rps / results.prism.rps).toFixed(2)} × Prism` : '';
   console.log(
     `create payment, ${String(size).padStart(6)} stored ${fmt(r)}${vsPrism}   [start ${startMs.toFixed(0)} ms]`,
   );
   console.log(`  in the sandbox: ${probeLine(probe)}`);
+  console.log(`  ${tailLine(samples, pauses)}`);
 }
 
 // Webhooks: test/bench/webhook-cpu.mjs (next in `npm run bench`) measures what delivery costs the sandbox, in CPU per

@@ -48,6 +48,7 @@ describe('the write trace', () => {
     for (const a of appends) {
       expect(a.write_ms).toBeGreaterThanOrEqual(0);
       expect(a.sync_ms).toBeGreaterThanOrEqual(0);
+      expect(a.fsync).toBe(fsync);
     }
   });
 });
