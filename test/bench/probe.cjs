@@ -97,6 +97,14 @@ if (file) {
       k.count++;
       k.total_ms += g.ms;
       k.max_ms = Math.max(k.max_ms, g.ms);
+      (k.pauses ??= []).push(g.ms);
+    }
+    // The median and 99th percentile pause of each kind.
+    for (const k of Object.values(byKind)) {
+      const xs = k.pauses.sort((a, b) => a - b);
+      delete k.pauses;
+      k.p50_ms = xs[Math.floor(xs.length / 2)];
+      k.p99_ms = xs[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))];
     }
     const gc = {
       count: gcs.length,

@@ -35,7 +35,7 @@ const ms = (x) => `${x.toFixed(1)} ms`;
 /** One line from the probe's counts: garbage collection, event-loop turns, group writes. */
 function probeLine({ gc, loop, groups }) {
   const kinds = Object.entries(gc.by_kind)
-    .map(([k, v]) => `${k} ${v.count}× ${ms(v.total_ms)} ≤ ${ms(v.max_ms)}`)
+    .map(([k, v]) => `${k} ${v.count}× ${ms(v.total_ms)}, p50 ${ms(v.p50_ms)} ≤ ${ms(v.max_ms)}`)
     .join(', ');
   const turns = `longest turn ${ms(loop.longest_turn_ms)} (CPU ${ms(loop.longest_turn_cpu_ms)}), ${loop.turns_over_5ms} turns > 5 ms`;
   const spread = (k) =>
