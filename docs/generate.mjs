@@ -55,3 +55,12 @@ const sections = spawnSync(process.execPath, [vitest, 'run', 'test/dashboard/bro
 });
 if (sections.status !== 0) process.exit(sections.status ?? 1);
 console.log('wrote docs/dashboard/{balances,webhooks,requests,clock,pool,workspaces}-{desktop,phone}.png');
+
+// The dashboard on `paygate proxy` (docs/dashboard.md): an operation of a drifting upstream with its violation.
+const proxied = spawnSync(process.execPath, [vitest, 'run', 'test/dashboard/browser-proxy.test.ts'], {
+  cwd: fileURLToPath(root),
+  stdio: 'inherit',
+  env: { ...process.env, PAYGATE_SCREENSHOTS: 'docs/dashboard' },
+});
+if (proxied.status !== 0) process.exit(proxied.status ?? 1);
+console.log('wrote docs/dashboard/proxy-operation-{desktop,phone}.png');

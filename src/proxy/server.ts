@@ -1,12 +1,14 @@
 // `paygate proxy`'s server: forwards every /v1 request and the health probes to the upstream (forward.ts), turns
 // each exchange into an Exchange with no secret in it (exchange.ts), hands it to the conformance checker and to
-// whoever listens (the live printer, the recorder), and serves its own views behind its admin token (views.ts).
+// whoever listens (the live printer, the recorder), and serves its own views behind its admin token (views.ts) and
+// the dashboard of what passed through it at /dashboard (dashboard.ts).
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { Pool } from 'undici';
 import type { ConformanceChecker, Exchange, Violation } from '../conformance/types.js';
+import { isDashboardPath, proxyDashboard } from './dashboard.js';
 import { buildExchange, type SeenRequest } from './exchange.js';
 import { forward } from './forward.js';
 import { ProxyStreamGate } from './sse.js';
@@ -128,12 +130,14 @@ export function createProxy(opts: ProxyOptions): Proxy {
     },
   };
 
+  const dashboard = proxyDashboard({ adminToken, model: state.support.model, violations: () => state.violations });
   const webhook =
     opts.webhooks && webhookReceiver(opts.webhooks, { ...opts, model: state.support.model, seq: () => ++count });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
     if (path === WEBHOOK_PATH && webhook) return webhook(req, res);
+    if (isDashboardPath(path)) return void (await dashboard(req, res));
     if (!isForwarded(path)) return serveView(req, res, path, state);
     const started = performance.now();
     const startedAt = new Date();

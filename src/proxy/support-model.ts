@@ -29,6 +29,8 @@ export interface SeenOperation {
   /** The fields of the operation object, each the latest value that was valid for it. */
   fields: Partial<WireOperation>;
   timeline: TimelineEntry[];
+  /** The violations seen on it, oldest first (at most TIMELINE_KEPT: the newest). */
+  violations: Violation[];
   /** The cause of the last status change. */
   reason: string | null;
   /** receipts and receipt_evidence_status of the last state read, when valid. */
@@ -138,6 +140,8 @@ export class SupportModel {
       if (!op) continue;
       const status = op.fields.status ?? 'pending';
       this.push(op, { at: x.startedAt, from: status, to: status, cause: violationText(v) });
+      op.violations.push(v);
+      if (op.violations.length > TIMELINE_KEPT) op.violations.shift();
       changed.add(op);
     }
     for (const op of changed) for (const l of this.operationListeners) l(op);
@@ -163,6 +167,7 @@ export class SupportModel {
         lastChanged: x.startedAt,
         fields: {},
         timeline: [],
+        violations: [],
         reason: null,
       };
     }
@@ -192,8 +197,21 @@ export class SupportModel {
   }
 }
 
+/** Each operation's row as last made, with what it was made from: made again only once one of those changed. */
+const rows = new WeakMap<SeenOperation, { from: readonly unknown[]; row: OperationRow | undefined }>();
+
 /** The listing row of an operation, or undefined when the proxy never saw a valid value of a required field. */
 export function rowOf(op: SeenOperation): OperationRow | undefined {
+  // `fields` is a new object whenever an answer is merged in; the other inputs are compared as values.
+  const from = [op.fields, op.shop, op.merchantOperationId, op.clientId, op.firstSeen, op.lastChanged, op.reason];
+  const kept = rows.get(op);
+  if (kept && kept.from.every((v, i) => v === from[i])) return kept.row;
+  const row = parsedRow(op);
+  rows.set(op, { from, row });
+  return row;
+}
+
+function parsedRow(op: SeenOperation): OperationRow | undefined {
   const r = OperationRow.safeParse({
     ...op.fields,
     shop_id: op.shop,

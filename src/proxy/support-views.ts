@@ -7,11 +7,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { money } from '../domain/money.js';
 import type { z } from 'zod';
 import { Uuid } from '../contract/money.js';
-import { ListOperationsQuery, type OperationDetails, type OperationRow } from '../contract/sandbox.js';
+import {
+  ListOperationsQuery,
+  type ListOperationsResponse,
+  type OperationDetails,
+  type OperationRow,
+} from '../contract/sandbox.js';
 import { LogsQuery, LogsStreamQuery, StreamOperationsQuery, supportControls } from '../contract/support.js';
 import { sandboxControls } from '../contract/controls.js';
 import { rowOf, type LogEntry, type SeenOperation, type SupportModel } from './support-model.js';
-import { serveEventStream, type ProxyStreamGate } from './sse.js';
+import { serveEventStream, type EventSink, type ProxyStreamGate } from './sse.js';
 
 /** The controls' paths, from the contract. */
 const PATHS = {
@@ -28,7 +33,8 @@ export function isSupportPath(path: string): boolean {
   return path === PATHS.logs || path === PATHS.logStream || path === PATHS.list || path.startsWith(`${PATHS.list}/`);
 }
 
-class Refused extends Error {
+/** A support read refused: its status, code and message, as the sandbox answers them. */
+export class Refused extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
@@ -83,7 +89,8 @@ function rows(model: SupportModel): OperationRow[] {
   );
 }
 
-function list(model: SupportModel, search: URLSearchParams): unknown {
+/** GET /sandbox/operations: a page of the operations seen, filtered (throws Refused). */
+export function list(model: SupportModel, search: URLSearchParams): ListOperationsResponse {
   const q = parseQuery(ListOperationsQuery, search);
   const all = rows(model).filter((r) => matches(r, q));
   let start = q.offset;
@@ -160,7 +167,8 @@ function details(op: SeenOperation): OperationDetails {
   };
 }
 
-function show(model: SupportModel, id: string, search: URLSearchParams): unknown {
+/** GET /sandbox/operations/:id (throws Refused). */
+export function show(model: SupportModel, id: string, search: URLSearchParams): OperationDetails {
   const moid = search.get('merchant_operation_id');
   if (id === '-' && moid)
     return details(resolve(model, { merchant_operation_id: moid }, search.get('shop') ?? undefined));
@@ -174,15 +182,11 @@ function show(model: SupportModel, id: string, search: URLSearchParams): unknown
   return details(resolve(model, { operation_id: id }, search.get('shop') ?? undefined));
 }
 
-function streamOperations(
-  model: SupportModel,
-  gate: ProxyStreamGate,
-  search: URLSearchParams,
-  res: ServerResponse,
-): void {
+/** The operations stream's feed for `search` (the listing's filters, or `id=` one until terminal); throws Refused. */
+export function operationsFeed(model: SupportModel, search: URLSearchParams): (sink: EventSink) => () => void {
   const q = parseQuery(StreamOperationsQuery, search);
   const one = q.id !== undefined ? resolve(model, refOf(q.id), q.shop) : undefined;
-  serveEventStream(gate, 'admin', res, (sink) => {
+  return (sink) => {
     if (one) {
       const row = rowOf(one)!;
       sink.send('operation', row);
@@ -199,7 +203,16 @@ function streamOperations(
     };
     model.operationListeners.add(listener);
     return () => model.operationListeners.delete(listener);
-  });
+  };
+}
+
+function streamOperations(
+  model: SupportModel,
+  gate: ProxyStreamGate,
+  search: URLSearchParams,
+  res: ServerResponse,
+): void {
+  serveEventStream(gate, 'admin', res, operationsFeed(model, search));
 }
 
 type LogFilter = z.output<typeof LogsStreamQuery>;
@@ -217,7 +230,7 @@ function logMatches(e: LogEntry, f: Omit<LogFilter, 'backlog'>): boolean {
 }
 
 /** The newest `n` matching entries, newest first. */
-function recent(model: SupportModel, f: Omit<LogFilter, 'backlog'>, n: number): LogEntry[] {
+export function recent(model: SupportModel, f: Omit<LogFilter, 'backlog'>, n: number): LogEntry[] {
   const out: LogEntry[] = [];
   for (let i = model.requests.length - 1; i >= 0 && out.length < n; i--) {
     if (logMatches(model.requests[i]!, f)) out.push(model.requests[i]!);
@@ -225,16 +238,21 @@ function recent(model: SupportModel, f: Omit<LogFilter, 'backlog'>, n: number): 
   return out;
 }
 
-function streamLogs(model: SupportModel, gate: ProxyStreamGate, search: URLSearchParams, res: ServerResponse): void {
+/** The request log's stream feed for `search` (its filters, a backlog first); throws Refused. */
+export function logsFeed(model: SupportModel, search: URLSearchParams): (sink: EventSink) => () => void {
   const q = parseQuery(LogsStreamQuery, search);
-  serveEventStream(gate, 'admin', res, (sink) => {
+  return (sink) => {
     for (const e of recent(model, q, q.backlog).reverse()) sink.send('request', e, e.id);
     const listener = (e: LogEntry) => {
       if (logMatches(e, q)) sink.send('request', e, e.id);
     };
     model.requestListeners.add(listener);
     return () => model.requestListeners.delete(listener);
-  });
+  };
+}
+
+function streamLogs(model: SupportModel, gate: ProxyStreamGate, search: URLSearchParams, res: ServerResponse): void {
+  serveEventStream(gate, 'admin', res, logsFeed(model, search));
 }
 
 /** Answer one support control (the caller checked the admin token). */

@@ -65,7 +65,7 @@ export function serveView(req: IncomingMessage, res: ServerResponse, path: strin
       res,
       404,
       'not_found',
-      `paygate proxy forwards /v1/… and /livez, /healthz, /readyz to ${state.upstream.origin}; its own views are GET /proxy/violations and GET /proxy/exchanges, and the support controls GET /sandbox/operations[/:id|/stream] and /sandbox/logs[/stream] (X-Admin-Token)`,
+      `paygate proxy forwards /v1/… and /livez, /healthz, /readyz to ${state.upstream.origin}; its own views are GET /proxy/violations and GET /proxy/exchanges, and the support controls GET /sandbox/operations[/:id|/stream] and /sandbox/logs[/stream] (X-Admin-Token), and the dashboard at /dashboard`,
     );
   }
   if (req.method !== 'GET') return error(res, 405, 'method_not_allowed', `${view} takes GET`);

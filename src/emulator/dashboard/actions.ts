@@ -15,6 +15,7 @@ import { csrfField } from './layout.js';
 import { DASH_MESSAGES, dt } from './messages.js';
 import type { DashRequest } from './request.js';
 import { refused } from './sign-in.js';
+import { sandboxOf } from './source.js';
 
 export const ACTIONS = [
   'pay',
@@ -114,7 +115,8 @@ export async function actOnOperation(
   const form = await readForm(req.event);
   if (!formAllowed(req, form)) return refused(req);
   const id = (req.event.context.params?.id ?? '').toLowerCase();
-  const op = req.d.ctx.service.state.operation(id);
+  const ctx = sandboxOf(req);
+  const op = ctx.service.state.operation(id);
   if (!op || op.status === 'admitting' || (req.shop !== undefined && op.shop_id !== req.shop)) return notFoundPage(req);
   const action = form!.get('action');
   if (!isAction(action))
@@ -125,7 +127,7 @@ export async function actOnOperation(
   const call = callOf(action, op.id, form!);
   const label = DASH_MESSAGES[req.lang][`act.${action}`];
   try {
-    await invoke(req.d.ctx, call.id, {
+    await invoke(ctx, call.id, {
       shopId: op.shop_id,
       ...(call.params ? { params: call.params } : {}),
       body: call.body,

@@ -7,14 +7,19 @@ import type { EndpointRow } from '../../contract/endpoint-row.js';
 import { errorResponse, toApiError } from '../http/errors.js';
 import { Call, type RouteHandler } from '../http/handler.js';
 import { controlHandlers } from '../routes/sandbox/index.js';
+import type { RouteContext } from '../context.js';
 import type { DashRequest } from './request.js';
 
 /** Runs the sandbox's stream control `id` on the request's own event, with the session's scope in place of a key. */
-export async function streamControl(req: DashRequest, id: 'operations.stream' | 'logs.stream'): Promise<unknown> {
+export async function streamControl(
+  ctx: RouteContext,
+  req: DashRequest,
+  id: 'operations.stream' | 'logs.stream',
+): Promise<unknown> {
   const row = sandboxControls[id] as EndpointRow;
   const handler = controlHandlers[id] as RouteHandler<EndpointRow>;
   // The request's own event: the stream writes to its socket, bounded as every stream of the sandbox is.
-  const call = new Call(req.event, req.d.ctx, row, req.shop ?? '');
+  const call = new Call(req.event, ctx, row, req.shop ?? '');
   try {
     return await handler(call);
   } catch (e) {
@@ -25,6 +30,7 @@ export async function streamControl(req: DashRequest, id: 'operations.stream' | 
   }
 }
 
+/** GET <dashboard>/events: the operations stream of the dashboard's source (the sandbox's, or the proxy's). */
 export function dashboardEvents(req: DashRequest): Promise<unknown> {
-  return streamControl(req, 'operations.stream');
+  return req.d.source.operationStream(req);
 }

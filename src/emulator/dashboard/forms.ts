@@ -40,7 +40,8 @@ export async function readForm(event: H3Event): Promise<URLSearchParams | undefi
 }
 
 /** Whether the POST came from the dashboard's own origin. */
-export const fromOwnOrigin = (req: DashRequest) => sameOrigin(req.event, req.d.ctx.urls.paymentPage);
+export const fromOwnOrigin = (req: DashRequest) =>
+  sameOrigin(req.event, req.d.source.publicRoot() ?? req.event.url.href);
 
 /** Whether a signed-in form may act: its own origin, and the session's CSRF token in `_csrf`. */
 export function formAllowed(req: DashRequest, form: URLSearchParams | undefined): boolean {

@@ -6,7 +6,7 @@ import { esc, LANGS, type Lang } from '../pages/i18n.js';
 import { DASH_ASSETS } from './assets.js';
 import { dt } from './messages.js';
 import type { DashRequest } from './request.js';
-import { SECTIONS, type SectionId } from './sections.js';
+import type { SectionId } from './sections.js';
 
 export interface DashPage {
   /** The document title (text, escaped here). */
@@ -45,10 +45,12 @@ export function csrfField(req: DashRequest): string {
 }
 
 function navigation(req: DashRequest, current: SectionId | undefined): string {
-  const items = SECTIONS.filter((s) => !s.adminOnly || req.shop === undefined).map((s) => {
-    const mark = s.id === current ? ' aria-current="page"' : '';
-    return `<li><a href="${esc(`${req.base}/${s.id}`)}"${mark}>${dt(req.lang, s.label)}</a></li>`;
-  });
+  const items = req.d.source.sections
+    .filter((s) => !s.adminOnly || req.shop === undefined)
+    .map((s) => {
+      const mark = s.id === current ? ' aria-current="page"' : '';
+      return `<li><a href="${esc(`${req.base}/${s.id}`)}"${mark}>${dt(req.lang, s.label)}</a></li>`;
+    });
   return `<nav class="sections" aria-label="${dt(req.lang, 'nav.label')}"><ul>${items.join('')}</ul></nav>`;
 }
 
@@ -75,7 +77,7 @@ ${header}
 <main id="dash-main" tabindex="-1"${live} data-updated="${dt(lang, 'updated')}">
 ${page.main}
 </main>
-<footer class="footer"><p class="live-note" data-live-note hidden>${dt(lang, 'live.on')}</p>${languageSwitch(req)}<p>${dt(lang, 'app.sandbox')}</p></footer>
+<footer class="footer"><p class="live-note" data-live-note hidden>${dt(lang, 'live.on')}</p>${languageSwitch(req)}<p>${dt(lang, req.d.source.kind === 'proxy' ? 'app.proxy' : 'app.sandbox')}</p></footer>
 <p id="dash-announce" class="vh" aria-live="polite"></p>
 </body></html>`;
 }

@@ -124,6 +124,26 @@ const en = {
   'col.completed': 'Completed',
   'wh.ms': '{ms} ms',
   'wh.none_yet': 'not yet attempted',
+  'app.proxy': 'paygate proxy — what passed through it to the gateway; nothing here acts on it.',
+  'nav.violations': 'Violations',
+  'signin.lead.proxy': 'Paste the proxy’s admin token, printed by paygate proxy when it starts.',
+  'signin.label.proxy': 'Admin token of the proxy',
+  'signin.wrong.proxy': 'That is not the admin token of this proxy.',
+  'op.support.proxy': 'As the proxy saw it',
+  'op.violations': 'Conformance violations',
+  'op.violations.none': 'No violation was seen on it.',
+  'op.timeline.violation': 'Violation',
+  'viol.title': 'Violations',
+  'viol.lead':
+    'Every conformance violation the proxy saw, newest first: the rule, the spec section and what was wrong.',
+  'viol.none': 'No violation so far: the upstream kept the contract.',
+  'viol.total': '{count} in all; the newest {shown} shown.',
+  'col.seen': 'Seen at',
+  'col.rule': 'Rule',
+  'col.section': 'Spec section',
+  'col.message': 'Expected; got',
+  'col.exchange': 'Exchange',
+  'col.operation': 'Operation',
 } as const;
 
 export type DashKey = keyof typeof en;
@@ -248,6 +268,26 @@ const ru: Record<DashKey, string> = {
   'col.completed': 'Завершён',
   'wh.ms': '{ms} мс',
   'wh.none_yet': 'ещё не было',
+  'app.proxy': 'paygate proxy — то, что прошло через него к шлюзу; здесь ничего нельзя изменить.',
+  'nav.violations': 'Нарушения',
+  'signin.lead.proxy': 'Вставьте токен администратора прокси — его печатает paygate proxy при запуске.',
+  'signin.label.proxy': 'Токен администратора прокси',
+  'signin.wrong.proxy': 'Это не токен администратора этого прокси.',
+  'op.support.proxy': 'Как её видел прокси',
+  'op.violations': 'Нарушения контракта',
+  'op.violations.none': 'Нарушений не замечено.',
+  'op.timeline.violation': 'Нарушение',
+  'viol.title': 'Нарушения',
+  'viol.lead':
+    'Все нарушения контракта, замеченные прокси, сначала новые: правило, раздел спецификации и что было не так.',
+  'viol.none': 'Нарушений пока нет: шлюз соблюдает контракт.',
+  'viol.total': 'Всего {count}; показаны новейшие {shown}.',
+  'col.seen': 'Замечено',
+  'col.rule': 'Правило',
+  'col.section': 'Раздел спецификации',
+  'col.message': 'Ожидалось; получено',
+  'col.exchange': 'Обмен',
+  'col.operation': 'Операция',
 };
 
 export const DASH_MESSAGES: Record<Lang, Record<DashKey, string>> = { en, ru };

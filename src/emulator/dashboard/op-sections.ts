@@ -23,10 +23,15 @@ export function stackTable(req: DashRequest, caption: string, cols: DashKey[], r
 const section = (id: string, title: string, body: string) =>
   `<section class="panel" aria-labelledby="${id}"><h2 id="${id}">${title}</h2>${body}</section>`;
 
+/** A line the proxy put on an operation's timeline for a violation seen on it (its rule, section and message). */
+export const isViolationLine = (req: DashRequest, cause: string) =>
+  req.d.source.kind === 'proxy' && cause.startsWith('violation ');
+
 export function timeline(req: DashRequest, d: Details): string {
-  const items = d.history.map(
-    (h) =>
-      `<li data-move="${esc(`${h.from ?? ''}:${h.to}`)}">${moment(req.lang, h.at)}<br><strong>${dt(req.lang, 'op.timeline.move', { from: h.from ?? '∅', to: h.to })}</strong> <span class="muted">${esc(h.cause)}</span></li>`,
+  const items = d.history.map((h) =>
+    isViolationLine(req, h.cause)
+      ? `<li class="tl-violation" data-violation>${moment(req.lang, h.at)}<br><strong>⚠ ${dt(req.lang, 'op.timeline.violation')}</strong> <span>${esc(h.cause.slice('violation '.length))}</span></li>`
+      : `<li data-move="${esc(`${h.from ?? ''}:${h.to}`)}">${moment(req.lang, h.at)}<br><strong>${dt(req.lang, 'op.timeline.move', { from: h.from ?? '∅', to: h.to })}</strong> <span class="muted">${esc(h.cause)}</span></li>`,
   );
   return section('h-timeline', dt(req.lang, 'op.timeline'), `<ol class="timeline">${items.join('')}</ol>`);
 }

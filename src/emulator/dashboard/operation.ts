@@ -10,10 +10,10 @@ import { movesList, stateDiagram } from './diagram.js';
 import { answer } from './forms.js';
 import { moment, statusBadge } from './format.js';
 import { notFoundPage } from './frame.js';
-import { invoke, refusalOf } from './invoke.js';
 import { DASH_MESSAGES, dt, type DashKey } from './messages.js';
-import { faults, postings, receipts, section, timeline, webhooks } from './op-sections.js';
+import { faults, isViolationLine, postings, receipts, section, timeline, webhooks } from './op-sections.js';
 import type { DashRequest } from './request.js';
+import { violationsOf } from './violations.js';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
@@ -33,15 +33,17 @@ function fieldList(req: DashRequest, fields: Record<string, unknown>): string {
 }
 
 async function details(req: DashRequest): Promise<OperationDetails | undefined> {
-  const id = req.event.context.params?.id ?? '';
-  try {
-    return await invoke<OperationDetails>(req.d.ctx, 'operations.show', { shopId: req.shop ?? '', params: { id } });
-  } catch (e) {
-    const r = refusalOf(e);
-    if (!r) throw e;
-    req.event.context.errorCode = r.code;
-    return undefined;
-  }
+  const r = await req.d.source.show(req.shop, req.event.context.params?.id ?? '');
+  if (r.ok) return r.value;
+  req.event.context.errorCode = r.code;
+  return undefined;
+}
+
+/** Below the diagram: on the sandbox its receipts, postings, webhooks and faults; on the proxy the violations. */
+function below(req: DashRequest, d: OperationDetails): string {
+  if (req.d.source.kind === 'proxy')
+    return `${timeline(req, d)}${violationsOf(req, d.operation.operation_id)}${receipts(req, d)}`;
+  return `${timeline(req, d)}${receipts(req, d)}${postings(req, d)}${webhooks(req, d)}${faults(req, d)}`;
 }
 
 function notice(req: DashRequest, outcome: ActionOutcome | undefined): string {
@@ -62,17 +64,18 @@ export async function operationPage(req: DashRequest, outcome?: ActionOutcome): 
   const { receipts: _r, ...wire } = op;
   const { operation: _o, history: _h, uploads: _u, webhooks: _w, postings: _p, faults: _f, ...record } = d;
   const diagramTitle = DASH_MESSAGES[lang]['op.diagram.title'].replace('{type}', op.type);
+  const path = d.history.filter((h) => !isViolationLine(req, h.cause));
   const diagram = section(
     'h-diagram',
     dt(lang, 'op.diagram'),
-    `${stateDiagram(op.type, d.history, op.status, diagramTitle, 'wide')}${stateDiagram(op.type, d.history, op.status, diagramTitle, 'tall')}<details><summary>${dt(lang, 'op.diagram.moves')}</summary>${movesList(op.type)}</details>`,
+    `${stateDiagram(op.type, path, op.status, diagramTitle, 'wide')}${stateDiagram(op.type, path, op.status, diagramTitle, 'tall')}<details><summary>${dt(lang, 'op.diagram.moves')}</summary>${movesList(op.type)}</details>`,
   );
   const head = `<h1>${title} ${statusBadge(op.status)}</h1>${notice(req, outcome)}`;
   const live = !TERMINAL_STATUSES.includes(op.status);
   const body = `<div id="op-live" data-swap><div data-row="${esc(op.operation_id)}" data-status="${esc(op.status)}" data-updated-at="${esc(d.updated_at)}" hidden></div>${head}
-${actionsPanel(req, op)}
-<div class="grid2">${section('h-fields', dt(lang, 'op.fields'), fieldList(req, wire))}${section('h-record', dt(lang, 'op.support'), fieldList(req, record))}</div>
-${diagram}${timeline(req, d)}${receipts(req, d)}${postings(req, d)}${webhooks(req, d)}${faults(req, d)}</div>
+${req.d.source.controls ? actionsPanel(req, op) : ''}
+<div class="grid2">${section('h-fields', dt(lang, 'op.fields'), fieldList(req, wire))}${section('h-record', dt(lang, req.d.source.kind === 'proxy' ? 'op.support.proxy' : 'op.support'), fieldList(req, record))}</div>
+${diagram}${below(req, d)}</div>
 <p><a href="${esc(`${req.base}/operations`)}">${dt(lang, 'back.operations')}</a></p>`;
   return answer(req, outcome?.status ?? 200, {
     title: `${op.type} ${op.operation_id}`,

@@ -7,7 +7,6 @@ import type { ListOperationsResponse, OperationRow } from '../../contract/sandbo
 import { esc, formatMoney } from '../pages/i18n.js';
 import { answer } from './forms.js';
 import { money, moment, operationHref, statusBadge } from './format.js';
-import { invoke, refusalOf } from './invoke.js';
 import { DASH_MESSAGES, dt, type DashKey } from './messages.js';
 import type { DashRequest } from './request.js';
 
@@ -58,7 +57,7 @@ function input(req: DashRequest, name: Filter, label: DashKey, value: string | u
 }
 
 function filterForm(req: DashRequest, f: Partial<Record<Filter, string>>): string {
-  const shops = req.d.ctx.service.world.data.shops.map((s) => s.id);
+  const shops = req.d.source.shops();
   const fields = [
     select(req, 'status', 'f.status', OperationStatus.options, f.status),
     select(req, 'type', 'f.type', OperationType.options, f.type),
@@ -121,20 +120,16 @@ export async function operationsPage(req: DashRequest): Promise<string> {
   const title = DASH_MESSAGES[req.lang]['ops.title'];
   let results: string;
   let status = 200;
-  try {
-    const list = await invoke<ListOperationsResponse>(req.d.ctx, 'operations.list', {
-      shopId: req.shop ?? '',
-      query: { ...f, limit: String(PAGE_SIZE), starting_after: after },
-    });
+  const answered = await req.d.source.list(req.shop, { ...f, limit: String(PAGE_SIZE), starting_after: after });
+  if (answered.ok) {
+    const list = answered.value;
     const count = list.total === undefined ? '' : `${dt(req.lang, 'ops.total', { count: String(list.total) })} `;
     const summary = `<p class="muted">${count}${dt(req.lang, 'ops.shown', { count: String(list.operations.length) })}</p>`;
     results = `${summary}${table(req, list.operations)}${pager(req, f, list, after)}`;
-  } catch (e) {
-    const refusal = refusalOf(e);
-    if (!refusal) throw e;
-    status = refusal.status;
-    req.event.context.errorCode = refusal.code;
-    results = `<p class="notice" role="alert">${dt(req.lang, 'ops.refused', { message: refusal.message })}</p>`;
+  } else {
+    status = answered.status;
+    req.event.context.errorCode = answered.code;
+    results = `<p class="notice" role="alert">${dt(req.lang, 'ops.refused', { message: answered.message })}</p>`;
   }
   const live = `${req.base}/events${query(f)}`;
   const main = `<h1>${esc(title)}</h1>${filterForm(req, f)}<section id="ops-results" data-swap aria-live="off">${results}</section>`;

@@ -2,17 +2,15 @@
 // live), the language, and the dashboard's own base path (under a workspace `/w/<id>/dashboard`, behind a proxy its
 // public path prefix too). Every URL the dashboard gives is built from that base; the cookie's Path is that base.
 import type { H3Event } from 'h3';
-import type { RouteContext } from '../context.js';
 import { header } from '../http/headers.js';
 import { negotiate, type Lang } from '../pages/i18n.js';
 import { sameSecret, sessionIdOf, type Session, type Sessions } from './session.js';
+import type { DashSource } from './source.js';
 
-/** What the dashboard's routes share in one app: its context and its sessions. */
+/** What the dashboard's routes share in one app: where it reads from (the sandbox or the proxy) and its sessions. */
 export interface Dashboard {
-  readonly ctx: RouteContext;
+  readonly source: DashSource;
   readonly sessions: Sessions;
-  /** Whether a credential is an admin token this app takes (compared in constant time). */
-  isAdmin(credential: string): boolean;
 }
 
 /** A page of a signed-in session: its HTML answer (or a Response: a stream). */
@@ -31,19 +29,19 @@ export interface DashRequest {
 }
 
 /** The dashboard's base path for the app's public URL (its path prefix kept). */
-export function dashboardBase(ctx: RouteContext): string {
-  return `${new URL(ctx.urls.paymentPage).pathname.replace(/\/pay$/, '')}/dashboard`;
+export function dashboardBase(d: Dashboard): string {
+  const root = d.source.publicRoot();
+  return `${root === undefined ? '' : new URL(root).pathname.replace(/\/+$/, '')}/dashboard`;
 }
 
-/** Whether the public URL is https (the cookie is then Secure). */
-export const secureSite = (ctx: RouteContext) => ctx.urls.paymentPage.startsWith('https:');
+/** Whether the public URL (else the request's own) is https (the cookie is then Secure). */
+export const secureSite = (req: DashRequest) => (req.d.source.publicRoot() ?? req.event.url.href).startsWith('https:');
 
 /** The session of the cookie, if it is live and its shop key still valid. */
 function liveSession(event: H3Event, d: Dashboard): Session | undefined {
   const s = d.sessions.get(sessionIdOf(header(event, 'cookie')));
   if (!s || s.scope.kind === 'admin') return s;
-  const a = d.ctx.service.authenticate(s.key);
-  if (a.ok && a.shopId === s.scope.shopId) return s;
+  if (d.source.shopOfKey(s.key ?? '') === s.scope.shopId) return s;
   d.sessions.close(s.id);
   return undefined;
 }
@@ -54,7 +52,7 @@ export function dashRequest(event: H3Event, d: Dashboard): DashRequest {
   const lang = negotiate(asked ?? session?.lang ?? null, header(event, 'accept-language'));
   if (session && (asked === 'ru' || asked === 'en')) session.lang = asked;
   const shop = session?.scope.kind === 'shop' ? session.scope.shopId : undefined;
-  return { event, d, session, lang, base: dashboardBase(d.ctx), shop };
+  return { event, d, session, lang, base: dashboardBase(d), shop };
 }
 
 /** Whether a form's `_csrf` is the session's token. */

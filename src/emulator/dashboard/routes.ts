@@ -7,9 +7,10 @@ import { dashAsset } from './assets.js';
 import { seeOther } from './forms.js';
 import { comingPage, notFoundPage } from './frame.js';
 import { dashRequest, type Dashboard, type DashRequest, type PageHandler } from './request.js';
-import { sectionOf } from './sections.js';
+import { sectionOf, type SectionId } from './sections.js';
 import { sameSecret, Sessions } from './session.js';
 import { showSignIn, signIn, signOut } from './sign-in.js';
+import { sandboxSource, type DashSource } from './source.js';
 import { PAGE_ROUTES, SECTION_PAGES } from './table.js';
 
 export const UNAUTHORIZED = 401;
@@ -42,31 +43,43 @@ function signedIn(d: Dashboard, handler: PageHandler) {
   };
 }
 
-function sectionPage(req: DashRequest): unknown {
-  const s = sectionOf(req.event.context.params?.section ?? '');
+/** A section's page: 404 for a section this dashboard does not offer. */
+const sectionPage = (pages: Partial<Record<SectionId, PageHandler>>) => (req: DashRequest) => {
+  const s = sectionOf(req.event.context.params?.section ?? '', req.d.source.sections);
   if (!s || (s.adminOnly && req.shop !== undefined)) return notFoundPage(req);
-  return (SECTION_PAGES[s.id] ?? ((r: DashRequest) => comingPage(r, s.id)))(req);
+  return (pages[s.id] ?? ((r: DashRequest) => comingPage(r, s.id)))(req);
+};
+
+export type DashRoute = { method: 'GET' | 'POST'; path: string; handler: (event: H3Event) => unknown };
+
+/** The sandbox's dashboard of one app: its sessions, and its routes to mount (paths under the app's root). */
+export function createDashboard(ctx: RouteContext) {
+  const isAdmin = (credential: string) => (ctx.isAdminToken ?? ((t) => sameSecret(t, ctx.adminToken)))(credential);
+  return dashboardOf(sandboxSource(ctx, isAdmin), SECTION_PAGES, PAGE_ROUTES);
 }
 
-/** The dashboard of one app: its sessions, and its routes to mount (paths under the app's root). */
-export function createDashboard(ctx: RouteContext) {
-  const d: Dashboard = {
-    ctx,
-    sessions: new Sessions(),
-    isAdmin: (credential) => (ctx.isAdminToken ?? ((t) => sameSecret(t, ctx.adminToken)))(credential),
-  };
+/**
+ * A dashboard reading from `source`: its sessions, and its routes — sign-in and out, the assets, the section
+ * `pages`, the signed-in `pageRoutes`; any other path under it is the 404 page.
+ */
+export function dashboardOf(
+  source: DashSource,
+  pages: Partial<Record<SectionId, PageHandler>>,
+  pageRoutes: ReadonlyArray<{ method: 'GET' | 'POST'; path: string; handler: PageHandler }>,
+): { dashboard: Dashboard; routes: DashRoute[] } {
+  const d: Dashboard = { source, sessions: new Sessions() };
   const home = (event: H3Event) => {
     const req = dashRequest(event, d);
     return seeOther(event, `${req.base}/${req.session ? 'operations' : 'sign-in'}`);
   };
-  const routes: Array<{ method: 'GET' | 'POST'; path: string; handler: (event: H3Event) => unknown }> = [
+  const routes: DashRoute[] = [
     { method: 'GET', path: '/dashboard', handler: home },
     { method: 'GET', path: '/dashboard/assets/:file', handler: (e) => dashAsset(e) ?? notFoundPage(dashRequest(e, d)) },
     { method: 'GET', path: '/dashboard/sign-in', handler: (e) => showSignIn(e, d) },
     { method: 'POST', path: '/dashboard/sign-in', handler: (e) => signIn(e, d) },
     { method: 'POST', path: '/dashboard/sign-out', handler: (e) => signOut(e, d) },
-    ...PAGE_ROUTES.map((r) => ({ method: r.method, path: `/dashboard${r.path}`, handler: signedIn(d, r.handler) })),
-    { method: 'GET', path: '/dashboard/:section', handler: signedIn(d, sectionPage) },
+    ...pageRoutes.map((r) => ({ method: r.method, path: `/dashboard${r.path}`, handler: signedIn(d, r.handler) })),
+    { method: 'GET', path: '/dashboard/:section', handler: signedIn(d, sectionPage(pages)) },
     { method: 'GET', path: '/dashboard/**', handler: (e: H3Event) => notFoundPage(dashRequest(e, d)) },
   ];
   return { dashboard: d, routes };

@@ -4,7 +4,7 @@
 import type { DashKey } from './messages.js';
 
 export const SECTION_IDS = ['operations', 'balances', 'webhooks', 'requests', 'clock', 'pool', 'workspaces'] as const;
-export type SectionId = (typeof SECTION_IDS)[number];
+export type SectionId = (typeof SECTION_IDS)[number] | 'violations';
 
 export interface Section {
   readonly id: SectionId;
@@ -25,4 +25,12 @@ export const SECTIONS: readonly Section[] = [
   { id: 'workspaces', label: 'nav.workspaces', adminOnly: true, command: 'paygate workspace list' },
 ];
 
-export const sectionOf = (id: string): Section | undefined => SECTIONS.find((s) => s.id === id);
+export const sectionOf = (id: string, among: readonly Section[] = SECTIONS): Section | undefined =>
+  among.find((s) => s.id === id);
+
+/** The proxy's sections: what passed through it (no sandbox state, no control), and the violations it saw. */
+export const PROXY_SECTIONS: readonly Section[] = [
+  SECTIONS[0]!,
+  { id: 'violations', label: 'nav.violations', adminOnly: false, command: 'GET /proxy/violations' },
+  SECTIONS.find((s) => s.id === 'requests')!,
+];

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Exchange, Violation } from '../../../conformance/types.js';
+import { dashboardUrl } from '../../../emulator/dashboard/url.js';
 import type { Proxy, UpstreamFailure } from '../../../proxy/server.js';
 import type { CommandDeps } from '../../deps.js';
 import { CheckFailedError, CliError, UsageError } from '../../errors.js';
@@ -126,8 +127,7 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
     );
   }
   const upstreamShown = upstream.href.replace(/\/$/, '');
-  const ready = { base_url: url, upstream: upstreamShown, admin_token: p.adminToken, ...webhookJson(url, webhooks) };
-  if (opts.json) out.print(JSON.stringify(ready));
+  if (opts.json) out.print(JSON.stringify(readyJson(url, upstreamShown, p.adminToken, webhooks)));
   else out.print([banner(url, upstreamShown, p.adminToken, opts), ...webhookBanner(url, webhooks)].join('\n'));
   await stopped;
   await p.close();
@@ -164,12 +164,19 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
     );
 }
 
+/** The --json start line: where the proxy listens, its upstream, its admin token, its dashboard, its webhooks. */
+function readyJson(url: string, upstream: string, adminToken: string, webhooks: ReturnType<typeof webhookForwarding>) {
+  const dashboard_url = dashboardUrl(url);
+  return { base_url: url, upstream, admin_token: adminToken, dashboard_url, ...webhookJson(url, webhooks) };
+}
+
 function banner(url: string, upstream: string, adminToken: string, opts: ProxyOptions): string {
   return [
     'paygate proxy is ready',
     `  base URL      ${url}  (point your integration here)`,
     `  upstream      ${upstream}`,
     `  admin token   ${adminToken}  (X-Admin-Token for GET ${url}/proxy/violations and /proxy/exchanges)`,
+    `  dashboard     ${dashboardUrl(url)}  (sign in with the admin token: the traffic, its violations, live)`,
     ...(opts.record ? [`  recording to  ${opts.record}`] : []),
     ...(opts.report ? [`  report        ${opts.report}`] : []),
     ...(opts.junit ? [`  junit         ${opts.junit}`] : []),

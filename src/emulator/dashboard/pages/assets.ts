@@ -26,7 +26,9 @@ svg.chart{width:100%;height:auto;max-width:56rem;display:block;background:#fff}
 .legend li{display:flex;align-items:center;gap:.35rem}
 svg.swatch{width:1.5rem;height:.5rem}
 code.secret{overflow-wrap:anywhere}
-table.requests td,table.deliveries td,table.workspaces td{overflow-wrap:anywhere}
+table.requests td,table.deliveries td,table.workspaces td,table.violations td:nth-child(5){overflow-wrap:anywhere}
+.tl-violation strong{color:#a8231b}
+.tl-violation span{overflow-wrap:anywhere}
 table.deliveries .status,table.deliveries button{white-space:nowrap;overflow-wrap:normal}
 `;
 

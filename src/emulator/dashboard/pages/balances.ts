@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { esc, formatMoney } from '../../pages/i18n.js';
 import { money as moneyCell, moment, operationHref } from '../format.js';
 import type { DashRequest } from '../request.js';
+import { sandboxOf } from '../source.js';
 import { balanceSeries, MAX_POINTS, WINDOW_OPS, type BalancePoint, type BalanceSeries } from './balance-series.js';
 import { legend, PLOT, scale, stepPath, svg, xLabels, yAxis, type Scale } from './chart.js';
 import { cards, panel, refusedNotice, render, tryInvoke, visibleShops } from './common.js';
@@ -124,7 +125,7 @@ function shopPanel(req: DashRequest, shop: string, now: Row[], n: number): strin
     moneyCell(req.lang, b.current_minus, b.currency),
   ]);
   const table = cards(req, shop, ['col.currency', 'col.balance', 'col.reserved', 'col.minus'], rows, 'balances');
-  const { service } = req.d.ctx;
+  const { service } = sandboxOf(req);
   const series = balanceSeries(service.state, shop, service.world.shopCurrencies(shop));
   const charts = series.length
     ? series.map((s, i) => chart(req, shop, s, `bal-${n}-${i}`)).join('')

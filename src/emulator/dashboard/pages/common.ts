@@ -9,6 +9,7 @@ import { esc } from '../../pages/i18n.js';
 import { answer, formAllowed, readForm, seeOther } from '../forms.js';
 import { invoke, refusalOf, type Invocation } from '../invoke.js';
 import type { DashRequest } from '../request.js';
+import { sandboxOf } from '../source.js';
 import type { SectionId } from '../sections.js';
 import { refused } from '../sign-in.js';
 import { PAGE_MESSAGES, pt, type PageKey } from './messages.js';
@@ -28,7 +29,7 @@ export function cards(req: DashRequest, caption: string, cols: PageKey[], rows: 
 
 /** The shops the session may see: its own, or every shop of the sandbox for the admin. */
 export function visibleShops(req: DashRequest): string[] {
-  const all = req.d.ctx.service.world.data.shops.map((s) => s.id);
+  const all = [...req.d.source.shops()];
   return req.shop === undefined ? all : all.filter((s) => s === req.shop);
 }
 
@@ -66,7 +67,7 @@ export async function tryInvoke<T>(
   inv: Invocation,
 ): Promise<{ ok: true; value: T } | { ok: false; refusal: Refusal }> {
   try {
-    return { ok: true, value: await invoke<T>(req.d.ctx, id, inv) };
+    return { ok: true, value: await invoke<T>(sandboxOf(req), id, inv) };
   } catch (e) {
     const r = refusalOf(e);
     if (!r) throw e;

@@ -7,6 +7,7 @@ import type { AvailabilityResponse } from '../../../contract/availability.js';
 import type { PoolState } from '../../../contract/sandbox.js';
 import { esc, formatMoney } from '../../pages/i18n.js';
 import type { DashRequest } from '../request.js';
+import { sandboxOf } from '../source.js';
 import { H, PLOT, scale, svg, W, yAxis, legend } from './chart.js';
 import { adminOnly, cards, panel, refusedNotice, render, tryInvoke, visibleShops } from './common.js';
 import { PAGE_MESSAGES, pt } from './messages.js';
@@ -141,7 +142,7 @@ async function windowPanel(req: DashRequest, w: Window, n: number): Promise<stri
 /** The availability read alone, for a shop's session (no pool.show): one panel per method of the sandbox. */
 async function shopView(req: DashRequest): Promise<string> {
   const out: string[] = [adminOnly(req, 'pool.show')];
-  for (const [n, method] of req.d.ctx.service.world.data.methods.entries()) {
+  for (const [n, method] of sandboxOf(req).service.world.data.methods.entries()) {
     const a = askOf(req, method.id, method.currency, { min: '1.00', max: '100000.00' });
     const r = await availability(req, a);
     out.push(

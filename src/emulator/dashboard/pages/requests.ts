@@ -3,12 +3,10 @@
 // (GET <dashboard>/requests/events: logs.stream run with the session's scope in place of a key, as events.ts runs
 // the operations stream). A shop's session sees its own shop's requests only. Nothing listens while no Requests
 // page is open: the stream's listener lives as long as the page's EventSource.
-import type { RequestLogList } from '../../../contract/support.js';
-import type { z } from 'zod';
 import { esc } from '../../pages/i18n.js';
-import { streamControl } from '../events.js';
 import type { DashRequest } from '../request.js';
-import { refusedNotice, render, tryInvoke } from './common.js';
+import type { RequestLog } from '../source.js';
+import { refusedNotice, render } from './common.js';
 import { PAGE_MESSAGES, pt, type PageKey } from './messages.js';
 
 /** Requests shown when the page opens (the live ones are added on top, the page keeping at most LIVE_MAX). */
@@ -17,7 +15,7 @@ export const LIVE_MAX = 300;
 
 const COLS: PageKey[] = ['col.time', 'col.method', 'col.path', 'col.status', 'col.latency', 'col.shop', 'col.error'];
 
-type Entry = z.infer<typeof RequestLogList>['requests'][number];
+type Entry = RequestLog['requests'][number];
 
 function row(req: DashRequest, e: Entry): string {
   const L = (k: PageKey) => esc(PAGE_MESSAGES[req.lang][k]);
@@ -37,13 +35,11 @@ function row(req: DashRequest, e: Entry): string {
 export async function requestsPage(req: DashRequest): Promise<string> {
   const { lang } = req;
   const title = PAGE_MESSAGES[lang]['req.title'];
-  const r = await tryInvoke<z.infer<typeof RequestLogList>>(req, 'logs.list', {
-    shopId: req.shop ?? '',
-    query: { limit: String(REQUESTS_SHOWN) },
-  });
+  const r = await req.d.source.logs(req.shop, REQUESTS_SHOWN);
   let body: string;
   if (!r.ok) {
-    body = refusedNotice(req, r.refusal.message);
+    req.event.context.errorCode = r.code;
+    body = refusedNotice(req, `${r.code}: ${r.message}`);
   } else {
     const head = COLS.map((c) => `<th scope="col">${esc(PAGE_MESSAGES[lang][c])}</th>`).join('');
     const live = `${req.base}/requests/events`;
@@ -55,5 +51,5 @@ export async function requestsPage(req: DashRequest): Promise<string> {
 
 /** GET <dashboard>/requests/events: the request log's stream in the session's scope. */
 export function requestEvents(req: DashRequest): Promise<unknown> {
-  return streamControl(req, 'logs.stream');
+  return req.d.source.logStream(req);
 }

@@ -17,7 +17,7 @@ const defer = useCleanup();
 
 interface Running {
   child: ChildProcess;
-  info: { base_url: string; upstream: string; admin_token: string };
+  info: { base_url: string; upstream: string; admin_token: string; dashboard_url: string };
   lines: string[];
   stderr: () => string;
   /** SIGTERM, then the exit code once it has exited. */
@@ -96,8 +96,15 @@ describe('paygate proxy', () => {
       '--record',
       files[2]!,
     ]);
-    expect(Object.keys(p.info).sort()).toEqual(['admin_token', 'base_url', 'upstream']);
+    expect(Object.keys(p.info).sort()).toEqual(['admin_token', 'base_url', 'dashboard_url', 'upstream']);
     expect(p.info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // The dashboard of the proxied traffic (issue 28): there, and `paygate dashboard` pointed at the proxy finds it.
+    expect(p.info.dashboard_url).toBe(`${p.info.base_url}/dashboard`);
+    const signIn = await fetch(p.info.dashboard_url, { redirect: 'manual' });
+    expect(signIn.status).toBe(303);
+    expect(signIn.headers.get('location')).toBe('/dashboard/sign-in');
+    const opened = await runCli(['dashboard', '--base-url', p.info.base_url, '--json']);
+    expect(JSON.parse(opened.stdout)).toEqual({ dashboard_url: p.info.dashboard_url, opened: false });
     expect(p.info.upstream).toBe(sb.baseUrl);
     const key = sb.keys.shop_a!;
     const res = await fetch(`${p.info.base_url}/v1/payment`, {

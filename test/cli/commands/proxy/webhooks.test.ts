@@ -122,6 +122,7 @@ describe('paygate proxy --forward-webhooks-to', () => {
     const text = p.lines.join('\n');
     expect(text).toMatch(/webhooks +http:\/\/127\.0\.0\.1:\d+\/proxy\/webhooks +\(register this URL upstream\)/);
     expect(text).toContain(`forwarded to ${hooks.url}`);
+    expect(text).toMatch(/dashboard +http:\/\/127\.0\.0\.1:\d+\/dashboard +\(sign in with the admin token/);
     expect(await p.stop()).toBe(0);
   });
 
