@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KEY_A, createPayment, load } from './load.mjs';
 import { ensurePrism, startPrism } from './prism.mjs';
-import { probeChild, startChild, stop } from './child.mjs';
+import { SANDBOX_NODE_FLAGS, probeChild, startChild, stop } from './child.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin/paygate.js');
@@ -17,12 +17,13 @@ const DURATION = Number(process.env.BENCH_DURATION_MS ?? 5000);
 const CONNECTIONS = 20;
 const sizes = (process.env.BENCH_SIZES ?? '1000,100000').split(',').map(Number);
 
-// BENCH_NODE_FLAGS: node flags for the sandbox under load (e.g. --single-threaded-gc); BENCH_CPU_PROF=<dir>: a CPU
+// The sandbox under load runs with the node flags `npm start` gives it (SANDBOX_NODE_FLAGS, child.mjs);
+// BENCH_NODE_FLAGS replaces them (e.g. BENCH_NODE_FLAGS= for none, or --single-threaded-gc); BENCH_CPU_PROF=<dir>: a CPU
 // profile of it (--cpu-prof) written there. The sandbox runs under test/bench/probe.cjs: each create run is followed
 // by where its time went in the sandbox over the measured window (garbage collections by kind, the event loop's
 // longest turn and the turns over 5 ms, and the store's group writes: transactions per group, write + fdatasync),
 // and by which requests a collection delayed (the tail: how much of it is garbage collection).
-const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? SANDBOX_NODE_FLAGS.join(' ')).split(' ').filter(Boolean);
 
 const createRequest = (tag) => createPayment(`bench-${tag}-${process.pid}`);
 
