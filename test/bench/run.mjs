@@ -42,7 +42,7 @@ function probeLine({ gc, loop, groups }) {
   const spread = (k) =>
     `p50 ${ms(groups[`${k}_p50_ms`])} p99 ${ms(groups[`${k}_p99_ms`])} max ${ms(groups[`${k}_max_ms`])}`;
   const g = groups
-    ? `\n  ${groups.count} group writes: ${groups.transactions_p50}/${groups.transactions_p99}/${groups.transactions_max} transactions (p50/p99/max); waited ${spread('waited')}; serialized ${spread('encode')}; written ${spread('written')}` +
+    ? `\n  ${groups.count} group writes: ${groups.transactions_p50}/${groups.transactions_p99}/${groups.transactions_max} transactions (p50/p99/max); waited ${spread('waited')}; on the event loop ${spread('encode')}; written ${spread('written')}` +
       (groups.sync_p50_ms === undefined
         ? ''
         : groups.fsync
