@@ -13,13 +13,19 @@
 //   transactions per group, the oldest one's wait to be sent, serializing, and write + fdatasync, as p50/p99/max.
 'use strict';
 const { appendFileSync, readFileSync } = require('node:fs');
-const { PerformanceObserver } = require('node:perf_hooks');
+const { PerformanceObserver, constants } = require('node:perf_hooks');
 const v8 = require('node:v8');
 const dc = require('node:diagnostics_channel');
 
 const file = process.env.PROBE_FILE;
 const gcFrom = Number(process.env.PROBE_GC_FROM ?? Infinity);
-const KINDS = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weak', 16: 'minor' };
+// Node's kinds of collection (perf_hooks.constants): 4 is a full (mark-compact) collection, 8 incremental marking.
+const KINDS = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak',
+};
 const MB = 1024 * 1024;
 
 /** RssAnon and RssFile of /proc/self/status in MB (resident memory of the process's own vs of mapped files). */
