@@ -33,8 +33,8 @@ const fmt = (r) =>
   `${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms${cpuText(r)}   (${r.requests} requests, ${r.non2xx} non-2xx, ${r.errors} errors)`;
 
 const ms = (x) => `${x.toFixed(1)} ms`;
-/** One line from the probe's counts: garbage collection, event-loop turns, group writes. */
-function probeLine({ gc, loop, groups }) {
+/** One line from the probe's counts: garbage collection, event-loop turns, memory at the end, group writes. */
+function probeLine({ gc, loop, groups, memory }) {
   const kinds = Object.entries(gc.by_kind)
     .map(([k, v]) => `${k} ${v.count}× ${ms(v.total_ms)}, p50 ${ms(v.p50_ms)} ≤ ${ms(v.max_ms)}`)
     .join(', ');
@@ -49,7 +49,9 @@ function probeLine({ gc, loop, groups }) {
           ? ` (write ${spread('write')}, fdatasync ${spread('sync')})`
           : ` (a synchronous write, no fdatasync: ${spread('write')})`)
     : '';
-  return `GC ${gc.count}× ${ms(gc.total_ms)} (${kinds}); ${turns}${g}`;
+  const young = memory.spaces.new_space?.committed_mb;
+  const mem = `RSS ${memory.rss_mb.toFixed(0)} MB (young generation ${young?.toFixed(0)} MB)`;
+  return `GC ${gc.count}× ${ms(gc.total_ms)} (${kinds}); ${turns}; ${mem}${g}`;
 }
 
 /**
