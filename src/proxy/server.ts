@@ -114,6 +114,27 @@ function serverOf(handle: (req: IncomingMessage, res: ServerResponse) => Promise
   return server;
 }
 
+/** Listen on `host`:`port`; the URL it listens at. */
+async function listenOn(server: Server, port: number, host: string): Promise<{ url: string }> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return { url: `http://${shown}:${address.port}` };
+}
+
+/** The dashboard of what passed through: the model, and the checker's newest violations with their count. */
+function dashboardOf(opts: ProxyOptions, adminToken: string, model: SupportModel) {
+  return proxyDashboard({
+    adminToken,
+    model,
+    publicRoot: opts.publicUrl,
+    violations: (n) => ({ newest: opts.checker?.newestViolations(n) ?? [], total: opts.checker?.violationCount ?? 0 }),
+  });
+}
+
 export function createProxy(opts: ProxyOptions): Proxy {
   const upstream = opts.upstream;
   const prefix = upstream.pathname.replace(/\/+$/, '');
@@ -141,12 +162,7 @@ export function createProxy(opts: ProxyOptions): Proxy {
     },
   };
 
-  const dashboard = proxyDashboard({
-    adminToken,
-    model: state.support.model,
-    publicRoot: opts.publicUrl,
-    violations: (n) => ({ newest: opts.checker?.newestViolations(n) ?? [], total: state.violationCount }),
-  });
+  const dashboard = dashboardOf(opts, adminToken, state.support.model);
   const webhook =
     opts.webhooks && webhookReceiver(opts.webhooks, { ...opts, model: state.support.model, seq: () => ++count });
 
@@ -188,15 +204,7 @@ export function createProxy(opts: ProxyOptions): Proxy {
       return count;
     },
     shopOf: (operationId, key) => shopOf(pool, prefix, operationId, key),
-    async listen({ port = 0, host = '127.0.0.1' } = {}) {
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => resolve());
-      });
-      const address = server.address() as AddressInfo;
-      const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      return { url: `http://${shown}:${address.port}` };
-    },
+    listen: ({ port = 0, host = '127.0.0.1' } = {}) => listenOn(server, port, host),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

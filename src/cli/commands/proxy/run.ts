@@ -85,16 +85,21 @@ function untilSignal(): Promise<void> {
   });
 }
 
+/** A usage error for a --public-url that is not an absolute http(s) URL without query, fragment or user. */
+function checkPublicUrl(publicUrl: string | undefined): void {
+  const problem = publicUrl === undefined ? undefined : publicUrlProblem(publicUrl);
+  if (problem)
+    throw new UsageError(
+      `--public-url "${publicUrl}" ${problem}`,
+      'give the base URL browsers reach the proxy at, e.g. https://proxy.example.test',
+    );
+}
+
 export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void> {
   const upstream = upstreamUrl(opts.upstream);
   const ca = caText(opts.ca);
   const webhooks = webhookForwarding(opts);
-  const problem = opts.publicUrl === undefined ? undefined : publicUrlProblem(opts.publicUrl);
-  if (problem)
-    throw new UsageError(
-      `--public-url "${opts.publicUrl}" ${problem}`,
-      'give the base URL browsers reach the proxy at, e.g. https://proxy.example.test',
-    );
+  checkPublicUrl(opts.publicUrl);
   const [{ createProxy }, { createConformanceChecker, reportJson, reportJunit }, recording] = await Promise.all([
     import('../../../proxy/server.js'),
     import('../../../conformance/index.js'),
@@ -135,10 +140,7 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
     );
   }
   const upstreamShown = upstream.href.replace(/\/$/, '');
-  const dashboard = dashboardUrl(opts.publicUrl === undefined ? url : publicBase(opts.publicUrl));
-  if (opts.json) out.print(JSON.stringify(readyJson(url, upstreamShown, p.adminToken, webhooks, dashboard)));
-  else
-    out.print([banner(url, upstreamShown, p.adminToken, opts, dashboard), ...webhookBanner(url, webhooks)].join('\n'));
+  announce(out, opts, { url, upstream: upstreamShown, adminToken: p.adminToken, webhooks });
   await stopped;
   await p.close();
   const meta = { upstream: upstreamShown, baseUrl: url };
@@ -175,6 +177,20 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
 }
 
 /** The --json start line: where the proxy listens, its upstream, its admin token, its dashboard, its webhooks. */
+/** The ready line (`--json`) or the banner; the dashboard under --public-url when given. */
+function announce(
+  out: CommandDeps['output'],
+  opts: ProxyOptions,
+  r: { url: string; upstream: string; adminToken: string; webhooks: ReturnType<typeof webhookForwarding> },
+): void {
+  const dashboard = dashboardUrl(opts.publicUrl === undefined ? r.url : publicBase(opts.publicUrl));
+  if (opts.json) out.print(JSON.stringify(readyJson(r.url, r.upstream, r.adminToken, r.webhooks, dashboard)));
+  else
+    out.print(
+      [banner(r.url, r.upstream, r.adminToken, opts, dashboard), ...webhookBanner(r.url, r.webhooks)].join('\n'),
+    );
+}
+
 function readyJson(
   url: string,
   upstream: string,
