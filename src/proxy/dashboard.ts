@@ -9,19 +9,41 @@ import { H3, type H3Event } from 'h3';
 import { toNodeHandler } from 'h3/node';
 import type { Violation } from '../conformance/types.js';
 import { dashboardOf } from '../emulator/dashboard/routes.js';
-import type { DashRequest } from '../emulator/dashboard/request.js';
-import { PROXY_SECTIONS } from '../emulator/dashboard/sections.js';
+import { dashboardEvents } from '../emulator/dashboard/events.js';
+import { operationPage } from '../emulator/dashboard/operation.js';
+import { operationsPage } from '../emulator/dashboard/operations.js';
+import { requestEvents, requestsPage } from '../emulator/dashboard/pages/requests.js';
+import type { DashRequest, PageHandler } from '../emulator/dashboard/request.js';
+import { sectionOf, type Section, type SectionId } from '../emulator/dashboard/sections.js';
 import { sameSecret } from '../emulator/dashboard/session.js';
 import type { Answer, DashSource, ViolationRow, ViolationRows } from '../emulator/dashboard/source.js';
-import { PROXY_PAGE_ROUTES, PROXY_SECTION_PAGES } from '../emulator/dashboard/table.js';
+import { DASHBOARD_PATH } from '../emulator/dashboard/url.js';
+import { violationsPage } from '../emulator/dashboard/violations.js';
 import { errorResponse, toApiError } from '../emulator/http/errors.js';
 import { eventStream, nodeResponseOf, type EventSink } from '../emulator/http/sse.js';
 import { StreamGate } from '../emulator/http/stream-gate.js';
 import type { SupportModel } from './support-model.js';
 import { list, logsFeed, operationsFeed, recent, Refused, show } from './support-views.js';
 
-/** The dashboard's path on the proxy. */
-export const DASHBOARD_PATH = '/dashboard';
+/** The proxy's sections: what passed through it (no sandbox state, no control), and the violations it saw. */
+const SECTIONS_OF_PROXY: readonly Section[] = [
+  sectionOf('operations')!,
+  { id: 'violations', label: 'nav.violations', adminOnly: false, command: 'GET /proxy/violations' },
+  sectionOf('requests')!,
+];
+
+/** The page of each of its sections, and its other routes: read only (no form, no control). */
+const SECTION_PAGES: Partial<Record<SectionId, PageHandler>> = {
+  operations: operationsPage,
+  violations: violationsPage,
+  requests: requestsPage,
+};
+
+const PAGE_ROUTES: ReadonlyArray<{ method: 'GET' | 'POST'; path: string; handler: PageHandler }> = [
+  { method: 'GET', path: '/events', handler: dashboardEvents },
+  { method: 'GET', path: '/operations/:id', handler: (req) => operationPage(req) },
+  { method: 'GET', path: '/requests/events', handler: requestEvents },
+];
 
 /** The proxy's session cookie: not the sandbox's, so a sandbox and a proxy on one host keep their own sessions. */
 export const PROXY_SESSION_COOKIE = 'paygate_proxy_dashboard';
@@ -105,10 +127,17 @@ function stream(
 export function proxySource(state: ProxyDashboardState, gate = new StreamGate()): DashSource {
   const { model } = state;
   return {
-    kind: 'proxy',
+    labels: {
+      signInLead: 'signin.lead.proxy',
+      signInLabel: 'signin.label.proxy',
+      signInWrong: 'signin.wrong.proxy',
+      footer: 'app.proxy',
+      record: 'op.support.proxy',
+    },
+    operationPanels: ['timeline', 'violations', 'receipts'],
     ctx: undefined,
     cookie: PROXY_SESSION_COOKIE,
-    sections: PROXY_SECTIONS,
+    sections: SECTIONS_OF_PROXY,
     controls: false,
     publicRoot: () => state.publicRoot,
     isAdmin: (credential) => sameSecret(credential, state.adminToken),
@@ -126,7 +155,7 @@ export function proxySource(state: ProxyDashboardState, gate = new StreamGate())
 /** The proxy's dashboard as a Node handler of the paths under /dashboard. */
 export function proxyDashboard(state: ProxyDashboardState): (req: IncomingMessage, res: ServerResponse) => unknown {
   const app = new H3();
-  for (const r of dashboardOf(proxySource(state), PROXY_SECTION_PAGES, PROXY_PAGE_ROUTES).routes)
+  for (const r of dashboardOf(proxySource(state), SECTION_PAGES, PAGE_ROUTES).routes)
     app.on(r.method, r.path, r.handler);
   return toNodeHandler(app);
 }

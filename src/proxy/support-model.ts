@@ -156,6 +156,20 @@ export class SupportModel {
     for (const op of changed) for (const l of this.operationListeners) l(op);
   }
 
+  /** Each operation's listing row as last made, with what it was made from: made again once one of those changed. */
+  readonly #rows = new WeakMap<SeenOperation, { from: readonly unknown[]; row: OperationRow | undefined }>();
+
+  /** The listing row of an operation, or undefined when the proxy never saw a valid value of a required field. */
+  rowOf(op: SeenOperation): OperationRow | undefined {
+    // `fields` is a new object whenever an answer is merged in; the other inputs are compared as values.
+    const from = [op.fields, op.shop, op.merchantOperationId, op.clientId, op.firstSeen, op.lastChanged, op.reason];
+    const kept = this.#rows.get(op);
+    if (kept && kept.from.every((v, i) => v === from[i])) return kept.row;
+    const row = parsedRow(op);
+    this.#rows.set(op, { from, row });
+    return row;
+  }
+
   /** Where the violation was put (undefined: on no operation the model saw). */
   placeOf(v: Violation): Placed | undefined {
     return this.#placed.get(v);
@@ -228,20 +242,6 @@ export class SupportModel {
     op.timeline.push(e);
     if (op.timeline.length > TIMELINE_KEPT) op.timeline.splice(1, 1);
   }
-}
-
-/** Each operation's row as last made, with what it was made from: made again only once one of those changed. */
-const rows = new WeakMap<SeenOperation, { from: readonly unknown[]; row: OperationRow | undefined }>();
-
-/** The listing row of an operation, or undefined when the proxy never saw a valid value of a required field. */
-export function rowOf(op: SeenOperation): OperationRow | undefined {
-  // `fields` is a new object whenever an answer is merged in; the other inputs are compared as values.
-  const from = [op.fields, op.shop, op.merchantOperationId, op.clientId, op.firstSeen, op.lastChanged, op.reason];
-  const kept = rows.get(op);
-  if (kept && kept.from.every((v, i) => v === from[i])) return kept.row;
-  const row = parsedRow(op);
-  rows.set(op, { from, row });
-  return row;
 }
 
 function parsedRow(op: SeenOperation): OperationRow | undefined {

@@ -21,15 +21,15 @@ function nextOf(req: DashRequest, asked: string | null): string {
 
 function signInPage(req: DashRequest, status: number, notice?: DashKey, next?: string): string {
   const { lang } = req;
-  const proxy = req.d.source.kind === 'proxy';
-  if (proxy && notice === 'signin.wrong') notice = 'signin.wrong.proxy';
+  const { labels } = req.d.source;
+  if (notice === 'signin.wrong') notice = labels.signInWrong;
   const n = notice
     ? `<p class="notice${notice === 'signin.out' ? ' ok' : ''}" role="${status >= 400 ? 'alert' : 'status'}">${dt(lang, notice)}</p>`
     : '';
   const nextField = next ? `<input type="hidden" name="next" value="${esc(next)}">` : '';
-  const main = `<div class="panel narrow"><h1>${dt(lang, 'signin.title')}</h1>${n}<p>${dt(lang, proxy ? 'signin.lead.proxy' : 'signin.lead')}</p>
+  const main = `<div class="panel narrow"><h1>${dt(lang, 'signin.title')}</h1>${n}<p>${dt(lang, labels.signInLead)}</p>
 <form method="post" action="${esc(`${req.base}/sign-in`)}" autocomplete="off">${nextField}
-<div class="field"><label for="credential">${dt(lang, proxy ? 'signin.label.proxy' : 'signin.label')}</label>
+<div class="field"><label for="credential">${dt(lang, labels.signInLabel)}</label>
 <input id="credential" name="credential" type="password" required autocomplete="current-password" spellcheck="false" autocapitalize="off"></div>
 <button type="submit">${dt(lang, 'signin.button')}</button></form></div>`;
   return answer(req, status, { title: DASH_MESSAGES[lang]['signin.title'], main });
