@@ -1,12 +1,12 @@
 // createConformanceChecker: every exchange against the contract (request, answer) and against what earlier
 // exchanges showed (per operation, per idempotency key, per key's balances). Pure: no I/O, no clock; its memory is
-// bounded (CheckerOptions.maxOperations).
+// bounded (CheckerOptions.maxOperations, maxViolations).
 import { Decimal } from 'decimal.js';
 import { contextOf, isObject, shown, type CheckContext } from './context.js';
 import { checkEvidence, checkPresence, checkSettlement, dec } from './operation-check.js';
 import { checkRequest } from './request-check.js';
 import { checkResponse } from './response-check.js';
-import { BoundedMap } from './bounded.js';
+import { BoundedMap, Ring } from './bounded.js';
 import { Tracker } from './tracker.js';
 import type { ConformanceChecker, Exchange, Violation } from './types.js';
 import { checkWebhook } from './webhook-check.js';
@@ -17,6 +17,11 @@ export interface CheckerOptions {
    * forgotten, and a later exchange about one of them is checked as if it were the first. Default 10,000.
    */
   maxOperations?: number;
+  /**
+   * How many violations the checker keeps (the newest; older ones are counted, per rule too, but forgotten).
+   * Default 10,000.
+   */
+  maxViolations?: number;
 }
 
 const OPERATION_ANSWERS = new Set([
@@ -32,7 +37,14 @@ export function createConformanceChecker(options: CheckerOptions = {}): Conforma
   const cap = Math.max(1, options.maxOperations ?? 10_000);
   const tracker = new Tracker(cap);
   const newestEvent = new BoundedMap<string, number>(cap);
-  const violations: Violation[] = [];
+  const violations = new Ring<Violation>(Math.max(1, options.maxViolations ?? 10_000));
+  const byRule = new Map<string, number>();
+  const keep = (found: Violation[]) => {
+    for (const v of found) {
+      violations.push(v);
+      byRule.set(v.rule, (byRule.get(v.rule) ?? 0) + 1);
+    }
+  };
   let exchanges = 0;
   return {
     check(x: Exchange): Violation[] {
@@ -44,18 +56,23 @@ export function createConformanceChecker(options: CheckerOptions = {}): Conforma
       checkRequest(ctx);
       const readable = checkResponse(ctx);
       checkAcross(ctx, tracker, readable);
-      violations.push(...out);
+      keep(out);
       return out;
     },
     checkWebhook(d) {
       exchanges++;
       const out = checkWebhook(d, tracker, newestEvent);
-      violations.push(...out);
+      keep(out);
       return out;
     },
     get violations() {
-      return violations;
+      return violations.toArray();
     },
+    get violationCount() {
+      return violations.total;
+    },
+    violationsByRule: byRule,
+    newestViolations: (n) => violations.newest(n),
     get exchanges() {
       return exchanges;
     },

@@ -3,15 +3,18 @@
 import { RULES } from './catalogue.js';
 import type { ConformanceChecker, ReportMeta, Violation } from './types.js';
 
-/** The JSON report: `{ exchanges, violations: [{ rule, section, operation_id, expected, got, at }] }` and more. */
+/**
+ * The JSON report: `{ exchanges, rules, violations_total, violations: [{ rule, section, operation_id, expected, got,
+ * at }] }` and more — `rules` counts every violation, `violations` lists those the checker kept (the newest).
+ */
 export function reportJson(checker: ConformanceChecker, meta: ReportMeta = {}): object {
-  const counts: Record<string, number> = {};
-  for (const v of checker.violations) counts[v.rule] = (counts[v.rule] ?? 0) + 1;
+  const counts = checker.violationsByRule;
   return {
     ...(meta.upstream !== undefined ? { upstream: meta.upstream } : {}),
     ...(meta.baseUrl !== undefined ? { base_url: meta.baseUrl } : {}),
     exchanges: checker.exchanges,
-    rules: RULES.map((r) => ({ id: r.id, kind: r.kind, section: r.section, violations: counts[r.id] ?? 0 })),
+    rules: RULES.map((r) => ({ id: r.id, kind: r.kind, section: r.section, violations: counts.get(r.id) ?? 0 })),
+    violations_total: checker.violationCount,
     violations: checker.violations.map((v) => ({
       rule: v.rule,
       section: v.section,
@@ -40,7 +43,8 @@ const line = (v: Violation) =>
 export function reportJunit(checker: ConformanceChecker, suiteName: string): string {
   const byRule = new Map<string, Violation[]>();
   for (const v of checker.violations) byRule.set(v.rule, [...(byRule.get(v.rule) ?? []), v]);
-  const failed = RULES.filter((r) => byRule.has(r.id)).length;
+  const count = (id: string) => checker.violationsByRule.get(id) ?? 0;
+  const failed = RULES.filter((r) => count(r.id) > 0).length;
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites tests="${RULES.length}" failures="${failed}">`,
@@ -48,13 +52,15 @@ export function reportJunit(checker: ConformanceChecker, suiteName: string): str
     `    <properties><property name="exchanges" value="${checker.exchanges}"/></properties>`,
   ];
   for (const r of RULES) {
-    const found = byRule.get(r.id);
+    const found = byRule.get(r.id) ?? [];
+    const n = count(r.id);
     const head = `    <testcase classname="${xml(r.kind)}" name="${xml(`${r.id} (${r.section}): ${r.title}`)}"`;
-    if (!found) {
+    if (n === 0) {
       out.push(`${head}/>`);
       continue;
     }
-    const message = `${found.length} violation${found.length > 1 ? 's' : ''}: ${line(found[0]!)}`;
+    const first = found[0] ? `: ${line(found[0])}` : ' (none kept)';
+    const message = `${n} violation${n > 1 ? 's' : ''}${first}`;
     out.push(
       `${head}>`,
       `      <failure message="${xml(message)}" type="${xml(r.id)}">${xml(found.map(line).join('\n'))}</failure>`,

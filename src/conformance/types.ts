@@ -86,8 +86,14 @@ export interface ConformanceChecker {
   check(x: Exchange): Violation[];
   /** Checks one webhook the upstream sent (signature, payload, the status it announces). Added for the proxy. */
   checkWebhook?(d: WebhookDelivery): Violation[];
-  /** Every violation so far, in order. */
+  /** The violations kept, oldest first: every one so far up to CheckerOptions.maxViolations, then the newest. */
   readonly violations: readonly Violation[];
+  /** How many violations were found in all (kept or not). */
+  readonly violationCount: number;
+  /** How many violations were found in all, per rule id. */
+  readonly violationsByRule: ReadonlyMap<string, number>;
+  /** The newest `n` violations kept, newest first (without copying the rest). */
+  newestViolations(n: number): Violation[];
   readonly exchanges: number;
 }
 

@@ -6,6 +6,7 @@
 // the same. The refusals are logged at most once a minute.
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { memoryRelease } from './memory-release.js';
 import { LIMIT_RETRY_AFTER_S, type ConnectionLimits } from './server-limits.js';
 
 /** How long a refused connection may stay open for its client to read the answer, in ms. */
@@ -74,7 +75,13 @@ export function limitConnections(
       return;
     }
     open++;
-    socket.once('close', () => open--);
+    // The process's memory release (src/emulator/memory-release.ts), when `sandbox start` asked for one.
+    const release = memoryRelease();
+    release?.opened();
+    socket.once('close', () => {
+      open--;
+      release?.closed();
+    });
     for (const h of handlers) h.call(server, socket);
   });
   return { open: () => open };

@@ -9,27 +9,54 @@ import { H3, type H3Event } from 'h3';
 import { toNodeHandler } from 'h3/node';
 import type { Violation } from '../conformance/types.js';
 import { dashboardOf } from '../emulator/dashboard/routes.js';
-import type { DashRequest } from '../emulator/dashboard/request.js';
-import { PROXY_SECTIONS } from '../emulator/dashboard/sections.js';
+import { dashboardEvents } from '../emulator/dashboard/events.js';
+import { operationPage } from '../emulator/dashboard/operation.js';
+import { operationsPage } from '../emulator/dashboard/operations.js';
+import { requestEvents, requestsPage } from '../emulator/dashboard/pages/requests.js';
+import type { DashRequest, PageHandler } from '../emulator/dashboard/request.js';
+import { sectionOf, type Section, type SectionId } from '../emulator/dashboard/sections.js';
 import { sameSecret } from '../emulator/dashboard/session.js';
-import type { Answer, DashSource, ViolationRow } from '../emulator/dashboard/source.js';
-import { PROXY_PAGE_ROUTES, PROXY_SECTION_PAGES } from '../emulator/dashboard/table.js';
+import type { Answer, DashSource, ViolationRow, ViolationRows } from '../emulator/dashboard/source.js';
+import { DASHBOARD_PATH } from '../emulator/dashboard/url.js';
+import { violationsPage } from '../emulator/dashboard/violations.js';
 import { errorResponse, toApiError } from '../emulator/http/errors.js';
 import { eventStream, nodeResponseOf, type EventSink } from '../emulator/http/sse.js';
 import { StreamGate } from '../emulator/http/stream-gate.js';
 import type { SupportModel } from './support-model.js';
 import { list, logsFeed, operationsFeed, recent, Refused, show } from './support-views.js';
 
-/** The dashboard's path on the proxy. */
-export const DASHBOARD_PATH = '/dashboard';
+/** The proxy's sections: what passed through it (no sandbox state, no control), and the violations it saw. */
+const SECTIONS_OF_PROXY: readonly Section[] = [
+  sectionOf('operations')!,
+  { id: 'violations', label: 'nav.violations', adminOnly: false, command: 'GET /proxy/violations' },
+  sectionOf('requests')!,
+];
+
+/** The page of each of its sections, and its other routes: read only (no form, no control). */
+const SECTION_PAGES: Partial<Record<SectionId, PageHandler>> = {
+  operations: operationsPage,
+  violations: violationsPage,
+  requests: requestsPage,
+};
+
+const PAGE_ROUTES: ReadonlyArray<{ method: 'GET' | 'POST'; path: string; handler: PageHandler }> = [
+  { method: 'GET', path: '/events', handler: dashboardEvents },
+  { method: 'GET', path: '/operations/:id', handler: (req) => operationPage(req) },
+  { method: 'GET', path: '/requests/events', handler: requestEvents },
+];
+
+/** The proxy's session cookie: not the sandbox's, so a sandbox and a proxy on one host keep their own sessions. */
+export const PROXY_SESSION_COOKIE = 'paygate_proxy_dashboard';
 
 export const isDashboardPath = (path: string) => path === DASHBOARD_PATH || path.startsWith(`${DASHBOARD_PATH}/`);
 
 export interface ProxyDashboardState {
   readonly adminToken: string;
   readonly model: SupportModel;
-  /** Every violation the checker found so far, oldest first. */
-  violations(): readonly Violation[];
+  /** The public URL of the proxy (`--public-url`); undefined: the request's own origin, no prefix. */
+  readonly publicRoot?: string | undefined;
+  /** The newest `n` violations the checker kept, newest first, and how many it found in all. */
+  violations(n: number): { newest: readonly Violation[]; total: number };
 }
 
 /** A read of the model, its Refused as the page's refusal. */
@@ -48,8 +75,8 @@ const searchOf = (query: Record<string, string | undefined>) => {
   return q;
 };
 
-const rowOfViolation = (v: Violation, operationId: string | undefined): ViolationRow => ({
-  at: v.at ?? null,
+const rowOfViolation = (v: Violation, operationId: string | undefined, at?: string): ViolationRow => ({
+  at: v.at ?? at ?? null,
   rule: v.rule,
   section: v.section,
   endpoint: v.endpoint,
@@ -58,15 +85,22 @@ const rowOfViolation = (v: Violation, operationId: string | undefined): Violatio
   exchange: v.exchange,
 });
 
-/** The violations with the operation each was put on (the model's), oldest first. */
-function violationRows(state: ProxyDashboardState, operationId?: string): ViolationRow[] {
+/** The newest `limit` violations (all, or one operation's), newest first, each with its operation; and the count. */
+function violationRows(state: ProxyDashboardState, limit: number, operationId?: string): ViolationRows {
   if (operationId !== undefined) {
     const op = state.model.operations.get(operationId.toLowerCase());
-    return (op?.violations ?? []).map((v) => rowOfViolation(v, op!.id));
+    const list = op?.violations ?? [];
+    return {
+      rows: list
+        .slice(-limit)
+        .reverse()
+        .map((v) => rowOfViolation(v, op!.id)),
+      total: list.length,
+    };
   }
-  const owner = new Map<Violation, string>();
-  for (const op of state.model.operations.values()) for (const v of op.violations) owner.set(v, op.id);
-  return state.violations().map((v) => rowOfViolation(v, owner.get(v)));
+  const { newest, total } = state.violations(limit);
+  const rowOf = (v: Violation, placed = state.model.placeOf(v)) => rowOfViolation(v, placed?.id, placed?.at);
+  return { rows: newest.map((v) => rowOf(v)), total };
 }
 
 /** Answer a dashboard stream with the feed `open` makes of the request's query (a Refused: its JSON error). */
@@ -93,18 +127,26 @@ function stream(
 export function proxySource(state: ProxyDashboardState, gate = new StreamGate()): DashSource {
   const { model } = state;
   return {
-    kind: 'proxy',
+    labels: {
+      signInLead: 'signin.lead.proxy',
+      signInLabel: 'signin.label.proxy',
+      signInWrong: 'signin.wrong.proxy',
+      footer: 'app.proxy',
+      record: 'op.support.proxy',
+    },
+    operationPanels: ['timeline', 'violations', 'receipts'],
     ctx: undefined,
-    sections: PROXY_SECTIONS,
+    cookie: PROXY_SESSION_COOKIE,
+    sections: SECTIONS_OF_PROXY,
     controls: false,
-    publicRoot: () => undefined,
+    publicRoot: () => state.publicRoot,
     isAdmin: (credential) => sameSecret(credential, state.adminToken),
     shopOfKey: () => undefined,
     shops: () => [...new Set([...model.operations.values()].map((op) => op.shop).filter((s) => s !== ''))].sort(),
     list: async (_shop, query) => answered(() => list(model, searchOf(query))),
-    show: async (_shop, id) => answered(() => show(model, id, new URLSearchParams())),
+    show: async (_shop, id) => answered(() => show(model, id, new URLSearchParams(), false)),
     logs: async (_shop, limit) => ({ ok: true, value: { requests: recent(model, {}, limit) } }),
-    violations: (operationId) => violationRows(state, operationId),
+    violations: (limit, operationId) => violationRows(state, limit, operationId),
     operationStream: async (req) => stream(gate, req, (search) => operationsFeed(model, search)),
     logStream: async (req) => stream(gate, req, (search) => logsFeed(model, search)),
   };
@@ -113,7 +155,7 @@ export function proxySource(state: ProxyDashboardState, gate = new StreamGate())
 /** The proxy's dashboard as a Node handler of the paths under /dashboard. */
 export function proxyDashboard(state: ProxyDashboardState): (req: IncomingMessage, res: ServerResponse) => unknown {
   const app = new H3();
-  for (const r of dashboardOf(proxySource(state), PROXY_SECTION_PAGES, PROXY_PAGE_ROUTES).routes)
+  for (const r of dashboardOf(proxySource(state), SECTION_PAGES, PAGE_ROUTES).routes)
     app.on(r.method, r.path, r.handler);
   return toNodeHandler(app);
 }

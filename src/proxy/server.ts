@@ -43,6 +43,11 @@ export interface ProxyOptions {
   captureLimit?: number | undefined;
   /** Receive the upstream's webhooks at POST /proxy/webhooks and forward them (webhooks.ts). Default: none. */
   webhooks?: WebhookForwarding | undefined;
+  /**
+   * The URL browsers reach the proxy at (a TLS terminator's, `--public-url`): the dashboard's links follow its path
+   * and its cookie is Secure when it is https. Default: the request's own.
+   */
+  publicUrl?: string | undefined;
   onExchange?: ((passed: Passed) => void) | undefined;
   onViolation?: ((v: Violation, x: Exchange) => void) | undefined;
   onUpstreamFailure?: ((f: UpstreamFailure) => void) | undefined;
@@ -56,7 +61,10 @@ export interface Proxy {
   readonly upstream: URL;
   /** The newest exchanges (at most EXCHANGES_KEPT), oldest first. */
   readonly exchanges: readonly Exchange[];
+  /** The violations the checker kept (its newest), oldest first. */
   readonly violations: readonly Violation[];
+  /** How many violations were found in all. */
+  readonly violationCount: number;
   readonly failures: readonly UpstreamFailure[];
   /** How many exchanges completed in all. */
   readonly count: number;
@@ -106,6 +114,27 @@ function serverOf(handle: (req: IncomingMessage, res: ServerResponse) => Promise
   return server;
 }
 
+/** Listen on `host`:`port`; the URL it listens at. */
+async function listenOn(server: Server, port: number, host: string): Promise<{ url: string }> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return { url: `http://${shown}:${address.port}` };
+}
+
+/** The dashboard of what passed through: the model, and the checker's newest violations with their count. */
+function dashboardOf(opts: ProxyOptions, adminToken: string, model: SupportModel) {
+  return proxyDashboard({
+    adminToken,
+    model,
+    publicRoot: opts.publicUrl,
+    violations: (n) => ({ newest: opts.checker?.newestViolations(n) ?? [], total: opts.checker?.violationCount ?? 0 }),
+  });
+}
+
 export function createProxy(opts: ProxyOptions): Proxy {
   const upstream = opts.upstream;
   const prefix = upstream.pathname.replace(/\/+$/, '');
@@ -125,12 +154,15 @@ export function createProxy(opts: ProxyOptions): Proxy {
     get violations() {
       return opts.checker?.violations ?? [];
     },
+    get violationCount() {
+      return opts.checker?.violationCount ?? 0;
+    },
     get count() {
       return count;
     },
   };
 
-  const dashboard = proxyDashboard({ adminToken, model: state.support.model, violations: () => state.violations });
+  const dashboard = dashboardOf(opts, adminToken, state.support.model);
   const webhook =
     opts.webhooks && webhookReceiver(opts.webhooks, { ...opts, model: state.support.model, seq: () => ++count });
 
@@ -165,19 +197,14 @@ export function createProxy(opts: ProxyOptions): Proxy {
     get violations() {
       return state.violations;
     },
+    get violationCount() {
+      return state.violationCount;
+    },
     get count() {
       return count;
     },
     shopOf: (operationId, key) => shopOf(pool, prefix, operationId, key),
-    async listen({ port = 0, host = '127.0.0.1' } = {}) {
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => resolve());
-      });
-      const address = server.address() as AddressInfo;
-      const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      return { url: `http://${shown}:${address.port}` };
-    },
+    listen: ({ port = 0, host = '127.0.0.1' } = {}) => listenOn(server, port, host),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -9,7 +9,7 @@ import type { Exchange, Violation } from '../conformance/types.js';
 /** How many operations the model keeps (the least recently seen go first), and requests the log keeps. */
 export const OPERATIONS_KEPT = 10_000;
 export const REQUESTS_KEPT = 2000;
-/** Timeline entries kept per operation. */
+/** Status moves kept per operation (past it the second-oldest goes: the first sighting stays), and violations. */
 const TIMELINE_KEPT = 200;
 
 export interface TimelineEntry {
@@ -28,6 +28,7 @@ export interface SeenOperation {
   lastChanged: string;
   /** The fields of the operation object, each the latest value that was valid for it. */
   fields: Partial<WireOperation>;
+  /** The status moves seen (violations are not here: the support view merges them in, `timelineOf`). */
   timeline: TimelineEntry[];
   /** The violations seen on it, oldest first (at most TIMELINE_KEPT: the newest). */
   violations: Violation[];
@@ -115,11 +116,20 @@ export function logEntryOf(x: Exchange): LogEntry {
   };
 }
 
-/** One line of the timeline for a violation. */
-const violationText = (v: Violation): string =>
-  `violation ${v.rule} (${v.section}, ${v.endpoint}, exchange #${v.exchange}): ${v.expected}; ${v.got}`;
+/** A violation as a line: rule, section, endpoint, exchange, expected; got. */
+export const violationText = (v: Violation): string =>
+  `${v.rule} (${v.section}, ${v.endpoint}, exchange #${v.exchange}): ${v.expected}; ${v.got}`;
+
+/** Where the model put a violation: the operation, its status then, and when (the exchange's start). */
+export interface Placed {
+  id: string;
+  status: string;
+  at: string;
+}
 
 export class SupportModel {
+  /** Each violation's operation, looked up in O(1) (a violation on no operation seen is not here). */
+  readonly #placed = new WeakMap<Violation, Placed>();
   /** By operation_id, least recently seen first. */
   readonly operations = new Map<string, SeenOperation>();
   readonly requests: LogEntry[] = [];
@@ -138,13 +148,50 @@ export class SupportModel {
     for (const v of violations) {
       const op = v.operationId !== undefined ? this.operations.get(v.operationId.toLowerCase()) : seen?.op;
       if (!op) continue;
-      const status = op.fields.status ?? 'pending';
-      this.push(op, { at: x.startedAt, from: status, to: status, cause: violationText(v) });
+      this.#placed.set(v, { id: op.id, status: op.fields.status ?? 'pending', at: x.startedAt });
       op.violations.push(v);
       if (op.violations.length > TIMELINE_KEPT) op.violations.shift();
       changed.add(op);
     }
     for (const op of changed) for (const l of this.operationListeners) l(op);
+  }
+
+  /** Each operation's listing row as last made, with what it was made from: made again once one of those changed. */
+  readonly #rows = new WeakMap<SeenOperation, { from: readonly unknown[]; row: OperationRow | undefined }>();
+
+  /** The listing row of an operation, or undefined when the proxy never saw a valid value of a required field. */
+  rowOf(op: SeenOperation): OperationRow | undefined {
+    // `fields` is a new object whenever an answer is merged in; the other inputs are compared as values.
+    const from = [op.fields, op.shop, op.merchantOperationId, op.clientId, op.firstSeen, op.lastChanged, op.reason];
+    const kept = this.#rows.get(op);
+    if (kept && kept.from.every((v, i) => v === from[i])) return kept.row;
+    const row = parsedRow(op);
+    this.#rows.set(op, { from, row });
+    return row;
+  }
+
+  /** Where the violation was put (undefined: on no operation the model saw). */
+  placeOf(v: Violation): Placed | undefined {
+    return this.#placed.get(v);
+  }
+
+  /**
+   * An operation's timeline as the support view shows it: its status moves and, as entries of their own (`from` =
+   * `to` = the status then, cause `violation <rule> (…)`), the violations seen on it, in the order they were seen.
+   */
+  timelineOf(op: SeenOperation): TimelineEntry[] {
+    const moves = op.timeline;
+    const seen = op.violations.map((v) => {
+      const at = this.#placed.get(v);
+      const status = at?.status ?? 'pending';
+      return { at: at?.at ?? v.at ?? '', from: status, to: status, cause: `violation ${violationText(v)}` };
+    });
+    const out: TimelineEntry[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < moves.length || j < seen.length)
+      out.push(j >= seen.length || (i < moves.length && moves[i]!.at <= seen[j]!.at) ? moves[i++]! : seen[j++]!);
+    return out;
   }
 
   /** The operation of a 2xx answer: its fields merged in, a status it moved to on its timeline. */
@@ -195,20 +242,6 @@ export class SupportModel {
     op.timeline.push(e);
     if (op.timeline.length > TIMELINE_KEPT) op.timeline.splice(1, 1);
   }
-}
-
-/** Each operation's row as last made, with what it was made from: made again only once one of those changed. */
-const rows = new WeakMap<SeenOperation, { from: readonly unknown[]; row: OperationRow | undefined }>();
-
-/** The listing row of an operation, or undefined when the proxy never saw a valid value of a required field. */
-export function rowOf(op: SeenOperation): OperationRow | undefined {
-  // `fields` is a new object whenever an answer is merged in; the other inputs are compared as values.
-  const from = [op.fields, op.shop, op.merchantOperationId, op.clientId, op.firstSeen, op.lastChanged, op.reason];
-  const kept = rows.get(op);
-  if (kept && kept.from.every((v, i) => v === from[i])) return kept.row;
-  const row = parsedRow(op);
-  rows.set(op, { from, row });
-  return row;
 }
 
 function parsedRow(op: SeenOperation): OperationRow | undefined {

@@ -15,7 +15,7 @@ import {
 } from '../contract/sandbox.js';
 import { LogsQuery, LogsStreamQuery, StreamOperationsQuery, supportControls } from '../contract/support.js';
 import { sandboxControls } from '../contract/controls.js';
-import { rowOf, type LogEntry, type SeenOperation, type SupportModel } from './support-model.js';
+import { type LogEntry, type SeenOperation, type SupportModel } from './support-model.js';
 import { serveEventStream, type EventSink, type ProxyStreamGate } from './sse.js';
 
 /** The controls' paths, from the contract. */
@@ -81,7 +81,7 @@ function matches(row: OperationRow, f: Partial<Filters>): boolean {
 function rows(model: SupportModel): OperationRow[] {
   const out: OperationRow[] = [];
   for (const op of model.operations.values()) {
-    const row = rowOf(op);
+    const row = model.rowOf(op);
     if (row) out.push(row);
   }
   return out.sort((a, b) =>
@@ -135,7 +135,7 @@ function resolve(
     );
   }
   const op = mine.at(-1);
-  if (!op || !rowOf(op))
+  if (!op || !model.rowOf(op))
     throw new Refused(404, 'operation_not_found', 'operation not found (the proxy has not seen it)');
   return op;
 }
@@ -150,8 +150,9 @@ function decoded(id: string): string {
 
 const refOf = (id: string) => (Uuid.safeParse(id).success ? { operation_id: id } : { merchant_operation_id: id });
 
-function details(op: SeenOperation): OperationDetails {
-  const { shop_id, merchant_operation_id, client_id, created_at, updated_at, reason, ...operation } = rowOf(op)!;
+/** The operation's details; its history the status moves with its violations (`withViolations`) or without. */
+function details(model: SupportModel, op: SeenOperation, withViolations: boolean): OperationDetails {
+  const { shop_id, merchant_operation_id, client_id, created_at, updated_at, reason, ...operation } = model.rowOf(op)!;
   return {
     operation: { ...operation, ...(op.state ?? { receipts: [], receipt_evidence_status: 'not_ready' }) },
     shop_id,
@@ -160,18 +161,30 @@ function details(op: SeenOperation): OperationDetails {
     created_at,
     updated_at,
     reason,
-    history: op.timeline,
+    history: withViolations ? model.timelineOf(op) : op.timeline,
     uploads: [],
     webhooks: [],
     postings: [],
   };
 }
 
-/** GET /sandbox/operations/:id (throws Refused). */
-export function show(model: SupportModel, id: string, search: URLSearchParams): OperationDetails {
+/**
+ * GET /sandbox/operations/:id (throws Refused): its history with the violations seen on it, or (the dashboard, which
+ * shows them itself) the status moves only.
+ */
+export function show(
+  model: SupportModel,
+  id: string,
+  search: URLSearchParams,
+  withViolations = true,
+): OperationDetails {
   const moid = search.get('merchant_operation_id');
   if (id === '-' && moid)
-    return details(resolve(model, { merchant_operation_id: moid }, search.get('shop') ?? undefined));
+    return details(
+      model,
+      resolve(model, { merchant_operation_id: moid }, search.get('shop') ?? undefined),
+      withViolations,
+    );
   if (!Uuid.safeParse(id).success) {
     throw new Refused(
       400,
@@ -179,7 +192,7 @@ export function show(model: SupportModel, id: string, search: URLSearchParams): 
       'operation id must be a UUID (or use /sandbox/operations/-?merchant_operation_id=…)',
     );
   }
-  return details(resolve(model, { operation_id: id }, search.get('shop') ?? undefined));
+  return details(model, resolve(model, { operation_id: id }, search.get('shop') ?? undefined), withViolations);
 }
 
 /** The operations stream's feed for `search` (the listing's filters, or `id=` one until terminal); throws Refused. */
@@ -188,7 +201,7 @@ export function operationsFeed(model: SupportModel, search: URLSearchParams): (s
   const one = q.id !== undefined ? resolve(model, refOf(q.id), q.shop) : undefined;
   return (sink) => {
     if (one) {
-      const row = rowOf(one)!;
+      const row = model.rowOf(one)!;
       sink.send('operation', row);
       if (TERMINAL.has(row.status)) {
         sink.end();
@@ -196,7 +209,7 @@ export function operationsFeed(model: SupportModel, search: URLSearchParams): (s
       }
     }
     const listener = (op: SeenOperation) => {
-      const row = rowOf(op);
+      const row = model.rowOf(op);
       if (!row || (one ? op !== one : !matches(row, q))) return;
       sink.send('operation', row);
       if (one && TERMINAL.has(row.status)) sink.end();

@@ -1,6 +1,6 @@
-// The proxy's own views, behind its admin token (X-Admin-Token): GET /proxy/violations (every violation so far and
-// every request the upstream did not answer) and GET /proxy/exchanges (the newest exchanges, secrets removed; the
-// API key only as its fingerprint). Also served under /sandbox/proxy/… as the sandbox's controls are. The sandbox's
+// The proxy's own views, behind its admin token (X-Admin-Token): GET /proxy/violations (the violations the checker
+// kept, how many in all, and every request the upstream did not answer) and GET /proxy/exchanges (the newest
+// exchanges, secrets removed; the API key only as its fingerprint). Also served under /sandbox/proxy/… as the sandbox's controls are. The sandbox's
 // support controls (/sandbox/operations…, /sandbox/logs…) are answered by support-views.ts. Anything else that is
 // not forwarded is a 404 saying what is.
 import { timingSafeEqual } from 'node:crypto';
@@ -15,6 +15,7 @@ export interface ViewState {
   readonly upstream: URL;
   readonly exchanges: readonly Exchange[];
   readonly violations: readonly Violation[];
+  readonly violationCount: number;
   readonly failures: readonly { at: string; method: string; path: string; error: string }[];
   readonly count: number;
   /** What the support controls (/sandbox/operations…, /sandbox/logs…) answer from, and their streams' gate. */
@@ -74,6 +75,7 @@ export function serveView(req: IncomingMessage, res: ServerResponse, path: strin
     return send(res, 200, {
       upstream: state.upstream.href,
       exchanges: state.count,
+      violations_total: state.violationCount,
       violations: state.violations,
       upstream_failures: state.failures,
     });

@@ -13,6 +13,7 @@ import { rememberText } from './packed-map.js';
 import { targetOf, type EntityMaps, type LoadTarget } from './snapshot.js';
 import { describe, errno, isRecord } from './util.js';
 import { writeAll } from './chunk-writer.js';
+import { journalChannel, type JournalTrace } from './write-trace.js';
 
 /**
  * The `ch` part of a record: the same text as JSON.stringify of the `{c, v}` list, built from each entity's own text,
@@ -222,6 +223,8 @@ export class JournalFile {
   async append(lines: readonly string[]): Promise<void> {
     const fh = this.#fh!;
     const text = lines.join('');
+    const traced = journalChannel.hasSubscribers;
+    const t0 = traced ? performance.now() : 0;
     let bytes: number;
     try {
       // Without fsync the write only has to reach the page cache: a synchronous write of a few KB costs
@@ -243,7 +246,15 @@ export class JournalFile {
       }
       throw e;
     }
+    const t1 = traced ? performance.now() : 0;
     await this.#datasync(fh);
+    if (traced)
+      journalChannel.publish({
+        bytes,
+        write_ms: t1 - t0,
+        sync_ms: performance.now() - t1,
+        fsync: this.fsync,
+      } satisfies JournalTrace);
     this.#bytes += bytes;
     this.#records += lines.length;
   }

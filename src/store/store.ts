@@ -14,6 +14,7 @@ import { stateTarget } from './state-load.js';
 import { SandboxState, type StoreChange } from './state.js';
 import { captureState } from './state-capture.js';
 import { StoreUnavailableError } from './errors.js';
+import { groupChannel, type GroupTrace } from './write-trace.js';
 
 /** What a failed write rejects with: the store's own error (a full queue is one already). */
 const unavailable = (e: unknown): StoreUnavailableError =>
@@ -24,6 +25,8 @@ interface Tx {
   upserts: Change[];
   undo: () => void;
   onWritten: (() => void) | undefined;
+  /** performance.now() at commit, only while the write trace has a subscriber (write-trace.ts); else 0. */
+  at: number;
   /** What a failed write rejects with (the commit's caller may wrap the error, without a promise layer of its own). */
   resolve: () => void;
   reject: (e: unknown) => void;
@@ -51,8 +54,7 @@ export class Store {
     maxQueued: MAX_QUEUED,
     cascade: true,
     depth: () => this.persistence.pipelineDepth ?? 1,
-    write: (group) =>
-      this.persistence.writeGroup(group.length === 1 ? group[0]!.upserts : group.flatMap((t) => t.upserts)),
+    write: (group) => (groupChannel.hasSubscribers ? this.traceWrite(group) : this.writeGroup(group)),
     settle: (group, error) => this.settle(group, error),
   });
   /** Sequence number of the last transaction committed and of the last one settled (in memory only: an invariant
@@ -99,6 +101,31 @@ export class Store {
     return captureState(this.state, durable);
   }
 
+  private writeGroup(group: readonly Tx[]): Promise<void> {
+    return this.persistence.writeGroup(group.length === 1 ? group[0]!.upserts : group.flatMap((t) => t.upserts));
+  }
+
+  /** writeGroup, timed for the write trace (write-trace.ts). */
+  private traceWrite(group: readonly Tx[]): Promise<void> {
+    const t0 = performance.now();
+    const written = this.writeGroup(group);
+    const t1 = performance.now();
+    const publish = (failed: boolean) =>
+      groupChannel.publish({
+        transactions: group.length,
+        changes: group.reduce((n, t) => n + t.upserts.length, 0),
+        waited_ms: group[0]!.at > 0 ? t0 - group[0]!.at : 0,
+        encode_ms: t1 - t0,
+        written_ms: performance.now() - t1,
+        failed,
+      } satisfies GroupTrace);
+    written.then(
+      () => publish(false),
+      () => publish(true),
+    );
+    return written;
+  }
+
   /** Nothing in flight and the journal is long: write a snapshot in the background (commits go on meanwhile). */
   private maybeCompact(now = false): void {
     if (this.compaction || !(now || this.persistence.shouldCompact)) return;
@@ -135,7 +162,8 @@ export class Store {
     if (upserts.length === 0) return onWritten ? this.sync().then(onWritten) : this.sync();
     return new Promise<void>((resolve, reject) => {
       try {
-        this.writer.submit({ seq: this.lastSeq + 1, upserts, undo, onWritten, resolve, reject });
+        const at = groupChannel.hasSubscribers ? performance.now() : 0;
+        this.writer.submit({ seq: this.lastSeq + 1, upserts, undo, onWritten, at, resolve, reject });
       } catch (e) {
         undo(); // the queue is full: nothing of this transaction stays
         reject(unavailable(e));

@@ -5,6 +5,14 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
+/**
+ * The node flags `npm start` and the Docker image give the sandbox (package.json "start", the Dockerfile's
+ * ENTRYPOINT; test/package/node-flags.test.ts checks the three agree): V8's young generation capped at 8 MB a half
+ * instead of 16, so a scavenge, which copies what the creates since the last one stored, pauses half as long
+ * (docs/performance.md#node-flags).
+ */
+export const SANDBOX_NODE_FLAGS = ['--max-semi-space-size=8'];
+
 /** Start `node <args>` in the repository (with `env` added); resolves with the child and its first line, parsed. */
 export function startChild(args, env = {}) {
   const child = spawn(process.execPath, args, {

@@ -33,6 +33,7 @@ export const createPayment =
  *   (`cpuUsPerRequest`, from /proc/<pid>/stat; undefined where there is no /proc)
  * @param {(measuring: boolean) => void} [o.onMeasure] called as the measured window opens (true) and closes (false)
  * @param {() => boolean} [o.until] stop measuring early once true
+ * @param {boolean} [o.record] also return `samples`: each measured request as [start in ms since the epoch, latency ms]
  */
 export async function load({
   url,
@@ -43,12 +44,14 @@ export async function load({
   pid,
   onMeasure,
   until = () => false,
+  record = false,
 }) {
   const pool = new Pool(url, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
   let seq = 0;
   let measuring = false;
   let stop = false;
   const lat = [];
+  const samples = [];
   let errors = 0;
   let non2xx = 0;
   const worker = async () => {
@@ -62,7 +65,11 @@ export async function load({
       } catch {
         errors++;
       }
-      if (measuring) lat.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      if (measuring) {
+        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+        lat.push(ms);
+        if (record) samples.push([performance.timeOrigin + performance.now() - ms, ms]);
+      }
     }
   };
   const workers = Array.from({ length: connections }, worker);
@@ -94,6 +101,7 @@ export async function load({
     errors,
     non2xx,
     cpuUsPerRequest,
+    ...(record ? { samples } : {}),
   };
 }
 

@@ -3,8 +3,8 @@
 // row), for `ms` after a 1 s warm-up, on a table of its own in the given database.
 import pg from 'pg';
 
-/** N connections inserting one row each per statement, for `ms`. */
-export async function bareInsert(url, ms, connections) {
+/** N connections inserting one row each per statement, for `ms`; `onMeasure` as load()'s. */
+export async function bareInsert(url, ms, connections, onMeasure) {
   const setup = new pg.Client({ connectionString: url });
   await setup.connect();
   await setup.query('CREATE TABLE bench_rows (id text PRIMARY KEY, body text NOT NULL)');
@@ -37,10 +37,12 @@ export async function bareInsert(url, ms, connections) {
   };
   const running = clients.map(worker);
   await new Promise((r) => setTimeout(r, 1000));
+  onMeasure?.(true);
   measuring = true;
   const t0 = performance.now();
   await new Promise((r) => setTimeout(r, ms));
   measuring = false;
+  onMeasure?.(false);
   const elapsed = performance.now() - t0;
   const count = lat.length;
   stop = true;

@@ -6,17 +6,26 @@
 //   sampled 1 s after the second), so a benchmark
 //   can tell memory the JavaScript heap still references from memory V8 or the allocator keeps;
 // - the garbage collections since the previous signal (PerformanceObserver 'gc': count, total and longest pause, by
-//   kind) and the event loop's turns (a 2 ms interval timer: the longest gap and the process's CPU time in it, the
+//   kind, and with PROBE_PAUSES=1 each pause's start and length) and the event loop's turns (a 2 ms interval timer: the longest gap and the process's CPU time in it, the
 //   most CPU time in any gap, and the time in gaps over 20 ms), so
-//   a benchmark can split a delay into garbage collection and everything else.
+//   a benchmark can split a delay into garbage collection and everything else;
+// - the store's group writes since the previous signal (the diagnostics channels of src/store/write-trace.ts):
+//   transactions per group, the oldest one's wait to be sent, serializing, and write + fdatasync, as p50/p99/max.
 'use strict';
 const { appendFileSync, readFileSync } = require('node:fs');
-const { PerformanceObserver } = require('node:perf_hooks');
+const { PerformanceObserver, constants } = require('node:perf_hooks');
 const v8 = require('node:v8');
+const dc = require('node:diagnostics_channel');
 
 const file = process.env.PROBE_FILE;
 const gcFrom = Number(process.env.PROBE_GC_FROM ?? Infinity);
-const KINDS = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weak', 16: 'minor' };
+// Node's kinds of collection (perf_hooks.constants): 4 is a full (mark-compact) collection, 8 incremental marking.
+const KINDS = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak',
+};
 const MB = 1024 * 1024;
 
 /** RssAnon and RssFile of /proc/self/status in MB (resident memory of the process's own vs of mapped files). */
@@ -53,14 +62,23 @@ if (file) {
   let gcs = [];
   new PerformanceObserver((list) => {
     for (const e of list.getEntries())
-      gcs.push({ ms: e.duration, kind: KINDS[e.detail?.kind] ?? String(e.detail?.kind) });
+      gcs.push({
+        ms: e.duration,
+        kind: KINDS[e.detail?.kind] ?? String(e.detail?.kind),
+        at: performance.timeOrigin + e.startTime,
+      });
   }).observe({ entryTypes: ['gc'] });
+  let groups = [];
+  let journal = [];
+  dc.subscribe('paygate:store.group', (m) => groups.push(m));
+  dc.subscribe('paygate:store.journal', (m) => journal.push(m));
   let last = performance.now();
   let lastCpu = process.cpuUsage();
   let longestTurn = 0;
   let longestTurnCpu = 0;
   let mostCpuInATurn = 0;
   let longTurnsMs = 0;
+  let turnsOver5 = 0;
   setInterval(() => {
     const now = performance.now();
     const cpu = process.cpuUsage();
@@ -73,6 +91,7 @@ if (file) {
     if (gap > longestTurn) [longestTurn, longestTurnCpu] = [gap, cpuMs];
     if (cpuMs > mostCpuInATurn) mostCpuInATurn = cpuMs;
     if (gap > 20) longTurnsMs += gap;
+    if (gap > 5) turnsOver5++;
   }, 2).unref();
   let n = 0;
   process.on('SIGUSR2', () => {
@@ -84,24 +103,49 @@ if (file) {
       k.count++;
       k.total_ms += g.ms;
       k.max_ms = Math.max(k.max_ms, g.ms);
+      (k.pauses ??= []).push(g.ms);
+    }
+    // The median and 99th percentile pause of each kind.
+    for (const k of Object.values(byKind)) {
+      const xs = k.pauses.sort((a, b) => a - b);
+      delete k.pauses;
+      k.p50_ms = xs[Math.floor(xs.length / 2)];
+      k.p99_ms = xs[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))];
     }
     const gc = {
       count: gcs.length,
       total_ms: gcs.reduce((a, g) => a + g.ms, 0),
       max_ms: gcs.reduce((a, g) => Math.max(a, g.ms), 0),
       by_kind: byKind,
+      // With PROBE_PAUSES=1, each pause as [start (ms since the epoch), duration ms, kind], the first 5,000: a
+      // benchmark can tell which of its requests one of them delayed.
+      ...(process.env.PROBE_PAUSES === '1'
+        ? {
+            pauses: gcs
+              .slice(0, 5000)
+              .map((g) => [Math.round(g.at * 1000) / 1000, Math.round(g.ms * 1000) / 1000, g.kind]),
+          }
+        : {}),
     };
     const loop = {
       longest_turn_ms: longestTurn,
       longest_turn_cpu_ms: longestTurnCpu,
       most_cpu_in_a_turn_ms: mostCpuInATurn,
       in_turns_over_20ms_ms: longTurnsMs,
+      turns_over_5ms: turnsOver5,
     };
+    const writes = groups.length > 0 ? groupSummary(groups, journal) : undefined;
     gcs = [];
+    groups = [];
+    journal = [];
     longestTurn = longestTurnCpu = mostCpuInATurn = 0;
     longTurnsMs = 0;
+    turnsOver5 = 0;
     const write = (afterGc) =>
-      appendFileSync(file, `${JSON.stringify({ n, at: Date.now(), memory: before, gc, loop, after_gc: afterGc })}\n`);
+      appendFileSync(
+        file,
+        `${JSON.stringify({ n, at: Date.now(), memory: before, gc, loop, groups: writes, after_gc: afterGc })}\n`,
+      );
     if (n < gcFrom || typeof globalThis.gc !== 'function') return write(undefined);
     // Two full collections a second apart: ArrayBuffers' memory is freed by a sweeper after the collection.
     globalThis.gc();
@@ -110,4 +154,35 @@ if (file) {
       setTimeout(() => write(sample()), 1000);
     }, 1000);
   });
+}
+
+/** p50, p99 and max of `key` over `list`, under `<prefix>_p50` etc. (ms values to 0.01). */
+function spread(list, key, prefix, unit = '') {
+  const xs = list.map((x) => x[key]).sort((a, b) => a - b);
+  const at = (p) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))];
+  const round = (x) => (unit ? Math.round(x * 100) / 100 : x);
+  return {
+    [`${prefix}_p50${unit}`]: round(at(0.5)),
+    [`${prefix}_p99${unit}`]: round(at(0.99)),
+    [`${prefix}_max${unit}`]: round(xs.at(-1)),
+  };
+}
+
+function groupSummary(groups, journal) {
+  return {
+    count: groups.length,
+    failed: groups.filter((g) => g.failed).length,
+    ...spread(groups, 'transactions', 'transactions'),
+    ...spread(groups, 'waited_ms', 'waited', '_ms'),
+    ...spread(groups, 'encode_ms', 'encode', '_ms'),
+    ...spread(groups, 'written_ms', 'written', '_ms'),
+    ...(journal.length > 0
+      ? {
+          ...spread(journal, 'bytes', 'bytes'),
+          ...spread(journal, 'write_ms', 'write', '_ms'),
+          ...spread(journal, 'sync_ms', 'sync', '_ms'),
+          fsync: journal[0].fsync,
+        }
+      : {}),
+  };
 }

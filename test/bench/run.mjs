@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KEY_A, createPayment, load } from './load.mjs';
 import { ensurePrism, startPrism } from './prism.mjs';
-import { startChild, stop } from './child.mjs';
+import { SANDBOX_NODE_FLAGS, probeChild, startChild, stop } from './child.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin/paygate.js');
@@ -17,12 +17,65 @@ const DURATION = Number(process.env.BENCH_DURATION_MS ?? 5000);
 const CONNECTIONS = 20;
 const sizes = (process.env.BENCH_SIZES ?? '1000,100000').split(',').map(Number);
 
+// The sandbox under load runs with the node flags `npm start` gives it (SANDBOX_NODE_FLAGS, child.mjs);
+// BENCH_NODE_FLAGS replaces them (e.g. BENCH_NODE_FLAGS= for none, or --single-threaded-gc); BENCH_CPU_PROF=<dir>: a CPU
+// profile of it (--cpu-prof) written there. The sandbox runs under test/bench/probe.cjs: each create run is followed
+// by where its time went in the sandbox over the measured window (garbage collections by kind, the event loop's
+// longest turn and the turns over 5 ms, and the store's group writes: transactions per group, write + fdatasync),
+// and by which requests a collection delayed (the tail: how much of it is garbage collection).
+const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? SANDBOX_NODE_FLAGS.join(' ')).split(' ').filter(Boolean);
+
 const createRequest = (tag) => createPayment(`bench-${tag}-${process.pid}`);
 
 const cpuText = (r) =>
   r.cpuUsPerRequest === undefined ? '' : `   CPU ${r.cpuUsPerRequest.toFixed(0).padStart(4)} µs/req`;
 const fmt = (r) =>
   `${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms${cpuText(r)}   (${r.requests} requests, ${r.non2xx} non-2xx, ${r.errors} errors)`;
+
+const ms = (x) => `${x.toFixed(1)} ms`;
+/** One line from the probe's counts: garbage collection, event-loop turns, memory at the end, group writes. */
+function probeLine({ gc, loop, groups, memory }) {
+  const kinds = Object.entries(gc.by_kind)
+    .map(([k, v]) => `${k} ${v.count}× ${ms(v.total_ms)}, p50 ${ms(v.p50_ms)} ≤ ${ms(v.max_ms)}`)
+    .join(', ');
+  const turns = `longest turn ${ms(loop.longest_turn_ms)} (CPU ${ms(loop.longest_turn_cpu_ms)}), ${loop.turns_over_5ms} turns > 5 ms`;
+  const spread = (k) =>
+    `p50 ${ms(groups[`${k}_p50_ms`])} p99 ${ms(groups[`${k}_p99_ms`])} max ${ms(groups[`${k}_max_ms`])}`;
+  const g = groups
+    ? `\n  ${groups.count} group writes: ${groups.transactions_p50}/${groups.transactions_p99}/${groups.transactions_max} transactions (p50/p99/max); waited ${spread('waited')}; on the event loop ${spread('encode')}; written ${spread('written')}` +
+      (groups.sync_p50_ms === undefined
+        ? ''
+        : groups.fsync
+          ? ` (write ${spread('write')}, fdatasync ${spread('sync')})`
+          : ` (a synchronous write, no fdatasync: ${spread('write')})`)
+    : '';
+  const young = memory.spaces.new_space?.committed_mb;
+  const mem = `RSS ${memory.rss_mb.toFixed(0)} MB (young generation ${young?.toFixed(0)} MB)`;
+  return `GC ${gc.count}× ${ms(gc.total_ms)} (${kinds}); ${turns}; ${mem}${g}`;
+}
+
+/**
+ * Which requests a garbage collection delayed: each request ([start, latency], ms since the epoch) that overlapped a
+ * pause of the sandbox ([start, ms, kind] from the probe; the two clocks are the same wall clock). The share of
+ * requests under a scavenge and under another collection, the share of the slowest 1 % under any, and the p99 of the
+ * requests under none.
+ */
+function tailLine(samples, pauses) {
+  const hit = (s, kinds) => pauses.some(([a, d, k]) => kinds(k) && a < s[0] + s[1] && a + d > s[0]);
+  const minor = (k) => k === 'minor';
+  const other = (k) => k !== 'minor';
+  const pct = (n) => `${((n / samples.length) * 100).toFixed(1)} %`;
+  const byLat = samples.slice().sort((a, b) => a[1] - b[1]);
+  const slowest = byLat.slice(Math.floor(0.99 * byLat.length));
+  const clear = byLat.filter((s) => !hit(s, () => true));
+  const p99Clear = clear[Math.min(clear.length - 1, Math.floor(0.99 * clear.length))]?.[1] ?? NaN;
+  const slowHit = slowest.filter((s) => hit(s, () => true)).length;
+  return (
+    `the tail: ${pct(samples.filter((s) => hit(s, minor)).length)} of the requests overlapped a scavenge, ` +
+    `${pct(samples.filter((s) => hit(s, other)).length)} another collection; of the slowest 1 %, ` +
+    `${((slowHit / Math.max(1, slowest.length)) * 100).toFixed(0)} % overlapped one; p99 of the requests that overlapped none ${ms(p99Clear)}`
+  );
+}
 
 const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 /** The median wall time of each command (a node argv) over `runs` runs, interleaved so machine load hits all alike. */
@@ -122,26 +175,47 @@ for (const size of sizes) {
   if (pre.status !== 0) throw new Error('prefill failed');
   const prefillMs = performance.now() - t0;
   const t1 = performance.now();
+  const probeFile = join(dir, 'probe.jsonl');
   const sb = await startChild(
-    process.env.BENCH_SERVE
-      ? [process.env.BENCH_SERVE, store]
-      : [bin, 'sandbox', 'start', '--port', '0', '--store', store, '--json'],
+    [
+      ...nodeFlags,
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      '--require',
+      join(root, 'test/bench/probe.cjs'),
+      ...(process.env.BENCH_SERVE
+        ? [process.env.BENCH_SERVE, store]
+        : [bin, 'sandbox', 'start', '--port', '0', '--store', store, '--json']),
+    ],
+    { PROBE_FILE: probeFile, PROBE_PAUSES: '1' },
   );
   const startMs = performance.now() - t1;
+  // The probe's counts over the measured window: signalled as it opens and as it closes.
+  let opened;
+  let closed;
   const r = await load({
     url: sb.info.base_url,
     connections: CONNECTIONS,
     durationMs: DURATION,
     request: createRequest(`s${size}`),
     pid: sb.child.pid,
+    record: true,
+    onMeasure: (on) => {
+      if (on) opened = probeChild(sb.child, probeFile);
+      else closed = opened.then(() => probeChild(sb.child, probeFile));
+    },
   });
+  const probe = await closed;
   await stop(sb.child);
   rmSync(dir, { recursive: true, force: true });
-  results[size] = { ...r, prefillMs, startMs };
+  const { samples, ...figures } = r;
+  const { pauses, ...gc } = probe.gc;
+  results[size] = { ...figures, prefillMs, startMs, gc, loop: probe.loop, groups: probe.groups };
   const vsPrism = results.prism ? `   ${(r.rps / results.prism.rps).toFixed(2)} × Prism` : '';
   console.log(
     `create payment, ${String(size).padStart(6)} stored ${fmt(r)}${vsPrism}   [start ${startMs.toFixed(0)} ms]`,
   );
+  console.log(`  in the sandbox: ${probeLine(probe)}`);
+  console.log(`  ${tailLine(samples, pauses)}`);
 }
 
 // Webhooks: test/bench/webhook-cpu.mjs (next in `npm run bench`) measures what delivery costs the sandbox, in CPU per

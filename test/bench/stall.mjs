@@ -14,6 +14,9 @@
 // BENCH_SKIP_STALL=1 skips it; STALL_STREAMS, STALL_TRICKLERS set the counts; STALL_TRACE=1 prints the RSS every
 // 0.5 s after they close; STALL_PROF=1 writes a CPU profile of the sandbox to /tmp/prof; STALL_GLIBC_TUNABLES is
 // given to the sandbox as GLIBC_TUNABLES (e.g. glibc.malloc.trim_threshold=131072:glibc.malloc.mmap_threshold=131072).
+// Once they close, the sandbox gives memory back by itself: `sandbox start` runs one full, compacting collection when
+// its open connections have fallen far from their peak and its event loop is idle (src/emulator/memory-release.ts);
+// its pause is printed (the collections between the close and the "closed" sample) and the sandbox logs it.
 // Where the memory is: the sandbox runs under test/bench/probe.cjs (and --expose-gc), sampled after the clean run,
 // loaded, after they closed, after a short clean load (STALL_AFTER_MS of GET /v1/balances, default 3 s: it lets V8's
 // collector run as ordinary traffic would, adding no stored state) and after a forced full collection: RSS, the
@@ -220,7 +223,8 @@ try {
     trace.push(Math.round(rssEnd));
   }
   if (process.env.STALL_TRACE) console.log('RSS after close, every 0.5 s:', trace.join(' '));
-  const memClosed = (await probeChild(child, probeFile)).memory;
+  const closedProbe = await probeChild(child, probeFile);
+  const memClosed = closedProbe.memory;
   // A short clean load that adds no stored state (reads), then 2 s idle: V8's collector runs as under ordinary use.
   await load({
     url,
@@ -258,6 +262,10 @@ try {
   );
   const split = (m) =>
     `RSS ${f(m.rss_mb)} (anonymous ${f(m.rss_anon_mb)}, mapped files ${f(m.rss_file_mb)}), heap used ${f(m.heap_used_mb)} of ${f(m.heap_total_mb)} committed (old ${f(m.spaces.old_space.committed_mb)}, young ${f(m.spaces.new_space.committed_mb)}), ArrayBuffers ${f(m.array_buffers_mb)} (V8's external count ${f(m.external_mb)}, which lags frees), anonymous outside the heap and ArrayBuffers ${f(m.rss_anon_mb - m.heap_total_mb - m.array_buffers_mb)}; ${m.handles} handles`;
+  const major = closedProbe.gc.by_kind.major;
+  console.log(
+    `  collections from the close to then: ${closedProbe.gc.count}, ${f(closedProbe.gc.total_ms)} ms in all, longest pause ${f(closedProbe.gc.max_ms)} ms; full ones ${major?.count ?? 0}, longest ${f(major?.max_ms ?? 0)} ms (the sandbox's own, compacting collection after the burst, logged as "released memory", is one of them)`,
+  );
   console.log('  where the memory is (MB):');
   for (const [name, m] of [
     ['start', memStart],
@@ -295,6 +303,7 @@ try {
       rss_after_reads_mb: rssAfterLoad,
       rss_net_after_reads_ratio: rssNetAfterLoadRatio,
       rss_net_after_gc_ratio: rssNetAfterGcRatio,
+      gc_after_close: closedProbe.gc,
       memory: {
         start: memStart,
         loaded: memLoaded,

@@ -61,3 +61,28 @@ describe('reports', () => {
     expect(xml).not.toContain('<failure');
   });
 });
+
+describe('a checker past its maxViolations', () => {
+  it('keeps the newest violations, counts every one (per rule too), and the reports say both', () => {
+    const checker = createConformanceChecker({ maxViolations: 2 });
+    const ex = sequence();
+    checker.check(ex('POST', '/v1/payment', createBody(), 200, payment()));
+    for (let i = 0; i < 5; i++) {
+      checker.check(ex('POST', '/v1/get_operation_state', { operation_id: OP_ID }, 200, stateOf(completed())));
+      checker.check(ex('POST', '/v1/get_operation_state', { operation_id: OP_ID }, 200, stateOf(payment())));
+    }
+    expect(checker.violationCount).toBe(5);
+    expect(checker.violationsByRule.get('state.illegal_move')).toBe(5);
+    expect(checker.violations.map((v) => v.exchange)).toEqual([9, 11]);
+    expect(checker.newestViolations(5).map((v) => v.exchange)).toEqual([11, 9]);
+    const report = reportJson(checker) as {
+      rules: { id: string; violations: number }[];
+      violations_total: number;
+      violations: unknown[];
+    };
+    expect(report.rules.find((r) => r.id === 'state.illegal_move')?.violations).toBe(5);
+    expect(report.violations_total).toBe(5);
+    expect(report.violations).toHaveLength(2);
+    expect(reportJunit(checker, 'suite')).toContain('message="5 violations: #9 operation.state');
+  });
+});

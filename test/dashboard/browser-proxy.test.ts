@@ -122,6 +122,30 @@ describe.skipIf(!chromium)('the dashboard on the proxy in Chromium', { timeout: 
     }
   });
 
+  it('a sandbox’s dashboard and the proxy’s in one browser: each keeps its own session (the port is no boundary)', async () => {
+    const context = await browser.newContext({ ...CONTEXT, viewport: VIEWPORTS.desktop });
+    try {
+      const page = await context.newPage();
+      const sandboxDash = (path: string) => `${p.sb.baseUrl}/dashboard${path}`;
+      await page.goto(sandboxDash('/sign-in'));
+      await page.fill('#credential', p.sb.adminToken);
+      await page.click('main button[type=submit]');
+      await page.waitForURL(sandboxDash('/operations'));
+      await signIn(page, p.proxy.adminToken);
+      await page.waitForURL(dash('/operations'));
+      for (let round = 0; round < 2; round++) {
+        await page.goto(sandboxDash('/operations'));
+        expect(page.url(), `sandbox, round ${round}`).toBe(sandboxDash('/operations'));
+        await page.goto(dash('/violations'));
+        expect(page.url(), `proxy, round ${round}`).toBe(dash('/violations'));
+      }
+      const names = (await context.cookies()).map((c) => c.name).sort();
+      expect(names).toEqual(['paygate_dashboard', 'paygate_proxy_dashboard']);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('every page of the proxy’s dashboard passes axe-core, desktop and phone', async () => {
     for (const v of VIEWS) {
       for (const path of ['/operations', '/violations', '/requests']) {

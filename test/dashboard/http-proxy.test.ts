@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { CallResult } from '../helpers/harness.js';
 import { useCleanup } from '../helpers/cleanup.js';
 import { expectCleanMarkup, expectSafeHeaders } from './helpers.js';
-import { createThrough, driftedPayment, page, postSignIn, proxied, signInProxy } from './proxy-setup.js';
+import { createThrough, driftedPayment, gateway, page, postSignIn, proxied, signInProxy } from './proxy-setup.js';
 
 const defer = useCleanup();
 
@@ -55,11 +55,30 @@ describe('the dashboard on the proxy', () => {
     expect(ok.status).toBe(303);
     expect(ok.headers.get('location')).toBe('/dashboard/operations');
     expect(ok.headers.get('set-cookie')).toMatch(
-      /^paygate_dashboard=[\w-]+; Path=\/dashboard; HttpOnly; SameSite=Strict$/,
+      /^paygate_proxy_dashboard=[\w-]+; Path=\/dashboard; HttpOnly; SameSite=Strict$/,
     );
     expect(ok.headers.get('set-cookie')).not.toContain(p.proxy.adminToken);
-    // Nothing of the dashboard reaches the proxy's request log (it logs the traffic it forwards).
+    // Nothing of the dashboard reaches the proxy's request log (it logs the traffic it forwards) nor its exchanges.
     expect(p.proxy.exchanges).toHaveLength(0);
+    const log = await fetch(`${p.url}/sandbox/logs`, { headers: { 'x-admin-token': p.proxy.adminToken } });
+    expect(log.status).toBe(200);
+    expect(((await log.json()) as { requests: unknown[] }).requests).toEqual([]);
+  });
+
+  it('refuses a sign-in from another site (Sec-Fetch-Site cross-site, or a foreign Origin): 403, no cookie', async () => {
+    const p = await proxied(defer);
+    const foreign: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site' }, { origin: 'http://evil.example' }];
+    for (const headers of foreign) {
+      const r = await fetch(`${p.url}/dashboard/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams({ credential: p.proxy.adminToken }).toString(),
+      });
+      expect(r.status, JSON.stringify(headers)).toBe(403);
+      expect(r.headers.get('set-cookie')).toBeNull();
+      expect(await r.text()).not.toContain(p.proxy.adminToken);
+    }
   });
 
   it('lists an operation created through the proxy, with the filters and no shop key’s narrower view', async () => {
@@ -130,6 +149,43 @@ describe('the dashboard on the proxy', () => {
     expect(op.text).not.toContain('h-actions');
   });
 
+  it(
+    'an operation read 300 times while drifting: the violations do not push its status moves off the page',
+    { timeout: 30_000 },
+    async () => {
+      const p = await proxied(defer);
+      const id = await driftedPayment(p);
+      const read = () => gateway(p, '/v1/get_operation_state', { operation_id: id });
+      for (let i = 0; i < 30; i++) await Promise.all(Array.from({ length: 10 }, read));
+      expect(p.proxy.violationCount).toBeGreaterThan(1000);
+      const cookie = await signInProxy(p);
+      const op = await page(p, cookie, `/operations/${id}`);
+      expect(op.status).toBe(200);
+      // Every status move is still on the timeline, in order, and the diagram still shows the path seen.
+      expect([...op.text.matchAll(/<li data-move="([^"]*)">/g)].map((m) => m[1])).toEqual([
+        ':pending',
+        'pending:completed',
+        'completed:pending',
+      ]);
+      expect(op.text).toContain('<g class="edge on" data-edge="pending:completed">');
+      // The violations seen on it are there too (the newest 200 the proxy keeps per operation), after the moves.
+      expect(op.text.match(/<li class="tl-violation" data-violation>/g)).toHaveLength(200);
+      expect(op.text.indexOf('data-move="completed:pending"')).toBeLessThan(op.text.indexOf('data-violation>'));
+      // The support view's JSON history keeps them as entries of their own, with the moves.
+      const json = await fetch(`${p.url}/sandbox/operations/${id}`, {
+        headers: { 'x-admin-token': p.proxy.adminToken },
+      });
+      const history = ((await json.json()) as { history: { from: string | null; to: string; cause: string }[] })
+        .history;
+      expect(history.filter((h) => !h.cause.startsWith('violation ')).map((h) => `${h.from ?? ''}:${h.to}`)).toEqual([
+        ':pending',
+        'pending:completed',
+        'completed:pending',
+      ]);
+      expect(history.filter((h) => h.cause.startsWith('violation '))).toHaveLength(200);
+    },
+  );
+
   it('the Violations page: newest first, with the rule, the section and the operation’s link', async () => {
     const p = await proxied(defer);
     const cookie = await signInProxy(p);
@@ -182,6 +238,9 @@ describe('the dashboard on the proxy', () => {
         body: new URLSearchParams({ ...fields, _csrf: csrf }).toString(),
       });
       expect(r.status, path).toBe(404);
+      // The dashboard's own 404 page, as for a GET (not a JSON error).
+      expect(r.headers.get('content-type'), path).toMatch(/^text\/html/);
+      expect(await r.text(), path).toContain('Not found');
     }
     // Nothing was paid: the upstream's operation is still pending.
     const upstream = await fetch(`${p.sb.baseUrl}/sandbox/operations/${id}`, {

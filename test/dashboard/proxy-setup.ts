@@ -1,8 +1,13 @@
 // Owns what the tests of the dashboard on the proxy share: a sandbox with `paygate proxy` in front of it (the
 // conformance checker on), a payment created through the proxy, a drift fault on the upstream, and signing in to
 // the proxy's dashboard over raw HTTP (the session cookie a browser would hold).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { createConformanceChecker } from '../../src/conformance/index.js';
+import type { Violation } from '../../src/conformance/types.js';
+import { proxyDashboard } from '../../src/proxy/dashboard.js';
+import type { SupportModel } from '../../src/proxy/support-model.js';
 import { createProxy, type Proxy } from '../../src/proxy/server.js';
 import { startSandbox, type TestSandbox } from '../../src/testing/index.js';
 import type { Deferred } from '../helpers/cleanup.js';
@@ -89,4 +94,29 @@ export async function page(
 ): Promise<{ status: number; text: string; res: Response }> {
   const res = await fetch(`${p.url}/dashboard${path}`, { headers: { cookie }, redirect: 'manual' });
   return { status: res.status, text: await res.text(), res };
+}
+
+/**
+ * The proxy's dashboard alone, over `model` (filled by the test) and `violations` (the checker's newest and count),
+ * on 127.0.0.1 port 0; its URL and a signed-in session's Cookie header.
+ */
+export async function servedModel(
+  defer: (fn: Deferred) => void,
+  model: SupportModel,
+  violations: (n: number) => { newest: readonly Violation[]; total: number } = () => ({ newest: [], total: 0 }),
+): Promise<{ url: string; cookie: string }> {
+  const adminToken = 'pg_proxy_test_token';
+  const handler = proxyDashboard({ adminToken, model, violations });
+  const server = createServer((req, res) => void handler(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  defer(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const signIn = await fetch(`${url}/dashboard/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
+    body: new URLSearchParams({ credential: adminToken }).toString(),
+  });
+  expect(signIn.status).toBe(303);
+  return { url, cookie: (signIn.headers.get('set-cookie') ?? '').split(';')[0]! };
 }

@@ -49,4 +49,33 @@ describe("a closed stream's event bytes", () => {
     expect(refs[0]!.deref()).toBeUndefined();
     expect(entry.id).toBe('req_1'); // the entry itself is still alive
   });
+
+  it('of one interval are joined once for every stream that was sent them (one chunk, not a copy per stream)', async () => {
+    const gate = new StreamGate();
+    const sinks: EventSink[] = [];
+    const streams = [0, 1, 2].map(() =>
+      eventStream(gate, 'admin', undefined, (sink) => {
+        sinks.push(sink);
+        return () => undefined;
+      }),
+    );
+    const readers = streams.map((s) => s.body!.getReader());
+    for (const reader of readers) await reader.read(); // the opening comment
+    const entries = [1, 2, 3].map((n) => ({ id: `req_${n}`, body: 'x'.repeat(1024) }));
+    for (const entry of entries) for (const sink of sinks) sink.send('request', entry, entry.id);
+    // The three events of the interval go out together, one chunk per stream: the same chunk for all three.
+    const chunks = await Promise.all(readers.map(async (r) => (await r.read()).value!));
+    expect(new TextDecoder().decode(chunks[0]).match(/event: request/g)).toHaveLength(3);
+    expect(chunks[1]).toBe(chunks[0]);
+    expect(chunks[2]).toBe(chunks[0]);
+    // A stream sent other events in the interval gets its own chunk.
+    sinks[2]!.send('request', { id: 'req_4' }, 'req_4');
+    for (const entry of entries.slice(0, 2)) for (const sink of sinks) sink.send('request', entry, entry.id);
+    const next = await Promise.all(readers.map(async (r) => (await r.read()).value!));
+    expect(next[1]).toBe(next[0]);
+    expect(next[2]).not.toBe(next[0]);
+    expect(new TextDecoder().decode(next[2])).toContain('id: req_4');
+    for (const reader of readers) await reader.cancel();
+    expect(gate.size()).toBe(0);
+  });
 });

@@ -1,7 +1,7 @@
 // The proxy's listing rows are made once per change of an operation, not on every read (the dashboard's Operations
 // page reads every row of up to 10,000 operations, again after each change it is told of).
 import { describe, expect, it } from 'vitest';
-import { rowOf, type SupportModel } from '../../src/proxy/support-model.js';
+import type { SupportModel } from '../../src/proxy/support-model.js';
 import { useCleanup } from '../helpers/cleanup.js';
 import { createThrough, gateway, proxied } from '../dashboard/proxy-setup.js';
 
@@ -13,14 +13,14 @@ describe('the proxy’s listing rows', () => {
     const id = await createThrough(p, 'rows-1');
     const model = (p.proxy as unknown as { support: { model: SupportModel } }).support.model;
     const op = model.operations.get(id)!;
-    const first = rowOf(op)!;
+    const first = model.rowOf(op)!;
     expect(first.status).toBe('pending');
-    expect(rowOf(op)).toBe(first);
+    expect(model.rowOf(op)).toBe(first);
     await p.sb.pay(id);
     await gateway(p, '/v1/get_operation_state', { operation_id: id });
-    const paid = rowOf(op)!;
+    const paid = model.rowOf(op)!;
     expect(paid).not.toBe(first);
     expect(paid.status).toBe('completed');
-    expect(rowOf(op)).toBe(paid);
+    expect(model.rowOf(op)).toBe(paid);
   });
 });

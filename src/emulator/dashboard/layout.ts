@@ -77,7 +77,7 @@ ${header}
 <main id="dash-main" tabindex="-1"${live} data-updated="${dt(lang, 'updated')}">
 ${page.main}
 </main>
-<footer class="footer"><p class="live-note" data-live-note hidden>${dt(lang, 'live.on')}</p>${languageSwitch(req)}<p>${dt(lang, req.d.source.kind === 'proxy' ? 'app.proxy' : 'app.sandbox')}</p></footer>
+<footer class="footer"><p class="live-note" data-live-note hidden>${dt(lang, 'live.on')}</p>${languageSwitch(req)}<p>${dt(lang, req.d.source.labels.footer)}</p></footer>
 <p id="dash-announce" class="vh" aria-live="polite"></p>
 </body></html>`;
 }

@@ -7,6 +7,7 @@ import { csrfField } from './layout.js';
 import { moment } from './format.js';
 import { DASH_MESSAGES, dt, type DashKey } from './messages.js';
 import type { DashRequest } from './request.js';
+import type { ViolationRow } from './source.js';
 
 type Details = OperationDetails;
 
@@ -23,17 +24,44 @@ export function stackTable(req: DashRequest, caption: string, cols: DashKey[], r
 const section = (id: string, title: string, body: string) =>
   `<section class="panel" aria-labelledby="${id}"><h2 id="${id}">${title}</h2>${body}</section>`;
 
-/** A line the proxy put on an operation's timeline for a violation seen on it (its rule, section and message). */
-export const isViolationLine = (req: DashRequest, cause: string) =>
-  req.d.source.kind === 'proxy' && cause.startsWith('violation ');
+/** One line of an operation's timeline: a status move, or a violation seen on it (a source with violations). */
+export type TimelineItem =
+  | { kind: 'move'; at: string; from: string | null; to: string; cause: string }
+  | { kind: 'violation'; at: string; text: string };
 
-export function timeline(req: DashRequest, d: Details): string {
-  const items = d.history.map((h) =>
-    isViolationLine(req, h.cause)
-      ? `<li class="tl-violation" data-violation>${moment(req.lang, h.at)}<br><strong>⚠ ${dt(req.lang, 'op.timeline.violation')}</strong> <span>${esc(h.cause.slice('violation '.length))}</span></li>`
+/** The operation's status moves and the violations seen on it (oldest first), in one list by time. */
+export function timelineItems(d: Details, seen: readonly ViolationRow[]): TimelineItem[] {
+  const moves: TimelineItem[] = d.history.map((h) => ({ kind: 'move', ...h }));
+  const found: TimelineItem[] = seen.map((v) => ({
+    kind: 'violation',
+    at: v.at ?? '',
+    text: `${v.rule} (${v.section}, ${v.endpoint}, exchange #${v.exchange}): ${v.message}`,
+  }));
+  const out: TimelineItem[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < moves.length || j < found.length)
+    out.push(j >= found.length || (i < moves.length && moves[i]!.at <= found[j]!.at) ? moves[i++]! : found[j++]!);
+  return out;
+}
+
+export function timeline(req: DashRequest, list: readonly TimelineItem[]): string {
+  const items = list.map((h) =>
+    h.kind === 'violation'
+      ? `<li class="tl-violation" data-violation>${moment(req.lang, h.at)}<br><strong>⚠ ${dt(req.lang, 'op.timeline.violation')}</strong> <span>${esc(h.text)}</span></li>`
       : `<li data-move="${esc(`${h.from ?? ''}:${h.to}`)}">${moment(req.lang, h.at)}<br><strong>${dt(req.lang, 'op.timeline.move', { from: h.from ?? '∅', to: h.to })}</strong> <span class="muted">${esc(h.cause)}</span></li>`,
   );
   return section('h-timeline', dt(req.lang, 'op.timeline'), `<ol class="timeline">${items.join('')}</ol>`);
+}
+
+/** Whether a URL is http(s): only those are links (on the proxy a receipt's URL comes from the upstream). */
+const isWebUrl = (url: string) => URL.canParse(url) && ['http:', 'https:'].includes(new URL(url).protocol);
+
+/** A receipt's download link; a URL of any other scheme (`javascript:`, `data:`…) shown as text, not followed. */
+function receiptLink(req: DashRequest, url: string | null): string {
+  if (!url) return '<span class="muted">—</span>';
+  if (!isWebUrl(url)) return `<span class="mono" data-unlinked>${esc(url)}</span>`;
+  return `<a href="${esc(url)}" rel="noreferrer">${dt(req.lang, 'op.receipt.download')}</a>`;
 }
 
 export function receipts(req: DashRequest, d: Details): string {
@@ -43,9 +71,7 @@ export function receipts(req: DashRequest, d: Details): string {
     `<span class="mono">${esc(r.id)}</span>`,
     esc(formatMoney(req.lang, r.amount.toFixed(2), op.currency)),
     moment(req.lang, r.completed_at),
-    r.receipt_url
-      ? `<a href="${esc(r.receipt_url)}" rel="noreferrer">${dt(req.lang, 'op.receipt.download')}</a>`
-      : '<span class="muted">—</span>',
+    receiptLink(req, r.receipt_url),
   ]);
   const list = rows.length
     ? stackTable(req, dt(req.lang, 'op.receipts'), ['col.id2', 'col.amount', 'col.completed', 'col.file'], rows)

@@ -11,9 +11,10 @@ import { answer } from './forms.js';
 import { moment, statusBadge } from './format.js';
 import { notFoundPage } from './frame.js';
 import { DASH_MESSAGES, dt, type DashKey } from './messages.js';
-import { faults, isViolationLine, postings, receipts, section, timeline, webhooks } from './op-sections.js';
+import { faults, postings, receipts, section, timeline, timelineItems, webhooks } from './op-sections.js';
 import type { DashRequest } from './request.js';
-import { violationsOf } from './violations.js';
+import type { OperationPanel } from './source.js';
+import { violationsOf, VIOLATIONS_SHOWN } from './violations.js';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
@@ -39,12 +40,22 @@ async function details(req: DashRequest): Promise<OperationDetails | undefined> 
   return undefined;
 }
 
-/** Below the diagram: on the sandbox its receipts, postings, webhooks and faults; on the proxy the violations. */
-function below(req: DashRequest, d: OperationDetails): string {
-  if (req.d.source.kind === 'proxy')
-    return `${timeline(req, d)}${violationsOf(req, d.operation.operation_id)}${receipts(req, d)}`;
-  return `${timeline(req, d)}${receipts(req, d)}${postings(req, d)}${webhooks(req, d)}${faults(req, d)}`;
-}
+/** Each panel below the diagram. */
+const PANELS: Record<OperationPanel, (req: DashRequest, d: OperationDetails) => string> = {
+  timeline: (req, d) => {
+    const seen = [...req.d.source.violations(VIOLATIONS_SHOWN, d.operation.operation_id).rows].reverse();
+    return timeline(req, timelineItems(d, seen));
+  },
+  violations: (req, d) => violationsOf(req, d.operation.operation_id),
+  receipts,
+  postings,
+  webhooks,
+  faults,
+};
+
+/** Below the diagram: the panels the source offers (the sandbox: receipts, postings…; the proxy: violations). */
+const below = (req: DashRequest, d: OperationDetails) =>
+  req.d.source.operationPanels.map((panel) => PANELS[panel](req, d)).join('');
 
 function notice(req: DashRequest, outcome: ActionOutcome | undefined): string {
   if (outcome) return `<p class="notice" role="alert">${outcome.notice}</p>`;
@@ -64,7 +75,7 @@ export async function operationPage(req: DashRequest, outcome?: ActionOutcome): 
   const { receipts: _r, ...wire } = op;
   const { operation: _o, history: _h, uploads: _u, webhooks: _w, postings: _p, faults: _f, ...record } = d;
   const diagramTitle = DASH_MESSAGES[lang]['op.diagram.title'].replace('{type}', op.type);
-  const path = d.history.filter((h) => !isViolationLine(req, h.cause));
+  const path = d.history;
   const diagram = section(
     'h-diagram',
     dt(lang, 'op.diagram'),
@@ -74,7 +85,7 @@ export async function operationPage(req: DashRequest, outcome?: ActionOutcome): 
   const live = !TERMINAL_STATUSES.includes(op.status);
   const body = `<div id="op-live" data-swap><div data-row="${esc(op.operation_id)}" data-status="${esc(op.status)}" data-updated-at="${esc(d.updated_at)}" hidden></div>${head}
 ${req.d.source.controls ? actionsPanel(req, op) : ''}
-<div class="grid2">${section('h-fields', dt(lang, 'op.fields'), fieldList(req, wire))}${section('h-record', dt(lang, req.d.source.kind === 'proxy' ? 'op.support.proxy' : 'op.support'), fieldList(req, record))}</div>
+<div class="grid2">${section('h-fields', dt(lang, 'op.fields'), fieldList(req, wire))}${section('h-record', dt(lang, req.d.source.labels.record), fieldList(req, record))}</div>
 ${diagram}${below(req, d)}</div>
 <p><a href="${esc(`${req.base}/operations`)}">${dt(lang, 'back.operations')}</a></p>`;
   return answer(req, outcome?.status ?? 200, {

@@ -39,7 +39,7 @@ export const secureSite = (req: DashRequest) => (req.d.source.publicRoot() ?? re
 
 /** The session of the cookie, if it is live and its shop key still valid. */
 function liveSession(event: H3Event, d: Dashboard): Session | undefined {
-  const s = d.sessions.get(sessionIdOf(header(event, 'cookie')));
+  const s = d.sessions.get(sessionIdOf(header(event, 'cookie'), d.source.cookie));
   if (!s || s.scope.kind === 'admin') return s;
   if (d.source.shopOfKey(s.key ?? '') === s.scope.shopId) return s;
   d.sessions.close(s.id);

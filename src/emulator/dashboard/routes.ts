@@ -60,7 +60,7 @@ export function createDashboard(ctx: RouteContext) {
 
 /**
  * A dashboard reading from `source`: its sessions, and its routes — sign-in and out, the assets, the section
- * `pages`, the signed-in `pageRoutes`; any other path under it is the 404 page.
+ * `pages`, the signed-in `pageRoutes`; any other path under it (a GET or a POST) is the 404 page.
  */
 export function dashboardOf(
   source: DashSource,
@@ -81,6 +81,7 @@ export function dashboardOf(
     ...pageRoutes.map((r) => ({ method: r.method, path: `/dashboard${r.path}`, handler: signedIn(d, r.handler) })),
     { method: 'GET', path: '/dashboard/:section', handler: signedIn(d, sectionPage(pages)) },
     { method: 'GET', path: '/dashboard/**', handler: (e: H3Event) => notFoundPage(dashRequest(e, d)) },
+    { method: 'POST', path: '/dashboard/**', handler: (e: H3Event) => notFoundPage(dashRequest(e, d)) },
   ];
   return { dashboard: d, routes };
 }

@@ -4,6 +4,7 @@
 import type { DashKey } from './messages.js';
 
 export const SECTION_IDS = ['operations', 'balances', 'webhooks', 'requests', 'clock', 'pool', 'workspaces'] as const;
+/** The sandbox's sections, and `violations`: a source's own (the proxy's Violations page, violations.ts). */
 export type SectionId = (typeof SECTION_IDS)[number] | 'violations';
 
 export interface Section {
@@ -27,10 +28,3 @@ export const SECTIONS: readonly Section[] = [
 
 export const sectionOf = (id: string, among: readonly Section[] = SECTIONS): Section | undefined =>
   among.find((s) => s.id === id);
-
-/** The proxy's sections: what passed through it (no sandbox state, no control), and the violations it saw. */
-export const PROXY_SECTIONS: readonly Section[] = [
-  SECTIONS[0]!,
-  { id: 'violations', label: 'nav.violations', adminOnly: false, command: 'GET /proxy/violations' },
-  SECTIONS.find((s) => s.id === 'requests')!,
-];

@@ -23,7 +23,7 @@ export interface Session {
 
 export const MAX_SESSIONS = 1000;
 export const SESSION_TTL_MS = 12 * 60 * 60_000;
-/** The cookie's name. */
+/** The sandbox's cookie name (the proxy's is its own: a browser sends a host's cookies to every port of it). */
 export const SESSION_COOKIE = 'paygate_dashboard';
 
 const token = () => randomBytes(24).toString('base64url');
@@ -76,20 +76,18 @@ export class Sessions {
   }
 }
 
-/** The session id of the request's cookie header, if any. */
-export function sessionIdOf(cookieHeader: string | null): string | undefined {
+/** The session id of the request's cookie header (the cookie `name`), if any. */
+export function sessionIdOf(cookieHeader: string | null, name = SESSION_COOKIE): string | undefined {
   if (!cookieHeader) return undefined;
   for (const part of cookieHeader.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
   }
   return undefined;
 }
 
-/** The Set-Cookie value of a session (`id`), or of its removal (undefined). */
-export function sessionCookie(id: string | undefined, path: string, secure: boolean): string {
+/** The Set-Cookie value of a session (`id`), or of its removal (undefined), in the cookie `name`. */
+export function sessionCookie(id: string | undefined, path: string, secure: boolean, name = SESSION_COOKIE): string {
   const attrs = [`Path=${path}`, 'HttpOnly', 'SameSite=Strict', ...(secure ? ['Secure'] : [])];
-  return id === undefined
-    ? `${SESSION_COOKIE}=; ${attrs.join('; ')}; Max-Age=0`
-    : `${SESSION_COOKIE}=${id}; ${attrs.join('; ')}`;
+  return id === undefined ? `${name}=; ${attrs.join('; ')}; Max-Age=0` : `${name}=${id}; ${attrs.join('; ')}`;
 }

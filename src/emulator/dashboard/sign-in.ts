@@ -21,15 +21,15 @@ function nextOf(req: DashRequest, asked: string | null): string {
 
 function signInPage(req: DashRequest, status: number, notice?: DashKey, next?: string): string {
   const { lang } = req;
-  const proxy = req.d.source.kind === 'proxy';
-  if (proxy && notice === 'signin.wrong') notice = 'signin.wrong.proxy';
+  const { labels } = req.d.source;
+  if (notice === 'signin.wrong') notice = labels.signInWrong;
   const n = notice
     ? `<p class="notice${notice === 'signin.out' ? ' ok' : ''}" role="${status >= 400 ? 'alert' : 'status'}">${dt(lang, notice)}</p>`
     : '';
   const nextField = next ? `<input type="hidden" name="next" value="${esc(next)}">` : '';
-  const main = `<div class="panel narrow"><h1>${dt(lang, 'signin.title')}</h1>${n}<p>${dt(lang, proxy ? 'signin.lead.proxy' : 'signin.lead')}</p>
+  const main = `<div class="panel narrow"><h1>${dt(lang, 'signin.title')}</h1>${n}<p>${dt(lang, labels.signInLead)}</p>
 <form method="post" action="${esc(`${req.base}/sign-in`)}" autocomplete="off">${nextField}
-<div class="field"><label for="credential">${dt(lang, proxy ? 'signin.label.proxy' : 'signin.label')}</label>
+<div class="field"><label for="credential">${dt(lang, labels.signInLabel)}</label>
 <input id="credential" name="credential" type="password" required autocomplete="current-password" spellcheck="false" autocapitalize="off"></div>
 <button type="submit">${dt(lang, 'signin.button')}</button></form></div>`;
   return answer(req, status, { title: DASH_MESSAGES[lang]['signin.title'], main });
@@ -64,7 +64,11 @@ export async function signIn(event: H3Event, d: Dashboard): Promise<string> {
   if (req.session) d.sessions.close(req.session.id);
   const session = d.sessions.open(scope, scope.kind === 'shop' ? credential : undefined, req.lang);
   if (scope.kind === 'shop') event.context.shopId = scope.shopId;
-  return seeOther(event, nextOf(req, next ?? null), sessionCookie(session.id, req.base, secureSite(req)));
+  return seeOther(
+    event,
+    nextOf(req, next ?? null),
+    sessionCookie(session.id, req.base, secureSite(req), d.source.cookie),
+  );
 }
 
 /** POST <dashboard>/sign-out: the session ends (with its CSRF token: no other site can sign you out). */
@@ -73,7 +77,11 @@ export async function signOut(event: H3Event, d: Dashboard): Promise<string> {
   if (!req.session) return seeOther(event, `${req.base}/sign-in`);
   if (!formAllowed(req, await readForm(event))) return refused(req);
   d.sessions.close(req.session.id);
-  return seeOther(event, `${req.base}/sign-in?out=1`, sessionCookie(undefined, req.base, secureSite(req)));
+  return seeOther(
+    event,
+    `${req.base}/sign-in?out=1`,
+    sessionCookie(undefined, req.base, secureSite(req), d.source.cookie),
+  );
 }
 
 /** A signed-in form refused (another origin, no or a wrong CSRF token): 403, nothing done. */

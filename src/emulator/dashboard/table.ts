@@ -1,6 +1,6 @@
-// What the dashboard shows, by address: the page of each section (a section not listed shows where the CLI has it),
-// and the other routes of signed-in sessions (paths under /dashboard) — the sandbox's, and the proxy's (what passed
-// through `paygate proxy`: operations, violations and requests, read only; no other page, form or control).
+// What the sandbox's dashboard shows, by address: the page of each section (a section not listed shows where the CLI
+// has it), and the other routes of signed-in sessions (paths under /dashboard). The proxy's are its own
+// (src/proxy/dashboard.ts).
 import { dashboardEvents } from './events.js';
 import { operationAction, operationPage } from './operation.js';
 import { operationsPage } from './operations.js';
@@ -12,7 +12,6 @@ import { requestEvents, requestsPage } from './pages/requests.js';
 import { redeliver, webhooksPage } from './pages/webhooks.js';
 import { workspaceAction, workspacesPage } from './pages/workspaces.js';
 import type { SectionId } from './sections.js';
-import { violationsPage } from './violations.js';
 
 export const SECTION_PAGES: Partial<Record<SectionId, PageHandler>> = {
   operations: operationsPage,
@@ -32,16 +31,4 @@ export const PAGE_ROUTES: ReadonlyArray<{ method: 'GET' | 'POST'; path: string; 
   { method: 'POST', path: '/webhooks', handler: redeliver },
   { method: 'POST', path: '/clock', handler: advanceClock },
   { method: 'POST', path: '/workspaces', handler: workspaceAction },
-];
-
-export const PROXY_SECTION_PAGES: Partial<Record<SectionId, PageHandler>> = {
-  operations: operationsPage,
-  violations: violationsPage,
-  requests: requestsPage,
-};
-
-export const PROXY_PAGE_ROUTES: ReadonlyArray<{ method: 'GET' | 'POST'; path: string; handler: PageHandler }> = [
-  { method: 'GET', path: '/events', handler: dashboardEvents },
-  { method: 'GET', path: '/operations/:id', handler: (req) => operationPage(req) },
-  { method: 'GET', path: '/requests/events', handler: requestEvents },
 ];

@@ -34,7 +34,7 @@ const COLS = ['col.seen', 'col.rule', 'col.section', 'col.endpoint', 'col.messag
 
 /** The panel of one operation's violations (on the proxy). */
 export function violationsOf(req: DashRequest, operationId: string): string {
-  const list = [...req.d.source.violations(operationId)].reverse();
+  const list = req.d.source.violations(VIOLATIONS_SHOWN, operationId).rows;
   const body = list.length
     ? stackTable(req, dt(req.lang, 'op.violations'), [...COLS, 'col.exchange'], rows(req, list, false), 'violations')
     : `<p>${dt(req.lang, 'op.violations.none')}</p>`;
@@ -45,9 +45,8 @@ export function violationsOf(req: DashRequest, operationId: string): string {
 export function violationsPage(req: DashRequest): string {
   const { lang } = req;
   const title = DASH_MESSAGES[lang]['viol.title'];
-  const all = req.d.source.violations();
-  const shown = all.slice(-VIOLATIONS_SHOWN).reverse();
-  const count = dt(lang, 'viol.total', { count: String(all.length), shown: String(shown.length) });
+  const { rows: shown, total } = req.d.source.violations(VIOLATIONS_SHOWN);
+  const count = dt(lang, 'viol.total', { count: String(total), shown: String(shown.length) });
   const table = shown.length
     ? `<p class="muted">${count}</p>${stackTable(req, title, [...COLS, 'col.operation', 'col.exchange'], rows(req, shown, true), 'violations')}`
     : `<p>${dt(lang, 'viol.none')}</p>`;

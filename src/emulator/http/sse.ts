@@ -41,9 +41,36 @@ function scheduleFlush(stream: BoundedStream): void {
     flushTimer = undefined;
     const streams = [...dirty];
     dirty.clear();
-    for (const s of streams) s.flush();
+    const joined = new SharedJoin();
+    for (const s of streams) s.flush(joined);
   }, COALESCE_MS);
   flushTimer.unref();
+}
+
+/** @internal Streams with events waiting for the next flush: none once every stream has closed. */
+export function streamsAwaitingFlush(): number {
+  return dirty.size;
+}
+
+/**
+ * The chunks of one flush, joined once for every stream that was sent the same events in the interval (every
+ * subscriber of one feed is): a stream's chunk is made of the event bytes the streams share, so 600 streams that
+ * do not read hold 600 references to one chunk, not 600 copies of it (copies that, once freed, the allocator kept).
+ */
+class SharedJoin {
+  readonly #byFirst = new Map<Uint8Array, Array<{ parts: Uint8Array[]; bytes: Uint8Array }>>();
+
+  /** `parts` (`length` bytes) as one chunk: the one made already for the same parts, or a new one. */
+  join(parts: Uint8Array[], length: number): Uint8Array {
+    const first = parts[0]!;
+    const made = this.#byFirst.get(first);
+    const same = made?.find((m) => m.parts.length === parts.length && m.parts.every((p, i) => p === parts[i]));
+    if (same) return same.bytes;
+    const bytes = Buffer.concat(parts, length);
+    if (made) made.push({ parts, bytes });
+    else this.#byFirst.set(first, [{ parts, bytes }]);
+    return bytes;
+  }
 }
 
 /**
@@ -121,12 +148,18 @@ class BoundedStream {
     if (this.#stopped) this.takeCleanup()?.();
   }
 
-  /** Move the events of the interval into the queue as one chunk (to the waiting read, if any). */
-  flush(): void {
+  /**
+   * Move the events of the interval into the queue as one chunk (to the waiting read, if any); `joined`, the
+   * chunks the other streams of the same flush were given.
+   */
+  flush(joined?: SharedJoin): void {
     if (this.#finished) return;
     const events = this.#pending.length;
     if (events > 0) {
-      const bytes = events === 1 ? this.#pending[0]! : Buffer.concat(this.#pending, this.#pendingBytes);
+      const bytes =
+        events === 1
+          ? this.#pending[0]!
+          : (joined?.join(this.#pending, this.#pendingBytes) ?? Buffer.concat(this.#pending, this.#pendingBytes));
       this.#pending = [];
       this.#pendingBytes = 0;
       if (this.#wanted) {

@@ -15,6 +15,7 @@ import type { SandboxSecrets } from '../secrets.js';
 import { readState, type LoadedState } from './load.js';
 import { PostgresPersistence, type PgWriterSource } from './persistence.js';
 import { LEASE_LOCK, LOCK_CLASS, migrate } from './schema.js';
+import { writerSettings } from './session.js';
 
 /** True for a `postgres://` or `postgresql://` store. */
 export function isPostgresUrl(store: string | undefined): store is string {
@@ -103,8 +104,7 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
       try {
         await client.connect();
         await migrate(client, this.label);
-        // Set either way: the server's own default (postgresql.conf) is not what the sandbox promises.
-        await client.query(`SET synchronous_commit = ${this.opts.fsync === false ? 'off' : 'on'}`);
+        await writerSettings(client, this.opts.fsync !== false);
       } catch (e) {
         this.#closing = true;
         await client.end().catch(() => {});
@@ -158,7 +158,7 @@ export class PostgresBackend implements StoreBackend, PgWriterSource {
       const client = this.#client(`writer ${i} `);
       lane = client
         .connect()
-        .then(() => client.query(`SET synchronous_commit = ${this.opts.fsync === false ? 'off' : 'on'}`))
+        .then(() => writerSettings(client, this.opts.fsync !== false))
         .then(
           () => client,
           async () => {

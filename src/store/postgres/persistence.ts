@@ -14,6 +14,7 @@ import { assertCollections } from '../persistence.js';
 import { PersistenceBase } from '../persistence-base.js';
 import { collectionsSource, isSource, type LoadTarget, type SnapshotSource } from '../snapshot.js';
 import { StoreClosedError, StoreFailedError } from '../errors.js';
+import { serializeChanges } from '../journal.js';
 import { readState, toCollections, type LoadedState } from './load.js';
 import { appendQuery, ChainBrokenError, LEASED } from './pipeline.js';
 
@@ -143,8 +144,9 @@ export class PostgresPersistence extends PersistenceBase {
     return all;
   }
 
+  /** JSON.stringify of the changes, built from each entity's own text, which PackedMap reuses when it cools. */
   protected encode(changes: readonly Change[]): string {
-    return JSON.stringify(changes);
+    return serializeChanges(changes);
   }
 
   protected refusal(op: 'commit' | 'compact' | 'sync'): unknown {
@@ -197,25 +199,26 @@ export class PostgresPersistence extends PersistenceBase {
   protected async append(bodies: readonly string[]): Promise<void> {
     if (this.#failed) throw this.#failed;
     if (bodies.length === 0) throw new Error('PostgresPersistence: a group is never empty');
-    const seqs = bodies.map((_, i) => this.#next + i + 1);
+    const first = this.#next + 1;
+    const last = this.#next + bodies.length;
     const fence = this.source.fence?.(this.workspace);
     const before = this.#flying > 0 ? this.#tail : undefined;
-    const query = appendQuery(this.workspace, seqs, bodies, before ? this.#next : undefined, fence);
+    const query = appendQuery(this.workspace, first, bodies, before !== undefined, fence);
     let written!: (ok: boolean) => void;
     this.#tail = new Promise<boolean>((r) => (written = r));
-    this.#next = seqs.at(-1)!;
+    this.#next = last;
     this.#flying++;
     try {
       const { rowCount } = await this.#client!.query(query);
-      if (rowCount !== seqs.length) {
+      if (rowCount !== bodies.length) {
         // Nothing was written: the group before it was not (chained), or else the lease is gone (fenced).
-        if (!fence || (before && !(await before))) throw new ChainBrokenError(seqs[0]!);
+        if (!fence || (before && !(await before))) throw new ChainBrokenError(first);
         throw this.#fenced(fence.epoch);
       }
-      this.#seq = seqs.at(-1)!;
-      this.#records += seqs.length;
+      this.#seq = last;
+      this.#records += bodies.length;
       this.#stats.flushes++;
-      this.#stats.commits += seqs.length;
+      this.#stats.commits += bodies.length;
       written(true);
     } catch (e) {
       written(false);

@@ -6,28 +6,31 @@
 // The session runs them in order, so that row is visible exactly when the predecessor committed: a group after a
 // failed one writes nothing and fails (rowCount 0), and so does every group after it.
 
+// A group's transactions go as one text parameter, one per line (a transaction's body is JSON.stringify's output,
+// which never holds a raw newline), split by the server: no array literal to escape on this side (every quote of
+// every body) and to parse on the server's. $2 is the first transaction's seq, the next ones follow.
+const ROWS = `FROM unnest(string_to_array($3::text, E'\\n')) WITH ORDINALITY AS u(t, o)`;
+
 export const APPEND = {
   name: 'paygate_journal_append',
-  text: 'INSERT INTO paygate_journal (workspace, seq, tx) SELECT $1, s, t FROM unnest($2::bigint[], $3::text[]) AS u(s, t)',
+  text: `INSERT INTO paygate_journal (workspace, seq, tx) SELECT $1, $2::bigint + o - 1, t ${ROWS}`,
 };
 
-/** $4: the last seq of the group in flight before this one. */
-const APPEND_CHAINED = {
-  name: 'paygate_journal_append_chained',
-  text: `${APPEND.text} WHERE EXISTS (SELECT 1 FROM paygate_journal WHERE workspace = $1 AND seq = $4::bigint)`,
-};
+/** Chained: written only if the last row of the group before it (seq $2 - 1) is there. */
+const AFTER = 'EXISTS (SELECT 1 FROM paygate_journal WHERE workspace = $1 AND seq = $2::bigint - 1)';
+const APPEND_CHAINED = { name: 'paygate_journal_append_chained', text: `${APPEND.text} WHERE ${AFTER}` };
 
 /** In a cluster (src/cluster/): a statement is written only while the lease row holds this writer's epoch ($4, $5). */
 export const LEASED = 'SELECT 1 FROM paygate_lease WHERE workspace = $1 AND owner = $4 AND epoch = $5 FOR SHARE';
 const APPEND_FENCED = {
   name: 'paygate_journal_append_fenced',
   text: `WITH l AS (${LEASED}) INSERT INTO paygate_journal (workspace, seq, tx, epoch, writer)
-    SELECT $1, s, t, $5, $4 FROM unnest($2::bigint[], $3::text[]) AS u(s, t) WHERE EXISTS (SELECT 1 FROM l)`,
+    SELECT $1, $2::bigint + o - 1, t, $5, $4 ${ROWS} WHERE EXISTS (SELECT 1 FROM l)`,
 };
-/** Fenced and chained: $6, the last seq of the group in flight before this one. */
+/** Fenced and chained. */
 const APPEND_FENCED_CHAINED = {
   name: 'paygate_journal_append_fenced_chained',
-  text: `${APPEND_FENCED.text} AND EXISTS (SELECT 1 FROM paygate_journal WHERE workspace = $1 AND seq = $6::bigint)`,
+  text: `${APPEND_FENCED.text} AND ${AFTER}`,
 };
 
 /** The group before this one was not written, so this one was not either (nothing of it is in the database). */
@@ -39,25 +42,21 @@ export class ChainBrokenError extends Error {
 }
 
 /**
- * The statement for a group; `after`: the last seq of the group in flight before it, if any; `fence`: the lease it is
- * written under, in a cluster. Each writes all its rows or none: fewer rows than given means nothing was written.
+ * The statement for a group of transactions numbered from `first`; `chained`: sent while the group before it (ending
+ * at `first - 1`) is in flight; `fence`: the lease it is written under, in a cluster. Each writes all its rows or
+ * none: fewer rows than given means nothing was written.
  */
 export function appendQuery(
   workspace: string,
-  seqs: readonly number[],
+  first: number,
   bodies: readonly string[],
-  after: number | undefined,
+  chained: boolean,
   fence: { writer: string; epoch: number } | undefined,
 ): { name: string; text: string; values: unknown[] } {
-  const values: unknown[] = [workspace, seqs, bodies];
+  for (const body of bodies)
+    if (body.includes('\n')) throw new Error('PostgresPersistence: a transaction body holds a raw newline');
+  const values: unknown[] = [workspace, first, bodies.length === 1 ? bodies[0] : bodies.join('\n')];
   if (fence) values.push(fence.writer, fence.epoch);
-  if (after !== undefined) values.push(after);
-  const statement = fence
-    ? after === undefined
-      ? APPEND_FENCED
-      : APPEND_FENCED_CHAINED
-    : after === undefined
-      ? APPEND
-      : APPEND_CHAINED;
+  const statement = fence ? (chained ? APPEND_FENCED_CHAINED : APPEND_FENCED) : chained ? APPEND_CHAINED : APPEND;
   return { ...statement, values };
 }

@@ -20,8 +20,9 @@ export function defineDashboard(program: Command): void {
       `
 Sign in there with the admin token (every shop) or a shop's API key (that shop only), both printed by
 \`paygate sandbox start\`. Pointed at \`paygate proxy\` (--base-url, or a profile with its URL), it opens the
-proxy's dashboard: sign in with the proxy's admin token to see the traffic that passed through it. No browser is opened without a display (no DISPLAY / WAYLAND_DISPLAY on Linux) or when
-stdout is not a terminal: the URL is printed instead.
+proxy's dashboard: only the proxy's admin token signs in there (it holds no shop key), to see the traffic that
+passed through it. No browser is opened without a display (no DISPLAY / WAYLAND_DISPLAY on Linux) or when stdout is
+not a terminal: the URL is printed instead.
 ${example(`
   $ paygate dashboard
   $ paygate dashboard --base-url http://127.0.0.1:4080/w/ws_ci_42 --print

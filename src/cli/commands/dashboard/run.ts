@@ -36,6 +36,9 @@ export async function dashboard(options: DashboardOptions, deps: CommandDeps): P
   const how = options.json || options.print ? undefined : opener();
   const opened = how ? await open(how, url) : false;
   if (options.json) deps.output.json({ dashboard_url: url, opened });
-  else if (opened) deps.output.print(`Opened ${url} — sign in with the admin token or a shop's API key.`);
+  else if (opened)
+    deps.output.print(
+      `Opened ${url} — sign in with the admin token or a shop's API key (on paygate proxy: its admin token only).`,
+    );
   else deps.output.print(url);
 }

@@ -26,6 +26,8 @@ export interface ProxyOptions {
   webhookSecret: string | undefined;
   /** The global --ca (else PAYGATE_CA): certificates to trust for an HTTPS upstream. */
   ca: string | undefined;
+  /** The URL browsers reach the proxy at (a TLS terminator's): the dashboard's links and its cookie follow it. */
+  publicUrl: string | undefined;
 }
 
 const proxyOptions = ({ opts, globals }: Parsed): ProxyOptions => ({
@@ -39,6 +41,7 @@ const proxyOptions = ({ opts, globals }: Parsed): ProxyOptions => ({
   forwardWebhooksTo: str(opts.forwardWebhooksTo),
   webhookSecret: str(opts.webhookSecret),
   ca: globals.ca,
+  publicUrl: str(opts.publicUrl),
 });
 
 export function defineProxy(program: Command): void {
@@ -62,6 +65,10 @@ export function defineProxy(program: Command): void {
       "also receive the upstream's webhooks (register the printed webhook URL upstream), check them and forward them here",
     )
     .option('--webhook-secret <whsec>', 'the secret the upstream signs webhooks with (else PAYGATE_WEBHOOK_SECRET)')
+    .option(
+      '--public-url <url>',
+      "the URL browsers reach the proxy at behind a TLS terminator: the dashboard's links follow its path, its cookie is Secure when https",
+    )
     .addHelpText(
       'after',
       `

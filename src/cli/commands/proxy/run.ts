@@ -6,6 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Exchange, Violation } from '../../../conformance/types.js';
 import { dashboardUrl } from '../../../emulator/dashboard/url.js';
+import { publicBase, publicUrlProblem } from '../../../emulator/public-url.js';
 import type { Proxy, UpstreamFailure } from '../../../proxy/server.js';
 import type { CommandDeps } from '../../deps.js';
 import { CheckFailedError, CliError, UsageError } from '../../errors.js';
@@ -84,10 +85,21 @@ function untilSignal(): Promise<void> {
   });
 }
 
+/** A usage error for a --public-url that is not an absolute http(s) URL without query, fragment or user. */
+function checkPublicUrl(publicUrl: string | undefined): void {
+  const problem = publicUrl === undefined ? undefined : publicUrlProblem(publicUrl);
+  if (problem)
+    throw new UsageError(
+      `--public-url "${publicUrl}" ${problem}`,
+      'give the base URL browsers reach the proxy at, e.g. https://proxy.example.test',
+    );
+}
+
 export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void> {
   const upstream = upstreamUrl(opts.upstream);
   const ca = caText(opts.ca);
   const webhooks = webhookForwarding(opts);
+  checkPublicUrl(opts.publicUrl);
   const [{ createProxy }, { createConformanceChecker, reportJson, reportJunit }, recording] = await Promise.all([
     import('../../../proxy/server.js'),
     import('../../../conformance/index.js'),
@@ -106,6 +118,7 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
     ca,
     checker,
     webhooks,
+    publicUrl: opts.publicUrl,
     ...(recorder ? { captureLimit: recording!.RECORD_CAPTURE_LIMIT, onExchange: (x) => recorder.add(x) } : {}),
     onViolation: (v: Violation, _x: Exchange) =>
       opts.json ? out.print(JSON.stringify(violationJson(v))) : out.note(violationLine(v)),
@@ -127,8 +140,7 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
     );
   }
   const upstreamShown = upstream.href.replace(/\/$/, '');
-  if (opts.json) out.print(JSON.stringify(readyJson(url, upstreamShown, p.adminToken, webhooks)));
-  else out.print([banner(url, upstreamShown, p.adminToken, opts), ...webhookBanner(url, webhooks)].join('\n'));
+  announce(out, opts, { url, upstream: upstreamShown, adminToken: p.adminToken, webhooks });
   await stopped;
   await p.close();
   const meta = { upstream: upstreamShown, baseUrl: url };
@@ -136,13 +148,13 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
   if (opts.report) await writeOut(opts.report, `${JSON.stringify(report, null, 2)}\n`);
   if (opts.junit) await writeOut(opts.junit, reportJunit(checker, `paygate proxy ${upstreamShown}`));
   const recorded = recorder && opts.record ? await recorder.write(opts.record) : undefined;
-  const summary = `${p.count} exchanges, ${checker.violations.length} violations, ${p.failures.length} requests the upstream did not answer`;
+  const summary = `${p.count} exchanges, ${checker.violationCount} violations, ${p.failures.length} requests the upstream did not answer`;
   if (opts.json)
     out.print(
       JSON.stringify({
         type: 'summary',
         exchanges: p.count,
-        violations: checker.violations.length,
+        violations: checker.violationCount,
         upstream_failures: p.failures.length,
         ...(recorded ? { recorded: { file: opts.record, ...recorded } } : {}),
       }),
@@ -154,7 +166,7 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
         `recorded ${recorded.steps} steps (${recorded.skipped} marked skip) to ${opts.record}: paygate scenario run ${opts.record} --base-url <sandbox> --admin-token <token>`,
       );
   }
-  if (checker.violations.length > 0) throw new CheckFailedError(`the upstream broke the contract: ${summary}`);
+  if (checker.violationCount > 0) throw new CheckFailedError(`the upstream broke the contract: ${summary}`);
   if (p.failures.length > 0)
     throw new CliError(
       `the upstream could not be reached: ${summary}`,
@@ -165,18 +177,37 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
 }
 
 /** The --json start line: where the proxy listens, its upstream, its admin token, its dashboard, its webhooks. */
-function readyJson(url: string, upstream: string, adminToken: string, webhooks: ReturnType<typeof webhookForwarding>) {
-  const dashboard_url = dashboardUrl(url);
+/** The ready line (`--json`) or the banner; the dashboard under --public-url when given. */
+function announce(
+  out: CommandDeps['output'],
+  opts: ProxyOptions,
+  r: { url: string; upstream: string; adminToken: string; webhooks: ReturnType<typeof webhookForwarding> },
+): void {
+  const dashboard = dashboardUrl(opts.publicUrl === undefined ? r.url : publicBase(opts.publicUrl));
+  if (opts.json) out.print(JSON.stringify(readyJson(r.url, r.upstream, r.adminToken, r.webhooks, dashboard)));
+  else
+    out.print(
+      [banner(r.url, r.upstream, r.adminToken, opts, dashboard), ...webhookBanner(r.url, r.webhooks)].join('\n'),
+    );
+}
+
+function readyJson(
+  url: string,
+  upstream: string,
+  adminToken: string,
+  webhooks: ReturnType<typeof webhookForwarding>,
+  dashboard_url: string,
+) {
   return { base_url: url, upstream, admin_token: adminToken, dashboard_url, ...webhookJson(url, webhooks) };
 }
 
-function banner(url: string, upstream: string, adminToken: string, opts: ProxyOptions): string {
+function banner(url: string, upstream: string, adminToken: string, opts: ProxyOptions, dashboard: string): string {
   return [
     'paygate proxy is ready',
     `  base URL      ${url}  (point your integration here)`,
     `  upstream      ${upstream}`,
     `  admin token   ${adminToken}  (X-Admin-Token for GET ${url}/proxy/violations and /proxy/exchanges)`,
-    `  dashboard     ${dashboardUrl(url)}  (sign in with the admin token: the traffic, its violations, live)`,
+    `  dashboard     ${dashboard}  (sign in with the admin token: the traffic, its violations, live)`,
     ...(opts.record ? [`  recording to  ${opts.record}`] : []),
     ...(opts.report ? [`  report        ${opts.report}`] : []),
     ...(opts.junit ? [`  junit         ${opts.junit}`] : []),

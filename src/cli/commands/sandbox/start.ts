@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Sandbox } from '../../../emulator/index.js';
 import type { SandboxStartOptions } from './define.js';
 import { dashboardUrl } from '../../../emulator/dashboard/url.js';
+import { releaseMemoryAfterBursts } from '../../../emulator/memory-release.js';
 import { publicUrlProblem } from '../../../emulator/public-url.js';
 import { SandboxStartError, UsageError } from '../../errors.js';
 import type { Output } from '../../output.js';
@@ -306,6 +307,9 @@ function closedOnSignal(sandbox: Sandbox, output: Output, leased: Leased | undef
 }
 
 export async function runSandboxStart(opts: SandboxStartOptions, output: Output): Promise<void> {
+  // This process serves the sandbox (alone or as one of a cluster): give memory back after bursts of closed
+  // connections (docs/limits.md).
+  releaseMemoryAfterBursts((line) => output.note(`paygate: ${line}`));
   if (opts.cluster) return (await import('../cluster/start.js')).runClusterStart(opts, opts.cluster, output);
   const running = await started(opts, output);
   if (!running) return;

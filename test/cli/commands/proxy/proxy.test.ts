@@ -81,6 +81,26 @@ describe('paygate proxy', () => {
     }
   });
 
+  it('--public-url (behind a TLS terminator): the dashboard follows its path, its cookie is Secure; a bad one exits 2', async () => {
+    const bad = await runCli(['proxy', '--upstream', 'http://127.0.0.1:9', '--public-url', 'ftp://x.example']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--public-url/);
+    const p = await startProxy(['--upstream', 'http://127.0.0.1:9', '--public-url', 'https://proxy.example.test/gw']);
+    expect(p.info.dashboard_url).toBe('https://proxy.example.test/gw/dashboard');
+    const signIn = await fetch(`${p.info.base_url}/dashboard/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://proxy.example.test' },
+      body: new URLSearchParams({ credential: p.info.admin_token }).toString(),
+    });
+    expect(signIn.status).toBe(303);
+    expect(signIn.headers.get('location')).toBe('/gw/dashboard/operations');
+    expect(signIn.headers.get('set-cookie')).toMatch(
+      /^paygate_proxy_dashboard=[\w-]+; Path=\/gw\/dashboard; HttpOnly; SameSite=Strict; Secure$/,
+    );
+    expect(await p.stop()).toBe(0);
+  });
+
   it('prints one --json line, exits 0 with no violation, and the key is in no output and no file', async () => {
     const dir = tempDir(defer);
     const sb = await startSandbox();
