@@ -264,7 +264,7 @@ try {
     `RSS ${f(m.rss_mb)} (anonymous ${f(m.rss_anon_mb)}, mapped files ${f(m.rss_file_mb)}), heap used ${f(m.heap_used_mb)} of ${f(m.heap_total_mb)} committed (old ${f(m.spaces.old_space.committed_mb)}, young ${f(m.spaces.new_space.committed_mb)}), ArrayBuffers ${f(m.array_buffers_mb)} (V8's external count ${f(m.external_mb)}, which lags frees), anonymous outside the heap and ArrayBuffers ${f(m.rss_anon_mb - m.heap_total_mb - m.array_buffers_mb)}; ${m.handles} handles`;
   const major = closedProbe.gc.by_kind.major;
   console.log(
-    `  collections from the close to then: ${closedProbe.gc.count}, ${f(closedProbe.gc.total_ms)} ms in all, longest pause ${f(closedProbe.gc.max_ms)} ms; full ones ${major?.count ?? 0}, longest ${f(major?.max_ms ?? 0)} ms (the sandbox's own, compacting collection after the burst, logged as "released memory", is one of them)`,
+    `  collections from the close to then: ${closedProbe.gc.count}, ${f(closedProbe.gc.total_ms)} ms in all, longest pause ${f(closedProbe.gc.max_ms)} ms; full ones ${major?.count ?? 0}, longest ${f(major?.max_ms ?? 0)} ms (as the probe's observer saw them; the sandbox's own compacting collection after the burst is the "released memory" line it logs, with its pause)`,
   );
   console.log('  where the memory is (MB):');
   for (const [name, m] of [
