@@ -23,13 +23,22 @@ export type CaptureOverlay = Map<string, Packed<Entity> | undefined>;
 /**
  * The JSON text an entity was serialised to when it was written (the journal's line holds it): cooling the entity
  * reuses it instead of serialising it again. Entities are replaced, never changed in place, so the text stays true;
- * it lives as long as the object does.
+ * it lives as long as the object does. It is kept on the object itself, under a symbol and not enumerable (so
+ * JSON.stringify, spreads and Object.keys do not see it), not in a WeakMap: a WeakMap of every entity written keeps
+ * the dead ones' entries until a full collection, and growing that table stalled the event loop for 5–30 ms
+ * several times a run (docs/performance.md, *The tail of creates at 1,000 stored*).
  */
-const writtenTexts = new WeakMap<object, string>();
+const WRITTEN_TEXT = Symbol('paygate.writtenText');
 
 /** Remember `text` as the JSON text of `entity` (JSON.stringify(entity), as written). */
 export function rememberText(entity: object, text: string): void {
-  writtenTexts.set(entity, text);
+  if (Object.isExtensible(entity))
+    Object.defineProperty(entity, WRITTEN_TEXT, { value: text, writable: true, configurable: true });
+}
+
+/** The text `rememberText` kept for `entity`, if any. */
+function writtenText(entity: object): string | undefined {
+  return (entity as { [WRITTEN_TEXT]?: string })[WRITTEN_TEXT];
 }
 
 export class PackedMap<T extends Entity> {
@@ -216,7 +225,7 @@ export class PackedMap<T extends Entity> {
       if (this.#hot.get(id) !== n) continue; // rewritten since (a later entry stands for it) or no longer hot
       this.#hot.delete(id);
       const v = this.#raw.get(id);
-      if (typeof v === 'object') this.#raw.set(id, writtenTexts.get(v) ?? JSON.stringify(v));
+      if (typeof v === 'object') this.#raw.set(id, writtenText(v) ?? JSON.stringify(v));
       break;
     }
     if (this.#head >= 4096 && this.#head * 2 >= q.length) {

@@ -79,6 +79,8 @@ if (file) {
   let mostCpuInATurn = 0;
   let longTurnsMs = 0;
   let turnsOver5 = 0;
+  // With PROBE_PAUSES=1, each turn over 5 ms as [start (ms since the epoch), length ms, CPU ms of the process in it].
+  let longTurns = [];
   setInterval(() => {
     const now = performance.now();
     const cpu = process.cpuUsage();
@@ -91,7 +93,10 @@ if (file) {
     if (gap > longestTurn) [longestTurn, longestTurnCpu] = [gap, cpuMs];
     if (cpuMs > mostCpuInATurn) mostCpuInATurn = cpuMs;
     if (gap > 20) longTurnsMs += gap;
-    if (gap > 5) turnsOver5++;
+    if (gap > 5) {
+      turnsOver5++;
+      if (longTurns.length < 1000) longTurns.push([performance.timeOrigin + now - gap, gap, cpuMs]);
+    }
   }, 2).unref();
   let n = 0;
   process.on('SIGUSR2', () => {
@@ -133,6 +138,13 @@ if (file) {
       most_cpu_in_a_turn_ms: mostCpuInATurn,
       in_turns_over_20ms_ms: longTurnsMs,
       turns_over_5ms: turnsOver5,
+      ...(process.env.PROBE_PAUSES === '1'
+        ? {
+            long_turns: longTurns.map((t) => t.map((x) => Math.round(x * 1000) / 1000)),
+            // The same instant on the wall clock and on the monotonic clock a CPU profile's timestamps use (µs).
+            clock: [performance.timeOrigin + performance.now(), Number(process.hrtime.bigint() / 1000n)],
+          }
+        : {}),
     };
     const writes = groups.length > 0 ? groupSummary(groups, journal) : undefined;
     gcs = [];
@@ -141,6 +153,7 @@ if (file) {
     longestTurn = longestTurnCpu = mostCpuInATurn = 0;
     longTurnsMs = 0;
     turnsOver5 = 0;
+    longTurns = [];
     const write = (afterGc) =>
       appendFileSync(
         file,

@@ -2,7 +2,7 @@
 // operations already in the file store, beside a bare h3 route and Stoplight Prism's stateless mock of the same
 // route (test/bench/prism.mjs), measured the same way in the same run; the server's CPU time per request beside.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,6 +74,21 @@ function tailLine(samples, pauses) {
     `the tail: ${pct(samples.filter((s) => hit(s, minor)).length)} of the requests overlapped a scavenge, ` +
     `${pct(samples.filter((s) => hit(s, other)).length)} another collection; of the slowest 1 %, ` +
     `${((slowHit / Math.max(1, slowest.length)) * 100).toFixed(0)} % overlapped one; p99 of the requests that overlapped none ${ms(p99Clear)}`
+  );
+}
+
+/**
+ * What the event loop's turns over 5 ms held ([start, length, CPU] from the probe): how many overlapped a collection,
+ * and the rest (no collection in them: the sandbox's own work, or waiting for a core when its CPU is far below).
+ */
+function turnsLine(turns = [], pauses) {
+  const inside = (t) =>
+    pauses.reduce((a, [s, d]) => a + Math.max(0, Math.min(s + d, t[0] + t[1]) - Math.max(s, t[0])), 0);
+  const plain = turns.filter((t) => inside(t) < 1);
+  const list = (ts) => ts.map((t) => `${t[1].toFixed(1)}/${t[2].toFixed(1)}`).join(' ');
+  return (
+    `turns > 5 ms: ${turns.length - plain.length} held a collection (${list(turns.filter((t) => inside(t) >= 1))}); ` +
+    `${plain.length} held none (${list(plain)}) [ms of the turn / CPU ms]`
   );
 }
 
@@ -216,6 +231,8 @@ for (const size of sizes) {
   );
   console.log(`  in the sandbox: ${probeLine(probe)}`);
   console.log(`  ${tailLine(samples, pauses)}`);
+  console.log(`  ${turnsLine(probe.loop.long_turns, pauses)}`);
+  if (process.env.BENCH_PROBE_OUT) writeFileSync(process.env.BENCH_PROBE_OUT, JSON.stringify(probe));
 }
 
 // Webhooks: test/bench/webhook-cpu.mjs (next in `npm run bench`) measures what delivery costs the sandbox, in CPU per

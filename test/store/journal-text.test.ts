@@ -42,6 +42,30 @@ describe('journal record text', () => {
     expect(map.raw('b')).toBe(JSON.stringify(b));
     expect(map.get('a')).toEqual(a);
   });
+
+  it('keeps the written text on the entity, hidden from JSON, keys and spreads, not in a table of every entity written', () => {
+    const map = new PackedMap<{ id: string; v: string }>(1, 4);
+    const a = { id: 'a', v: 'old' };
+    serializeChanges([{ c: 'things', v: a }]);
+    // On the object itself (a WeakMap of every entity written grew with the dead ones' entries until a full
+    // collection, and its growth stalled the event loop for 5–30 ms: docs/performance.md, issue 26).
+    const [key] = Object.getOwnPropertySymbols(a);
+    expect(key && Object.getOwnPropertyDescriptor(a, key)).toMatchObject({
+      value: JSON.stringify(a),
+      enumerable: false,
+    });
+    expect(Object.keys(a)).toEqual(['id', 'v']);
+    // A replacement made by a spread does not carry the old text: it cools to its own JSON text.
+    const a2 = { ...a, v: 'new' };
+    expect(Object.getOwnPropertySymbols(a2)).toEqual([]);
+    map.set('a', a2);
+    map.set('b', { id: 'b', v: 'x' }); // a2 cools
+    expect(map.raw('a')).toBe('{"id":"a","v":"new"}');
+    // A frozen entity is serialised all the same (its text is not kept).
+    expect(serializeChanges([{ c: 'things', v: Object.freeze({ id: 'f', v: 'x' }) }])).toBe(
+      '[{"c":"things","v":{"id":"f","v":"x"}}]',
+    );
+  });
 });
 
 describe('PackedMap hot objects', () => {
