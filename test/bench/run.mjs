@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { KEY_A, createPayment, load } from './load.mjs';
 import { ensurePrism, startPrism } from './prism.mjs';
 import { SANDBOX_NODE_FLAGS, probeChild, startChild, stop } from './child.mjs';
@@ -74,6 +75,21 @@ function tailLine(samples, pauses) {
     `the tail: ${pct(samples.filter((s) => hit(s, minor)).length)} of the requests overlapped a scavenge, ` +
     `${pct(samples.filter((s) => hit(s, other)).length)} another collection; of the slowest 1 %, ` +
     `${((slowHit / Math.max(1, slowest.length)) * 100).toFixed(0)} % overlapped one; p99 of the requests that overlapped none ${ms(p99Clear)}`
+  );
+}
+
+/**
+ * The load generator's collections (`own`, in this process) against the requests: the share that overlapped one, and
+ * the p99 of the requests that overlapped no collection in either process.
+ */
+function clientLine(samples, pauses, own) {
+  const hit = (s, list) => list.some(([a, d]) => a < s[0] + s[1] && a + d > s[0]);
+  const clear = samples.filter((s) => !hit(s, pauses) && !hit(s, own)).map((s) => s[1]);
+  clear.sort((a, b) => a - b);
+  const share = samples.filter((s) => hit(s, own)).length / samples.length;
+  return (
+    `the load generator: ${own.length} collections, ${(share * 100).toFixed(1)} % of the requests overlapped one; ` +
+    `p99 of the requests that overlapped none in either process ${ms(clear[Math.floor(0.99 * clear.length)] ?? NaN)}`
   );
 }
 
@@ -207,6 +223,12 @@ for (const size of sizes) {
   // The probe's counts over the measured window: signalled as it opens and as it closes.
   let opened;
   let closed;
+  // The load generator's own collections (this process): they delay the answers it times as much as the sandbox's.
+  const ownPauses = [];
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) ownPauses.push([performance.timeOrigin + e.startTime, e.duration, 'client']);
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
   const r = await load({
     url: sb.info.base_url,
     connections: CONNECTIONS,
@@ -220,6 +242,7 @@ for (const size of sizes) {
     },
   });
   const probe = await closed;
+  gcObserver.disconnect();
   await stop(sb.child);
   rmSync(dir, { recursive: true, force: true });
   const { samples, ...figures } = r;
@@ -232,7 +255,9 @@ for (const size of sizes) {
   console.log(`  in the sandbox: ${probeLine(probe)}`);
   console.log(`  ${tailLine(samples, pauses)}`);
   console.log(`  ${turnsLine(probe.loop.long_turns, pauses)}`);
-  if (process.env.BENCH_PROBE_OUT) writeFileSync(process.env.BENCH_PROBE_OUT, JSON.stringify(probe));
+  console.log(`  ${clientLine(samples, pauses, ownPauses)}`);
+  if (process.env.BENCH_PROBE_OUT)
+    writeFileSync(process.env.BENCH_PROBE_OUT, JSON.stringify({ ...probe, samples, own: ownPauses }));
 }
 
 // Webhooks: test/bench/webhook-cpu.mjs (next in `npm run bench`) measures what delivery costs the sandbox, in CPU per
