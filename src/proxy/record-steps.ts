@@ -8,6 +8,7 @@ import { endpoints } from '../contract/endpoints.js';
 import { controlStep, type TrackedOperation } from './control-steps.js';
 import type { FormParts } from './multipart.js';
 import { PersonalData } from './record-personal.js';
+import type { Move } from './record-webhooks.js';
 
 export interface Recorded {
   exchange: Exchange;
@@ -118,6 +119,8 @@ export class RecordingBuilder {
   readonly variables: Record<string, string> = {};
   readonly files: { path: string; bytes: Buffer }[] = [];
   skipped = 0;
+  /** Each step that makes an operation enter a status, in order (what the replay's webhooks come from). */
+  readonly moves: Move[] = [];
   readonly #personal = new PersonalData();
   readonly #moids = new Map<string, string>();
   readonly #ops = new Map<string, TrackedOperation>();
@@ -245,6 +248,7 @@ export class RecordingBuilder {
       if (op.shop !== this.firstShop && op.shop !== undefined) control.as = op.shop;
       this.steps.push(control);
       op.status = status;
+      this.moves.push({ operation: op.id, status, step: control });
       return undefined;
     }
     op.diverged = `the operation of step ${op.step} went from ${op.status} to ${status} (seen at #${x.seq}) by something the proxy did not see`;
@@ -258,7 +262,10 @@ export class RecordingBuilder {
     const status = String(body.status);
     const known = this.#ops.get(body.operation_id);
     if (known) {
-      if (OPERATION_STATUSES.has(status)) known.status = status;
+      if (OPERATION_STATUSES.has(status) && known.status !== status) {
+        known.status = status;
+        this.moves.push({ operation: known.id, status, step });
+      }
       return;
     }
     const id = `s${x.seq}`;
@@ -274,6 +281,12 @@ export class RecordingBuilder {
       status,
       shop,
     });
+    if (OPERATION_STATUSES.has(status)) this.moves.push({ operation: body.operation_id, status, step });
+  }
+
+  /** The upstream ids of the operations the recorded steps answered. */
+  get operations(): ReadonlySet<string> {
+    return new Set(this.#ops.keys());
   }
 }
 

@@ -7,10 +7,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Document } from 'yaml';
+import type { WebhookDelivery } from '../conformance/types.js';
 import type { Passed } from './server.js';
 import { parseMultipart } from './multipart.js';
 import { PERSONAL_NOTE } from './record-personal.js';
 import { mapKeys, RecordingBuilder, type Recorded } from './record-steps.js';
+import { attributeWebhooks, webhookNote, type WebhookAttribution } from './record-webhooks.js';
 
 /** How much of each body the proxy keeps while recording (an upload is replayed from it). */
 export const RECORD_CAPTURE_LIMIT = 16 * 1024 * 1024;
@@ -32,6 +34,8 @@ export function defaultShops(): string[] {
 
 export interface Recorder {
   add(passed: Passed): void;
+  /** A webhook delivery the proxy received (with --forward-webhooks-to): its event is expected on its step. */
+  addWebhook(delivery: WebhookDelivery): void;
   /** Write the scenario file (and the uploads beside it). */
   write(file: string): Promise<{ steps: number; skipped: number }>;
 }
@@ -45,10 +49,13 @@ export interface RecorderOptions {
    * GET /sandbox/operations/:id; another gateway does not). The key is used for that one request and not kept.
    */
   shopOf?: (operationId: string, key: string) => Promise<string | undefined>;
+  /** The proxy forwards the upstream's webhooks (--forward-webhooks-to): write `expect.webhooks` from them. */
+  webhooks?: boolean | undefined;
 }
 
 export function createRecorder(opts: RecorderOptions): Recorder {
   const kept: Kept[] = [];
+  const deliveries: WebhookDelivery[] = [];
   let dropped = 0;
   const named = new Map<string, string>();
   const asked = new Map<string, Promise<void>>();
@@ -75,6 +82,9 @@ export function createRecorder(opts: RecorderOptions): Recorder {
       const id = (exchange.response.body as { operation_id?: unknown } | undefined)?.operation_id;
       if (exchange.credential && typeof key === 'string' && typeof id === 'string') ask(exchange.credential, key, id);
     },
+    addWebhook(delivery) {
+      if (deliveries.length < RECORD_LIMIT) deliveries.push(delivery);
+    },
     async write(file) {
       const items: Recorded[] = [];
       for (const k of kept) {
@@ -90,13 +100,14 @@ export function createRecorder(opts: RecorderOptions): Recorder {
       const filesDir = `${basename(file, extname(file))}.files`;
       const b = new RecordingBuilder(keys, firstShop, filesDir);
       for (const item of items) b.add(item);
+      const hooks = opts.webhooks ? attributeWebhooks(deliveries, b.moves, b.operations) : undefined;
       const doc = new Document({
         name: `Recorded through paygate proxy from ${opts.upstream.host} (${started.toISOString().slice(0, 16)}Z)`,
         ...(firstShop ? { shop: firstShop } : {}),
         ...(Object.keys(b.variables).length > 0 ? { variables: b.variables } : {}),
         steps: b.steps.length > 0 ? b.steps : [{ skip: 'nothing passed through the proxy' }],
       });
-      doc.commentBefore = header(opts.upstream, items.length, dropped, keys, b, filesDir);
+      doc.commentBefore = header(opts.upstream, items.length, dropped, keys, b, filesDir, hooks);
       await mkdir(dirname(file), { recursive: true });
       for (const f of b.files) {
         await mkdir(dirname(join(dirname(file), f.path)), { recursive: true });
@@ -115,6 +126,7 @@ function header(
   keys: ReturnType<typeof mapKeys>,
   b: RecordingBuilder,
   filesDir: string,
+  hooks: WebhookAttribution | undefined,
 ): string {
   const lines = [
     ` Recorded by \`paygate proxy --record\` from ${upstream.origin}: ${exchanges} exchanges${dropped ? ` (and ${dropped} more, past the limit of ${RECORD_LIMIT}, not recorded)` : ''}.`,
@@ -129,6 +141,7 @@ function header(
     lines.push(
       ` Uploaded files are copied as sent into ${filesDir}/: they may hold personal data; check them before sharing.`,
     );
+  if (hooks) lines.push(...webhookNote(hooks));
   if (b.skipped > 0)
     lines.push(` ${b.skipped} steps are marked skip: the sandbox cannot reproduce them (each says why).`);
   return lines.join('\n');

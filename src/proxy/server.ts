@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { Pool } from 'undici';
-import type { ConformanceChecker, Exchange, Violation } from '../conformance/types.js';
+import type { ConformanceChecker, Exchange, Violation, WebhookDelivery } from '../conformance/types.js';
 import { isDashboardPath, proxyDashboard } from './dashboard.js';
 import { buildExchange, type SeenRequest } from './exchange.js';
 import { forward } from './forward.js';
@@ -49,6 +49,8 @@ export interface ProxyOptions {
    */
   publicUrl?: string | undefined;
   onExchange?: ((passed: Passed) => void) | undefined;
+  /** Each webhook delivery received (with `webhooks`), once answered: the recorder's. */
+  onWebhook?: ((delivery: WebhookDelivery) => void) | undefined;
   onViolation?: ((v: Violation, x: Exchange) => void) | undefined;
   onUpstreamFailure?: ((f: UpstreamFailure) => void) | undefined;
 }

@@ -163,6 +163,7 @@ export interface WebhookSinks {
   checker?: ConformanceChecker | undefined;
   model: { observe(x: Exchange, violations: readonly Violation[]): void };
   onViolation?: ((v: Violation, x: Exchange) => void) | undefined;
+  onWebhook?: ((d: WebhookDelivery) => void) | undefined;
   /** The next exchange number. */
   seq: () => number;
 }
@@ -173,6 +174,7 @@ export function webhookReceiver(forwarding: WebhookForwarding, sinks: WebhookSin
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const d = await receiveWebhook(req, res, forwarding, sinks.seq);
     if (!d) return;
+    sinks.onWebhook?.(d);
     const found = sinks.checker?.checkWebhook?.(d) ?? [];
     const x = timeline.exchangeOf(d);
     sinks.model.observe(x, found);

@@ -111,6 +111,7 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
   const recorder = recording?.createRecorder({
     upstream,
     shopOf: (id, key) => p?.shopOf(id, key) ?? Promise.resolve(undefined),
+    webhooks: webhooks !== undefined,
   });
   const out = deps.output;
   p = createProxy({
@@ -119,7 +120,13 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
     checker,
     webhooks,
     publicUrl: opts.publicUrl,
-    ...(recorder ? { captureLimit: recording!.RECORD_CAPTURE_LIMIT, onExchange: (x) => recorder.add(x) } : {}),
+    ...(recorder
+      ? {
+          captureLimit: recording!.RECORD_CAPTURE_LIMIT,
+          onExchange: (x) => recorder.add(x),
+          onWebhook: (d) => recorder.addWebhook(d),
+        }
+      : {}),
     onViolation: (v: Violation, _x: Exchange) =>
       opts.json ? out.print(JSON.stringify(violationJson(v))) : out.note(violationLine(v)),
     onUpstreamFailure: (f: UpstreamFailure) =>
