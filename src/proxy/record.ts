@@ -36,6 +36,12 @@ export interface Recorder {
   add(passed: Passed): void;
   /** A webhook delivery the proxy received (with --forward-webhooks-to): its event is expected on its step. */
   addWebhook(delivery: WebhookDelivery): void;
+  /** What createProxy needs to feed it: the capture limit, the exchanges and the webhook deliveries. */
+  readonly proxyOptions: {
+    captureLimit: number;
+    onExchange: (passed: Passed) => void;
+    onWebhook: (delivery: WebhookDelivery) => void;
+  };
   /** Write the scenario file (and the uploads beside it). */
   write(file: string): Promise<{ steps: number; skipped: number }>;
 }
@@ -69,7 +75,12 @@ export function createRecorder(opts: RecorderOptions): Recorder {
     asked.set(credential, done);
   };
   const started = new Date();
-  return {
+  const recorder: Recorder = {
+    proxyOptions: {
+      captureLimit: RECORD_CAPTURE_LIMIT,
+      onExchange: (passed) => recorder.add(passed),
+      onWebhook: (delivery) => recorder.addWebhook(delivery),
+    },
     add({ exchange, request }) {
       if (kept.length >= RECORD_LIMIT) {
         dropped++;
@@ -117,6 +128,7 @@ export function createRecorder(opts: RecorderOptions): Recorder {
       return { steps: b.steps.length, skipped: b.skipped };
     },
   };
+  return recorder;
 }
 
 function header(

@@ -108,11 +108,8 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
   const checker = createConformanceChecker();
   // The recorder asks the upstream whose an operation is through the proxy, once it exists.
   let p: Proxy | undefined;
-  const recorder = recording?.createRecorder({
-    upstream,
-    shopOf: (id, key) => p?.shopOf(id, key) ?? Promise.resolve(undefined),
-    webhooks: webhooks !== undefined,
-  });
+  const shopOf = (id: string, key: string) => p?.shopOf(id, key) ?? Promise.resolve(undefined);
+  const recorder = recording?.createRecorder({ upstream, shopOf, webhooks: webhooks !== undefined });
   const out = deps.output;
   p = createProxy({
     upstream,
@@ -120,13 +117,7 @@ export async function proxy(opts: ProxyOptions, deps: CommandDeps): Promise<void
     checker,
     webhooks,
     publicUrl: opts.publicUrl,
-    ...(recorder
-      ? {
-          captureLimit: recording!.RECORD_CAPTURE_LIMIT,
-          onExchange: (x) => recorder.add(x),
-          onWebhook: (d) => recorder.addWebhook(d),
-        }
-      : {}),
+    ...recorder?.proxyOptions,
     onViolation: (v: Violation, _x: Exchange) =>
       opts.json ? out.print(JSON.stringify(violationJson(v))) : out.note(violationLine(v)),
     onUpstreamFailure: (f: UpstreamFailure) =>
