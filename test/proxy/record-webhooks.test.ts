@@ -2,6 +2,7 @@
 // (`expect.webhooks`) on the recorded step that makes its operation enter the status it announces — the create, the
 // sandbox control inserted for the payer's payment, the cancel — and the file replays green against a fresh sandbox.
 // A forged delivery, an operation no recorded step touched and a move nothing read afterwards are left out, counted
+// in the header comment (and, unit by unit, a redelivery counted once, a step whose list is unknown left out).
 // in the header comment. Without forwarding, no webhooks expectation is written.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { createConformanceChecker } from '../../src/conformance/index.js';
 import { createRecorder } from '../../src/proxy/record.js';
+import { attributeWebhooks, LEFT_OUT } from '../../src/proxy/record-webhooks.js';
 import { createProxy } from '../../src/proxy/server.js';
 import { loadScenarioFile } from '../../src/scenarios/load.js';
 import { runOneScenario } from '../../src/scenarios/run-scenario.js';
@@ -156,5 +158,45 @@ describe('paygate proxy --record with --forward-webhooks-to', () => {
     const text = readFileSync(file, 'utf8');
     expect(text).not.toContain('webhooks');
     expect(text).not.toContain('Webhooks');
+  });
+});
+
+describe('attributeWebhooks: what is left out', () => {
+  const delivery = (seq: number, id: string, op: string, status: string, at = '2026-01-01T00:00:00.000Z') => ({
+    seq,
+    startedAt: at,
+    durationMs: 1,
+    headers: {},
+    signature: 'valid' as const,
+    status: 204,
+    body: { id, type: `operation.${status}`, created_at: at, data: { operation: { operation_id: op, status } } },
+  });
+
+  it('counts a redelivered event once, and leaves the whole step out when an earlier event of it cannot be placed', () => {
+    const create: Record<string, unknown> = { call: 'payment.create', expect: { status: 200 } };
+    const other: Record<string, unknown> = { call: 'payment.create', expect: { status: 200 } };
+    const moves = [
+      { operation: 'op-1', status: 'rejected', step: create },
+      { operation: 'op-2', status: 'pending', step: other },
+    ];
+    const a = attributeWebhooks(
+      [
+        // op-1 passed through pending within the create, which answered rejected: its replay sends both.
+        delivery(2, 'e1', 'op-1', 'pending'),
+        delivery(3, 'e2', 'op-1', 'rejected'),
+        delivery(5, 'e3', 'op-2', 'pending'),
+        delivery(6, 'e3', 'op-2', 'pending'),
+      ],
+      moves,
+      new Set(['op-1', 'op-2']),
+    );
+    expect(create.expect).toEqual({ status: 200 });
+    expect(other.expect).toEqual({ status: 200, webhooks: ['operation.pending'] });
+    expect(a.events).toBe(3);
+    expect(a.attributed).toBe(1);
+    expect([...a.leftOut]).toEqual([
+      [LEFT_OUT.unreproduced, 1],
+      [LEFT_OUT.incomplete, 1],
+    ]);
   });
 });
