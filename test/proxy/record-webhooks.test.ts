@@ -3,7 +3,7 @@
 // sandbox control inserted for the payer's payment, the cancel — and the file replays green against a fresh sandbox.
 // A forged delivery, an operation no recorded step touched and a move nothing read afterwards are left out, counted
 // in the header comment (and, unit by unit, a redelivery counted once, a step whose list is unknown left out).
-// in the header comment. Without forwarding, no webhooks expectation is written.
+// Without forwarding, no webhooks expectation is written.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
