@@ -1,17 +1,14 @@
-// The proxy's server-sent event streams (`ops watch`, `logs tail` pointed at it), bounded as the sandbox's are
-// (src/emulator/http/stream-gate.ts, sse.ts): a credential may have 16 open (one more is 429 streams_busy), the proxy
+// The proxy's server-sent event streams (`ops watch`, `logs tail` pointed at it), bounded by the sandbox's own stream
+// gate (src/emulator/http/stream-gate.ts) and limits: a credential may have 16 open (one more is 429 streams_busy), the proxy
 // 512 (503 streams_full), both with Retry-After; a client that lets more than 64 KiB or 256 events wait in its
 // socket is dropped (it may reconnect); a comment every 15 s keeps intermediaries from timing the stream out.
 import type { ServerResponse } from 'node:http';
+import { ApiError } from '../emulator/http/errors.js';
+import { StreamGate } from '../emulator/http/stream-gate.js';
+import { DEFAULT_STREAM_LIMITS } from '../emulator/server-limits.js';
 
-export const PROXY_STREAM_LIMITS = {
-  maxBufferedBytes: 64 * 1024,
-  maxBufferedEvents: 256,
-  perCredential: 16,
-  total: 512,
-  heartbeatMs: 15_000,
-};
-const RETRY_AFTER_S = 5;
+/** The proxy's limits: the sandbox's defaults. */
+export const PROXY_STREAM_LIMITS = DEFAULT_STREAM_LIMITS;
 
 export interface EventSink {
   send(event: string, data: unknown, id?: string): void;
@@ -19,52 +16,10 @@ export interface EventSink {
   end(): void;
 }
 
-/** A refusal of the gate: status, code, message, and the Retry-After to send. */
-export interface StreamRefusal {
-  status: 429 | 503;
-  code: string;
-  message: string;
-}
-
-export class ProxyStreamGate {
-  readonly #open = new Map<string, number>();
-  #total = 0;
-  dropped = 0;
-
-  constructor(readonly limits = PROXY_STREAM_LIMITS) {}
-
-  size(): number {
-    return this.#total;
-  }
-
-  /** A place for a stream of `credential` (released by the function returned), or the refusal. */
-  admit(credential: string): (() => void) | StreamRefusal {
-    const { perCredential, total } = this.limits;
-    if ((this.#open.get(credential) ?? 0) >= perCredential) {
-      return {
-        status: 429,
-        code: 'streams_busy',
-        message: `this credential already has ${perCredential} event streams open; close one, or retry in ${RETRY_AFTER_S} s`,
-      };
-    }
-    if (this.#total >= total) {
-      return {
-        status: 503,
-        code: 'streams_full',
-        message: `the proxy already has ${total} event streams open; retry in ${RETRY_AFTER_S} s`,
-      };
-    }
-    this.#open.set(credential, (this.#open.get(credential) ?? 0) + 1);
-    this.#total++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.#total--;
-      const n = (this.#open.get(credential) ?? 1) - 1;
-      if (n > 0) this.#open.set(credential, n);
-      else this.#open.delete(credential);
-    };
+/** The sandbox's stream gate, its 503 naming the proxy. */
+export class ProxyStreamGate extends StreamGate {
+  constructor(limits = PROXY_STREAM_LIMITS) {
+    super(limits, 'the proxy');
   }
 }
 
@@ -78,11 +33,13 @@ export function serveEventStream(
   res: ServerResponse,
   open: (sink: EventSink) => () => void,
 ): void {
-  const place = gate.admit(credential);
-  if (typeof place !== 'function') {
-    const text = JSON.stringify({ code: place.code, message: place.message });
-    res.writeHead(place.status, { 'content-type': 'application/json', 'retry-after': String(RETRY_AFTER_S) });
-    res.end(text);
+  let place: () => void;
+  try {
+    place = gate.admit(credential);
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    res.writeHead(e.status, { 'content-type': 'application/json', ...e.headers });
+    res.end(JSON.stringify({ code: e.code, message: e.message }));
     return;
   }
   res.writeHead(200, {

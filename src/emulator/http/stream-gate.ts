@@ -18,7 +18,11 @@ export class StreamGate {
   /** Consumers dropped for falling behind, since the start. */
   dropped = 0;
 
-  constructor(readonly limits: StreamLimits = DEFAULT_STREAM_LIMITS) {}
+  /** `server` names the server in the 503's message (the sandbox, or the proxy: src/proxy/sse.ts). */
+  constructor(
+    readonly limits: StreamLimits = DEFAULT_STREAM_LIMITS,
+    readonly server = 'the sandbox',
+  ) {}
 
   /** Streams open now: of `credential`, or all. */
   size(credential?: string): number {
@@ -39,7 +43,7 @@ export class StreamGate {
     if (this.#total >= total) {
       throw new ApiError(
         'streams_full',
-        `the sandbox already has ${total} event streams open; retry in ${LIMIT_RETRY_AFTER_S} s`,
+        `${this.server} already has ${total} event streams open; retry in ${LIMIT_RETRY_AFTER_S} s`,
         retry,
       );
     }
