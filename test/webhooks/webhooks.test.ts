@@ -412,17 +412,19 @@ describe('webhooks', () => {
   });
 
   it('an attempt that times out is recorded as a failure', async () => {
-    // Waits on the recorded outcome (idle), not on the request's arrival: on a loaded machine the 50 ms can run out
+    // Waits on the recorded outcome (idle), not on the request's arrival: on a loaded machine the timeout can run out
     // before the request reaches the receiver, and a test waiting for it then waited for ever.
+    // The timeout is 1 s, not less: the retry's 200 must come back within it on a loaded machine too (at 50 ms, with
+    // two test files at a time on 2 cores, the retry timed out as well and the delivery stayed pending).
     let hang = true;
     const rx = await receiver(() => (hang ? 'hang' : { status: 200 }));
-    const h = await sandbox({ webhookTimeoutMs: 50 });
+    const h = await sandbox({ webhookTimeoutMs: 1000 });
     await register(h, rx.url);
     await create(h);
     await h.sandbox.webhooks.idle();
     const [d] = await deliveries(h);
     expect(d!.attempts).toHaveLength(1);
-    expect(d!.attempts[0]!.error).toMatch(/timed out after 50 ms/);
+    expect(d!.attempts[0]!.error).toMatch(/timed out after 1000 ms/);
     hang = false;
     await advance(h.sandbox, 5 * S);
     const [after] = await deliveries(h);
