@@ -57,6 +57,8 @@ export interface ProxyDashboardState {
   readonly publicRoot?: string | undefined;
   /** The newest `n` violations the checker kept, newest first, and how many it found in all. */
   violations(n: number): { newest: readonly Violation[]; total: number };
+  /** The gate of every event stream of the proxy (its support views' too). Default: one of the dashboard's own. */
+  readonly streams?: StreamGate | undefined;
 }
 
 /** A read of the model, its Refused as the page's refusal. */
@@ -124,7 +126,7 @@ function stream(
 }
 
 /** The dashboard's data source on the proxy. */
-export function proxySource(state: ProxyDashboardState, gate = new StreamGate()): DashSource {
+export function proxySource(state: ProxyDashboardState, gate = state.streams ?? new StreamGate()): DashSource {
   const { model } = state;
   return {
     labels: {

@@ -12,6 +12,7 @@ import { isDashboardPath, proxyDashboard } from './dashboard.js';
 import { buildExchange, type SeenRequest } from './exchange.js';
 import { forward } from './forward.js';
 import { ProxyStreamGate } from './sse.js';
+import type { StreamGate } from '../emulator/http/stream-gate.js';
 import { SupportModel } from './support-model.js';
 import { serveView } from './views.js';
 import { WEBHOOK_PATH, webhookReceiver, type WebhookForwarding } from './webhooks.js';
@@ -127,11 +128,14 @@ async function listenOn(server: Server, port: number, host: string): Promise<{ u
   return { url: `http://${shown}:${address.port}` };
 }
 
-/** The dashboard of what passed through: the model, and the checker's newest violations with their count. */
-function dashboardOf(opts: ProxyOptions, adminToken: string, model: SupportModel) {
+/**
+ * The dashboard of what passed through: the model, the one stream gate of the proxy, and the checker's newest
+ * violations with their count.
+ */
+function dashboardOf(opts: ProxyOptions, adminToken: string, support: { model: SupportModel; streams: StreamGate }) {
   return proxyDashboard({
     adminToken,
-    model,
+    ...support,
     publicRoot: opts.publicUrl,
     violations: (n) => ({ newest: opts.checker?.newestViolations(n) ?? [], total: opts.checker?.violationCount ?? 0 }),
   });
@@ -164,7 +168,7 @@ export function createProxy(opts: ProxyOptions): Proxy {
     },
   };
 
-  const dashboard = dashboardOf(opts, adminToken, state.support.model);
+  const dashboard = dashboardOf(opts, adminToken, state.support);
   const webhook =
     opts.webhooks && webhookReceiver(opts.webhooks, { ...opts, model: state.support.model, seq: () => ++count });
 
